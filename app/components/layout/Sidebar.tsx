@@ -1,0 +1,71 @@
+import { Form, NavLink } from "@remix-run/react";
+import { useHydrated } from "remix-utils/use-hydrated";
+import type { NavItem } from "./nav";
+import { homeNav, organizationNav, systemNav } from "./nav";
+
+interface SidebarProps {
+  organizations: { id: number; name: string }[];
+  active: { id: number; name: string };
+  showSystem: boolean;
+}
+
+export function Sidebar({ organizations, active, showSystem }: SidebarProps) {
+  return (
+    <aside className="flex h-full w-sidebar flex-col gap-2 overflow-y-auto border-r border-base-300 bg-base-100 p-3" aria-label="Sidebar">
+      <div className="px-2 py-3 text-lg font-bold">AI Console</div>
+      {organizations.length > 1 ? <OrganizationSwitcher organizations={organizations} active={active} /> : <p className="truncate px-2 text-sm text-base-content/70">{active.name}</p>}
+      <NavSection title="Home" items={homeNav} />
+      <NavSection title="Organization" items={organizationNav} />
+      {showSystem ? <NavSection title="System" items={systemNav} /> : null}
+    </aside>
+  );
+}
+
+function NavSection({ title, items }: { title: string; items: NavItem[] }) {
+  return (
+    <nav aria-label={title}>
+      <ul className="menu w-full p-0">
+        <li className="menu-title">{title}</li>
+        {items.map(({ to, label, icon: Icon }) => (
+          <li key={to}>
+            <NavLink to={to} end={to === "/"} prefetch="intent" className={({ isActive }) => (isActive ? "menu-active" : "")}>
+              <Icon className="size-4" aria-hidden />
+              {label}
+            </NavLink>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+/** A dropdown that switches on change; before hydration, a Switch button submits it (DESIGN §6). */
+function OrganizationSwitcher({ organizations, active }: Omit<SidebarProps, "showSystem">) {
+  const hydrated = useHydrated();
+  return (
+    <Form method="post" action="/switch-organization" className="flex items-center gap-2 px-1">
+      <label htmlFor="organization-switcher" className="sr-only">
+        Organization
+      </label>
+      <select
+        id="organization-switcher"
+        name="organizationId"
+        className="select select-sm w-full"
+        defaultValue={active.id}
+        key={active.id}
+        onChange={(e) => e.currentTarget.form?.requestSubmit()}
+      >
+        {organizations.map((o) => (
+          <option key={o.id} value={o.id}>
+            {o.name}
+          </option>
+        ))}
+      </select>
+      {hydrated ? null : (
+        <button type="submit" className="btn btn-sm">
+          Switch
+        </button>
+      )}
+    </Form>
+  );
+}

@@ -1,0 +1,54 @@
+import type { LucideIcon } from "lucide-react";
+import {
+  Boxes,
+  Building2,
+  Code2,
+  CreditCard,
+  Image,
+  KeyRound,
+  LayoutGrid,
+  ListChecks,
+  MessageSquare,
+  Shapes,
+  Sparkles,
+  SquareStack,
+  UserRound,
+  Users,
+  Video,
+  BarChart3,
+  Cpu,
+} from "lucide-react";
+
+export interface NavItem {
+  to: string;
+  label: string;
+  icon: LucideIcon;
+}
+
+/** The sidebar of SPEC §2, in its order; the System section shows only in organization 1. */
+export const homeNav: NavItem[] = [
+  { to: "/chat", label: "Chat", icon: MessageSquare },
+  { to: "/video-generation", label: "Video Generation", icon: Video },
+  { to: "/image-edit", label: "Image Edit", icon: Image },
+  { to: "/synthesis-home", label: "Synthesis", icon: Sparkles },
+  { to: "/", label: "Home Categories", icon: LayoutGrid },
+  { to: "/multimodal-home", label: "Multimodal", icon: Shapes },
+  { to: "/avatar-home", label: "Avatar", icon: UserRound },
+  { to: "/task-home", label: "Tasks", icon: ListChecks },
+  { to: "/template-home", label: "Templates", icon: SquareStack },
+  { to: "/api-home", label: "API", icon: Code2 },
+  { to: "/models", label: "Models", icon: Boxes },
+];
+
+export const organizationNav: NavItem[] = [
+  { to: "/team", label: "Team", icon: Users },
+  { to: "/tokens", label: "API Tokens", icon: KeyRound },
+  { to: "/usage", label: "Usage", icon: BarChart3 },
+  { to: "/billing", label: "Billing", icon: CreditCard },
+];
+
+export const systemNav: NavItem[] = [
+  { to: "/model-editor", label: "Model Editor", icon: Cpu },
+  { to: "/system/orgs", label: "Org Editor", icon: Building2 },
+];
+

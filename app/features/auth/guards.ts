@@ -1,0 +1,32 @@
+import type { Session } from "~/platform/schemas";
+
+/** A same-site path only: one leading slash, not `//` or `/\` (which browsers treat as another host). */
+export function safeRedirectPath(to: string | null | undefined): string | null {
+  if (!to || !to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return null;
+  // Control characters (a tab or newline inside "/\t/evil.example") are dropped by URL parsers.
+  if ([...to].some((ch) => ch.charCodeAt(0) < 0x20)) return null;
+  return to;
+}
+
+/** Where a signed-in user belongs when nothing else was asked for (SPEC §2 /login). */
+export function homeFor(session: Session): "/team" | "/welcome" | "/login" {
+  if (!session.valid) return "/login";
+  return session.activeOrganization ? "/team" : "/welcome";
+}
+
+export const SYSTEM_ORG_ID = 1;
+
+export type Access = "signed-out" | "signed-in" | "welcome" | "organization" | "system";
+
+export type GuardResult = { allow: true } | { allow: false; redirectTo: string; remember: boolean };
+
+/** The route guards of SPEC §2 as one rule; `remember` asks to keep the origin page for after sign-in. */
+export function guard(access: Access, session: Session): GuardResult {
+  if (access === "signed-out") return session.valid ? { allow: false, redirectTo: homeFor(session), remember: false } : { allow: true };
+  if (!session.valid) return { allow: false, redirectTo: "/login", remember: true };
+  if (access === "signed-in") return { allow: true };
+  if (access === "welcome") return session.activeOrganization ? { allow: false, redirectTo: "/team", remember: false } : { allow: true };
+  if (!session.activeOrganization) return { allow: false, redirectTo: "/welcome", remember: false };
+  if (access === "system" && session.activeOrganization.id !== SYSTEM_ORG_ID) return { allow: false, redirectTo: "/team", remember: false };
+  return { allow: true };
+}

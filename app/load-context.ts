@@ -1,0 +1,11 @@
+/** What the Express server hands every loader and action (server/index.ts builds it). */
+declare module "@remix-run/node" {
+  interface AppLoadContext {
+    /** Per-request nonce for inline scripts, matching the Content-Security-Policy header. */
+    cspNonce: string;
+    /** The /api/v1 contract: the embedded platform in-process, or an external one over HTTP. */
+    platformFetch: (request: Request) => Promise<Response>;
+  }
+}
+
+export {};

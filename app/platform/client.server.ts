@@ -1,0 +1,91 @@
+import type { AppLoadContext } from "@remix-run/node";
+import type { ZodType, ZodTypeDef } from "zod";
+import { createdOrgSchema, inviteSchema, okSchema, orgConfigSchema, sessionSchema } from "./schemas";
+
+export type ApiResult<T> = { ok: true; status: number; data: T } | { ok: false; status: number; error: string };
+
+/**
+ * The human text of a failed answer: the contract's `{"error": "…"}` (or OpenAI's
+ * `{"error": {"message": "…"}}`), else a short plain-text body, else the caller's default (SPEC §8).
+ */
+export async function errorText(response: Response, fallback: string): Promise<string> {
+  const text = await response.text().catch(() => "");
+  try {
+    const body = JSON.parse(text) as { error?: unknown };
+    if (typeof body.error === "string" && body.error) return body.error;
+    const message = (body.error as { message?: unknown } | undefined)?.message;
+    if (typeof message === "string" && message) return message;
+    return fallback;
+  } catch {
+    const plain = text.trim();
+    return plain && plain.length <= 300 && !plain.startsWith("<") ? plain : fallback;
+  }
+}
+
+type Method = "GET" | "POST" | "PUT" | "DELETE";
+
+/**
+ * The console's only way to the platform: one client per request, forwarding the browser's cookie and
+ * origin, and collecting the platform's Set-Cookie headers for the response (`client.headers`).
+ */
+export function platformClient(request: Request, context: AppLoadContext) {
+  const setCookies: string[] = [];
+
+  async function send(method: Method, path: string, body?: unknown, signal?: AbortSignal): Promise<Response> {
+    const headers = new Headers({ accept: "application/json" });
+    const cookie = request.headers.get("cookie");
+    if (cookie) headers.set("cookie", cookie);
+    const origin = request.headers.get("origin");
+    if (origin) headers.set("origin", origin);
+    if (body !== undefined) headers.set("content-type", "application/json");
+    const response = await context.platformFetch(
+      new Request(new URL(`/api/v1${path}`, request.url), {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal,
+      }),
+    );
+    setCookies.push(...response.headers.getSetCookie());
+    return response;
+  }
+
+  async function call<T>(method: Method, path: string, schema: ZodType<T, ZodTypeDef, unknown>, fallback: string, body?: unknown): Promise<ApiResult<T>> {
+    let response: Response;
+    try {
+      response = await send(method, path, body);
+    } catch (cause) {
+      console.error(`Platform ${method} ${path} failed:`, cause);
+      return { ok: false, status: 502, error: fallback };
+    }
+    if (!response.ok) return { ok: false, status: response.status, error: await errorText(response, fallback) };
+    const text = await response.text();
+    const parsed = schema.safeParse(text ? JSON.parse(text) : null);
+    if (!parsed.success) {
+      console.error(`Platform ${method} ${path} answered an unexpected body:`, parsed.error.issues[0]);
+      return { ok: false, status: 502, error: fallback };
+    }
+    return { ok: true, status: response.status, data: parsed.data };
+  }
+
+  return {
+    /** Set-Cookie headers the platform sent, for the console's response. */
+    get headers(): Headers {
+      const headers = new Headers();
+      for (const c of setCookies) headers.append("Set-Cookie", c);
+      return headers;
+    },
+    /** The raw call, for routes that stream (chat) or need the Response itself. */
+    send,
+    call,
+    session: () => call("GET", "/auth/session", sessionSchema, "Failed to load session"),
+    logout: () => call("POST", "/auth/logout", okSchema, "Failed to logout"),
+    switchOrganization: (organizationId: number) => call("POST", "/auth/switch", okSchema, "Failed to switch organization", { organizationId }),
+    organizationConfig: () => call("GET", "/organizations/config", orgConfigSchema, "Failed to load organization config"),
+    createOrganization: (name: string) => call("POST", "/organizations", createdOrgSchema, "Failed to create organization", { name }),
+    joinOrganization: (code: string) => call("POST", `/auth/join/${encodeURIComponent(code)}`, createdOrgSchema, "Failed to join organization"),
+    createInvite: (status: "single-use" | "multi-use") => call("POST", "/organizations/invites", inviteSchema, "Failed to generate invite", { status }),
+  };
+}
+
+export type PlatformClient = ReturnType<typeof platformClient>;

@@ -1,0 +1,42 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { Outlet, useLoaderData, useMatches } from "@remix-run/react";
+import { AppHeader } from "~/components/layout/AppHeader";
+import { Sidebar } from "~/components/layout/Sidebar";
+import { SYSTEM_ORG_ID } from "~/features/auth/guards";
+import { useInactivityCheck } from "~/features/auth/use-inactivity-check";
+import { requireAccess } from "~/session.server";
+
+/** Signed-in users with an active organization: the sidebar layout (SPEC §2). */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { session } = await requireAccess("organization", request, context);
+  return {
+    user: session.user,
+    organizations: session.organizations,
+    activeOrganization: session.activeOrganization,
+    activeRole: session.activeRole,
+  };
+}
+
+export interface RouteHandle {
+  title?: string;
+}
+
+export default function OrganizationLayout() {
+  const { user, organizations, activeOrganization } = useLoaderData<typeof loader>();
+  const matches = useMatches();
+  const title = [...matches].reverse().map((m) => (m.handle as RouteHandle | undefined)?.title).find(Boolean) ?? "";
+  useInactivityCheck();
+  return (
+    <div className="flex h-screen">
+      <Sidebar organizations={organizations} active={activeOrganization} showSystem={activeOrganization.id === SYSTEM_ORG_ID} />
+      <div className="flex min-w-0 flex-1 flex-col">
+        <AppHeader title={title} user={user} />
+        <main className="flex-1 overflow-y-auto p-6">
+          <div className="mx-auto w-full max-w-content">
+            <Outlet />
+          </div>
+        </main>
+      </div>
+    </div>
+  );
+}

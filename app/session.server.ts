@@ -1,0 +1,57 @@
+import type { AppLoadContext } from "@remix-run/node";
+import { createCookie, redirect } from "@remix-run/node";
+import type { Access } from "./features/auth/guards";
+import { guard, safeRedirectPath } from "./features/auth/guards";
+import type { PlatformClient } from "./platform/client.server";
+import { platformClient } from "./platform/client.server";
+import type { OrgSession, Session, ValidSession } from "./platform/schemas";
+
+/** The page a signed-out visitor asked for, kept across the sign-in round trip (DESIGN §3). */
+const returnToCookie = createCookie("return_to", { httpOnly: true, sameSite: "lax", path: "/", maxAge: 600 });
+
+function secure(request: Request) {
+  return new URL(request.url).protocol === "https:";
+}
+
+export async function rememberPath(request: Request, path: string | null): Promise<string | null> {
+  const safe = safeRedirectPath(path);
+  return safe ? returnToCookie.serialize(safe, { secure: secure(request) }) : null;
+}
+
+/** The remembered page (if it is a same-site path) and the header that forgets it. */
+export async function takeRememberedPath(request: Request): Promise<{ path: string | null; clear: string }> {
+  const value = (await returnToCookie.parse(request.headers.get("cookie"))) as unknown;
+  return { path: safeRedirectPath(typeof value === "string" ? value : null), clear: await returnToCookie.serialize("", { maxAge: 0 }) };
+}
+
+/** Loads the session through the platform; a failed check counts as signed out (SPEC §8). */
+export async function loadSession(api: PlatformClient): Promise<Session> {
+  const result = await api.session();
+  return result.ok ? result.data : { valid: false };
+}
+
+type SessionFor<A extends Access> = A extends "organization" | "system" ? OrgSession : A extends "signed-out" ? Session : ValidSession;
+
+/**
+ * Applies a route guard of SPEC §2 in a loader: returns the session and the platform client, or throws
+ * the redirect (remembering the origin page when it sends a visitor to sign in).
+ */
+export async function requireAccess<A extends Access>(
+  access: A,
+  request: Request,
+  context: AppLoadContext,
+): Promise<{ session: SessionFor<A>; api: PlatformClient }> {
+  const api = platformClient(request, context);
+  const session = await loadSession(api);
+  const result = guard(access, session);
+  if (!result.allow) {
+    const headers = new Headers();
+    if (result.remember) {
+      const url = new URL(request.url);
+      const cookie = await rememberPath(request, url.pathname + url.search);
+      if (cookie) headers.append("Set-Cookie", cookie);
+    }
+    throw redirect(result.redirectTo, { headers });
+  }
+  return { session: session as SessionFor<A>, api };
+}

@@ -1,0 +1,30 @@
+import { Hono } from "hono";
+import { HTTPException } from "hono/http-exception";
+import { authRoutes } from "./auth/routes";
+import type { Deps, PlatformEnv } from "./context";
+import { PlatformError } from "./http/errors";
+import { sameOrigin } from "./http/middleware";
+import { orgRoutes } from "./orgs/routes";
+
+/** The embedded platform: the /api/v1 contract of SPEC §7 over its own database. */
+export function createPlatform(deps: Deps) {
+  const app = new Hono<PlatformEnv>().basePath("/api/v1");
+  app.use(async (c, next) => {
+    c.set("deps", deps);
+    await next();
+  });
+  app.use(sameOrigin);
+  app.route("/auth", authRoutes);
+  app.route("/organizations", orgRoutes);
+
+  app.notFound((c) => c.json({ error: "Not found" }, 404));
+  app.onError((err, c) => {
+    if (err instanceof PlatformError) return c.json({ error: err.message }, err.status);
+    if (err instanceof HTTPException) return c.json({ error: err.message || "Bad request" }, err.status);
+    console.error(err);
+    return c.json({ error: "Internal server error" }, 500);
+  });
+  return app;
+}
+
+export type Platform = ReturnType<typeof createPlatform>;

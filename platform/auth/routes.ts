@@ -1,0 +1,128 @@
+import { Hono } from "hono";
+import type { Context } from "hono";
+import { getConnInfo } from "@hono/node-server/conninfo";
+import { z } from "zod";
+import { isDevSignin, providerNames } from "../config";
+import type { ProviderName } from "../config";
+import type { PlatformEnv } from "../context";
+import { fail, PlatformError } from "../http/errors";
+import { signedIn } from "../http/middleware";
+import { valid } from "../http/validate";
+import { oauthProvider } from "../providers/oauth";
+import type { OAuthProvider } from "../providers/oauth";
+import { hasPaymentMethod, joinOrganization } from "../orgs/service";
+import { clearSessionCookie, readSessionCookie, takeOAuthFlow, writeOAuthFlow, writeSessionCookie } from "./cookies";
+import { devAuthorizeForm, devAuthorizePage, devProvider, issueDevCode } from "./dev";
+import { endSession, resolveSession, setActiveOrganization, startSession, upsertUser } from "./service";
+import { randomToken } from "./tokens";
+
+type Ctx = Context<PlatformEnv>;
+
+function origin(c: Ctx): string {
+  return c.var.deps.config.appOrigin ?? new URL(c.req.url).origin;
+}
+
+function provider(c: Ctx, name: ProviderName): OAuthProvider | null {
+  const { config } = c.var.deps;
+  if (isDevSignin(config)) return devProvider(c.var.deps, name, origin(c));
+  const settings = config.oauth[name];
+  return settings ? oauthProvider(name, settings) : null;
+}
+
+/** Development sign-in answers loopback callers only, unless the operator allowed others. */
+function devSigninAllowed(c: Ctx): boolean {
+  if (c.var.deps.config.allowDevSignin) return true;
+  let address: string | undefined;
+  try {
+    address = getConnInfo(c).remote.address;
+  } catch {
+    return true; // an in-process call (tests, the console's own server): there is no remote peer
+  }
+  return !address || address === "::1" || address.startsWith("127.") || address === "::ffff:127.0.0.1";
+}
+
+function loginError(c: Ctx, code: string) {
+  return c.redirect(`/login?error=${code}`, 302);
+}
+
+const providerParam = z.object({ provider: z.enum(providerNames) });
+
+export const authRoutes = new Hono<PlatformEnv>()
+  .get("/session", async (c) => {
+    const session = await resolveSession(c.var.deps, readSessionCookie(c));
+    if (!session) return c.json({ valid: false });
+    return c.json({
+      valid: true,
+      user: session.user,
+      organizations: session.organizations.map(({ id, name }) => ({ id, name })),
+      activeOrganization: session.active ? { id: session.active.id, name: session.active.name, hasPaymentMethod: await hasPaymentMethod(c.var.deps, session.active.id) } : null,
+      activeRole: session.active?.role ?? null,
+    });
+  })
+  .get("/providers", (c) => c.json({ devSignin: isDevSignin(c.var.deps.config) }))
+  .post("/logout", async (c) => {
+    const id = readSessionCookie(c);
+    if (id) await endSession(c.var.deps, id);
+    clearSessionCookie(c);
+    return c.json({ ok: true });
+  })
+  .post("/switch", signedIn, valid("json", z.object({ organizationId: z.coerce.number().int().positive() })), async (c) => {
+    const { organizationId } = c.req.valid("json");
+    const membership = await c.var.deps.db
+      .selectFrom("memberships")
+      .select("org_id")
+      .where("org_id", "=", organizationId)
+      .where("user_id", "=", c.var.caller.userId)
+      .executeTakeFirst();
+    if (!membership) return fail(c, 404, "Organization not found");
+    await setActiveOrganization(c.var.deps, c.var.caller.sessionHash, organizationId);
+    return c.json({ ok: true });
+  })
+  .post("/join/:code", signedIn, async (c) => {
+    const org = await joinOrganization(c.var.deps, c.var.caller.userId, c.req.param("code"));
+    await setActiveOrganization(c.var.deps, c.var.caller.sessionHash, org.id);
+    return c.json(org);
+  })
+  .get("/dev/authorize", (c) => {
+    if (!isDevSignin(c.var.deps.config)) return fail(c, 404, "Development sign-in is off");
+    if (!devSigninAllowed(c)) return fail(c, 403, "Development sign-in is only available on this machine");
+    return c.html(devAuthorizePage(c.req.query()));
+  })
+  .post("/dev/authorize", async (c) => {
+    if (!isDevSignin(c.var.deps.config)) return fail(c, 404, "Development sign-in is off");
+    if (!devSigninAllowed(c)) return fail(c, 403, "Development sign-in is only available on this machine");
+    const body = Object.fromEntries(Object.entries(await c.req.parseBody()).map(([k, v]) => [k, String(v)]));
+    const form = devAuthorizeForm.safeParse(body);
+    if (!form.success) {
+      return c.html(devAuthorizePage(body, form.error.issues[0]?.message ?? "Invalid request", body), 400);
+    }
+    return c.redirect(await issueDevCode(c.var.deps, form.data, origin(c)), 302);
+  })
+  .get("/:provider", valid("param", providerParam), async (c) => {
+    const name = c.req.valid("param").provider;
+    const idp = provider(c, name);
+    if (!idp) return loginError(c, `${name}_unavailable`);
+    const state = randomToken(24);
+    const verifier = randomToken(32);
+    await writeOAuthFlow(c, { provider: name, state, verifier });
+    return c.redirect(idp.authorizationURL(`${origin(c)}/api/v1/auth/${name}/callback`, state, verifier).toString(), 302);
+  })
+  .get("/:provider/callback", valid("param", providerParam), async (c) => {
+    const name = c.req.valid("param").provider;
+    const flow = await takeOAuthFlow(c);
+    const { code, state, error } = c.req.query();
+    if (error) return loginError(c, "signin_denied");
+    if (!flow || flow.provider !== name || !state || state !== flow.state || !code) return loginError(c, "signin_state");
+    const idp = provider(c, name);
+    if (!idp) return loginError(c, `${name}_unavailable`);
+    try {
+      const identity = await idp.exchange(`${origin(c)}/api/v1/auth/${name}/callback`, code, flow.verifier);
+      if (!identity.email) return loginError(c, "signin_no_email");
+      const userId = await upsertUser(c.var.deps, identity);
+      writeSessionCookie(c, await startSession(c.var.deps, userId, readSessionCookie(c)));
+      return c.redirect("/login?login_success=1", 302);
+    } catch (cause) {
+      console.warn(`Sign-in with ${name} failed:`, cause instanceof Error ? cause.message : cause);
+      return loginError(c, cause instanceof PlatformError ? "signin_code" : "signin_failed");
+    }
+  });

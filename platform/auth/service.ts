@@ -1,0 +1,125 @@
+import type { Deps } from "../context";
+import { SYSTEM_ORG_ID } from "../context";
+import { isDevSignin } from "../config";
+import type { Role } from "../db/schema";
+import { SESSION_TTL_MS } from "./cookies";
+import { randomToken, sha256 } from "./tokens";
+
+export interface Identity {
+  provider: string;
+  subject: string;
+  name: string;
+  email: string;
+  emailVerified: boolean;
+}
+
+/** Finds or creates the user behind a provider account; users are keyed by (provider, subject). */
+export async function upsertUser(deps: Deps, identity: Identity): Promise<number> {
+  const { db, now } = deps;
+  const firstEver = !(await db.selectFrom("users").select("id").limit(1).executeTakeFirst());
+  const userId = await db.transaction().execute(async (trx) => {
+    const account = await trx
+      .selectFrom("oauth_accounts")
+      .select("user_id")
+      .where("provider", "=", identity.provider)
+      .where("subject", "=", identity.subject)
+      .executeTakeFirst();
+    if (account) {
+      await trx
+        .updateTable("users")
+        .set({ name: identity.name, email: identity.email, email_verified: identity.emailVerified ? 1 : 0 })
+        .where("id", "=", account.user_id)
+        .execute();
+      return account.user_id;
+    }
+    const user = await trx
+      .insertInto("users")
+      .values({ name: identity.name, email: identity.email, email_verified: identity.emailVerified ? 1 : 0, created_at: now() })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    await trx
+      .insertInto("oauth_accounts")
+      .values({ provider: identity.provider, subject: identity.subject, user_id: user.id, created_at: now() })
+      .execute();
+    return user.id;
+  });
+
+  const listed = identity.emailVerified && deps.config.systemAdmins.includes(identity.email.toLowerCase());
+  // On a fresh install in development sign-in mode, the operator is whoever signs in first.
+  if (listed || (firstEver && isDevSignin(deps.config))) await grantSystemAdmin(deps, userId);
+  return userId;
+}
+
+export async function grantSystemAdmin(deps: Pick<Deps, "db" | "now">, userId: number): Promise<void> {
+  await deps.db
+    .insertInto("memberships")
+    .values({ org_id: SYSTEM_ORG_ID, user_id: userId, role: "admin", created_at: deps.now() })
+    .onConflict((oc) => oc.columns(["org_id", "user_id"]).doUpdateSet({ role: "admin" }))
+    .execute();
+}
+
+/** A new session id for the cookie; only its hash is stored. Any previous session is ended (rotation). */
+export async function startSession(deps: Deps, userId: number, previousId?: string): Promise<string> {
+  const id = randomToken(32);
+  if (previousId) await endSession(deps, previousId);
+  await deps.db
+    .insertInto("sessions")
+    .values({ id_hash: sha256(id), user_id: userId, active_org_id: null, expires_at: deps.now() + SESSION_TTL_MS, created_at: deps.now() })
+    .execute();
+  return id;
+}
+
+export async function endSession(deps: Pick<Deps, "db">, id: string): Promise<void> {
+  await deps.db.deleteFrom("sessions").where("id_hash", "=", sha256(id)).execute();
+}
+
+export interface ResolvedSession {
+  sessionHash: string;
+  user: { id: number; name: string; email: string };
+  organizations: { id: number; name: string; role: Role }[];
+  active: { id: number; name: string; role: Role } | null;
+}
+
+/**
+ * The caller behind a session cookie, with the active organization settled: when the stored one is
+ * unset or no longer theirs, the oldest membership is picked and saved, so guards never bounce.
+ */
+export async function resolveSession(deps: Deps, id: string | undefined): Promise<ResolvedSession | null> {
+  if (!id) return null;
+  const { db, now } = deps;
+  const hash = sha256(id);
+  const row = await db
+    .selectFrom("sessions")
+    .innerJoin("users", "users.id", "sessions.user_id")
+    .select(["sessions.id_hash", "sessions.active_org_id", "sessions.expires_at", "users.id as user_id", "users.name", "users.email"])
+    .where("sessions.id_hash", "=", hash)
+    .executeTakeFirst();
+  if (!row) return null;
+  if (row.expires_at <= now()) {
+    await db.deleteFrom("sessions").where("id_hash", "=", hash).execute();
+    return null;
+  }
+  const organizations = await db
+    .selectFrom("memberships")
+    .innerJoin("organizations", "organizations.id", "memberships.org_id")
+    .select(["organizations.id", "organizations.name", "memberships.role"])
+    .where("memberships.user_id", "=", row.user_id)
+    .orderBy("memberships.created_at")
+    .orderBy("organizations.id")
+    .execute();
+  let active = organizations.find((o) => o.id === row.active_org_id) ?? null;
+  if (!active && organizations.length > 0) {
+    active = organizations[0];
+    await setActiveOrganization(deps, hash, active.id);
+  }
+  return {
+    sessionHash: hash,
+    user: { id: row.user_id, name: row.name, email: row.email },
+    organizations,
+    active,
+  };
+}
+
+export async function setActiveOrganization(deps: Pick<Deps, "db">, sessionHash: string, orgId: number): Promise<void> {
+  await deps.db.updateTable("sessions").set({ active_org_id: orgId }).where("id_hash", "=", sessionHash).execute();
+}

@@ -1,0 +1,30 @@
+/** What the platform needs to know; server/env.ts fills it from the environment, tests build it by hand. */
+export interface OAuthProviderConfig {
+  clientId: string;
+  clientSecret: string;
+  authorizationEndpoint: string;
+  tokenEndpoint: string;
+  /** Google: the OpenID userinfo URL. GitHub: the REST API base (…/user, …/user/emails). */
+  userEndpoint: string;
+}
+
+export interface PlatformConfig {
+  /** Signs the short-lived OAuth cookie. */
+  sessionSecret: string;
+  /** The console's public origin; when absent, each request's own origin is used. */
+  appOrigin?: string;
+  orgSignupEnabled: boolean;
+  /** Lower-case emails that become admins of the system organization when they sign in. */
+  systemAdmins: string[];
+  /** Providers with credentials. When none has any, development sign-in is on. */
+  oauth: Partial<Record<ProviderName, OAuthProviderConfig>>;
+  /** Development sign-in from addresses other than loopback. */
+  allowDevSignin: boolean;
+}
+
+export const providerNames = ["google", "github"] as const;
+export type ProviderName = (typeof providerNames)[number];
+
+export function isDevSignin(config: Pick<PlatformConfig, "oauth">): boolean {
+  return Object.keys(config.oauth).length === 0;
+}

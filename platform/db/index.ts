@@ -1,0 +1,46 @@
+import fs from "node:fs";
+import path from "node:path";
+import SQLite from "better-sqlite3";
+import { Kysely, Migrator, PostgresDialect, SqliteDialect } from "kysely";
+import type { Migration, MigrationProvider } from "kysely";
+import pg from "pg";
+import type { Database } from "./schema";
+import * as m0001 from "./migrations/0001-foundation";
+
+export type DB = Kysely<Database>;
+
+/** Migrations are listed here (not read from disk) so bundlers and tsx agree on what runs. */
+const migrations: Record<string, Migration> = {
+  "0001-foundation": m0001,
+};
+
+export interface DatabaseOptions {
+  /** postgres://… selects PostgreSQL; otherwise `path` is a SQLite file (":memory:" for tests). */
+  url?: string;
+  path?: string;
+}
+
+export function openDatabase(options: DatabaseOptions): DB {
+  if (options.url?.startsWith("postgres")) {
+    // int8 columns (times, money) come back as strings unless told otherwise; they fit in a double.
+    pg.types.setTypeParser(20, (v) => Number(v));
+    return new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: options.url }) }) });
+  }
+  const file = options.path ?? "data/console.db";
+  if (file !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const sqlite = new SQLite(file);
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("foreign_keys = ON");
+  // Tests and the CLI write the same file as the server: wait for a lock instead of failing.
+  sqlite.pragma("busy_timeout = 5000");
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+}
+
+export async function migrate(db: DB): Promise<void> {
+  const provider: MigrationProvider = { getMigrations: async () => migrations };
+  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  const failed = results?.find((r) => r.status === "Error");
+  if (error || failed) {
+    throw new Error(`Migration ${failed?.migrationName ?? ""} failed: ${String(error)}`);
+  }
+}

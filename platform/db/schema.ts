@@ -1,0 +1,82 @@
+import type { Generated, Insertable, Selectable } from "kysely";
+
+/**
+ * Tables of the embedded platform. Times are epoch milliseconds; money is integer micro-dollars.
+ * Later modules add their tables here, next to the migration that creates them.
+ */
+export interface Database {
+  users: UsersTable;
+  oauth_accounts: OAuthAccountsTable;
+  sessions: SessionsTable;
+  organizations: OrganizationsTable;
+  memberships: MembershipsTable;
+  invites: InvitesTable;
+  dev_auth_codes: DevAuthCodesTable;
+}
+
+export interface UsersTable {
+  id: Generated<number>;
+  name: string;
+  email: string;
+  email_verified: number;
+  created_at: number;
+}
+
+export interface OAuthAccountsTable {
+  provider: string;
+  subject: string;
+  user_id: number;
+  created_at: number;
+}
+
+export interface SessionsTable {
+  /** SHA-256 of the cookie's random id: a leaked table signs nobody in. */
+  id_hash: string;
+  user_id: number;
+  active_org_id: number | null;
+  expires_at: number;
+  created_at: number;
+}
+
+export interface OrganizationsTable {
+  id: Generated<number>;
+  name: string;
+  created_at: number;
+}
+
+export type Role = "admin" | "member";
+
+export interface MembershipsTable {
+  org_id: number;
+  user_id: number;
+  role: Role;
+  created_at: number;
+}
+
+export type InviteKind = "single-use" | "multi-use";
+
+export interface InvitesTable {
+  id: Generated<number>;
+  code: string;
+  org_id: number;
+  kind: InviteKind;
+  created_by: number;
+  created_at: number;
+  used_at: number | null;
+  use_count: number;
+}
+
+export interface DevAuthCodesTable {
+  code_hash: string;
+  provider: string;
+  name: string;
+  email: string;
+  redirect_uri: string;
+  code_challenge: string;
+  expires_at: number;
+  used_at: number | null;
+}
+
+export type User = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type Organization = Selectable<OrganizationsTable>;

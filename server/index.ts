@@ -1,0 +1,129 @@
+import { randomBytes } from "node:crypto";
+import http from "node:http";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { getRequestListener } from "@hono/node-server";
+import { createRequestHandler } from "@remix-run/express";
+import type { ServerBuild } from "@remix-run/node";
+import compression from "compression";
+import express from "express";
+import helmet from "helmet";
+import morgan from "morgan";
+import "../app/load-context";
+import { isDevSignin } from "../platform/config";
+import { isAllowedOrigin, MUTATING_METHODS } from "../platform/http/origin";
+import { listenHosts, loadEnv } from "./env";
+import { startPlatform } from "./platform";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+let env;
+try {
+  env = loadEnv();
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+}
+const production = env.NODE_ENV === "production";
+const devSignin = !env.PLATFORM_URL && isDevSignin(env.platform);
+let hosts: string[];
+try {
+  hosts = listenHosts(env, devSignin);
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+}
+
+const platform = await startPlatform(env);
+
+const app = express();
+app.disable("x-powered-by");
+// Trust one proxy hop for the client address (rate limits, logs) when behind a load balancer.
+app.set("trust proxy", "loopback");
+
+// Chat replies are server-sent events: compressing them would buffer the whole reply.
+app.use(
+  compression({
+    filter: (req, res) => !String(res.getHeader("Content-Type") ?? "").includes("text/event-stream") && compression.filter(req, res),
+  }),
+);
+
+app.get("/healthz", (_req, res) => {
+  res.json({ ok: true });
+});
+
+app.use((_req, res, next) => {
+  res.locals.cspNonce = randomBytes(16).toString("base64");
+  next();
+});
+
+app.use(
+  helmet({
+    // Vite's development client injects inline scripts and a websocket; the policy guards production.
+    contentSecurityPolicy: production
+      ? {
+          directives: {
+            "default-src": ["'self'"],
+            "script-src": ["'self'", (_req, res) => `'nonce-${(res as express.Response).locals.cspNonce}'`, "https://js.stripe.com"],
+            "frame-src": ["'self'", "https://js.stripe.com", "https://hooks.stripe.com"],
+            "connect-src": ["'self'", "https://api.stripe.com"],
+            "img-src": ["'self'", "data:", "blob:", "https://*.stripe.com"],
+            "media-src": ["'self'", "data:", "blob:"],
+            "style-src": ["'self'", "'unsafe-inline'"],
+            "form-action": ["'self'"],
+            "upgrade-insecure-requests": null,
+          },
+        }
+      : false,
+    crossOriginEmbedderPolicy: false,
+    strictTransportSecurity: production && env.APP_ORIGIN?.startsWith("https:") ? undefined : false,
+  }),
+);
+
+if (env.LOG_REQUESTS === "true") app.use(morgan(production ? "combined" : "dev"));
+
+// The platform answers everything under its prefixes itself (no next()).
+const platformListener = getRequestListener(platform.fetch);
+app.all("/api/v1/*", (req, res) => void platformListener(req, res));
+app.all("/openai/v1/*", (req, res) => void platformListener(req, res));
+
+let build: ServerBuild | (() => Promise<ServerBuild>);
+if (production) {
+  app.use("/assets", express.static(path.join(root, "build/client/assets"), { immutable: true, maxAge: "1y" }));
+  app.use(express.static(path.join(root, "build/client"), { maxAge: "1h" }));
+  build = (await import(path.join(root, "build/server/index.js"))) as ServerBuild;
+} else {
+  const vite = await import("vite").then((v) => v.createServer({ server: { middlewareMode: true } }));
+  app.use(vite.middlewares);
+  build = () => vite.ssrLoadModule("virtual:remix/server-build") as Promise<ServerBuild>;
+}
+
+// Console actions obey the same origin rule as the platform (DESIGN §3).
+app.use((req, res, next) => {
+  if (!MUTATING_METHODS.has(req.method)) return next();
+  const url = `${req.protocol}://${req.get("host")}${req.originalUrl}`;
+  const ok = isAllowedOrigin({ origin: req.get("origin"), secFetchSite: req.get("sec-fetch-site") }, url, env.platform.appOrigin);
+  if (ok) return next();
+  res.status(403).type("text/plain").send("Cross-origin request refused");
+});
+
+app.all(
+  "*",
+  createRequestHandler({
+    build,
+    mode: production ? "production" : "development",
+    getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string, platformFetch: platform.fetch }),
+  }),
+);
+
+for (const host of hosts) {
+  const server = http.createServer(app);
+  server.on("error", (error: NodeJS.ErrnoException) => {
+    // Machines without IPv6 have no ::1; the IPv4 loopback is enough there.
+    if (host === "::1" && (error.code === "EADDRNOTAVAIL" || error.code === "EAFNOSUPPORT")) return;
+    console.error(`Cannot listen on ${host}:${env.PORT}: ${error.message}`);
+    process.exit(1);
+  });
+  server.listen(env.PORT, host);
+}
+console.log(`Console on http://localhost:${env.PORT}${devSignin ? " (development sign-in: no identity provider is configured)" : ""}`);

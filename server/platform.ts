@@ -1,0 +1,26 @@
+import { Hono } from "hono";
+import { proxy } from "hono/proxy";
+import { createPlatform } from "../platform/app";
+import { migrate, openDatabase } from "../platform/db";
+import type { Env } from "./env";
+
+export interface MountedPlatform {
+  /** Answers /api/v1 (and /openai/v1) requests, in-process or by forwarding. */
+  fetch: (request: Request, env?: unknown) => Promise<Response>;
+}
+
+/** The embedded platform over its own database, or a proxy to PLATFORM_URL (DESIGN §1). */
+export async function startPlatform(env: Env): Promise<MountedPlatform> {
+  if (env.PLATFORM_URL) {
+    const base = env.PLATFORM_URL.replace(/\/$/, "");
+    const forward = new Hono().all("*", (c) => {
+      const url = new URL(c.req.url);
+      return proxy(`${base}${url.pathname}${url.search}`, { ...c.req, headers: { ...c.req.header(), host: undefined } });
+    });
+    return { fetch: async (request) => forward.fetch(request) };
+  }
+  const db = openDatabase({ url: env.DATABASE_URL, path: env.DATABASE_PATH });
+  await migrate(db);
+  const app = createPlatform({ db, config: env.platform, now: Date.now });
+  return { fetch: async (request, bindings) => app.fetch(request, bindings) };
+}
