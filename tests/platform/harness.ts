@@ -1,0 +1,90 @@
+import { createPlatform } from "../../platform/app";
+import type { PlatformConfig } from "../../platform/config";
+import type { Deps } from "../../platform/context";
+import { migrate, openDatabase } from "../../platform/db";
+
+export const ORIGIN = "http://console.test";
+
+export interface Harness {
+  deps: Deps;
+  /** Calls the platform in-process, as the console does. `path` is below /api/v1 unless it starts with /openai. */
+  fetch: (path: string, init?: RequestInit & { json?: unknown; cookie?: string }) => Promise<Response>;
+  /** Signs a new user in through development sign-in and returns their session cookie. */
+  signIn: (name?: string, email?: string) => Promise<Session>;
+  /** A signed-in user who created (and so administers) a fresh organization. */
+  admin: (orgName?: string) => Promise<Session & { orgId: number }>;
+  close: () => Promise<void>;
+}
+
+export interface Session {
+  cookie: string;
+  userId: number;
+  email: string;
+  /** A JSON call as this user. */
+  call: (method: string, path: string, json?: unknown) => Promise<Response>;
+}
+
+let counter = 0;
+
+/** A platform over a fresh in-memory SQLite database, with development sign-in unless told otherwise. */
+export async function createHarness(config: Partial<PlatformConfig> = {}, now: () => number = Date.now): Promise<Harness> {
+  const db = openDatabase({ path: ":memory:" });
+  await migrate(db);
+  const deps: Deps = {
+    db,
+    now,
+    config: { sessionSecret: "test-secret-test-secret-test-secret", orgSignupEnabled: true, systemAdmins: [], oauth: {}, allowDevSignin: false, ...config },
+  };
+  const app = createPlatform(deps);
+
+  const fetch: Harness["fetch"] = async (path, init = {}) => {
+    const { json, cookie, ...rest } = init;
+    const headers = new Headers(rest.headers);
+    if (cookie) headers.set("cookie", cookie);
+    if (json !== undefined) headers.set("content-type", "application/json");
+    const url = path.startsWith("/openai") ? `${ORIGIN}${path}` : `${ORIGIN}/api/v1${path}`;
+    return app.fetch(new Request(url, { ...rest, headers, body: json !== undefined ? JSON.stringify(json) : rest.body }));
+  };
+
+  const signIn: Harness["signIn"] = async (name, email) => {
+    counter += 1;
+    const who = { name: name ?? `User ${counter}`, email: email ?? `user${counter}-${Math.random().toString(36).slice(2, 8)}@example.test` };
+    const start = await fetch("/auth/google");
+    const flowCookie = cookiesOf(start);
+    const authorize = new URL(start.headers.get("location")!);
+    const form = new URLSearchParams({ ...Object.fromEntries(authorize.searchParams), ...who });
+    const issued = await fetch("/auth/dev/authorize", { method: "POST", body: form, headers: { "content-type": "application/x-www-form-urlencoded" } });
+    const callback = new URL(issued.headers.get("location")!);
+    const done = await fetch(`/auth/google/callback${callback.search}`, { cookie: flowCookie });
+    const cookie = cookiesOf(done)
+      .split("; ")
+      .filter((c) => c.startsWith("sid="))
+      .join("; ");
+    if (!cookie) throw new Error(`sign-in failed: ${done.status} ${done.headers.get("location")}`);
+    const session = await (await fetch("/auth/session", { cookie })).json();
+    return {
+      cookie,
+      userId: session.user.id,
+      email: who.email,
+      call: (method, path, json) => fetch(path, { method, cookie, json }),
+    };
+  };
+
+  const admin: Harness["admin"] = async (orgName = "Acme") => {
+    const session = await signIn();
+    const response = await session.call("POST", "/organizations", { name: orgName });
+    const { id } = await response.json();
+    return { ...session, orgId: id };
+  };
+
+  return { deps, fetch, signIn, admin, close: () => db.destroy() };
+}
+
+/** The name=value pairs of a response's Set-Cookie headers, as a Cookie header (deleted ones left out). */
+export function cookiesOf(response: Response): string {
+  return response.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .filter((pair) => !pair.endsWith("="))
+    .join("; ");
+}
