@@ -48,13 +48,12 @@ export async function joinOrganization(deps: Deps, userId: number, rawCode: stri
 
   return deps.db.transaction().execute(async (trx) => {
     // A single-use code is claimed by one conditional update, so two racing joins can't both use it.
-    const claimed = await trx
+    let claim = trx
       .updateTable("invites")
       .set((eb) => ({ use_count: eb("use_count", "+", 1), used_at: deps.now() }))
-      .where("id", "=", invite.id)
-      .where((eb) => (invite.kind === "single-use" ? eb("used_at", "is", null) : eb.val(true)))
-      .returning("id")
-      .executeTakeFirst();
+      .where("id", "=", invite.id);
+    if (invite.kind === "single-use") claim = claim.where("used_at", "is", null);
+    const claimed = await claim.returning("id").executeTakeFirst();
     if (!claimed) throw new PlatformError(404, INVALID_INVITE);
     await trx.insertInto("memberships").values({ org_id: org.id, user_id: userId, role: "member", created_at: deps.now() }).execute();
     return org;
