@@ -7,6 +7,8 @@ const baseURL = `http://localhost:${port}`;
 // One fresh database per run; set here once so the test workers (which inherit env) see the same path.
 process.env.E2E_DATA_DIR ??= path.join(os.tmpdir(), `console-e2e-${process.pid}-${Date.now()}`);
 process.env.E2E_BASE_URL = baseURL;
+// The fake Stripe API (tests/fakes/stripe.ts), started by global-setup on loopback beside the server.
+process.env.STRIPE_FAKE_PORT ??= String(port + 50);
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -40,6 +42,12 @@ export default defineConfig({
       PORT: String(port),
       DATABASE_PATH: path.join(process.env.E2E_DATA_DIR, "console.db"),
       LOG_REQUESTS: "false",
+      STRIPE_SECRET_KEY: "sk_test_e2e_fake",
+      STRIPE_PUBLISHABLE_KEY: "pk_test_e2e_fake",
+      STRIPE_WEBHOOK_SECRET: "whsec_e2e_fake",
+      STRIPE_API_HOST: "127.0.0.1",
+      STRIPE_API_PORT: process.env.STRIPE_FAKE_PORT,
+      STRIPE_API_PROTOCOL: "http",
     },
   },
 });

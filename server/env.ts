@@ -39,6 +39,12 @@ const schema = z.object({
   GITHUB_AUTHORIZATION_URL: z.string().url().default("https://github.com/login/oauth/authorize"),
   GITHUB_TOKEN_URL: z.string().url().default("https://github.com/login/oauth/access_token"),
   GITHUB_API_URL: z.string().url().default("https://api.github.com"),
+  STRIPE_SECRET_KEY: z.string().optional(),
+  STRIPE_PUBLISHABLE_KEY: z.string().optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  STRIPE_API_HOST: z.string().optional(),
+  STRIPE_API_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  STRIPE_API_PROTOCOL: z.enum(["http", "https"]).optional(),
 });
 
 export type Env = z.infer<typeof schema> & { sessionSecret: string; platform: PlatformConfig };
@@ -90,6 +96,16 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
       systemAdmins: env.SYSTEM_ADMINS.split(",").map((e) => e.trim().toLowerCase()).filter(Boolean),
       oauth: { ...(google && { google }), ...(github && { github }) },
       allowDevSignin: env.ALLOW_DEV_SIGNIN,
+      ...(env.STRIPE_SECRET_KEY && {
+        stripe: {
+          secretKey: env.STRIPE_SECRET_KEY,
+          publishableKey: env.STRIPE_PUBLISHABLE_KEY || undefined,
+          webhookSecret: env.STRIPE_WEBHOOK_SECRET || undefined,
+          host: env.STRIPE_API_HOST || undefined,
+          port: env.STRIPE_API_PORT,
+          protocol: env.STRIPE_API_PROTOCOL,
+        },
+      }),
     },
   };
 }

@@ -1,0 +1,145 @@
+import { Elements, PaymentElement, useElements, useStripe } from "@stripe/react-stripe-js";
+import type { Stripe } from "@stripe/stripe-js";
+// The pure entry loads Stripe.js only when loadStripe is called: on this screen, when the form opens.
+import { loadStripe } from "@stripe/stripe-js/pure";
+import { CheckCircle2 } from "lucide-react";
+import type { FormEvent } from "react";
+import { useEffect, useState } from "react";
+import { SETUP_ENDPOINT, SETUP_MESSAGES } from "./messages";
+
+/** Asks the console for a SetupIntent's client secret, mapping each failure to SPEC §8's text. */
+async function requestClientSecret(): Promise<{ clientSecret: string } | { error: string }> {
+  try {
+    const response = await fetch(SETUP_ENDPOINT, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ intent: "start" }) });
+    if (!response.ok) return { error: SETUP_MESSAGES.setupFailed };
+    const body = (await response.json()) as { clientSecret?: unknown };
+    if (typeof body.clientSecret !== "string" || !body.clientSecret) return { error: SETUP_MESSAGES.noClientSecret };
+    return { clientSecret: body.clientSecret };
+  } catch {
+    return { error: SETUP_MESSAGES.setupThrew };
+  }
+}
+
+/** Records a succeeded setup right away (no waiting on the webhook). */
+async function recordSetup(setupIntentId: string): Promise<boolean> {
+  try {
+    const response = await fetch(SETUP_ENDPOINT, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ intent: "confirm", setupIntentId }) });
+    return response.ok;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The card form: Stripe's Payment Element (card only, tabs layout) for a fresh SetupIntent. Shown only
+ * in the browser (ClientOnly): Stripe.js needs JavaScript.
+ */
+export function PaymentMethodSetup({ publishableKey, onCancelHref }: { publishableKey: string | null; onCancelHref: string }) {
+  const [stripe, setStripe] = useState<Stripe | null>(null);
+  const [clientSecret, setClientSecret] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(publishableKey ? null : SETUP_MESSAGES.initFailed);
+
+  useEffect(() => {
+    if (!publishableKey) return;
+    let live = true;
+    loadStripe(publishableKey)
+      .then((loaded) => {
+        if (!live) return;
+        if (loaded) setStripe(loaded);
+        else setError(SETUP_MESSAGES.initFailed);
+      })
+      .catch(() => live && setError(SETUP_MESSAGES.initFailed));
+    void requestClientSecret().then((result) => {
+      if (!live) return;
+      if ("error" in result) setError((current) => current ?? result.error);
+      else setClientSecret(result.clientSecret);
+    });
+    return () => {
+      live = false;
+    };
+  }, [publishableKey]);
+
+  if (error) {
+    return (
+      <div role="alert" className="alert alert-error">
+        <span>{error}</span>
+      </div>
+    );
+  }
+  if (!stripe || !clientSecret) {
+    return (
+      <div className="space-y-3" aria-busy="true" aria-label="Loading the card form">
+        <div className="skeleton h-10 w-full" />
+        <div className="skeleton h-10 w-full" />
+      </div>
+    );
+  }
+  return (
+    <Elements stripe={stripe} options={{ clientSecret, appearance: { theme: "stripe" } }}>
+      <SetupForm cancelHref={onCancelHref} />
+    </Elements>
+  );
+}
+
+function SetupForm({ cancelHref }: { cancelHref: string }) {
+  const stripe = useStripe();
+  const elements = useElements();
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState<{ kind: "error" | "success"; text: string } | null>(null);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!stripe || !elements || busy) return;
+    setBusy(true);
+    setMessage(null);
+    try {
+      const result = await stripe.confirmSetup({
+        elements,
+        // Stripe needs an absolute return URL: the page's own origin + /billing.
+        confirmParams: { return_url: new URL("/billing", window.location.origin).toString() },
+        redirect: "if_required",
+      });
+      if (result.error) {
+        setMessage({ kind: "error", text: result.error.message || SETUP_MESSAGES.unexpected });
+        setBusy(false);
+        return;
+      }
+      if (result.setupIntent?.status !== "succeeded") {
+        setMessage({ kind: "error", text: SETUP_MESSAGES.addFailed });
+        setBusy(false);
+        return;
+      }
+      if (!(await recordSetup(result.setupIntent.id))) {
+        setMessage({ kind: "error", text: SETUP_MESSAGES.updateFailed });
+        setBusy(false);
+        return;
+      }
+      setMessage({ kind: "success", text: SETUP_MESSAGES.added });
+      // SPEC §4: the page reloads 2 seconds after a successful setup.
+      setTimeout(() => window.location.replace("/billing"), 2000);
+    } catch {
+      setMessage({ kind: "error", text: SETUP_MESSAGES.unexpected });
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form onSubmit={submit} className="space-y-4">
+      <PaymentElement options={{ layout: "tabs", paymentMethodOrder: ["card"] }} />
+      {message && (
+        <div role={message.kind === "error" ? "alert" : "status"} className={`alert ${message.kind === "error" ? "alert-error" : "alert-success"}`}>
+          {message.kind === "success" && <CheckCircle2 className="size-5" aria-hidden />}
+          <span>{message.text}</span>
+        </div>
+      )}
+      <div className="modal-action">
+        <a href={cancelHref} className="btn btn-ghost">
+          Cancel
+        </a>
+        <button type="submit" className="btn btn-primary" disabled={!stripe || !elements || busy || message?.kind === "success"}>
+          {busy ? "Saving…" : "Save payment method"}
+        </button>
+      </div>
+    </form>
+  );
+}

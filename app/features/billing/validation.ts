@@ -1,0 +1,80 @@
+import { z } from "zod";
+
+/** SPEC §5 and §9: the billing forms' rules, shared by the browser and the route actions. */
+export const MIN_AMOUNT = 10;
+export const MAX_AMOUNT = 10_000;
+export const QUICK_AMOUNTS = [10, 25, 50] as const;
+export const DEFAULT_AMOUNT = 10;
+export const DEFAULT_THRESHOLD = 20;
+export const DEFAULT_RECHARGE = 10;
+
+export const THRESHOLD_NEGATIVE = "Threshold amount must be non-negative";
+export const RECHARGE_TOO_SMALL = "Recharge amount must be at least $10";
+
+function toNumber(value: unknown): number {
+  if (typeof value === "number") return value;
+  if (typeof value !== "string" || value.trim() === "") return Number.NaN;
+  return Number(value);
+}
+
+/** Add funds: at least $10 (and at most $10,000). Returns the error text, or null when valid. */
+export function addFundsError(raw: unknown): string | null {
+  const amount = toNumber(raw);
+  if (!Number.isFinite(amount)) return "Enter an amount";
+  if (amount < MIN_AMOUNT) return `Amount must be at least $${MIN_AMOUNT}`;
+  if (amount > MAX_AMOUNT) return "Amount must be at most $10,000";
+  return null;
+}
+
+export interface AutoPaymentInput {
+  enabled: boolean;
+  thresholdAmount: number;
+  rechargeAmount: number;
+}
+
+export type AutoPaymentErrors = Partial<Record<"thresholdAmount" | "rechargeAmount", string>>;
+
+/** Auto-payment: checked only when enabled (SPEC §5). */
+export function autoPaymentErrors(input: { enabled: boolean; thresholdAmount: unknown; rechargeAmount: unknown }): AutoPaymentErrors {
+  if (!input.enabled) return {};
+  const errors: AutoPaymentErrors = {};
+  const threshold = toNumber(input.thresholdAmount);
+  const recharge = toNumber(input.rechargeAmount);
+  if (!Number.isFinite(threshold) || threshold < 0) errors.thresholdAmount = THRESHOLD_NEGATIVE;
+  else if (threshold > MAX_AMOUNT) errors.thresholdAmount = "Threshold amount must be at most $10,000";
+  if (!Number.isFinite(recharge) || recharge < MIN_AMOUNT) errors.rechargeAmount = RECHARGE_TOO_SMALL;
+  else if (recharge > MAX_AMOUNT) errors.rechargeAmount = "Recharge amount must be at most $10,000";
+  return errors;
+}
+
+/** The auto-payment form as the action receives it (a checkbox is absent when unchecked). */
+export const autoPaymentForm = z.object({
+  enabled: z.preprocess((v) => v === "on" || v === "true", z.boolean()),
+  thresholdAmount: z.string().default(String(DEFAULT_THRESHOLD)),
+  rechargeAmount: z.string().default(String(DEFAULT_RECHARGE)),
+});
+
+/** The form's starting values: the saved config, or 20 and 10 when there is none. */
+export function autoPaymentDefaults(config: { thresholdAmount: number; rechargeAmount: number } | null) {
+  return {
+    enabled: config !== null,
+    thresholdAmount: config?.thresholdAmount ?? DEFAULT_THRESHOLD,
+    rechargeAmount: config?.rechargeAmount ?? DEFAULT_RECHARGE,
+  };
+}
+
+/** Auto-reload reads Enabled only when the mode is auto and a config exists (SPEC §2). */
+export function autoReloadEnabled(config: { paymentMode: string; autoPaymentConfig: unknown }): boolean {
+  return config.paymentMode === "auto" && config.autoPaymentConfig !== null;
+}
+
+/** The redirect back from the card form (SPEC §4): what the page does with it. */
+export type SetupReturn = { kind: "none" } | { kind: "failed" } | { kind: "succeeded"; setupIntentId: string };
+
+export function readSetupReturn(params: URLSearchParams): SetupReturn {
+  const setupIntent = params.get("setup_intent");
+  const status = params.get("redirect_status");
+  if (!setupIntent && !status) return { kind: "none" };
+  if (status === "succeeded" && setupIntent && params.get("setup_intent_client_secret")) return { kind: "succeeded", setupIntentId: setupIntent };
+  return { kind: "failed" };
+}

@@ -1,0 +1,34 @@
+import type { PlatformClient } from "./client.server";
+import {
+  addFundsResultSchema,
+  anySchema,
+  balanceSchema,
+  billingConfigSchema,
+  ledgerSchema,
+  paymentMethodSchema,
+  setupSchema,
+  stripeConfigSchema,
+} from "./billing";
+
+/** The billing calls of SPEC §7, with SPEC §8's default messages. */
+export function billingApi(api: PlatformClient) {
+  return {
+    balance: () => api.call("GET", "/billing/balance", balanceSchema, "Failed to load current balance."),
+    ledger: (page: { before?: number; after?: number; limit?: number } = {}) => {
+      const params = new URLSearchParams();
+      for (const [k, v] of Object.entries(page)) if (v !== undefined) params.set(k, String(v));
+      const query = params.toString();
+      return api.call("GET", `/billing/ledger${query ? `?${query}` : ""}`, ledgerSchema, "Failed to load ledger activity.");
+    },
+    config: () => api.call("GET", "/billing/config", billingConfigSchema, "Failed to load billing configuration."),
+    stripeConfig: () => api.call("GET", "/billing/stripe-config", stripeConfigSchema, "Failed to initialize billing. Please try again later."),
+    paymentMethod: () => api.call("GET", "/billing/payment-method", paymentMethodSchema, "Failed to load payment method."),
+    setupPaymentMethod: () => api.call("POST", "/billing/payment-method", setupSchema, "Failed to setup payment method"),
+    confirmSetup: (setupIntentId: string) =>
+      api.call("POST", "/billing/payment-method/confirm", anySchema, "Failed to update billing information. Please contact support.", { setupIntentId }),
+    removePaymentMethod: () => api.call("DELETE", "/billing/payment-method", anySchema, "Failed to remove payment method"),
+    addFunds: (amount: number, idempotencyKey?: string) => api.call("POST", "/billing/add-funds", addFundsResultSchema, "Adding funds failed", { amount, idempotencyKey }),
+    saveAutoPayment: (input: { enabled: boolean; thresholdAmount: number; rechargeAmount: number }) =>
+      api.call("POST", "/billing/auto-payment-config", billingConfigSchema, "Failed to save auto-payment settings", input),
+  };
+}

@@ -1,0 +1,156 @@
+import { signInWithOrganization } from "./support/auth";
+import { addCardThroughDialog, addCardWithRequests, blockStripeJs, setBillingMode, useFakeStripe } from "./support/billing";
+import { expect, test } from "./support/test";
+
+const BANNER = "No Payment Method: Your organization does not have a payment method set up.";
+
+test("without a payment method: the banner, disabled add funds and configure, and an empty ledger", async ({ page }) => {
+  await signInWithOrganization(page);
+  await page.goto("/billing");
+  await expect(page.getByText(BANNER)).toBeVisible();
+  await expect(page.getByRole("button", { name: "Add funds" })).toBeDisabled();
+  await expect(page.getByRole("button", { name: "Configure" })).toBeDisabled();
+  await expect(page.getByTestId("balance")).toHaveText("$0.00");
+  await expect(page.getByText("Auto-reload:")).toContainText("Disabled");
+  await expect(page.getByText("No recent activity.")).toBeVisible();
+});
+
+test("set up a payment method through the card form, then add $25 and see the row and the balance", async ({ page }) => {
+  await useFakeStripe(page);
+  await signInWithOrganization(page);
+  await addCardThroughDialog(page);
+  await expect(page.getByText("Payment method added successfully.")).toBeVisible();
+  // The page reloads after 2 s, without the dialog, with the card and without the banner.
+  await expect(page).toHaveURL(/\/billing$/);
+  await expect(page.getByText("Visa •••• 4242")).toBeVisible();
+  await expect(page.getByText(BANNER)).toHaveCount(0);
+
+  await page.getByRole("link", { name: "Add funds" }).click();
+  const dialog = page.getByRole("dialog", { name: "Add funds" });
+  await expect(dialog.getByLabel("Amount (USD)")).toHaveValue("10");
+  await dialog.getByRole("link", { name: "$25" }).click();
+  await expect(dialog.getByLabel("Amount (USD)")).toHaveValue("25");
+  await dialog.getByRole("button", { name: "Add funds" }).click();
+  await expect(page.getByText("Adding funds successful! Balance will update shortly.")).toBeVisible();
+  await expect(page.getByTestId("balance")).toHaveText("$25.00");
+  const row = page.getByRole("row").filter({ hasText: "Added funds" });
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText("+$25.00");
+  await expect(row.getByRole("cell").first()).toHaveText(/^\d{2} \w{3} \d{4}, \d{2}:\d{2}$/);
+});
+
+test("the add-funds button is disabled below the $10 minimum", async ({ page }) => {
+  await signInWithOrganization(page);
+  await addCardWithRequests(page);
+  await page.goto("/billing?dialog=add-funds");
+  const dialog = page.getByRole("dialog", { name: "Add funds" });
+  await dialog.getByLabel("Amount (USD)").fill("9");
+  await expect(dialog.getByRole("button", { name: "Add funds" })).toBeDisabled();
+  await dialog.getByLabel("Amount (USD)").fill("10");
+  await expect(dialog.getByRole("button", { name: "Add funds" })).toBeEnabled();
+});
+
+test("a declined charge shows the provider's error and keeps the amount", async ({ page }) => {
+  await signInWithOrganization(page);
+  await addCardWithRequests(page, "4000000000000341");
+  await page.goto("/billing?dialog=add-funds");
+  const dialog = page.getByRole("dialog", { name: "Add funds" });
+  await dialog.getByLabel("Amount (USD)").fill("30");
+  await dialog.getByRole("button", { name: "Add funds" }).click();
+  await expect(dialog.getByRole("alert")).toHaveText("Your card was declined.");
+  await expect(dialog.getByLabel("Amount (USD)")).toHaveValue("30");
+  await expect(page.getByTestId("balance")).toHaveText("$0.00");
+});
+
+test("configure auto-payment: both validation texts, then saved and Enabled", async ({ page }) => {
+  await signInWithOrganization(page);
+  await addCardWithRequests(page);
+  await page.goto("/billing");
+  await page.getByRole("link", { name: "Configure" }).click();
+  const dialog = page.getByRole("dialog", { name: "Auto-payment" });
+  await expect(dialog.getByLabel("Threshold amount (USD)")).toHaveValue("20");
+  await expect(dialog.getByLabel("Recharge amount (USD)")).toHaveValue("10");
+  await dialog.getByLabel("Enable auto-payment").check();
+  await dialog.getByLabel("Threshold amount (USD)").fill("-1");
+  await dialog.getByLabel("Recharge amount (USD)").fill("5");
+  await dialog.getByRole("button", { name: "Save" }).click();
+  await expect(dialog.getByText("Threshold amount must be non-negative")).toBeVisible();
+  await expect(dialog.getByText("Recharge amount must be at least $10")).toBeVisible();
+  await dialog.getByLabel("Threshold amount (USD)").fill("15");
+  await dialog.getByLabel("Recharge amount (USD)").fill("30");
+  await dialog.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("Auto-payment settings updated successfully.")).toBeVisible();
+  await expect(page.getByText("Auto-reload:")).toContainText("Enabled");
+  await expect(page.getByText("Adds $30.00 when the balance falls below $15.00.")).toBeVisible();
+});
+
+test("remove the payment method after confirming", async ({ page }) => {
+  await signInWithOrganization(page);
+  await addCardWithRequests(page);
+  await page.goto("/billing");
+  await expect(page.getByText(BANNER)).toHaveCount(0);
+  await page.getByText("Remove", { exact: true }).click();
+  const question = page.getByRole("alertdialog", { name: "Are you sure you want to remove your payment method?" });
+  await expect(question).toBeVisible();
+  await question.getByRole("button", { name: "Yes, remove" }).click();
+  await expect(page.getByText("Payment method removed successfully.")).toBeVisible();
+  await expect(page.getByText(BANNER)).toBeVisible();
+  await expect(page.getByRole("button", { name: "Add funds" })).toBeDisabled();
+});
+
+test("invoice mode: 'Since Last Invoice' with the absolute amount, no add funds and no auto-reload", async ({ page }) => {
+  const { orgId } = await signInWithOrganization(page);
+  setBillingMode(orgId, "invoice");
+  await page.goto("/billing");
+  await expect(page.getByRole("heading", { name: "Since Last Invoice" })).toBeVisible();
+  await expect(page.getByTestId("balance")).toHaveText("$0.00");
+  await expect(page.getByRole("button", { name: "Add funds" })).toHaveCount(0);
+  await expect(page.getByRole("link", { name: "Add funds" })).toHaveCount(0);
+  await expect(page.getByText("Auto-reload:")).toHaveCount(0);
+  await expect(page.getByText("Configure")).toHaveCount(0);
+});
+
+test("add funds with JavaScript disabled", async ({ page, browser, baseURL }) => {
+  await signInWithOrganization(page);
+  await addCardWithRequests(page);
+  const context = await browser.newContext({ javaScriptEnabled: false, baseURL, storageState: await page.context().storageState() });
+  await context.addCookies([{ name: "CH-time-zone", value: "UTC", url: baseURL! }]);
+  const noJs = await context.newPage();
+  await noJs.goto("/billing");
+  await noJs.getByRole("link", { name: "Add funds" }).click();
+  const dialog = noJs.getByRole("dialog", { name: "Add funds" });
+  await dialog.getByRole("link", { name: "$50" }).click();
+  await expect(dialog.getByLabel("Amount (USD)")).toHaveValue("50");
+  await dialog.getByRole("button", { name: "Add funds" }).click();
+  await expect(noJs.getByText("Adding funds successful! Balance will update shortly.")).toBeVisible();
+  await expect(noJs.getByTestId("balance")).toHaveText("$50.00");
+  await expect(noJs.getByRole("row").filter({ hasText: "Added funds" })).toContainText("+$50.00");
+  await context.close();
+});
+
+test("the return from the card form's redirect: a 3-D Secure card succeeds, a failed status shows the error", async ({ page }) => {
+  await useFakeStripe(page);
+  await signInWithOrganization(page);
+  await addCardThroughDialog(page, "4000002500003155");
+  await expect(page.getByText("Payment method added successfully.")).toBeVisible();
+  await expect(page).toHaveURL(/\/billing$/);
+  await expect(page.getByText("Visa •••• 3155")).toBeVisible();
+
+  await page.goto("/billing?setup_intent=seti_x&setup_intent_client_secret=seti_x_secret_y&redirect_status=failed");
+  await expect(page.getByText("Failed to add payment method. Please try again.")).toBeVisible();
+  await expect(page).toHaveURL(/\/billing$/);
+});
+
+test("a declined card in the form shows the provider's message", async ({ page }) => {
+  await useFakeStripe(page);
+  await signInWithOrganization(page);
+  await addCardThroughDialog(page, "4000000000000002");
+  await expect(page.getByRole("dialog").getByRole("alert")).toHaveText("Your card was declined.");
+});
+
+test("Stripe.js that cannot load shows the initialization error", async ({ page }) => {
+  await blockStripeJs(page);
+  await signInWithOrganization(page);
+  await page.goto("/billing?dialog=payment-method");
+  await expect(page.getByRole("dialog").getByText("Failed to initialize billing. Please try again later.")).toBeVisible();
+});
