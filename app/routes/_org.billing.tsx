@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { ClientOnly } from "remix-utils/client-only";
@@ -17,13 +17,6 @@ import type { RouteHandle } from "./_org";
 
 export const handle: RouteHandle = { title: "Billing" };
 export const meta: MetaFunction = () => [{ title: "Billing · AI Console" }];
-
-/**
- * The server's default `Referrer-Policy: no-referrer` makes Chromium send `Origin: null` with a form
- * posted without JavaScript, which the Origin rule refuses. This page's forms must work without
- * JavaScript, so it relaxes the policy to same-origin (the last policy in the header wins).
- */
-export const headers: HeadersFunction = () => ({ "Referrer-Policy": "same-origin" });
 
 const PAGE = 50;
 

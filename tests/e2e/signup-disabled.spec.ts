@@ -4,7 +4,7 @@ import { startServer } from "./support/server";
 
 let server: Awaited<ReturnType<typeof startServer>>;
 test.beforeAll(async () => {
-  server = await startServer({ ORG_SIGNUP_ENABLED: "false" }, 50);
+  server = await startServer({ ORG_SIGNUP_ENABLED: "false" }, 60);
 });
 test.afterAll(() => server?.stop());
 
