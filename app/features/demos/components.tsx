@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { CheckCircle2, ChevronRight, Loader2, Mic, MicOff, Music, PlayCircle, Volume2, XCircle } from "lucide-react";
+import { CheckCircle2, ChevronRight, Loader2, Mic, MicOff, Music, PlayCircle, Volume2, X, XCircle } from "lucide-react";
 import type { KeyboardEvent, ReactNode } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import type { ChatMedia, ChatMessage, ToolCall } from "./multimodal";
@@ -102,7 +102,7 @@ export function InlineError({ message, onDismiss }: { message: string | null; on
       <span>{message}</span>
       {onDismiss ? (
         <button type="button" className="btn btn-ghost btn-xs" onClick={onDismiss} aria-label="Dismiss">
-          ✕
+          <X className="size-4" aria-hidden />
         </button>
       ) : null}
     </div>
