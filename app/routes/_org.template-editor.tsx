@@ -4,6 +4,7 @@ import { ArrowLeft, Sparkles } from "lucide-react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { InlineError } from "~/features/demos/components";
 import { GENERATION_FAILED, PLAYGROUND_DELAY_MS } from "~/features/demos/playground";
+import { TemplateThumbnail } from "~/features/demos/TemplateThumbnail";
 import type { Template } from "~/features/demos/templates";
 import { findTemplate } from "~/features/demos/templates";
 import { useSimulation } from "~/features/demos/timers";
@@ -41,8 +42,8 @@ function Editor({ template }: { template: Template }) {
         <ArrowLeft className="size-4" aria-hidden /> All templates
       </Link>
       <header className="flex items-center gap-4">
-        <span className="grid size-16 place-items-center rounded-2xl bg-primary/10 text-4xl" aria-hidden>
-          {template.thumbnail}
+        <span className="grid size-16 place-items-center rounded-2xl bg-primary/10 text-primary" aria-hidden>
+          <TemplateThumbnail name={template.thumbnail} />
         </span>
         <div>
           <h2 className="text-3xl font-bold">{template.title}</h2>

@@ -3,6 +3,7 @@ import { Form, Link, useSearchParams } from "@remix-run/react";
 import { Clock, Heart, Search, Star, Users } from "lucide-react";
 import { useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
+import { TemplateThumbnail } from "~/features/demos/TemplateThumbnail";
 import type { Template, TemplateTab } from "~/features/demos/templates";
 import { NO_TEMPLATES_FOUND, TEMPLATES, TEMPLATE_TABS, filterTemplates, isTemplateTab } from "~/features/demos/templates";
 import type { RouteHandle } from "./_org";
@@ -141,8 +142,8 @@ export default function TemplateHomePage() {
 function TemplateCard({ template: t, favourite, onFavourite, hydrated }: { template: Template; favourite: boolean; onFavourite: (id: string) => void; hydrated: boolean }) {
   return (
     <article className="card h-full bg-base-100 shadow-sm" aria-label={t.title}>
-      <figure className="relative grid h-28 place-items-center bg-gradient-to-br from-primary/15 to-secondary/15 text-5xl" aria-hidden>
-        {t.thumbnail}
+      <figure className="relative grid h-28 place-items-center bg-gradient-to-br from-primary/15 to-secondary/15 text-primary" aria-hidden>
+        <TemplateThumbnail name={t.thumbnail} className="size-12" />
       </figure>
       <div className="card-body gap-2 p-5">
         <div className="flex items-start justify-between gap-2">

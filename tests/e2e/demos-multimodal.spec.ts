@@ -68,7 +68,7 @@ test("voice input fills the prompt through an en-US, non-continuous recognizer",
   expect(await page.evaluate(() => window.__speech.recognitions)).toEqual([{ lang: "en-US", continuous: false, interimResults: false }]);
 });
 
-test("voice input explains when the browser has none, when it fails, and when it cannot start", async ({ page }) => {
+test("voice input says when the browser has none", async ({ page }) => {
   await stubSpeech(page, { recognition: false });
   await page.goto("/multimodal-home");
   await voiceReady(page);

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Template } from "./templates";
 import { TEMPLATES, TEMPLATE_TABS, filterTemplates, findTemplate, isTemplateTab } from "./templates";
 
-const base = { thumbnail: "x", uses: 1, rating: 4, estimatedTime: "1 min", featured: false, fields: [] };
+const base = { thumbnail: "pen" as const, uses: 1, rating: 4, estimatedTime: "1 min", featured: false, fields: [] };
 const sample: Template[] = [
   { ...base, id: "a", title: "Launch Video", description: "A promo for a product", category: "Marketing", tags: ["promo"] },
   { ...base, id: "b", title: "Podcast Intro", description: "Spoken intro with music", category: "Audio", tags: ["voice"] },

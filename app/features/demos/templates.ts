@@ -5,6 +5,9 @@ export type TemplateTab = (typeof TEMPLATE_TABS)[number];
 export type TemplateCategory = Exclude<TemplateTab, "All">;
 export const NO_TEMPLATES_FOUND = "No templates found matching your search";
 
+export const TEMPLATE_THUMBNAILS = ["rocket", "megaphone", "clapperboard", "captions", "mic", "book", "camera", "palette", "pen", "newspaper"] as const;
+export type TemplateThumbnailName = (typeof TEMPLATE_THUMBNAILS)[number];
+
 export interface TemplateField {
   name: string;
   label: string;
@@ -17,8 +20,8 @@ export interface Template {
   id: string;
   title: string;
   description: string;
-  /** A short visual for the card: an emoji on a tinted background. */
-  thumbnail: string;
+  /** The card's picture: an icon name (see TemplateThumbnail). */
+  thumbnail: TemplateThumbnailName;
   category: TemplateCategory;
   tags: string[];
   uses: number;
@@ -35,7 +38,7 @@ export const TEMPLATES: Template[] = [
     id: "product-launch-video",
     title: "Product Launch Video",
     description: "A 30-second promo video with voice-over and music for a new product.",
-    thumbnail: "🚀",
+    thumbnail: "rocket",
     category: "Marketing",
     tags: ["promo", "video", "launch"],
     uses: 12840,
@@ -52,7 +55,7 @@ export const TEMPLATES: Template[] = [
     id: "social-media-pack",
     title: "Social Media Pack",
     description: "Captions and matching images for Instagram, LinkedIn and X in one go.",
-    thumbnail: "📣",
+    thumbnail: "megaphone",
     category: "Marketing",
     tags: ["social", "captions", "instagram"],
     uses: 9310,
@@ -69,7 +72,7 @@ export const TEMPLATES: Template[] = [
     id: "explainer-video",
     title: "Explainer Video",
     description: "Turn a short script into an animated explainer with narration.",
-    thumbnail: "🎬",
+    thumbnail: "clapperboard",
     category: "Video",
     tags: ["animation", "narration", "tutorial"],
     uses: 6120,
@@ -85,7 +88,7 @@ export const TEMPLATES: Template[] = [
     id: "video-subtitles",
     title: "Video Subtitles",
     description: "Transcribe a video and burn in translated subtitles.",
-    thumbnail: "💬",
+    thumbnail: "captions",
     category: "Video",
     tags: ["captions", "translation", "accessibility"],
     uses: 4380,
@@ -101,7 +104,7 @@ export const TEMPLATES: Template[] = [
     id: "podcast-intro",
     title: "Podcast Intro",
     description: "A spoken intro with background music for your show.",
-    thumbnail: "🎙️",
+    thumbnail: "mic",
     category: "Audio",
     tags: ["podcast", "voice", "music"],
     uses: 3970,
@@ -118,7 +121,7 @@ export const TEMPLATES: Template[] = [
     id: "audiobook-narration",
     title: "Audiobook Narration",
     description: "Narrate a chapter with a natural voice and chapter markers.",
-    thumbnail: "📚",
+    thumbnail: "book",
     category: "Audio",
     tags: ["narration", "voice", "book"],
     uses: 2150,
@@ -134,7 +137,7 @@ export const TEMPLATES: Template[] = [
     id: "product-photos",
     title: "Product Photos",
     description: "Studio-quality product shots on any background.",
-    thumbnail: "📸",
+    thumbnail: "camera",
     category: "Image",
     tags: ["ecommerce", "photography", "background"],
     uses: 8740,
@@ -150,7 +153,7 @@ export const TEMPLATES: Template[] = [
     id: "logo-concepts",
     title: "Logo Concepts",
     description: "Four logo directions for a brand from a short brief.",
-    thumbnail: "🎨",
+    thumbnail: "palette",
     category: "Image",
     tags: ["branding", "design", "logo"],
     uses: 5030,
@@ -166,7 +169,7 @@ export const TEMPLATES: Template[] = [
     id: "blog-post",
     title: "Blog Post",
     description: "An SEO-friendly article with headings, from a title and key points.",
-    thumbnail: "✍️",
+    thumbnail: "pen",
     category: "Content",
     tags: ["writing", "seo", "article"],
     uses: 15220,
@@ -183,7 +186,7 @@ export const TEMPLATES: Template[] = [
     id: "newsletter",
     title: "Email Newsletter",
     description: "A weekly newsletter with a summary, highlights and a call to action.",
-    thumbnail: "📰",
+    thumbnail: "newspaper",
     category: "Content",
     tags: ["email", "writing", "marketing"],
     uses: 7060,
