@@ -1,10 +1,89 @@
-import type { MetaFunction } from "@remix-run/node";
-import { Unavailable } from "~/components/Unavailable";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { Activity, Boxes, Gauge, KeyRound, PiggyBank } from "lucide-react";
+import { useState } from "react";
+import { CopyButton } from "~/components/CopyButton";
+import type { EndpointId, SampleLanguage } from "~/features/demos/api-samples";
+import { API_STATS, ENDPOINTS, SAMPLE_LANGUAGES, apiSample } from "~/features/demos/api-samples";
 import type { RouteHandle } from "./_org";
 
 export const handle: RouteHandle = { title: "API" };
 export const meta: MetaFunction = () => [{ title: "API · AI Console" }];
 
-export default function ApiPage() {
-  return <Unavailable screen="API" />;
+/** The public OpenAI-compatible API of this server is mounted under /openai (its paths are /v1/…). */
+export function loader({ request }: LoaderFunctionArgs) {
+  return { baseUrl: `${new URL(request.url).origin}/openai` };
+}
+
+const statIcons = [Activity, Gauge, PiggyBank, Boxes];
+const languageLabels: Record<SampleLanguage, string> = { curl: "curl", python: "python", javascript: "javascript" };
+
+/** SPEC §2 /api-home: static stats and copyable samples for three endpoints in three languages. */
+export default function ApiHomePage() {
+  const { baseUrl } = useLoaderData<typeof loader>();
+  return (
+    <section className="flex flex-col gap-8">
+      <header className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h2 className="text-3xl font-bold">One API for every model</h2>
+          <p className="text-base-content/70">OpenAI-compatible endpoints for text, images and audio. Authenticate with a bearer API token.</p>
+        </div>
+        <Link to="/tokens" className="btn btn-primary">
+          <KeyRound className="size-4" aria-hidden /> Create an API token
+        </Link>
+      </header>
+      <dl className="stats stats-vertical w-full bg-base-100 shadow-sm md:stats-horizontal">
+        {API_STATS.map((s, i) => {
+          const Icon = statIcons[i];
+          return (
+            <div key={s.label} className="stat">
+              <div className="stat-figure text-primary">
+                <Icon className="size-8" aria-hidden />
+              </div>
+              <dt className="stat-title">{s.label}</dt>
+              <dd className="stat-value">{s.value}</dd>
+              <dd className="stat-desc">{s.note}</dd>
+            </div>
+          );
+        })}
+      </dl>
+      {ENDPOINTS.map((e) => (
+        <EndpointSamples key={e.id} id={e.id} title={e.title} method={e.method} path={e.path} baseUrl={baseUrl} />
+      ))}
+    </section>
+  );
+}
+
+function EndpointSamples({ id, title, method, path, baseUrl }: { id: EndpointId; title: string; method: string; path: string; baseUrl: string }) {
+  const [language, setLanguage] = useState<SampleLanguage>("curl");
+  const code = apiSample(id, language, baseUrl);
+  return (
+    <section className="card bg-base-100 shadow-sm" aria-labelledby={`endpoint-${id}`}>
+      <div className="card-body gap-3">
+        <div className="flex flex-wrap items-center gap-3">
+          <h3 id={`endpoint-${id}`} className="card-title">
+            {title}
+          </h3>
+          <code className="badge badge-neutral font-mono">
+            {method} {path}
+          </code>
+          <div role="tablist" aria-label={`${title} language`} className="tabs tabs-box tabs-sm ml-auto">
+            {SAMPLE_LANGUAGES.map((l) => (
+              <button key={l} type="button" role="tab" aria-selected={l === language} className={`tab ${l === language ? "tab-active" : ""}`} onClick={() => setLanguage(l)}>
+                {languageLabels[l]}
+              </button>
+            ))}
+          </div>
+        </div>
+        <div className="relative">
+          <pre className="overflow-x-auto rounded-box bg-neutral p-4 pr-28 text-sm text-neutral-content" aria-label={`${title} ${language} sample`}>
+            <code>{code}</code>
+          </pre>
+          <div className="absolute right-2 top-2">
+            <CopyButton text={code} className="btn btn-sm btn-ghost text-neutral-content" label="Copy" />
+          </div>
+        </div>
+      </div>
+    </section>
+  );
 }

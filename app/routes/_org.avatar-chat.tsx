@@ -1,10 +1,140 @@
 import type { MetaFunction } from "@remix-run/node";
-import { Unavailable } from "~/components/Unavailable";
+import { Link, useSearchParams } from "@remix-run/react";
+import { ArrowLeft, Send } from "lucide-react";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { useHydrated } from "remix-utils/use-hydrated";
+import { AvatarFace } from "~/features/demos/Avatar";
+import { AVATAR_GREETING, AVATAR_NUDGES, AVATAR_NUDGE_AFTER_MS, AVATAR_NUDGE_SHOWN_MS, AVATAR_REPLY_DELAY_MS, avatarReply, avatarState } from "~/features/demos/avatar";
+import { ChatBubble, InlineError, VoiceButton, promptRows, submitOnEnter } from "~/features/demos/components";
+import type { ChatMessage } from "~/features/demos/multimodal";
+import { placeholderImage } from "~/features/demos/multimodal";
+import { useSpeechRecognition, useSpeechSynthesis } from "~/features/demos/speech";
+import { useIdleNudge, useTimers } from "~/features/demos/timers";
 import type { RouteHandle } from "./_org";
 
 export const handle: RouteHandle = { title: "Avatar Chat" };
 export const meta: MetaFunction = () => [{ title: "Avatar Chat · AI Console" }];
 
+/**
+ * SPEC §2 /avatar-chat: canned replies spoken aloud, images generated at random, the four avatar states
+ * of §4, and a nudge after 20 s of idleness shown for 5 s.
+ */
 export default function AvatarChatPage() {
-  return <Unavailable screen="Avatar chat" />;
+  const [params] = useSearchParams();
+  const initialPrompt = params.get("prompt")?.trim() ?? "";
+  const [messages, setMessages] = useState<ChatMessage[]>([{ id: "greeting", role: "assistant", content: AVATAR_GREETING, timestamp: 0 }]);
+  const [draft, setDraft] = useState("");
+  const [pending, setPending] = useState(false);
+  const { schedule } = useTimers();
+  const hydrated = useHydrated();
+  const replies = useRef(0);
+  const voice = useSpeechSynthesis();
+  const speech = useSpeechRecognition((text) => send(text));
+  const state = avatarState({ listening: speech.listening, pending, speaking: voice.speaking });
+  const nudge = useIdleNudge(hydrated && state === "idle", `${messages.length}:${draft}`, AVATAR_NUDGE_AFTER_MS, AVATAR_NUDGE_SHOWN_MS);
+  const { speak, cancel } = voice;
+
+  const send = useCallback(
+    (text: string) => {
+      const content = text.trim();
+      if (!content) return;
+      const n = replies.current++;
+      cancel();
+      setMessages((ms) => [...ms, { id: `u${n}`, role: "user", content, timestamp: Date.now() }]);
+      setPending(true);
+      schedule(() => {
+        const reply = avatarReply(content, n, Math.random());
+        setMessages((ms) => [
+          ...ms,
+          { id: `a${n}`, role: "assistant", content: reply.text, timestamp: Date.now(), media: reply.image ? [{ type: "image", url: placeholderImage(content, (n * 47) % 360) }] : undefined },
+        ]);
+        setPending(false);
+        speak(reply.text);
+      }, AVATAR_REPLY_DELAY_MS);
+    },
+    [schedule, speak, cancel],
+  );
+
+  const started = useRef(false);
+  useEffect(() => {
+    if (started.current || !initialPrompt) return;
+    started.current = true;
+    send(initialPrompt);
+  }, [initialPrompt, send]);
+
+  const submit = () => {
+    if (!draft.trim() || pending) return;
+    send(draft);
+    setDraft("");
+  };
+
+  return (
+    <section className="grid gap-6 lg:grid-cols-[320px_1fr]">
+      <aside className="card bg-base-100 shadow-sm">
+        <div className="card-body items-center gap-4">
+          <Link to="/avatar-home" className="btn btn-ghost btn-sm self-start">
+            <ArrowLeft className="size-4" aria-hidden /> Back
+          </Link>
+          <AvatarFace state={state} />
+          <div className="min-h-16 w-full" aria-live="polite">
+            {nudge ? (
+              <div role="note" className="alert alert-info alert-soft text-sm">
+                {AVATAR_NUDGES[messages.length % AVATAR_NUDGES.length]}
+              </div>
+            ) : null}
+          </div>
+          {voice.speaking ? (
+            <button type="button" className="btn btn-outline btn-sm" onClick={cancel}>
+              Stop speaking
+            </button>
+          ) : null}
+        </div>
+      </aside>
+      <div className="flex min-h-[32rem] flex-col gap-4">
+        <div className="card flex-1 bg-base-100 shadow-sm">
+          <ol className="card-body gap-2" aria-label="Messages">
+            {messages.map((m) => (
+              <ChatBubble key={m.id} message={m} />
+            ))}
+            {pending ? (
+              <li className="chat chat-start" aria-label="Nova is thinking">
+                <div className="chat-bubble bg-base-100 shadow-sm">
+                  <span className="loading loading-dots loading-sm" aria-hidden />
+                </div>
+              </li>
+            ) : null}
+          </ol>
+        </div>
+        <form
+          className="card bg-base-100 shadow-md"
+          onSubmit={(e) => {
+            e.preventDefault();
+            submit();
+          }}
+        >
+          <div className="card-body gap-2 p-4">
+            <label htmlFor="avatar-chat-input" className="sr-only">
+              Message
+            </label>
+            <textarea
+              id="avatar-chat-input"
+              className="textarea textarea-ghost w-full resize-none focus:outline-none"
+              placeholder="Type a message or use the microphone..."
+              rows={promptRows(draft, 1, 4)}
+              value={draft}
+              onChange={(e) => setDraft(e.currentTarget.value)}
+              onKeyDown={submitOnEnter(submit)}
+            />
+            <div className="flex items-center gap-2">
+              <VoiceButton listening={speech.listening} onToggle={speech.toggle} />
+              <button type="submit" className="btn btn-primary ml-auto" disabled={!hydrated || !draft.trim() || pending}>
+                <Send className="size-4" aria-hidden /> Send
+              </button>
+            </div>
+            <InlineError message={speech.error} onDismiss={speech.dismissError} />
+          </div>
+        </form>
+      </div>
+    </section>
+  );
 }

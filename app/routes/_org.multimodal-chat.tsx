@@ -1,10 +1,151 @@
 import type { MetaFunction } from "@remix-run/node";
-import { Unavailable } from "~/components/Unavailable";
+import { Link, useSearchParams } from "@remix-run/react";
+import { ArrowLeft, Paperclip, Send } from "lucide-react";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { useHydrated } from "remix-utils/use-hydrated";
+import { ChatBubble, InlineError, ReadAloudButton, VoiceButton, promptRows, submitOnEnter } from "~/features/demos/components";
+import type { ChatMessage, Modality } from "~/features/demos/multimodal";
+import { CHAT_REPLY_DELAY_MS, MODALITIES, TOOL_CALL_DELAY_MS, cannedMultimodalReply, mediaFor, parseModalities, toolCallsFor } from "~/features/demos/multimodal";
+import { useSpeechRecognition, useSpeechSynthesis } from "~/features/demos/speech";
+import { useTimers } from "~/features/demos/timers";
 import type { RouteHandle } from "./_org";
 
 export const handle: RouteHandle = { title: "Multimodal Chat" };
 export const meta: MetaFunction = () => [{ title: "Multimodal Chat · AI Console" }];
 
+/**
+ * SPEC §2 /multimodal-chat: a prototype chat with canned replies after 1 s and simulated tool calls
+ * (generate_{modality}) that complete after 2 s with a placeholder result. No server call.
+ */
 export default function MultimodalChatPage() {
-  return <Unavailable screen="Multimodal chat" />;
+  const [params] = useSearchParams();
+  const initialPrompt = params.get("prompt")?.trim() ?? "";
+  const [modalities, setModalities] = useState<Modality[]>(() => parseModalities(params.get("modalities")));
+  const [messages, setMessages] = useState<ChatMessage[]>([]);
+  const [draft, setDraft] = useState("");
+  const [pending, setPending] = useState(false);
+  const { schedule } = useTimers();
+  const hydrated = useHydrated();
+  const nextId = useRef(0);
+  const speech = useSpeechRecognition((text) => setDraft((d) => (d.trim() ? `${d.trimEnd()} ${text}` : text)));
+  const voice = useSpeechSynthesis();
+  const list = useRef<HTMLOListElement>(null);
+
+  const send = useCallback(
+    (text: string, using: Modality[]) => {
+      const content = text.trim();
+      if (!content) return;
+      const id = `m${nextId.current++}`;
+      setMessages((ms) => [...ms, { id, role: "user", content, timestamp: Date.now() }]);
+      setPending(true);
+      schedule(() => {
+        const replyId = `${id}-reply`;
+        const toolCalls = toolCallsFor(using, replyId);
+        setMessages((ms) => [...ms, { id: replyId, role: "assistant", content: cannedMultimodalReply(content, using), timestamp: Date.now(), toolCalls }]);
+        setPending(false);
+        if (toolCalls.length === 0) return;
+        schedule(() => {
+          setMessages((ms) =>
+            ms.map((m) =>
+              m.id === replyId ? { ...m, toolCalls: toolCalls.map((c) => ({ ...c, status: "completed" as const })), media: mediaFor(toolCalls, content) } : m,
+            ),
+          );
+        }, TOOL_CALL_DELAY_MS);
+      }, CHAT_REPLY_DELAY_MS);
+    },
+    [schedule],
+  );
+
+  // The prompt carried from /multimodal-home in the URL starts the conversation (again on reload).
+  const started = useRef(false);
+  useEffect(() => {
+    if (started.current || !initialPrompt) return;
+    started.current = true;
+    send(initialPrompt, parseModalities(params.get("modalities")));
+  }, [initialPrompt, params, send]);
+
+  useEffect(() => {
+    list.current?.lastElementChild?.scrollIntoView?.({ block: "end", behavior: "smooth" });
+  }, [messages]);
+
+  const submit = () => {
+    if (!draft.trim() || pending) return;
+    send(draft, modalities);
+    setDraft("");
+  };
+  const lastReply = [...messages].reverse().find((m) => m.role === "assistant");
+  const toggle = (m: Modality) => setModalities((ms) => (ms.includes(m) ? ms.filter((x) => x !== m) : MODALITIES.filter((x) => x === m || ms.includes(x))));
+
+  return (
+    <section className="mx-auto flex h-full max-w-4xl flex-col gap-4">
+      <div className="flex flex-wrap items-center gap-2">
+        <Link to="/multimodal-home" className="btn btn-ghost btn-sm">
+          <ArrowLeft className="size-4" aria-hidden /> New prompt
+        </Link>
+        <div className="ml-auto flex flex-wrap gap-1" role="group" aria-label="Modalities">
+          {MODALITIES.map((m) => (
+            <button key={m} type="button" className={`btn btn-xs ${modalities.includes(m) ? "btn-primary" : "btn-outline"}`} aria-pressed={modalities.includes(m)} onClick={() => toggle(m)}>
+              {m}
+            </button>
+          ))}
+        </div>
+      </div>
+      <div className="card min-h-96 flex-1 bg-base-100 shadow-sm">
+        <div className="card-body">
+          {messages.length === 0 ? (
+            <p className="m-auto text-center text-base-content/60">{initialPrompt ? "Starting..." : "Ask for text, images, video or audio: the assistant answers with all of them."}</p>
+          ) : (
+            <ol ref={list} className="flex flex-col gap-2" aria-label="Messages">
+              {messages.map((m) => (
+                <ChatBubble
+                  key={m.id}
+                  message={m}
+                  actions={m === lastReply ? <ReadAloudButton speaking={voice.speaking} onClick={() => (voice.speaking ? voice.cancel() : voice.speak(m.content))} /> : undefined}
+                />
+              ))}
+              {pending ? (
+                <li className="chat chat-start" aria-label="Assistant is typing">
+                  <div className="chat-bubble bg-base-100 shadow-sm">
+                    <span className="loading loading-dots loading-sm" aria-hidden />
+                  </div>
+                </li>
+              ) : null}
+            </ol>
+          )}
+        </div>
+      </div>
+      <form
+        className="card bg-base-100 shadow-md"
+        onSubmit={(e) => {
+          e.preventDefault();
+          submit();
+        }}
+      >
+        <div className="card-body gap-2 p-4">
+          <label htmlFor="multimodal-chat-input" className="sr-only">
+            Message
+          </label>
+          <textarea
+            id="multimodal-chat-input"
+            className="textarea textarea-ghost w-full resize-none focus:outline-none"
+            placeholder="Start a message..."
+            rows={promptRows(draft)}
+            value={draft}
+            onChange={(e) => setDraft(e.currentTarget.value)}
+            onKeyDown={submitOnEnter(submit)}
+          />
+          <div className="flex items-center gap-2">
+            <button type="button" className="btn btn-circle btn-ghost" aria-label="Attach a file" title="Attach a file">
+              <Paperclip className="size-5" aria-hidden />
+            </button>
+            <VoiceButton listening={speech.listening} onToggle={speech.toggle} />
+            <button type="submit" className="btn btn-circle btn-primary ml-auto" aria-label="Send" disabled={!hydrated || !draft.trim() || pending}>
+              <Send className="size-5" aria-hidden />
+            </button>
+          </div>
+          <InlineError message={speech.error} onDismiss={speech.dismissError} />
+        </div>
+      </form>
+    </section>
+  );
 }

@@ -1,10 +1,110 @@
 import type { MetaFunction } from "@remix-run/node";
-import { Unavailable } from "~/components/Unavailable";
+import { Link, useParams } from "@remix-run/react";
+import { Sparkles } from "lucide-react";
+import { useState } from "react";
+import { useHydrated } from "remix-utils/use-hydrated";
+import { Breadcrumbs, InlineError, ModelPicker, submitOnEnter } from "~/features/demos/components";
+import { GeneratedOutput } from "~/features/demos/GeneratedOutput";
+import type { Playground } from "~/features/demos/playground";
+import { GENERATION_FAILED, PLAYGROUND_DELAY_MS, PLAYGROUND_NOT_FOUND, cannedOutput, findCategory, findPlayground } from "~/features/demos/playground";
+import { useSimulation } from "~/features/demos/timers";
 import type { RouteHandle } from "./_org";
 
 export const handle: RouteHandle = { title: "Playground" };
-export const meta: MetaFunction = () => [{ title: "Playground · AI Console" }];
+export const meta: MetaFunction = ({ params }) => [{ title: `${findPlayground(params.category, params.useCase)?.useCase.title ?? "Playground"} · AI Console` }];
 
-export default function PlaygroundPage() {
-  return <Unavailable screen="The playground" />;
+/** SPEC §2: a simulated generator for one known category/use-case pair, or 'Playground not found'. */
+export default function PlaygroundGeneratorPage() {
+  const params = useParams();
+  const playground = findPlayground(params.category, params.useCase);
+  if (!playground) {
+    const category = findCategory(params.category);
+    return (
+      <div className="card bg-base-100 shadow-sm">
+        <div className="card-body items-center text-center">
+          <h2 className="card-title text-2xl">{PLAYGROUND_NOT_FOUND}</h2>
+          <p className="text-base-content/70">This use case has no playground yet.</p>
+          <Link to={category ? `/playground/${category.id}` : "/"} className="btn btn-primary mt-2">
+            {category ? `Back to ${category.title}` : "Back to categories"}
+          </Link>
+        </div>
+      </div>
+    );
+  }
+  // A new pair of params is a new generator: remount so the prompt, model and output start afresh.
+  return <Generator key={`${playground.category.id}/${playground.useCase.id}`} playground={playground} />;
+}
+
+function Generator({ playground: { category, useCase } }: { playground: Playground }) {
+  const [model, setModel] = useState(useCase.models[0]);
+  const [prompt, setPrompt] = useState("");
+  const hydrated = useHydrated();
+  const { state, run } = useSimulation<{ text: string; prompt: string; model: string }>(PLAYGROUND_DELAY_MS, GENERATION_FAILED);
+  const running = state.status === "running";
+  const blank = prompt.trim() === "";
+  const generate = () => {
+    if (blank || running) return;
+    const asked = { prompt, model };
+    run(() => ({ ...asked, text: cannedOutput(useCase.generator.output, asked.model, asked.prompt) }));
+  };
+
+  return (
+    <section className="flex flex-col gap-6">
+      <Breadcrumbs items={[{ label: "Home", to: "/" }, { label: category.title, to: `/playground/${category.id}` }, { label: useCase.title }]} />
+      <header>
+        <h2 className="text-3xl font-bold">{useCase.title}</h2>
+        <p className="text-base-content/70">{useCase.description}</p>
+      </header>
+      <div className="grid gap-6 lg:grid-cols-2">
+        <form
+          className="card bg-base-100 shadow-sm"
+          onSubmit={(e) => {
+            e.preventDefault();
+            generate();
+          }}
+        >
+          <div className="card-body gap-4">
+            <ModelPicker models={useCase.models} value={model} onChange={setModel} />
+            <label className="flex flex-col gap-2">
+              <span className="font-medium">Prompt</span>
+              <textarea
+                name="prompt"
+                className="textarea min-h-40 w-full"
+                rows={6}
+                required
+                placeholder={useCase.generator.placeholder}
+                value={prompt}
+                onChange={(e) => setPrompt(e.currentTarget.value)}
+                onKeyDown={submitOnEnter(generate)}
+              />
+            </label>
+            <noscript>
+              <p className="text-sm text-warning">The simulated generator runs in your browser and needs JavaScript.</p>
+            </noscript>
+            <div className="card-actions justify-end">
+              <button type="submit" className="btn btn-primary" disabled={!hydrated || blank || running}>
+                {running ? <span className="loading loading-spinner loading-sm" aria-hidden /> : <Sparkles className="size-4" aria-hidden />}
+                {running ? "Generating..." : useCase.generator.cta}
+              </button>
+            </div>
+          </div>
+        </form>
+        <div className="card bg-base-100 shadow-sm" aria-live="polite">
+          <div className="card-body gap-4">
+            <h3 className="card-title">Output</h3>
+            {state.status === "idle" ? <p className="text-base-content/60">Write a prompt and press Generate. The result appears here.</p> : null}
+            {state.status === "running" ? (
+              <div className="flex flex-col gap-3">
+                <progress className="progress progress-primary w-full" aria-label="Generating" />
+                <p className="text-sm text-base-content/70">Generating with {model}...</p>
+                <div className="skeleton h-32 w-full" />
+              </div>
+            ) : null}
+            {state.status === "error" ? <InlineError message={state.message} /> : null}
+            {state.status === "done" ? <GeneratedOutput kind={useCase.generator.output} text={state.result.text} prompt={state.result.prompt} /> : null}
+          </div>
+        </div>
+      </div>
+    </section>
+  );
 }

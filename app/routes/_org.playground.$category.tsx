@@ -1,10 +1,66 @@
 import type { MetaFunction } from "@remix-run/node";
-import { Unavailable } from "~/components/Unavailable";
+import { Link, useOutlet, useParams } from "@remix-run/react";
+import { ArrowRight } from "lucide-react";
+import { Breadcrumbs, ModelChips } from "~/features/demos/components";
+import { CATEGORY_NOT_FOUND, findCategory, playgroundPath } from "~/features/demos/playground";
 import type { RouteHandle } from "./_org";
 
 export const handle: RouteHandle = { title: "Playground" };
-export const meta: MetaFunction = () => [{ title: "Playground · AI Console" }];
+export const meta: MetaFunction = ({ params }) => [{ title: `${findCategory(params.category)?.title ?? "Playground"} · Playground · AI Console` }];
 
-export default function PlaygroundPage() {
-  return <Unavailable screen="The playground" />;
+/**
+ * SPEC §2: a category's use-case cards, or 'Category not found'. Flat routes make
+ * /playground/{category}/{useCase} a child of this route: when it matches, it replaces the page.
+ */
+export default function PlaygroundCategoryPage() {
+  const params = useParams();
+  const useCasePage = useOutlet();
+  if (useCasePage) return useCasePage;
+  const category = findCategory(params.category);
+  if (!category) {
+    return (
+      <div className="card bg-base-100 shadow-sm">
+        <div className="card-body items-center text-center">
+          <h2 className="card-title text-2xl">{CATEGORY_NOT_FOUND}</h2>
+          <p className="text-base-content/70">There is no playground category called “{params.category}”.</p>
+          <Link to="/" className="btn btn-primary mt-2">
+            Back to categories
+          </Link>
+        </div>
+      </div>
+    );
+  }
+  return (
+    <section className="flex flex-col gap-6">
+      <Breadcrumbs items={[{ label: "Home", to: "/" }, { label: category.title }]} />
+      <header>
+        <h2 className="text-3xl font-bold">{category.title}</h2>
+        <p className="text-base-content/70">{category.description}</p>
+      </header>
+      <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3" aria-label="Use cases">
+        {category.useCases.map((u) => (
+          <li key={u.id}>
+            <article className="card h-full bg-base-100 shadow-sm">
+              <div className="card-body">
+                <h3 className="card-title">{u.title}</h3>
+                <p className="text-sm text-base-content/70">{u.description}</p>
+                <ModelChips models={u.models} />
+                <div className="card-actions mt-2 justify-end">
+                  {u.generator ? (
+                    <Link to={playgroundPath(category.id, u.id)} className="btn btn-primary btn-sm" aria-label={`Open ${u.title}`}>
+                      Open <ArrowRight className="size-4" aria-hidden />
+                    </Link>
+                  ) : (
+                    <Link to={playgroundPath(category.id, u.id)} className="btn btn-ghost btn-sm" aria-label={`Open ${u.title}`}>
+                      Coming soon
+                    </Link>
+                  )}
+                </div>
+              </div>
+            </article>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
 }

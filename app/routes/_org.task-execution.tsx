@@ -1,10 +1,108 @@
 import type { MetaFunction } from "@remix-run/node";
-import { Unavailable } from "~/components/Unavailable";
+import { Link, useSearchParams } from "@remix-run/react";
+import { ArrowLeft, CheckCircle2, Circle, Loader2, Play, RotateCcw } from "lucide-react";
+import { useState } from "react";
+import { useHydrated } from "remix-utils/use-hydrated";
+import { ModelChips } from "~/features/demos/components";
+import { PLAYGROUND_DELAY_MS } from "~/features/demos/playground";
+import type { Task } from "~/features/demos/tasks";
+import { findTask } from "~/features/demos/tasks";
+import { useTimers } from "~/features/demos/timers";
 import type { RouteHandle } from "./_org";
 
 export const handle: RouteHandle = { title: "Task Execution" };
 export const meta: MetaFunction = () => [{ title: "Task Execution · AI Console" }];
 
+/** The task given in `?task=id`: its step list, run as a simulation; a way back without one. */
 export default function TaskExecutionPage() {
-  return <Unavailable screen="Task execution" />;
+  const [params] = useSearchParams();
+  const task = findTask(params.get("task"));
+  if (!task) {
+    return (
+      <div className="card bg-base-100 shadow-sm">
+        <div className="card-body items-center text-center">
+          <h2 className="card-title text-2xl">No task selected</h2>
+          <p className="text-base-content/70">Choose a task first, then start it from its dialog.</p>
+          <Link to="/task-home" className="btn btn-primary mt-2">
+            <ArrowLeft className="size-4" aria-hidden /> Back to tasks
+          </Link>
+        </div>
+      </div>
+    );
+  }
+  return <TaskRun key={task.id} task={task} />;
+}
+
+function TaskRun({ task }: { task: Task }) {
+  // -1: not started; i: step i running; steps.length: all done.
+  const [current, setCurrent] = useState(-1);
+  const { schedule, cancelAll } = useTimers();
+  const hydrated = useHydrated();
+  const done = current >= task.steps.length;
+  const run = () => {
+    cancelAll();
+    setCurrent(0);
+    task.steps.forEach((_, i) => schedule(() => setCurrent(i + 1), PLAYGROUND_DELAY_MS * (i + 1)));
+  };
+  const reset = () => {
+    cancelAll();
+    setCurrent(-1);
+  };
+  return (
+    <section className="mx-auto flex max-w-3xl flex-col gap-6">
+      <Link to="/task-home" className="btn btn-ghost btn-sm self-start">
+        <ArrowLeft className="size-4" aria-hidden /> All tasks
+      </Link>
+      <header className="flex flex-col gap-2">
+        <span className="badge badge-outline">{task.category}</span>
+        <h2 className="text-3xl font-bold">{task.title}</h2>
+        <p className="text-base-content/70">
+          {task.description} Estimated time: {task.estimatedTime}.
+        </p>
+        <ModelChips models={task.models} />
+      </header>
+      <div className="card bg-base-100 shadow-sm">
+        <div className="card-body">
+          <h3 className="card-title">Steps</h3>
+          <ol className="flex flex-col gap-2" aria-label="Steps">
+            {task.steps.map((step, i) => {
+              const status = i < current ? "completed" : i === current ? "running" : "pending";
+              return (
+                <li key={step} className="flex items-center gap-3 rounded-lg bg-base-200 px-4 py-3">
+                  {status === "completed" ? (
+                    <CheckCircle2 className="size-5 text-success" aria-hidden />
+                  ) : status === "running" ? (
+                    <Loader2 className="size-5 animate-spin text-info" aria-hidden />
+                  ) : (
+                    <Circle className="size-5 text-base-content/40" aria-hidden />
+                  )}
+                  <span className="flex-1">
+                    {i + 1}. {step}
+                  </span>
+                  <span className="text-xs text-base-content/60">{status}</span>
+                </li>
+              );
+            })}
+          </ol>
+          <progress className="progress progress-primary mt-2" value={Math.max(0, Math.min(current, task.steps.length))} max={task.steps.length} aria-label="Task progress" />
+          {done ? (
+            <div role="status" className="alert alert-success alert-soft mt-2">
+              <CheckCircle2 className="size-5" aria-hidden /> Task complete (simulated). Your results would appear here.
+            </div>
+          ) : null}
+          <div className="card-actions mt-2 justify-end">
+            {current === -1 ? (
+              <button type="button" className="btn btn-primary" onClick={run} disabled={!hydrated}>
+                <Play className="size-4" aria-hidden /> Run task
+              </button>
+            ) : (
+              <button type="button" className="btn btn-outline" onClick={reset}>
+                <RotateCcw className="size-4" aria-hidden /> {done ? "Run again" : "Cancel"}
+              </button>
+            )}
+          </div>
+        </div>
+      </div>
+    </section>
+  );
 }

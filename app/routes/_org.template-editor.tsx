@@ -1,10 +1,111 @@
 import type { MetaFunction } from "@remix-run/node";
-import { Unavailable } from "~/components/Unavailable";
+import { Link, useSearchParams } from "@remix-run/react";
+import { ArrowLeft, Sparkles } from "lucide-react";
+import { useHydrated } from "remix-utils/use-hydrated";
+import { InlineError } from "~/features/demos/components";
+import { GENERATION_FAILED, PLAYGROUND_DELAY_MS } from "~/features/demos/playground";
+import { TemplateThumbnail } from "~/features/demos/TemplateThumbnail";
+import type { Template } from "~/features/demos/templates";
+import { findTemplate } from "~/features/demos/templates";
+import { useSimulation } from "~/features/demos/timers";
 import type { RouteHandle } from "./_org";
 
 export const handle: RouteHandle = { title: "Template Editor" };
 export const meta: MetaFunction = () => [{ title: "Template Editor · AI Console" }];
 
+/** The template given in `?template=id`: a form of its fields and a simulated draft; a way back without one. */
 export default function TemplateEditorPage() {
-  return <Unavailable screen="Template editor" />;
+  const [params] = useSearchParams();
+  const template = findTemplate(params.get("template"));
+  if (!template) {
+    return (
+      <div className="card bg-base-100 shadow-sm">
+        <div className="card-body items-center text-center">
+          <h2 className="card-title text-2xl">No template selected</h2>
+          <p className="text-base-content/70">Pick a template from the gallery and press Use Template.</p>
+          <Link to="/template-home" className="btn btn-primary mt-2">
+            <ArrowLeft className="size-4" aria-hidden /> Back to templates
+          </Link>
+        </div>
+      </div>
+    );
+  }
+  return <Editor key={template.id} template={template} />;
+}
+
+function Editor({ template }: { template: Template }) {
+  const hydrated = useHydrated();
+  const { state, run } = useSimulation<string[]>(PLAYGROUND_DELAY_MS, GENERATION_FAILED);
+  return (
+    <section className="flex flex-col gap-6">
+      <Link to="/template-home" className="btn btn-ghost btn-sm self-start">
+        <ArrowLeft className="size-4" aria-hidden /> All templates
+      </Link>
+      <header className="flex items-center gap-4">
+        <span className="grid size-16 place-items-center rounded-2xl bg-primary/10 text-primary" aria-hidden>
+          <TemplateThumbnail name={template.thumbnail} />
+        </span>
+        <div>
+          <h2 className="text-3xl font-bold">{template.title}</h2>
+          <p className="text-base-content/70">{template.description}</p>
+        </div>
+      </header>
+      <div className="grid gap-6 lg:grid-cols-2">
+        <form
+          className="card bg-base-100 shadow-sm"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const data = new FormData(e.currentTarget);
+            run(() => template.fields.map((f) => `${f.label}: ${String(data.get(f.name) ?? "").trim() || "—"}`));
+          }}
+        >
+          <div className="card-body gap-4">
+            <h3 className="card-title">Fill in the template</h3>
+            {template.fields.map((f) => (
+              <label key={f.name} className="flex flex-col gap-1">
+                <span className="text-sm font-medium">{f.label}</span>
+                {f.kind === "textarea" ? (
+                  <textarea name={f.name} className="textarea w-full" rows={3} placeholder={f.placeholder} />
+                ) : f.kind === "select" ? (
+                  <select name={f.name} className="select w-full">
+                    {f.options?.map((o) => (
+                      <option key={o}>{o}</option>
+                    ))}
+                  </select>
+                ) : (
+                  <input name={f.name} className="input w-full" placeholder={f.placeholder} />
+                )}
+              </label>
+            ))}
+            <noscript>
+              <p className="text-sm text-warning">The simulated generator runs in your browser and needs JavaScript.</p>
+            </noscript>
+            <div className="card-actions justify-end">
+              <button type="submit" className="btn btn-primary" disabled={!hydrated || state.status === "running"}>
+                <Sparkles className="size-4" aria-hidden /> {state.status === "running" ? "Generating..." : "Generate"}
+              </button>
+            </div>
+          </div>
+        </form>
+        <div className="card bg-base-100 shadow-sm" aria-live="polite">
+          <div className="card-body gap-3">
+            <h3 className="card-title">Preview</h3>
+            {state.status === "idle" ? <p className="text-base-content/60">Your draft appears here. Estimated time: {template.estimatedTime}.</p> : null}
+            {state.status === "running" ? <progress className="progress progress-primary w-full" aria-label="Generating" /> : null}
+            {state.status === "error" ? <InlineError message={state.message} /> : null}
+            {state.status === "done" ? (
+              <div role="status" className="flex flex-col gap-2">
+                <p className="font-medium">Draft of “{template.title}” ready (simulated):</p>
+                <ul className="list-inside list-disc text-sm">
+                  {state.result.map((line) => (
+                    <li key={line}>{line}</li>
+                  ))}
+                </ul>
+              </div>
+            ) : null}
+          </div>
+        </div>
+      </div>
+    </section>
+  );
 }

@@ -1,10 +1,191 @@
 import type { MetaFunction } from "@remix-run/node";
-import { Unavailable } from "~/components/Unavailable";
+import { Form, Link, useSearchParams } from "@remix-run/react";
+import { Clock, Heart, Search, Star, Users } from "lucide-react";
+import { useState } from "react";
+import { useHydrated } from "remix-utils/use-hydrated";
+import { TemplateThumbnail } from "~/features/demos/TemplateThumbnail";
+import type { Template, TemplateTab } from "~/features/demos/templates";
+import { NO_TEMPLATES_FOUND, TEMPLATES, TEMPLATE_TABS, filterTemplates, isTemplateTab } from "~/features/demos/templates";
 import type { RouteHandle } from "./_org";
 
 export const handle: RouteHandle = { title: "Templates" };
 export const meta: MetaFunction = () => [{ title: "Templates · AI Console" }];
 
-export default function TemplatesPage() {
-  return <Unavailable screen="Templates" />;
+/**
+ * SPEC §2 /template-home: search and tabs live in the URL (`?q=…&tab=…`), so they work without
+ * JavaScript and survive a reload; favourites are local to the page.
+ */
+export default function TemplateHomePage() {
+  const [params] = useSearchParams();
+  const hydrated = useHydrated();
+  const tabParam = params.get("tab");
+  // The URL gives the starting point (links, no JavaScript); once hydrated, typing and tabs are local
+  // state, so each keystroke is not a navigation that reloads the layout's data.
+  const [query, setQuery] = useState(params.get("q") ?? "");
+  const [tab, setTab] = useState<TemplateTab>(isTemplateTab(tabParam) ? tabParam : "All");
+  const [favourites, setFavourites] = useState<ReadonlySet<string>>(new Set());
+  const results = filterTemplates(TEMPLATES, query, tab);
+  const featured = results.filter((t) => t.featured);
+
+  const hrefFor = (next: { q?: string; tab?: TemplateTab }) => {
+    const p = new URLSearchParams();
+    const q = next.q ?? query;
+    const t = next.tab ?? tab;
+    if (q) p.set("q", q);
+    if (t !== "All") p.set("tab", t);
+    const s = p.toString();
+    return s ? `?${s}` : ".";
+  };
+  const toggleFavourite = (id: string) =>
+    setFavourites((f) => {
+      const next = new Set(f);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+
+  return (
+    <section className="flex flex-col gap-6">
+      <header className="flex flex-col gap-4">
+        <div>
+          <h2 className="text-3xl font-bold">Template gallery</h2>
+          <p className="text-base-content/70">Start from a proven recipe and make it yours.</p>
+        </div>
+        <Form method="get" role="search" className="flex gap-2" onSubmit={(e) => hydrated && e.preventDefault()}>
+          {tab !== "All" ? <input type="hidden" name="tab" value={tab} /> : null}
+          <label className="input w-full max-w-xl">
+            <Search className="size-4 opacity-60" aria-hidden />
+            <span className="sr-only">Search templates</span>
+            <input
+              type="search"
+              name="q"
+              placeholder="Search templates by title, description or tag"
+              value={query}
+              onChange={(e) => setQuery(e.currentTarget.value)}
+            />
+          </label>
+          {hydrated ? null : (
+            <button type="submit" className="btn">
+              Search
+            </button>
+          )}
+        </Form>
+        <div role="tablist" aria-label="Template categories" className="tabs tabs-border">
+          {TEMPLATE_TABS.map((t) => (
+            <Link
+              key={t}
+              to={hrefFor({ tab: t })}
+              replace
+              preventScrollReset
+              onClick={(e) => {
+                e.preventDefault();
+                setTab(t);
+              }}
+              role="tab" aria-selected={t === tab} className={`tab ${t === tab ? "tab-active" : ""}`}>
+              {t}
+            </Link>
+          ))}
+        </div>
+      </header>
+
+      {results.length === 0 ? (
+        <div className="card bg-base-100 shadow-sm">
+          <div className="card-body items-center text-center">
+            <p className="text-lg font-medium">{NO_TEMPLATES_FOUND}</p>
+            <Link
+              to="."
+              className="btn btn-ghost btn-sm"
+              onClick={(e) => {
+                e.preventDefault();
+                setQuery("");
+                setTab("All");
+              }}
+            >
+              Clear search
+            </Link>
+          </div>
+        </div>
+      ) : (
+        <>
+          {featured.length > 0 ? (
+            <section aria-labelledby="featured-templates">
+              <h3 id="featured-templates" className="mb-3 flex items-center gap-2 text-xl font-semibold">
+                <Star className="size-5 text-warning" aria-hidden /> Featured
+              </h3>
+              <ul className="grid gap-4 md:grid-cols-2 xl:grid-cols-4">
+                {featured.map((t) => (
+                  <li key={t.id}>
+                    <TemplateCard template={t} favourite={favourites.has(t.id)} onFavourite={toggleFavourite} hydrated={hydrated} />
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ) : null}
+          <section aria-labelledby="all-templates">
+            <h3 id="all-templates" className="mb-3 text-xl font-semibold">
+              All templates <span className="badge badge-ghost">{results.length}</span>
+            </h3>
+            <ul className="grid gap-4 md:grid-cols-2 xl:grid-cols-4">
+              {results.map((t) => (
+                <li key={t.id}>
+                  <TemplateCard template={t} favourite={favourites.has(t.id)} onFavourite={toggleFavourite} hydrated={hydrated} />
+                </li>
+              ))}
+            </ul>
+          </section>
+        </>
+      )}
+    </section>
+  );
+}
+
+function TemplateCard({ template: t, favourite, onFavourite, hydrated }: { template: Template; favourite: boolean; onFavourite: (id: string) => void; hydrated: boolean }) {
+  return (
+    <article className="card h-full bg-base-100 shadow-sm" aria-label={t.title}>
+      <figure className="relative grid h-28 place-items-center bg-gradient-to-br from-primary/15 to-secondary/15 text-primary" aria-hidden>
+        <TemplateThumbnail name={t.thumbnail} className="size-12" />
+      </figure>
+      <div className="card-body gap-2 p-5">
+        <div className="flex items-start justify-between gap-2">
+          <h4 className="card-title text-base">{t.title}</h4>
+          {hydrated ? (
+            <button
+              type="button"
+              className="btn btn-circle btn-ghost btn-xs"
+              aria-pressed={favourite}
+              aria-label={favourite ? `Remove ${t.title} from favourites` : `Add ${t.title} to favourites`}
+              onClick={() => onFavourite(t.id)}
+            >
+              <Heart className={`size-4 ${favourite ? "fill-error text-error" : ""}`} aria-hidden />
+            </button>
+          ) : null}
+        </div>
+        <p className="text-sm text-base-content/70">{t.description}</p>
+        <ul className="flex flex-wrap gap-1" aria-label="Tags">
+          <li className="badge badge-primary badge-soft badge-sm">{t.category}</li>
+          {t.tags.map((tag) => (
+            <li key={tag} className="badge badge-ghost badge-sm">
+              #{tag}
+            </li>
+          ))}
+        </ul>
+        <div className="mt-1 flex items-center gap-3 text-xs text-base-content/60">
+          <span className="flex items-center gap-1">
+            <Star className="size-3" aria-hidden /> {t.rating.toFixed(1)}
+          </span>
+          <span className="flex items-center gap-1">
+            <Users className="size-3" aria-hidden /> {t.uses.toLocaleString("en-US")} uses
+          </span>
+          <span className="flex items-center gap-1">
+            <Clock className="size-3" aria-hidden /> {t.estimatedTime}
+          </span>
+        </div>
+        <div className="card-actions mt-auto justify-end pt-2">
+          <Link to={`/template-editor?template=${encodeURIComponent(t.id)}`} className="btn btn-primary btn-sm" aria-label={`Use Template: ${t.title}`}>
+            Use Template
+          </Link>
+        </div>
+      </div>
+    </article>
+  );
 }

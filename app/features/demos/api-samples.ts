@@ -1,0 +1,120 @@
+/** Code samples for /api-home: the public API paths of SPEC §7 with a bearer key. */
+
+export const API_STATS = [
+  { label: "Uptime", value: "99.9%", note: "over the last 90 days" },
+  { label: "Latency", value: "< 2 s", note: "under 2 s to first token" },
+  { label: "Cost savings", value: "50%", note: "compared with closed APIs" },
+  { label: "Models", value: "100+", note: "text, image, audio and video" },
+] as const;
+
+export const SAMPLE_LANGUAGES = ["curl", "python", "javascript"] as const;
+export type SampleLanguage = (typeof SAMPLE_LANGUAGES)[number];
+
+export const ENDPOINTS = [
+  { id: "chat", title: "Chat completions", method: "POST", path: "/v1/chat/completions" },
+  { id: "images", title: "Image generations", method: "POST", path: "/v1/images/generations" },
+  { id: "transcriptions", title: "Audio transcriptions", method: "POST", path: "/v1/audio/transcriptions" },
+] as const;
+export type EndpointId = (typeof ENDPOINTS)[number]["id"];
+
+export const KEY_PLACEHOLDER = "{key}";
+
+/** The sample for one endpoint in one language; `baseUrl` ends before `/v1`. */
+export function apiSample(endpoint: EndpointId, language: SampleLanguage, baseUrl: string): string {
+  const base = baseUrl.replace(/\/$/, "");
+  switch (endpoint) {
+    case "chat":
+      if (language === "curl")
+        return `curl ${base}/v1/chat/completions \\
+  -H "Authorization: Bearer ${KEY_PLACEHOLDER}" \\
+  -H "Content-Type: application/json" \\
+  -d '{
+    "model": "llama-3.1-70b",
+    "messages": [{"role": "user", "content": "Hello!"}],
+    "stream": true
+  }'`;
+      if (language === "python")
+        return `from openai import OpenAI
+
+client = OpenAI(base_url="${base}/v1", api_key="${KEY_PLACEHOLDER}")
+
+stream = client.chat.completions.create(
+    model="llama-3.1-70b",
+    messages=[{"role": "user", "content": "Hello!"}],
+    stream=True,
+)
+for chunk in stream:
+    print(chunk.choices[0].delta.content or "", end="")`;
+      return `const response = await fetch("${base}/v1/chat/completions", {
+  method: "POST",
+  headers: {
+    Authorization: "Bearer ${KEY_PLACEHOLDER}",
+    "Content-Type": "application/json",
+  },
+  body: JSON.stringify({
+    model: "llama-3.1-70b",
+    messages: [{ role: "user", content: "Hello!" }],
+    stream: true,
+  }),
+});`;
+    case "images":
+      if (language === "curl")
+        return `curl ${base}/v1/images/generations \\
+  -H "Authorization: Bearer ${KEY_PLACEHOLDER}" \\
+  -H "Content-Type: application/json" \\
+  -d '{
+    "model": "flux-1-schnell",
+    "prompt": "A lighthouse at sunset, watercolour",
+    "n": 1,
+    "size": "1024x1024"
+  }'`;
+      if (language === "python")
+        return `from openai import OpenAI
+
+client = OpenAI(base_url="${base}/v1", api_key="${KEY_PLACEHOLDER}")
+
+result = client.images.generate(
+    model="flux-1-schnell",
+    prompt="A lighthouse at sunset, watercolour",
+    n=1,
+    size="1024x1024",
+)
+print(result.data[0].url)`;
+      return `const response = await fetch("${base}/v1/images/generations", {
+  method: "POST",
+  headers: {
+    Authorization: "Bearer ${KEY_PLACEHOLDER}",
+    "Content-Type": "application/json",
+  },
+  body: JSON.stringify({
+    model: "flux-1-schnell",
+    prompt: "A lighthouse at sunset, watercolour",
+    n: 1,
+    size: "1024x1024",
+  }),
+});`;
+    case "transcriptions":
+      if (language === "curl")
+        return `curl ${base}/v1/audio/transcriptions \\
+  -H "Authorization: Bearer ${KEY_PLACEHOLDER}" \\
+  -F file="@meeting.mp3" \\
+  -F model="whisper-large-v3"`;
+      if (language === "python")
+        return `from openai import OpenAI
+
+client = OpenAI(base_url="${base}/v1", api_key="${KEY_PLACEHOLDER}")
+
+with open("meeting.mp3", "rb") as audio:
+    transcript = client.audio.transcriptions.create(file=audio, model="whisper-large-v3")
+print(transcript.text)`;
+      return `const form = new FormData();
+form.append("file", audioFile); // a File or Blob, e.g. from an <input type="file">
+form.append("model", "whisper-large-v3");
+
+const response = await fetch("${base}/v1/audio/transcriptions", {
+  method: "POST",
+  headers: { Authorization: "Bearer ${KEY_PLACEHOLDER}" },
+  body: form,
+});`;
+  }
+}

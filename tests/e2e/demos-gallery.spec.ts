@@ -1,0 +1,132 @@
+import { signInWithOrganization } from "./support/auth";
+import { fillHydrated, pausedClock } from "./support/demos";
+import { expect, test } from "./support/test";
+
+test.beforeEach(async ({ page }) => {
+  await signInWithOrganization(page);
+});
+
+test("template search matches tags, tabs narrow it, and an empty result says so", async ({ page }) => {
+  await page.goto("/template-home");
+  await expect(page.getByRole("heading", { name: "Featured" })).toBeVisible();
+  const all = page.getByRole("region", { name: /All templates/ });
+  await expect(all.getByRole("article")).toHaveCount(10);
+  const search = page.getByRole("searchbox", { name: "Search templates" });
+  await expect(async () => {
+    await search.fill("ecommerce");
+    await expect(all.getByRole("article")).toHaveCount(1, { timeout: 1_000 });
+  }).toPass();
+  await expect(all.getByRole("article", { name: "Product Photos" })).toBeVisible();
+
+  // "voice" is a tag of two audio templates and in the description of a marketing one.
+  await search.fill("voice");
+  await expect(all.getByRole("article")).toHaveCount(3);
+  await page.getByRole("tab", { name: "Video" }).click();
+  await expect(page.getByText("No templates found matching your search")).toBeVisible();
+  await page.getByRole("tab", { name: "Audio" }).click();
+  await expect(all.getByRole("article")).toHaveCount(2);
+
+  await search.fill("nothing like this exists");
+  await expect(page.getByText("No templates found matching your search")).toBeVisible();
+});
+
+test("a favourite toggles on the page, and Use Template opens the editor with its fields", async ({ page }) => {
+  await page.goto("/template-home?q=blog");
+  const card = page.getByRole("article", { name: "Blog Post" });
+  const favourite = card.getByRole("button", { name: "Add Blog Post to favourites" });
+  await favourite.click();
+  await expect(card.getByRole("button", { name: "Remove Blog Post from favourites" })).toHaveAttribute("aria-pressed", "true");
+  await card.getByRole("link", { name: "Use Template: Blog Post" }).click();
+  await expect(page).toHaveURL(/\/template-editor\?template=blog-post$/);
+  await expect(page.getByRole("heading", { name: "Blog Post" })).toBeVisible();
+  await expect(page.getByRole("textbox", { name: "Title" })).toBeVisible();
+  await expect(page.getByRole("textbox", { name: "Key points" })).toBeVisible();
+  await expect(page.getByRole("combobox", { name: "Tone" })).toBeVisible();
+});
+
+test("the template editor without a template offers the way back", async ({ page }) => {
+  await page.goto("/template-editor");
+  await expect(page.getByRole("heading", { name: "No template selected" })).toBeVisible();
+  await page.getByRole("link", { name: "Back to templates" }).click();
+  await expect(page).toHaveURL(/\/template-home$/);
+});
+
+test("Start Task opens a dialog with the steps and models, then goes to the task's execution", async ({ page }) => {
+  await page.goto("/task-home");
+  await expect(page.getByRole("list", { name: "Tasks" }).getByRole("article")).toHaveCount(6);
+  await page.getByRole("link", { name: "Start Task: Translate Content" }).click();
+  const dialog = page.getByRole("dialog", { name: "Translate Content" });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole("listitem")).toContainText(["Paste or upload the content", "Choose the languages", "Translate", "Review the result", "NLLB 200", "Qwen 2.5 72B"]);
+  await dialog.getByRole("link", { name: "Start Task" }).click();
+  await expect(page).toHaveURL(/\/task-execution\?task=translate-content$/);
+  await expect(page.getByRole("heading", { name: "Translate Content" })).toBeVisible();
+  await expect(page.getByRole("list", { name: "Steps" }).getByRole("listitem")).toHaveCount(4);
+});
+
+test("a task runs its steps in simulation, and the page without a task offers the way back", async ({ page }) => {
+  await pausedClock(page);
+  await page.goto("/task-execution?task=social-posts");
+  const run = page.getByRole("button", { name: "Run task" });
+  await expect(run).toBeEnabled();
+  await run.click();
+  const steps = page.getByRole("list", { name: "Steps" }).getByRole("listitem");
+  await expect(steps.first()).toContainText("running");
+  await page.clock.runFor(8_000);
+  await expect(page.getByText("Task complete (simulated).")).toBeVisible();
+  await page.goto("/task-execution");
+  await expect(page.getByRole("heading", { name: "No task selected" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Back to tasks" })).toHaveAttribute("href", "/task-home");
+});
+
+test("the API home shows the stats and samples, and Copy reads 'Copied!' for 2 s", async ({ page, context, baseURL }) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseURL });
+  await pausedClock(page);
+  await page.goto("/api-home");
+  for (const figure of ["99.9%", "< 2 s", "50%", "100+"]) await expect(page.getByText(figure, { exact: true })).toBeVisible();
+  const chat = page.getByRole("region", { name: "Chat completions" });
+  await expect(chat.getByLabel("Chat completions curl sample")).toContainText("/v1/chat/completions");
+  await expect(chat.getByLabel("Chat completions curl sample")).toContainText("Authorization: Bearer {key}");
+  await chat.getByRole("tab", { name: "python" }).click();
+  await expect(chat.getByLabel("Chat completions python sample")).toContainText("client.chat.completions.create(");
+  await expect(page.getByRole("region", { name: "Image generations" })).toContainText("/v1/images/generations");
+  await expect(page.getByRole("region", { name: "Audio transcriptions" })).toContainText("/v1/audio/transcriptions");
+
+  const copy = chat.getByRole("button", { name: "Copy" });
+  await expect(async () => {
+    await copy.click();
+    await expect(chat.getByRole("button", { name: "Copied!" })).toBeVisible({ timeout: 1_000 });
+  }).toPass();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toContain("client.chat.completions.create(");
+  await page.clock.runFor(1_900);
+  await expect(chat.getByRole("button", { name: "Copied!" })).toBeVisible();
+  await page.clock.runFor(100);
+  await expect(chat.getByRole("button", { name: "Copy" })).toBeVisible();
+});
+
+test("synthesis links to the three homes, and the lazily loaded studios work", async ({ page }) => {
+  await pausedClock(page);
+  await page.goto("/synthesis-home");
+  const cards = page.getByRole("main");
+  await expect(cards.getByRole("link", { name: /^Multi-Modal/ })).toHaveAttribute("href", "/multimodal-home");
+  await expect(cards.getByRole("link", { name: /^Workflows/ })).toHaveAttribute("href", "/task-home");
+  await expect(cards.getByRole("link", { name: /^API/ })).toHaveAttribute("href", "/api-home");
+
+  await page.goto("/video-generation");
+  const prompt = page.getByRole("textbox", { name: "Prompt" });
+  const generate = page.getByRole("button", { name: "Generate video" });
+  await expect(generate).toBeDisabled();
+  await fillHydrated(prompt, "Waves on a beach", generate);
+  await generate.click();
+  await page.clock.runFor(2_000);
+  await expect(page.getByRole("list", { name: "Generated clips" })).toContainText('rendered a 5 s clip at 720p, 24 fps, for "Waves on a beach"');
+
+  await page.goto("/image-edit");
+  const instruction = page.getByRole("textbox", { name: "What should change?" });
+  const apply = page.getByRole("button", { name: "Apply edit" });
+  await fillHydrated(instruction, "Make it black and white", apply);
+  await page.getByRole("radio", { name: "Black & white" }).click();
+  await apply.click();
+  await page.clock.runFor(2_000);
+  await expect(page.getByRole("img", { name: "Edited: Make it black and white" })).toBeVisible();
+});

@@ -1,0 +1,95 @@
+import { signInWithOrganization } from "./support/auth";
+import { pausedClock, stubSpeech, voiceReady } from "./support/demos";
+import { expect, test } from "./support/test";
+
+test.beforeEach(async ({ page }) => {
+  await signInWithOrganization(page);
+});
+
+test("the multimodal prompt is carried to the chat, and its tool calls complete after 2 s", async ({ page }) => {
+  await stubSpeech(page);
+  await pausedClock(page);
+  await page.goto("/multimodal-home");
+  for (const modality of ["Text", "Image", "Video", "Audio"]) await expect(page.getByRole("list", { name: "Modalities" })).toContainText(modality);
+  const box = page.getByPlaceholder("Start a message...");
+  await expect(box).toHaveAttribute("rows", "3");
+  await voiceReady(page);
+  await box.fill("A fox in the snow");
+  await box.press("Shift+Enter");
+  await box.pressSequentially("at dawn");
+  await box.press("Enter");
+
+  await expect(page).toHaveURL(/\/multimodal-chat\?/);
+  const url = new URL(page.url());
+  expect(url.searchParams.get("prompt")).toBe("A fox in the snow\nat dawn");
+  expect(url.searchParams.get("modalities")).toBe("text,image,video,audio");
+  const messages = page.getByRole("list", { name: "Messages" });
+  await expect(messages.getByRole("listitem", { name: "Your message" })).toContainText("A fox in the snow");
+
+  await page.clock.runFor(1_000);
+  const reply = messages.getByRole("listitem", { name: "Assistant reply" });
+  await expect(reply).toContainText("A fox in the snow");
+  const calls = reply.getByRole("list", { name: "Tool calls" }).getByRole("listitem");
+  await expect(calls).toHaveText([/generate_image\s*running/, /generate_video\s*running/, /generate_audio\s*running/]);
+  await expect(reply.getByRole("img", { name: "Generated image (placeholder)" })).toHaveCount(0);
+
+  await page.clock.runFor(2_000);
+  await expect(calls).toHaveText([/generate_image\s*completed/, /generate_video\s*completed/, /generate_audio\s*completed/]);
+  await expect(reply.getByRole("img", { name: "Generated image (placeholder)" })).toBeVisible();
+  await expect(reply.getByRole("figure", { name: "Generated video (placeholder)" })).toBeVisible();
+
+  // The last reply can be read aloud.
+  await reply.getByRole("button", { name: "Read aloud" }).click();
+  expect(await page.evaluate(() => window.__speech.spoken)).toEqual([expect.stringContaining("A fox in the snow")]);
+});
+
+test("the send button carries the prompt too, and is disabled while the box is blank", async ({ page }) => {
+  await page.goto("/multimodal-home");
+  await voiceReady(page);
+  const send = page.getByRole("button", { name: "Send" });
+  await expect(send).toBeDisabled();
+  await page.getByPlaceholder("Start a message...").fill("Hello");
+  await send.click();
+  await expect(page).toHaveURL(/\/multimodal-chat\?prompt=Hello&modalities=text%2Cimage%2Cvideo%2Caudio$/);
+  // The attach button does nothing.
+  await page.getByRole("button", { name: "Attach a file" }).click();
+  await expect(page).toHaveURL(/\/multimodal-chat\?prompt=Hello/);
+});
+
+test("voice input fills the prompt through an en-US, non-continuous recognizer", async ({ page }) => {
+  await stubSpeech(page, { transcript: "Paint a lighthouse" });
+  await pausedClock(page);
+  await page.goto("/multimodal-home");
+  await voiceReady(page);
+  await page.getByRole("button", { name: "Voice input" }).click();
+  await expect(page.getByRole("button", { name: "Stop voice input" })).toBeVisible();
+  await page.clock.runFor(500);
+  await expect(page.getByPlaceholder("Start a message...")).toHaveValue("Paint a lighthouse");
+  expect(await page.evaluate(() => window.__speech.recognitions)).toEqual([{ lang: "en-US", continuous: false, interimResults: false }]);
+});
+
+test("voice input says when the browser has none", async ({ page }) => {
+  await stubSpeech(page, { recognition: false });
+  await page.goto("/multimodal-home");
+  await voiceReady(page);
+  await page.getByRole("button", { name: "Voice input" }).click();
+  await expect(page.getByRole("alert")).toHaveText("Speech recognition is not supported in this browser");
+});
+
+test("a recognition error shows its code", async ({ page }) => {
+  await stubSpeech(page, { transcript: "error:not-allowed" });
+  await pausedClock(page);
+  await page.goto("/multimodal-chat");
+  await voiceReady(page);
+  await page.getByRole("button", { name: "Voice input" }).click();
+  await page.clock.runFor(500);
+  await expect(page.getByRole("alert")).toHaveText("Speech recognition error: not-allowed");
+});
+
+test("a recognizer that cannot start says so", async ({ page }) => {
+  await stubSpeech(page, { failToStart: true });
+  await page.goto("/avatar-home");
+  await voiceReady(page);
+  await page.getByRole("button", { name: "Voice input" }).click();
+  await expect(page.getByRole("alert")).toHaveText("Failed to start speech recognition");
+});

@@ -1,0 +1,57 @@
+import { signInWithOrganization } from "./support/auth";
+import { fillHydrated, pausedClock } from "./support/demos";
+import { expect, test } from "./support/test";
+
+test.beforeEach(async ({ page }) => {
+  await signInWithOrganization(page);
+});
+
+test("an unknown playground category says 'Category not found'", async ({ page }) => {
+  await page.goto("/playground/chemistry");
+  await expect(page.getByRole("heading", { name: "Category not found" })).toBeVisible();
+});
+
+test("an unknown use case, or a known one in the wrong category, says 'Playground not found'", async ({ page }) => {
+  await page.goto("/playground/text/juggling");
+  await expect(page.getByRole("heading", { name: "Playground not found" })).toBeVisible();
+  await page.goto("/playground/image/chat");
+  await expect(page.getByRole("heading", { name: "Playground not found" })).toBeVisible();
+  await page.goto("/playground/nowhere/chat");
+  await expect(page.getByRole("heading", { name: "Playground not found" })).toBeVisible();
+});
+
+test("a category lists its use cases with model chips, and a card opens its playground", async ({ page }) => {
+  await page.goto("/playground/image");
+  await expect(page.getByRole("heading", { name: "Image", exact: true })).toBeVisible();
+  const card = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: "Text to Image" }) });
+  await expect(card.getByRole("list", { name: "Models" })).toContainText("FLUX.1 schnell");
+  await card.getByRole("link", { name: "Open Text to Image" }).click();
+  await expect(page).toHaveURL(/\/playground\/image\/text-to-image$/);
+  await expect(page.getByRole("navigation", { name: "Breadcrumb" })).toContainText("Image");
+  // Three models or fewer: tabs.
+  await expect(page.getByRole("tablist", { name: "Model" }).getByRole("tab")).toHaveCount(3);
+});
+
+test("Generate is disabled on blank input, and the canned output appears after 2 s", async ({ page }) => {
+  await pausedClock(page);
+  await page.goto("/playground/text/chat");
+  // More than three models: a dropdown.
+  await expect(page.getByRole("combobox", { name: "Model" })).toBeVisible();
+  const prompt = page.getByRole("textbox", { name: "Prompt" });
+  const generate = page.getByRole("button", { name: "Generate" });
+  await expect(generate).toBeDisabled();
+  await fillHydrated(prompt, "Explain vector databases", generate);
+  await prompt.fill("   \n  ");
+  await expect(generate).toBeDisabled();
+  await prompt.fill("Explain vector databases");
+  await expect(generate).toBeEnabled();
+  await page.getByRole("combobox", { name: "Model" }).selectOption("Mistral Large");
+  await generate.click();
+  await expect(page.getByRole("progressbar", { name: "Generating" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Generating..." })).toBeDisabled();
+  await page.clock.runFor(1_900);
+  await expect(page.getByText(/Here is a response from/)).toHaveCount(0);
+  await page.clock.runFor(100);
+  await expect(page.getByText('Here is a response from Mistral Large to "Explain vector databases".')).toBeVisible();
+  await expect(page.getByRole("progressbar", { name: "Generating" })).toHaveCount(0);
+});
