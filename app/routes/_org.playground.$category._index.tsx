@@ -1,5 +1,5 @@
 import type { MetaFunction } from "@remix-run/node";
-import { Link, useOutlet, useParams } from "@remix-run/react";
+import { Link, useParams } from "@remix-run/react";
 import { ArrowRight } from "lucide-react";
 import { Breadcrumbs, ModelChips } from "~/features/demos/components";
 import { CATEGORY_NOT_FOUND, findCategory, playgroundPath } from "~/features/demos/playground";
@@ -8,14 +8,9 @@ import type { RouteHandle } from "./_org";
 export const handle: RouteHandle = { title: "Playground" };
 export const meta: MetaFunction = ({ params }) => [{ title: `${findCategory(params.category)?.title ?? "Playground"} · Playground · AI Console` }];
 
-/**
- * SPEC §2: a category's use-case cards, or 'Category not found'. Flat routes make
- * /playground/{category}/{useCase} a child of this route: when it matches, it replaces the page.
- */
+/** SPEC §2: a category's use-case cards, or 'Category not found'. */
 export default function PlaygroundCategoryPage() {
   const params = useParams();
-  const useCasePage = useOutlet();
-  if (useCasePage) return useCasePage;
   const category = findCategory(params.category);
   if (!category) {
     return (
