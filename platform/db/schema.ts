@@ -12,6 +12,7 @@ export interface Database {
   memberships: MembershipsTable;
   invites: InvitesTable;
   dev_auth_codes: DevAuthCodesTable;
+  api_tokens: ApiTokensTable;
 }
 
 export interface UsersTable {
@@ -80,3 +81,19 @@ export interface DevAuthCodesTable {
 export type User = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
 export type Organization = Selectable<OrganizationsTable>;
+
+/** An API token (issue 3). `scopes` is a JSON array; only the SHA-256 of the secret is stored. */
+export interface ApiTokensTable {
+  id: Generated<number>;
+  public_id: string;
+  org_id: number;
+  secret_hash: string;
+  scopes: string;
+  /** 1 for the organization's primary token: made with it, never revoked, only reset. */
+  is_primary: number;
+  expires_at: number | null;
+  revoked_at: number | null;
+  last_used_at: number | null;
+  created_by: number | null;
+  created_at: number;
+}
