@@ -51,6 +51,7 @@ app.use(
 app.get("/healthz", (_req, res) => {
   res.json({ ok: true });
 });
+app.get("/favicon.ico", (_req, res) => res.redirect(301, "/favicon.svg"));
 
 app.use((_req, res, next) => {
   res.locals.cspNonce = randomBytes(16).toString("base64");
@@ -76,6 +77,9 @@ app.use(
         }
       : false,
     crossOriginEmbedderPolicy: false,
+    // helmet's default (no-referrer) makes browsers send `Origin: null` with form posts, which the
+    // origin rule would then refuse.
+    referrerPolicy: { policy: "strict-origin-when-cross-origin" },
     strictTransportSecurity: production && env.APP_ORIGIN?.startsWith("https:") ? undefined : false,
   }),
 );

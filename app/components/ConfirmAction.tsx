@@ -23,7 +23,7 @@ interface ConfirmActionProps {
 export function ConfirmAction({ label, question, confirmLabel, intent, fields, action, buttonClassName = "btn btn-sm btn-error btn-outline", confirmClassName = "btn btn-sm btn-error", disabled }: ConfirmActionProps) {
   return (
     <details className="dropdown dropdown-end">
-      <summary className={`${buttonClassName} ${disabled ? "btn-disabled" : ""}`} aria-disabled={disabled}>
+      <summary role="button" className={`${buttonClassName} ${disabled ? "btn-disabled" : ""}`} aria-disabled={disabled}>
         {label}
       </summary>
       <div className="dropdown-content z-30 mt-2 w-72 rounded-box bg-base-100 p-4 shadow-lg" role="alertdialog" aria-label={question}>

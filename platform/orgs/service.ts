@@ -55,7 +55,6 @@ export async function joinOrganization(deps: Deps, userId: number, rawCode: stri
       .updateTable("invites")
       .set((eb) => ({ use_count: eb("use_count", "+", 1), used_at: deps.now() }))
       .where("id", "=", invite.id);
-    // (SQLite can't bind a boolean, so a multi-use code simply has no extra condition.)
     if (invite.kind === "single-use") claim = claim.where("used_at", "is", null);
     const claimed = await claim.returning("id").executeTakeFirst();
     if (!claimed) throw new PlatformError(404, INVALID_INVITE);

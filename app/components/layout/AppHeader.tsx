@@ -12,7 +12,7 @@ export function AppHeader({ title, user }: AppHeaderProps) {
     <header className="flex items-center justify-between gap-4 border-b border-base-300 bg-base-100 px-6 py-3">
       <h1 className="text-xl font-semibold">{title}</h1>
       <details className="dropdown dropdown-end">
-        <summary className="btn btn-circle btn-ghost list-none" aria-label="Account menu">
+        <summary role="button" className="btn btn-circle btn-ghost list-none" aria-label="Account menu">
           <span className="grid size-9 place-items-center rounded-full bg-primary text-primary-content">{initial}</span>
         </summary>
         <div className="dropdown-content z-20 mt-2 w-64 rounded-box bg-base-100 p-3 shadow-lg">

@@ -45,7 +45,7 @@ function OrganizationSwitcher({ organizations, active }: Omit<SidebarProps, "sho
   return (
     <Form method="post" action="/switch-organization" className="flex items-center gap-2 px-1">
       <label htmlFor="organization-switcher" className="sr-only">
-        Organization
+        Active organization
       </label>
       <select
         id="organization-switcher"

@@ -1,0 +1,62 @@
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { isAllowedOrigin } from "../platform/http/origin";
+import { listenHosts, loadEnv } from "./env";
+
+const base = { DATABASE_PATH: path.join(os.tmpdir(), `env-test-${process.pid}`, "db.sqlite"), SESSION_SECRET: "s".repeat(40) };
+
+describe("configuration", () => {
+  it("starts with nothing set: port 3000, signup on, development sign-in", () => {
+    const env = loadEnv({ ...base });
+    expect(env.PORT).toBe(3000);
+    expect(env.platform.orgSignupEnabled).toBe(true);
+    expect(env.platform.oauth).toEqual({});
+  });
+
+  it("refuses bad values with a clear message", () => {
+    expect(() => loadEnv({ ...base, PORT: "eighty" })).toThrow(/PORT/);
+    expect(() => loadEnv({ ...base, PLATFORM_URL: "not a url" })).toThrow(/PLATFORM_URL/);
+    expect(() => loadEnv({ ...base, GOOGLE_CLIENT_ID: "id-only" })).toThrow(/client secret/);
+    expect(() => loadEnv({ ...base, SESSION_SECRET: "short" })).toThrow(/SESSION_SECRET/);
+  });
+
+  it("generates and keeps a session secret when none is given", () => {
+    const dir = path.join(os.tmpdir(), `env-secret-${process.pid}-${Date.now()}`);
+    const first = loadEnv({ DATABASE_PATH: path.join(dir, "db.sqlite") }).sessionSecret;
+    expect(first).toMatch(/^[0-9a-f]{64}$/);
+    expect(loadEnv({ DATABASE_PATH: path.join(dir, "db.sqlite") }).sessionSecret).toBe(first);
+  });
+
+  it("normalises SYSTEM_ADMINS and APP_ORIGIN", () => {
+    const env = loadEnv({ ...base, SYSTEM_ADMINS: " Root@Example.test, ,ops@example.test", APP_ORIGIN: "https://console.example/some/path" });
+    expect(env.platform.systemAdmins).toEqual(["root@example.test", "ops@example.test"]);
+    expect(env.platform.appOrigin).toBe("https://console.example");
+  });
+});
+
+describe("where the server listens", () => {
+  it("listens on loopback by default", () => {
+    expect(listenHosts(loadEnv({ ...base }), true)).toEqual(["127.0.0.1", "::1"]);
+  });
+
+  it("refuses a public address in development sign-in mode unless ALLOW_DEV_SIGNIN=true", () => {
+    expect(() => listenHosts(loadEnv({ ...base, HOST: "0.0.0.0" }), true)).toThrow(/ALLOW_DEV_SIGNIN/);
+    expect(listenHosts(loadEnv({ ...base, HOST: "0.0.0.0", ALLOW_DEV_SIGNIN: "true" }), true)).toEqual(["0.0.0.0"]);
+    expect(listenHosts(loadEnv({ ...base, HOST: "0.0.0.0" }), false)).toEqual(["0.0.0.0"]);
+  });
+});
+
+describe("the origin rule", () => {
+  const url = "http://localhost:3000/team";
+  it("allows the console's own origin and requests that name none", () => {
+    expect(isAllowedOrigin({ origin: "http://localhost:3000" }, url)).toBe(true);
+    expect(isAllowedOrigin({}, url)).toBe(true);
+  });
+  it("refuses another origin, and cross-site fetch metadata", () => {
+    expect(isAllowedOrigin({ origin: "http://evil.example" }, url)).toBe(false);
+    expect(isAllowedOrigin({ origin: "null" }, url)).toBe(false);
+    expect(isAllowedOrigin({ secFetchSite: "cross-site" }, url)).toBe(false);
+    expect(isAllowedOrigin({ origin: "http://localhost:3000" }, url, "https://console.example")).toBe(false);
+  });
+});

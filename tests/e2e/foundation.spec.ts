@@ -1,0 +1,211 @@
+import type { Page } from "@playwright/test";
+import { expect, test } from "./support/test";
+import { createOrganizationWithRequests, newPerson, OPERATOR, signInWithOrganization, signInWithRequests } from "./support/auth";
+import type { Person } from "./support/auth";
+
+/** The sign-in a person makes: the login page, the development provider's page, back to the console. */
+async function signInThroughPages(page: Page, person: Person, provider: "Google" | "GitHub" = "Google") {
+  await page.getByRole("link", { name: `Continue with ${provider}` }).click();
+  await expect(page.getByRole("heading", { name: /Development sign-in/ })).toBeVisible();
+  await page.getByLabel("Name").fill(person.name);
+  await page.getByLabel("Email").fill(person.email);
+  await page.getByRole("button", { name: "Authorize" }).click();
+}
+
+test("sign in through the development page, create an organization, sign out, and come back to /team", async ({ page }) => {
+  const person = newPerson("Founder");
+  await page.goto("/login");
+  await expect(page.getByText("Sign in to continue")).toBeVisible();
+  await expect(page.getByRole("link", { name: "Terms of Service" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Privacy Policy" })).toBeVisible();
+  await expect(page.getByText(/anyone who can reach this server can sign in as anyone/)).toBeVisible();
+  await signInThroughPages(page, person);
+
+  await expect(page).toHaveURL(/\/welcome$/);
+  await expect(page.getByRole("heading", { name: `Welcome, ${person.name}` })).toBeVisible();
+  await expect(page.getByText(person.email)).toBeVisible();
+  await expect(page.getByText("Choose a name for your organization")).toBeVisible();
+  await expect(page.getByText("Enter the invite code provided by your organization")).toBeVisible();
+  const create = page.getByRole("button", { name: "Create Organization" });
+  await expect(create).toBeDisabled();
+  await page.getByPlaceholder("My Organization").fill("   ");
+  await expect(create).toBeDisabled();
+  await page.getByPlaceholder("My Organization").fill("  Founders Inc  ");
+  await create.click();
+
+  await expect(page).toHaveURL(/\/team$/);
+  await expect(page.getByRole("navigation", { name: "Organization" }).getByRole("link", { name: "API Tokens" })).toBeVisible();
+  await expect(page.getByText("Founders Inc")).toBeVisible();
+
+  await page.getByRole("button", { name: "Account menu" }).click();
+  await page.getByRole("button", { name: "Logout" }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await page.goto("/team");
+  await expect(page).toHaveURL(/\/login$/);
+
+  await signInThroughPages(page, person, "Google");
+  await expect(page).toHaveURL(/\/team$/);
+});
+
+test("a second user joins with an invite code and lands on /team", async ({ page, browser }) => {
+  await signInWithOrganization(page, "Inviter");
+  const invite = await page.request.post("/api/v1/organizations/invites", { data: { status: "single-use" } });
+  const { code } = (await invite.json()) as { code: string };
+
+  const context = await browser.newContext();
+  await context.addCookies([{ name: "CH-time-zone", value: "UTC", url: test.info().project.use.baseURL! }]);
+  const second = await context.newPage();
+  await signInWithRequests(second.request, newPerson("Joiner"));
+  await second.goto("/welcome");
+  const join = second.getByRole("button", { name: "Join Organization" });
+  await expect(join).toBeDisabled();
+  await second.getByPlaceholder("Enter invite code").fill("WRONGCODE234");
+  await join.click();
+  await expect(second.getByRole("alert")).toHaveText("This invite code is invalid or has already been used");
+  await expect(second.getByPlaceholder("Enter invite code")).toHaveValue("WRONGCODE234");
+  await second.getByPlaceholder("Enter invite code").fill(` ${code} `);
+  await join.click();
+  await expect(second).toHaveURL(/\/team$/);
+  await context.close();
+});
+
+test("the organization switcher appears with two organizations and switches the active one", async ({ page }) => {
+  const { orgName } = await signInWithOrganization(page, "Switcher");
+  await page.goto("/team");
+  await expect(page.getByLabel("Active organization")).toHaveCount(0);
+  await createOrganizationWithRequests(page.request, "Second Org");
+  await page.goto("/team");
+  const switcher = page.getByLabel("Active organization");
+  await expect(switcher).toBeVisible();
+  await expect(switcher.locator("option:checked")).toHaveText("Second Org");
+  await switcher.selectOption({ label: orgName });
+  await expect(page).toHaveURL(/\/team$/);
+  await expect(page.getByLabel("Active organization").locator("option:checked")).toHaveText(orgName);
+  const session = await (await page.request.get("/api/v1/auth/session")).json();
+  expect(session.activeOrganization.name).toBe(orgName);
+});
+
+test("a signed-out visit to /billing goes to /login and returns to /billing after sign-in", async ({ page }) => {
+  const person = newPerson("Returner");
+  await signInWithRequests(page.request, person);
+  await createOrganizationWithRequests(page.request, "Return Co");
+  await page.request.post("/api/v1/auth/logout");
+  await page.goto("/billing?tab=ledger");
+  await expect(page).toHaveURL(/\/login$/);
+  await signInThroughPages(page, person, "GitHub");
+  // GitHub is a different provider account: a new user with no organization. Sign in with Google instead.
+  await expect(page).toHaveURL(/\/(welcome|billing)/);
+  await page.request.post("/api/v1/auth/logout");
+  await page.goto("/billing?tab=ledger");
+  await expect(page).toHaveURL(/\/login$/);
+  await signInThroughPages(page, person, "Google");
+  await expect(page).toHaveURL(/\/billing\?tab=ledger$/);
+});
+
+test("a redirectTo of //evil.example is ignored", async ({ page }) => {
+  const person = newPerson("Careful");
+  await signInWithRequests(page.request, person);
+  await createOrganizationWithRequests(page.request, "Careful Co");
+  await page.request.post("/api/v1/auth/logout");
+  await page.goto("/login?redirectTo=//evil.example");
+  await signInThroughPages(page, person);
+  await expect(page).toHaveURL(/localhost:\d+\/team$/);
+});
+
+test("system pages: a member of another organization goes to /team, the system admin sees the System section", async ({ page, browser }) => {
+  await signInWithOrganization(page, "Ordinary");
+  await page.goto("/system/orgs");
+  await expect(page).toHaveURL(/\/team$/);
+  await page.goto("/model-editor");
+  await expect(page).toHaveURL(/\/team$/);
+  await expect(page.getByRole("navigation", { name: "System" })).toHaveCount(0);
+
+  const context = await browser.newContext();
+  await context.addCookies([{ name: "CH-time-zone", value: "UTC", url: test.info().project.use.baseURL! }]);
+  const operator = await context.newPage();
+  await signInWithRequests(operator.request, OPERATOR);
+  await operator.goto("/team");
+  const system = operator.getByRole("navigation", { name: "System" });
+  await expect(system.getByRole("link", { name: "Model Editor" })).toBeVisible();
+  await system.getByRole("link", { name: "Org Editor" }).click();
+  await expect(operator).toHaveURL(/\/system\/orgs$/);
+  await context.close();
+});
+
+test("a cross-origin POST is refused by the console and by the platform", async ({ page }) => {
+  await signInWithOrganization(page, "Target");
+  const consoleAction = await page.request.post("/switch-organization", { form: { organizationId: "1" }, headers: { origin: "http://evil.example" }, maxRedirects: 0 });
+  expect(consoleAction.status()).toBe(403);
+  const platformCall = await page.request.post("/api/v1/organizations", { data: { name: "Evil" }, headers: { origin: "http://evil.example" } });
+  expect(platformCall.status()).toBe(403);
+  const logout = await page.request.post("/logout", { headers: { origin: "http://evil.example" }, maxRedirects: 0 });
+  expect(logout.status()).toBe(403);
+  expect((await (await page.request.get("/api/v1/auth/session")).json()).valid).toBe(true);
+});
+
+test("the home page shows the six categories with their counts", async ({ page }) => {
+  await signInWithOrganization(page, "Home");
+  await page.goto("/");
+  await expect(page.getByRole("heading", { name: "Try AI Models" })).toBeVisible();
+  for (const [label, count, href] of [
+    ["Chat", 15, "/chat"],
+    ["Image", 12, "/playground/image"],
+    ["Audio", 8, "/playground/audio"],
+    ["Video", 6, "/playground/video"],
+    ["Workflows", 5, "/playground/workflows"],
+    ["Data", 4, "/playground/data"],
+  ] as const) {
+    const card = page.getByRole("link", { name: new RegExp(`^${label}`) }).filter({ hasText: `${count} models` });
+    await expect(card).toHaveAttribute("href", href);
+  }
+});
+
+test("after 5 minutes without activity a signed-out session goes to /login", async ({ page }) => {
+  await page.clock.install();
+  await signInWithOrganization(page, "Idle");
+  await page.goto("/team");
+  await expect(page.getByRole("heading", { name: "Team", exact: true })).toBeVisible();
+  await page.request.post("/api/v1/auth/logout");
+  await page.clock.runFor(299_000);
+  await expect(page).toHaveURL(/\/team$/);
+  await page.clock.runFor(2_000);
+  await expect(page).toHaveURL(/\/login$/);
+});
+
+test.describe("with JavaScript disabled", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("both onboarding forms work", async ({ page }) => {
+    await signInWithRequests(page.request, newPerson("NoScript"));
+    await page.goto("/welcome");
+    // Blank input is refused by the server with a message, and nothing is created.
+    await page.getByPlaceholder("My Organization").evaluate((el) => el.removeAttribute("required"));
+    await page.getByRole("button", { name: "Create Organization" }).click();
+    await expect(page.getByRole("alert")).toHaveText("Enter a name for your organization");
+    await page.getByPlaceholder("My Organization").fill("Plain HTML Co");
+    await page.getByRole("button", { name: "Create Organization" }).click();
+    await expect(page).toHaveURL(/\/team$/);
+    const invite = await page.request.post("/api/v1/organizations/invites", { data: { status: "multi-use" } });
+    const { code } = (await invite.json()) as { code: string };
+
+    await page.context().clearCookies();
+    await signInWithRequests(page.request, newPerson("NoScript Joiner"));
+    await page.goto("/welcome");
+    await page.getByPlaceholder("Enter invite code").fill("NOTACODE");
+    await page.getByRole("button", { name: "Join Organization" }).click();
+    await expect(page.getByRole("alert")).toHaveText("This invite code is invalid or has already been used");
+    await expect(page.getByPlaceholder("Enter invite code")).toHaveValue("NOTACODE");
+    await page.getByPlaceholder("Enter invite code").fill(code);
+    await page.getByRole("button", { name: "Join Organization" }).click();
+    await expect(page).toHaveURL(/\/team$/);
+  });
+
+  test("the organization switcher submits with its button", async ({ page }) => {
+    const { orgName } = await signInWithOrganization(page, "NoScript Switch");
+    await createOrganizationWithRequests(page.request, "Other NoScript");
+    await page.goto("/team");
+    await page.getByLabel("Active organization").selectOption({ label: orgName });
+    await page.getByRole("button", { name: "Switch" }).click();
+    await expect(page.getByLabel("Active organization").locator("option:checked")).toHaveText(orgName);
+  });
+});

@@ -1,0 +1,228 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { grantSystemAdmin } from "../../platform/auth/service";
+import { startFakeOAuthProvider } from "../fakes/oauth-provider";
+import type { Harness } from "./harness";
+import { cookiesOf, createHarness, ORIGIN } from "./harness";
+
+let h: Harness;
+afterEach(() => h?.close());
+
+/** Follows the development sign-in round trip by hand, returning each step's response. */
+async function devRoundTrip(harness: Harness, provider = "google") {
+  const start = await harness.fetch(`/auth/${provider}`);
+  const flow = cookiesOf(start);
+  const authorize = new URL(start.headers.get("location")!);
+  const form = new URLSearchParams({ ...Object.fromEntries(authorize.searchParams), name: "Ada", email: "ada@example.test" });
+  const issued = await harness.fetch("/auth/dev/authorize", { method: "POST", body: form, headers: { "content-type": "application/x-www-form-urlencoded" } });
+  return { start, flow, authorize, issued, callback: new URL(issued.headers.get("location")!) };
+}
+
+describe("development sign-in", () => {
+  it("shows the authorize page with Name, Email and Authorize, and signs in through the callback", async () => {
+    h = await createHarness();
+    const { start, authorize, flow, callback } = await devRoundTrip(h);
+    expect(start.status).toBe(302);
+    expect(authorize.pathname).toBe("/api/v1/auth/dev/authorize");
+    expect(authorize.searchParams.get("code_challenge_method")).toBe("S256");
+    const page = await (await h.fetch(`/auth/dev/authorize${authorize.search}`)).text();
+    expect(page).toContain('<label for="name">Name</label>');
+    expect(page).toContain('<label for="email">Email</label>');
+    expect(page).toContain(">Authorize</button>");
+    expect(page).toMatch(/anyone who can reach it can sign in as anyone/i);
+
+    const done = await h.fetch(`/auth/google/callback${callback.search}`, { cookie: flow });
+    expect(done.status).toBe(302);
+    expect(done.headers.get("location")).toBe("/login?login_success=1");
+    const sid = done.headers.getSetCookie().find((c) => c.startsWith("sid="))!;
+    expect(sid).toMatch(/HttpOnly/i);
+    expect(sid).toMatch(/SameSite=Lax/i);
+    expect(sid).toMatch(/Path=\//);
+    const session = await (await h.fetch("/auth/session", { cookie: sid.split(";")[0] })).json();
+    expect(session).toMatchObject({ valid: true, user: { name: "Ada", email: "ada@example.test" } });
+  });
+
+  it("accepts each code once: a replayed code signs nobody in", async () => {
+    h = await createHarness();
+    const { flow, callback, start } = await devRoundTrip(h);
+    await h.fetch(`/auth/google/callback${callback.search}`, { cookie: flow });
+    // A second attempt with a fresh flow cookie for the same state still fails: the code is spent.
+    const again = await h.fetch(`/auth/google/callback${callback.search}`, { cookie: cookiesOf(start) });
+    expect(again.headers.get("location")).toBe("/login?error=signin_code");
+    expect(again.headers.getSetCookie().some((c) => c.startsWith("sid=") && !c.startsWith("sid=;"))).toBe(false);
+  });
+
+  it("refuses a callback with a wrong or missing state", async () => {
+    h = await createHarness();
+    const { flow, callback } = await devRoundTrip(h);
+    const wrong = new URLSearchParams(callback.search);
+    wrong.set("state", "not-the-state-we-sent-at-all");
+    expect((await h.fetch(`/auth/google/callback?${wrong}`, { cookie: flow })).headers.get("location")).toBe("/login?error=signin_state");
+    expect((await h.fetch(`/auth/google/callback${callback.search}`)).headers.get("location")).toBe("/login?error=signin_state");
+  });
+
+  it("refuses a redirect URI other than its own callback", async () => {
+    h = await createHarness();
+    const start = await h.fetch("/auth/github");
+    const authorize = new URL(start.headers.get("location")!);
+    const params = { ...Object.fromEntries(authorize.searchParams), redirect_uri: "http://evil.example/callback", name: "Eve", email: "eve@example.test" };
+    const issued = await h.fetch("/auth/dev/authorize", { method: "POST", body: new URLSearchParams(params), headers: { "content-type": "application/x-www-form-urlencoded" } });
+    expect(issued.status).toBe(400);
+  });
+
+  it("makes the first user ever the system admin, and nobody after", async () => {
+    h = await createHarness();
+    const first = await h.signIn();
+    const second = await h.signIn();
+    const a = await (await first.call("GET", "/auth/session")).json();
+    const b = await (await second.call("GET", "/auth/session")).json();
+    expect(a.activeOrganization).toMatchObject({ id: 1, name: "System" });
+    expect(a.activeRole).toBe("admin");
+    expect(b.activeOrganization).toBeNull();
+  });
+
+  it("is off when a provider is configured", async () => {
+    h = await createHarness({ oauth: { github: { clientId: "x", clientSecret: "y", authorizationEndpoint: "http://127.0.0.1:9/a", tokenEndpoint: "http://127.0.0.1:9/t", userEndpoint: "http://127.0.0.1:9" } } });
+    expect((await h.fetch("/auth/dev/authorize")).status).toBe(404);
+    expect(await (await h.fetch("/auth/providers")).json()).toEqual({ devSignin: false });
+    // The provider without credentials answers with a redirect to /login and a clear error.
+    const google = await h.fetch("/auth/google");
+    expect(google.status).toBe(302);
+    expect(google.headers.get("location")).toBe("/login?error=google_unavailable");
+  });
+
+  it("rejects an unknown provider", async () => {
+    h = await createHarness();
+    expect((await h.fetch("/auth/twitter")).status).toBe(400);
+  });
+});
+
+describe("sign-in with a real provider (against a local fake)", () => {
+  let fake: Awaited<ReturnType<typeof startFakeOAuthProvider>>;
+  beforeAll(async () => {
+    fake = await startFakeOAuthProvider();
+  });
+  afterAll(() => fake.close());
+
+  for (const provider of ["google", "github"] as const) {
+    it(`signs in with ${provider} using PKCE, keyed by provider and subject`, async () => {
+      h = await createHarness({ oauth: { [provider]: fake.config(provider) }, systemAdmins: ["grace@example.test"] });
+      const start = await h.fetch(`/auth/${provider}`);
+      const authorize = new URL(start.headers.get("location")!);
+      expect(authorize.origin).toBe(fake.base);
+      expect(authorize.searchParams.get("redirect_uri")).toBe(`${ORIGIN}/api/v1/auth/${provider}/callback`);
+      // The fake redirects straight back to the callback.
+      const back = await fetch(authorize, { redirect: "manual" });
+      const callback = new URL(back.headers.get("location")!);
+      const done = await h.fetch(`${callback.pathname.replace("/api/v1", "")}${callback.search}`, { cookie: cookiesOf(start) });
+      expect(done.headers.get("location")).toBe("/login?login_success=1");
+      const session = await (await h.fetch("/auth/session", { cookie: cookiesOf(done) })).json();
+      expect(session.user).toMatchObject({ name: "Grace Hopper", email: "grace@example.test" });
+      // A verified email listed in SYSTEM_ADMINS becomes an admin of the system organization.
+      expect(session.activeOrganization.id).toBe(1);
+      const account = await h.deps.db.selectFrom("oauth_accounts").selectAll().where("provider", "=", provider).executeTakeFirstOrThrow();
+      expect(account.subject).toBe("1001");
+    });
+  }
+
+  it("does not trust the same email from another provider as the same user", async () => {
+    h = await createHarness({ oauth: { google: fake.config("google"), github: fake.config("github") } });
+    const ids: number[] = [];
+    for (const provider of ["google", "github"]) {
+      const start = await h.fetch(`/auth/${provider}`);
+      const back = await fetch(new URL(start.headers.get("location")!), { redirect: "manual" });
+      const callback = new URL(back.headers.get("location")!);
+      const done = await h.fetch(`${callback.pathname.replace("/api/v1", "")}${callback.search}`, { cookie: cookiesOf(start) });
+      ids.push((await (await h.fetch("/auth/session", { cookie: cookiesOf(done) })).json()).user.id);
+    }
+    expect(ids[0]).not.toBe(ids[1]);
+  });
+
+  it("sends the user back to /login with an error when the provider can't be reached", async () => {
+    h = await createHarness({ oauth: { google: { ...fake.config("google"), tokenEndpoint: "http://127.0.0.1:9/token" } } });
+    const start = await h.fetch("/auth/google");
+    const back = await fetch(new URL(start.headers.get("location")!), { redirect: "manual" });
+    const callback = new URL(back.headers.get("location")!);
+    const done = await h.fetch(`/auth/google/callback${callback.search}`, { cookie: cookiesOf(start) });
+    expect(done.headers.get("location")).toBe("/login?error=signin_failed");
+  });
+});
+
+describe("session, logout and switch", () => {
+  it("answers valid:false without a session, and after logout", async () => {
+    h = await createHarness();
+    expect(await (await h.fetch("/auth/session")).json()).toEqual({ valid: false });
+    const user = await h.signIn();
+    const out = await user.call("POST", "/auth/logout");
+    expect(out.status).toBe(200);
+    expect(out.headers.getSetCookie().some((c) => c.startsWith("sid=;"))).toBe(true);
+    // The session was deleted server-side: the old cookie no longer works.
+    expect(await (await user.call("GET", "/auth/session")).json()).toEqual({ valid: false });
+  });
+
+  it("rotates the session id at sign-in", async () => {
+    h = await createHarness();
+    const user = await h.signIn("Rita", "rita@example.test");
+    const start = await h.fetch("/auth/google", { cookie: user.cookie });
+    const authorize = new URL(start.headers.get("location")!);
+    const form = new URLSearchParams({ ...Object.fromEntries(authorize.searchParams), name: "Rita", email: "rita@example.test" });
+    const issued = await h.fetch("/auth/dev/authorize", { method: "POST", body: form, headers: { "content-type": "application/x-www-form-urlencoded" } });
+    const done = await h.fetch(`/auth/google/callback${new URL(issued.headers.get("location")!).search}`, { cookie: `${cookiesOf(start)}; ${user.cookie}` });
+    const fresh = cookiesOf(done);
+    expect(fresh).toMatch(/^sid=/);
+    expect(fresh).not.toBe(user.cookie);
+    expect((await (await user.call("GET", "/auth/session")).json()).valid).toBe(false);
+  });
+
+  it("switches only to an organization the user belongs to", async () => {
+    h = await createHarness();
+    const alice = await h.admin("Alice Co");
+    const second = await (await alice.call("POST", "/organizations", { name: "Second" })).json();
+    const bob = await h.admin("Bob Co");
+    expect((await alice.call("POST", "/auth/switch", { organizationId: alice.orgId })).status).toBe(200);
+    expect((await (await alice.call("GET", "/auth/session")).json()).activeOrganization.id).toBe(alice.orgId);
+    expect((await alice.call("POST", "/auth/switch", { organizationId: second.id })).status).toBe(200);
+    expect((await (await alice.call("GET", "/auth/session")).json()).activeOrganization.name).toBe("Second");
+    const refused = await alice.call("POST", "/auth/switch", { organizationId: bob.orgId });
+    expect(refused.status).toBe(404);
+    expect((await alice.call("POST", "/auth/switch", { organizationId: "abc" })).status).toBe(400);
+    expect((await h.fetch("/auth/switch", { method: "POST", json: { organizationId: 1 } })).status).toBe(401);
+  });
+
+  it("picks an organization when the active one is gone, so guards never bounce", async () => {
+    h = await createHarness();
+    await h.signIn(); // the first user ever joins the system organization; keep Alice out of it
+    const alice = await h.admin("Alice Co");
+    const other = await (await alice.call("POST", "/organizations", { name: "Other" })).json();
+    await h.deps.db.deleteFrom("memberships").where("org_id", "=", other.id).execute();
+    const session = await (await alice.call("GET", "/auth/session")).json();
+    expect(session.activeOrganization.id).toBe(alice.orgId);
+  });
+
+  it("lists every organization of the user", async () => {
+    h = await createHarness();
+    const alice = await h.admin("One");
+    await alice.call("POST", "/organizations", { name: "Two" });
+    await grantSystemAdmin(h.deps, alice.userId);
+    const session = await (await alice.call("GET", "/auth/session")).json();
+    expect(session.organizations.map((o: { name: string }) => o.name).sort()).toEqual(["One", "System", "Two"]);
+  });
+});
+
+describe("cross-origin requests", () => {
+  it("refuses a mutating request whose Origin is another site", async () => {
+    h = await createHarness();
+    const user = await h.signIn();
+    const refused = await h.fetch("/organizations", { method: "POST", cookie: user.cookie, json: { name: "Evil" }, headers: { origin: "http://evil.example" } });
+    expect(refused.status).toBe(403);
+    expect((await refused.json()).error).toMatch(/cross-origin/i);
+    const sameSite = await h.fetch("/organizations", { method: "POST", cookie: user.cookie, json: { name: "Fine" }, headers: { origin: ORIGIN } });
+    expect(sameSite.status).toBe(201);
+  });
+
+  it("uses APP_ORIGIN as the allowed origin when set", async () => {
+    h = await createHarness({ appOrigin: "https://console.example" });
+    const user = await h.signIn();
+    expect((await h.fetch("/auth/logout", { method: "POST", cookie: user.cookie, headers: { origin: ORIGIN } })).status).toBe(403);
+    expect((await h.fetch("/auth/logout", { method: "POST", cookie: user.cookie, headers: { origin: "https://console.example" } })).status).toBe(200);
+  });
+});
