@@ -110,7 +110,8 @@ export default function ApiTokensPage() {
               {scopesError}
             </div>
           ) : null}
-          <CreateTokenForm scopes={scopes} values={failed?.intent === "create" ? (failed.values ?? null) : null} error={failed?.intent === "create" ? failed.message : null} />
+          {/* A new key after each created token starts the form afresh. */}
+          <CreateTokenForm key={result?.ok && result.intent === "create" ? result.secret?.publicId : "create"} scopes={scopes} values={failed?.intent === "create" ? (failed.values ?? null) : null} error={failed?.intent === "create" ? failed.message : null} />
         </>
       ) : null}
       <TokenTable tokens={tokens} isAdmin={isAdmin} now={now} timeZone={timeZone} />

@@ -35,6 +35,10 @@ test("an admin creates a token: the secret appears once and is gone after reload
   await expect(reveal.getByRole("button", { name: "Copied!" })).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
 
+  // The form starts afresh for the next token.
+  await expect(form.getByLabel("Expiry")).toHaveValue("30");
+  await expect(form.getByLabel("chat", { exact: true })).not.toBeChecked();
+
   await expect(tokenRows(page)).toHaveCount(2);
   const created = tokenRows(page).nth(1);
   await expect(created).toContainText("active");
