@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { data } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
@@ -14,6 +15,8 @@ import { requireAccess } from "~/session.server";
 import type { RouteHandle } from "./_org";
 
 export const handle: RouteHandle = { title: "API Tokens" };
+/** Reload after every submission, refusals included: a 409 usually means the list is out of date. */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, defaultShouldRevalidate }) => (formMethod ? true : defaultShouldRevalidate);
 export const meta: MetaFunction = () => [{ title: "API Tokens · AI Console" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {

@@ -1,3 +1,4 @@
+import type { Page } from "@playwright/test";
 import { newPerson, signInWithOrganization } from "./support/auth";
 import { organizationWithMember, signedInPage } from "./support/team";
 import { expect, test } from "./support/test";
@@ -75,6 +76,23 @@ test("a member sees the members and roles read-only, with no admin controls", as
   await expect(page.getByRole("row", { name: new RegExp(member.person.email) }).getByRole("combobox")).toBeVisible();
   await memberPage.context().close();
 });
+
+test("a refused change shows the platform's error text in an alert", async ({ page, browser, baseURL }) => {
+  const { admin, member } = await organizationWithMember(page, browser, baseURL!);
+  // The member is promoted, and then (in another tab, say) demotes the admin who has the page open.
+  await page.request.put(`/api/v1/organizations/members/${await memberId(page, member.person.email)}`, { data: { role: "admin" } });
+  await page.goto("/team");
+  const demoted = await member.page.request.put(`/api/v1/organizations/members/${await memberId(page, admin.person.email)}`, { data: { role: "member" } });
+  expect(demoted.ok()).toBe(true);
+  await page.getByRole("row", { name: new RegExp(member.person.email) }).getByLabel(`Role of ${member.person.name}`).selectOption("member");
+  await expect(page.getByRole("alert")).toHaveText("Only admins can do this");
+  await member.page.context().close();
+});
+
+async function memberId(page: Page, email: string): Promise<number> {
+  const members = (await (await page.request.get("/api/v1/organizations/members")).json()) as { id: number; email: string }[];
+  return members.find((m) => m.email === email)!.id;
+}
 
 test.describe("with JavaScript disabled", () => {
   test.use({ javaScriptEnabled: false });

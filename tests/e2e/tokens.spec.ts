@@ -111,6 +111,19 @@ test("a member sees the token list without the create form, Revoke or the danger
   await memberPage.context().close();
 });
 
+test("revoking a token already revoked elsewhere shows the platform's error text", async ({ page }) => {
+  await signInWithOrganization(page);
+  const created = await page.request.post("/api/v1/tokens", { data: { scopes: ["chat"], expiresAt: null } });
+  const { publicId } = (await created.json()) as { publicId: string };
+  await page.goto("/tokens");
+  await expect(page.getByRole("alert")).toHaveCount(0);
+  expect((await page.request.delete(`/api/v1/tokens/${publicId}`)).ok()).toBe(true);
+  await tokenRows(page).nth(1).getByRole("button", { name: "Revoke" }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Revoke token" }).click();
+  await expect(page.getByRole("alert")).toHaveText("This token is already revoked");
+  await expect(tokenRows(page).nth(1)).toContainText("revoked");
+});
+
 test.describe("with JavaScript disabled", () => {
   test.use({ javaScriptEnabled: false });
 
