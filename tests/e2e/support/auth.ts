@@ -18,12 +18,12 @@ export const OPERATOR: Person = { name: "Operator", email: "operator@example.tes
  * Signs in through the development provider with HTTP requests only (the browser-driven path has its
  * own test). `request` may be a page's request context, whose cookies the page then shares.
  */
-export async function signInWithRequests(request: APIRequestContext, person: Person, provider: "google" | "github" = "google") {
-  const authorize = await request.get(`/api/v1/auth/${provider}`);
+export async function signInWithRequests(request: APIRequestContext, person: Person, provider: "google" | "github" = "google", baseURL = "") {
+  const authorize = await request.get(`${baseURL}/api/v1/auth/${provider}`);
   if (!authorize.ok()) throw new Error(`authorize page answered ${authorize.status()}`);
   const page = await authorize.text();
   const hidden = Object.fromEntries([...page.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1], decodeEntities(m[2])]));
-  const done = await request.post("/api/v1/auth/dev/authorize", { form: { ...hidden, name: person.name, email: person.email } });
+  const done = await request.post(`${baseURL}/api/v1/auth/dev/authorize`, { form: { ...hidden, name: person.name, email: person.email } });
   if (!done.ok()) throw new Error(`sign-in answered ${done.status()}: ${await done.text()}`);
 }
 

@@ -1,0 +1,23 @@
+import { expect, test } from "./support/test";
+import { newPerson, OPERATOR, signInWithRequests } from "./support/auth";
+import { startServer } from "./support/server";
+
+let server: Awaited<ReturnType<typeof startServer>>;
+test.beforeAll(async () => {
+  server = await startServer({ ORG_SIGNUP_ENABLED: "false" }, 50);
+});
+test.afterAll(() => server?.stop());
+
+test("with organization signup disabled, onboarding offers only the invite code", async ({ page }) => {
+  await page.context().addCookies([{ name: "CH-time-zone", value: "UTC", url: server.baseURL }]);
+  // The first sign-in on a fresh server is the operator's (it joins the system organization).
+  await signInWithRequests(page.request, OPERATOR, "google", server.baseURL);
+  await page.context().clearCookies();
+  await page.context().addCookies([{ name: "CH-time-zone", value: "UTC", url: server.baseURL }]);
+  await signInWithRequests(page.request, newPerson("Invitee"), "google", server.baseURL);
+  await page.goto(`${server.baseURL}/welcome`);
+  await expect(page.getByText("Get started by entering your invite code.")).toBeVisible();
+  await expect(page.getByPlaceholder("Enter invite code")).toBeVisible();
+  await expect(page.getByPlaceholder("My Organization")).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Sign Out" })).toBeVisible();
+});
