@@ -6,6 +6,7 @@ import type { Deps, PlatformEnv } from "./context";
 import { PlatformError } from "./http/errors";
 import { sameOrigin } from "./http/middleware";
 import { orgRoutes } from "./orgs/routes";
+import { tokenRoutes } from "./tokens/routes";
 
 /** The embedded platform: the /api/v1 contract of SPEC §7 over its own database. */
 export function createPlatform(deps: Deps) {
@@ -19,6 +20,7 @@ export function createPlatform(deps: Deps) {
   app.use(sameOrigin);
   app.route("/auth", authRoutes);
   app.route("/organizations", orgRoutes);
+  app.route("/tokens", tokenRoutes);
   app.route("/billing", billingRoutes);
 
   app.notFound((c) => c.json({ error: "Not found" }, 404));

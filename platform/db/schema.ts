@@ -15,6 +15,7 @@ export interface Database {
   billing_accounts: BillingAccountsTable;
   ledger_entries: LedgerEntriesTable;
   stripe_events: StripeEventsTable;
+  api_tokens: ApiTokensTable;
 }
 
 export interface UsersTable {
@@ -120,4 +121,20 @@ export interface StripeEventsTable {
   id: string;
   type: string;
   received_at: number;
+}
+
+/** An API token (issue 3). `scopes` is a JSON array; only the SHA-256 of the secret is stored. */
+export interface ApiTokensTable {
+  id: Generated<number>;
+  public_id: string;
+  org_id: number;
+  secret_hash: string;
+  scopes: string;
+  /** 1 for the organization's primary token: made with it, never revoked, only reset. */
+  is_primary: number;
+  expires_at: number | null;
+  revoked_at: number | null;
+  last_used_at: number | null;
+  created_by: number | null;
+  created_at: number;
 }

@@ -1,0 +1,58 @@
+import { Form, useNavigation } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { useEffect, useRef } from "react";
+import { useHydrated } from "remix-utils/use-hydrated";
+
+interface ConfirmStepProps {
+  /** The button that opens the question. */
+  label: ReactNode;
+  question: string;
+  confirmLabel: string;
+  busyLabel: string;
+  intent: string;
+  fields?: Record<string, string | number>;
+  summaryClassName?: string;
+  confirmClassName?: string;
+}
+
+/**
+ * A destructive action with a confirmation step the page renders (DESIGN §6: no window.confirm), in a
+ * `<details>` so it opens without JavaScript; with it, the confirm button shows a busy label and is
+ * disabled while the request runs, and the step closes when it is done.
+ */
+export function ConfirmStep({ label, question, confirmLabel, busyLabel, intent, fields = {}, summaryClassName = "btn btn-sm btn-error btn-outline", confirmClassName = "btn btn-sm btn-error" }: ConfirmStepProps) {
+  const navigation = useNavigation();
+  const hydrated = useHydrated();
+  const form = navigation.formData;
+  const busy = navigation.state !== "idle" && form?.get("intent") === intent && Object.entries(fields).every(([k, v]) => form.get(k) === String(v));
+  const details = useRef<HTMLDetailsElement>(null);
+  const wasBusy = useRef(false);
+  useEffect(() => {
+    if (wasBusy.current && !busy && details.current) details.current.open = false;
+    wasBusy.current = busy;
+  }, [busy]);
+  return (
+    <details ref={details} className="dropdown dropdown-end">
+      <summary role="button" className={summaryClassName}>
+        {label}
+      </summary>
+      <div className="dropdown-content z-30 mt-2 w-80 rounded-box border border-base-300 bg-base-100 p-4 text-left shadow-lg" role="alertdialog" aria-label={question}>
+        <p className="mb-3 text-sm font-normal whitespace-normal">{question}</p>
+        <Form method="post" className="flex justify-end gap-2">
+          <input type="hidden" name="intent" value={intent} />
+          {Object.entries(fields).map(([k, v]) => (
+            <input key={k} type="hidden" name={k} value={v} />
+          ))}
+          {hydrated ? (
+            <button type="button" className="btn btn-ghost btn-sm" onClick={() => details.current?.removeAttribute("open")} disabled={busy}>
+              Cancel
+            </button>
+          ) : null}
+          <button type="submit" className={confirmClassName} disabled={busy}>
+            {busy ? busyLabel : confirmLabel}
+          </button>
+        </Form>
+      </div>
+    </details>
+  );
+}

@@ -1,0 +1,105 @@
+import { Ban, TriangleAlert } from "lucide-react";
+import { ConfirmStep } from "~/features/team/ConfirmStep";
+import { formatDateTime } from "~/lib/datetime";
+import type { ApiToken } from "~/platform/tokens";
+import type { TokenStatus } from "./token-rules";
+import { expiryWarningText, sortTokens, tokenStatus } from "./token-rules";
+
+const STATUS_BADGE: Record<TokenStatus, string> = {
+  active: "badge-success",
+  expired: "badge-warning",
+  revoked: "badge-neutral",
+};
+
+interface TokenTableProps {
+  tokens: ApiToken[];
+  isAdmin: boolean;
+  now: number;
+  timeZone: string;
+}
+
+/** Every token of the organization, in the order of SPEC §4, with status, dates and Revoke for admins. */
+export function TokenTable({ tokens, isAdmin, now, timeZone }: TokenTableProps) {
+  const date = (value: number) => formatDateTime(value, timeZone);
+  return (
+    <section className="card bg-base-100 shadow-sm" aria-labelledby="tokens-title">
+      <div className="card-body">
+        <h2 id="tokens-title" className="card-title">
+          Tokens <span className="badge badge-ghost">{tokens.length}</span>
+        </h2>
+        {tokens.length === 0 ? (
+          <p className="text-base-content/70">No tokens yet.</p>
+        ) : (
+          <table className="table" aria-label="API tokens">
+            <thead>
+              <tr>
+                <th>Token</th>
+                <th>Scopes</th>
+                <th>Status</th>
+                <th>Created</th>
+                <th>Expires</th>
+                <th>Last used</th>
+                {isAdmin ? <th className="text-right">Actions</th> : null}
+              </tr>
+            </thead>
+            <tbody>
+              {sortTokens(tokens, now).map((token) => {
+                const status = tokenStatus(token, now);
+                const warning = expiryWarningText(token, now);
+                return (
+                  <tr key={token.publicId} data-token={token.publicId}>
+                    <td>
+                      <div className="flex items-center gap-2">
+                        <code className="font-mono text-sm">{token.publicId}</code>
+                        {token.primary ? <span className="badge badge-primary badge-sm">primary</span> : null}
+                      </div>
+                    </td>
+                    <td>
+                      <div className="flex flex-wrap gap-1">
+                        {token.scopes.length === 0 ? <span className="text-base-content/50">none</span> : null}
+                        {token.scopes.map((scope) => (
+                          <span key={scope} className="badge badge-outline badge-sm font-mono">
+                            {scope}
+                          </span>
+                        ))}
+                      </div>
+                    </td>
+                    <td>
+                      <span className={`badge badge-sm ${STATUS_BADGE[status]}`}>{status}</span>
+                    </td>
+                    <td className="whitespace-nowrap">{date(token.createdAt)}</td>
+                    <td className="whitespace-nowrap">
+                      <span className="inline-flex items-center gap-1">
+                        {warning ? <TriangleAlert className="size-4 text-warning" role="img" aria-label={warning} /> : null}
+                        {token.expiresAt === null ? "Never" : date(token.expiresAt)}
+                      </span>
+                    </td>
+                    <td className="whitespace-nowrap">{token.lastUsedAt === null ? <span className="text-base-content/50">Never used</span> : date(token.lastUsedAt)}</td>
+                    {isAdmin ? (
+                      <td className="text-right">
+                        {status === "active" && !token.primary ? (
+                          <ConfirmStep
+                            label={
+                              <>
+                                <Ban className="size-4" aria-hidden /> Revoke
+                              </>
+                            }
+                            question={`Revoke ${token.publicId}? Requests using it are refused from now on.`}
+                            confirmLabel="Revoke token"
+                            busyLabel="Revoking..."
+                            intent="revoke"
+                            fields={{ publicId: token.publicId }}
+                          />
+                        ) : null}
+                      </td>
+                    ) : null}
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        )}
+      </div>
+    </section>
+  );
+}

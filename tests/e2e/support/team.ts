@@ -1,0 +1,36 @@
+import type { APIRequestContext, Browser, BrowserContextOptions, Page } from "@playwright/test";
+import type { Person } from "./auth";
+import { newPerson, signInWithOrganization, signInWithRequests } from "./auth";
+
+/** A fresh browser context with the time-zone hint set (as the shared fixture does) and a signed-in person. */
+export async function signedInPage(browser: Browser, baseURL: string, person: Person, options: BrowserContextOptions = {}): Promise<Page> {
+  const context = await browser.newContext({ ...options, baseURL });
+  await context.addCookies([{ name: "CH-time-zone", value: "UTC", url: baseURL }]);
+  const page = await context.newPage();
+  await signInWithRequests(page.request, person);
+  return page;
+}
+
+/** An invite code of the signed-in admin's active organization, through the platform API. */
+export async function inviteWithRequests(request: APIRequestContext, kind: "single-use" | "multi-use" = "single-use"): Promise<string> {
+  const response = await request.post("/api/v1/organizations/invites", { data: { status: kind } });
+  if (!response.ok()) throw new Error(`invite answered ${response.status()}`);
+  return ((await response.json()) as { code: string }).code;
+}
+
+export async function joinWithRequests(request: APIRequestContext, code: string): Promise<void> {
+  const response = await request.post(`/api/v1/auth/join/${code}`);
+  if (!response.ok()) throw new Error(`join answered ${response.status()}`);
+}
+
+/**
+ * An organization whose admin is signed in on `page`, and a second person who joined it as a member,
+ * signed in on a page of their own.
+ */
+export async function organizationWithMember(page: Page, browser: Browser, baseURL: string, memberOptions: BrowserContextOptions = {}) {
+  const admin = await signInWithOrganization(page);
+  const person = newPerson("Member");
+  const memberPage = await signedInPage(browser, baseURL, person, memberOptions);
+  await joinWithRequests(memberPage.request, await inviteWithRequests(page.request));
+  return { admin, member: { person, page: memberPage } };
+}
