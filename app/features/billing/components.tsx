@@ -27,7 +27,6 @@ export function NoPaymentMethodBanner() {
 }
 
 export function PaymentMethodCard({ hasPaymentMethod, card }: { hasPaymentMethod: boolean; card: PaymentMethodSummary }) {
-  const pending = usePendingIntent();
   return (
     <section className="card bg-base-100 shadow-sm" aria-labelledby="payment-method-title">
       <div className="card-body">
@@ -43,11 +42,11 @@ export function PaymentMethodCard({ hasPaymentMethod, card }: { hasPaymentMethod
                 Update
               </DialogLink>
               <ConfirmAction
-                label={pending === "remove-payment-method" ? "Removing…" : "Remove"}
+                label="Remove"
                 question={BILLING_MESSAGES.removeQuestion}
                 confirmLabel="Yes, remove"
+                busyLabel="Removing…"
                 intent="remove-payment-method"
-                disabled={pending === "remove-payment-method"}
               />
             </div>
           </>

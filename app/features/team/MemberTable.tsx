@@ -3,7 +3,7 @@ import { UserMinus } from "lucide-react";
 import { useEffect, useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import type { Member, Role } from "~/platform/team";
-import { ConfirmStep } from "./ConfirmStep";
+import { ConfirmAction } from "~/components/ConfirmAction";
 import { canManageMember, roleLabel, ROLE_OPTIONS } from "./member-rules";
 
 interface MemberTableProps {
@@ -43,7 +43,7 @@ export function MemberTable({ members, viewer }: MemberTableProps) {
                   {isAdmin ? (
                     <td className="text-right">
                       {manageable ? (
-                        <ConfirmStep
+                        <ConfirmAction
                           label={
                             <>
                               <UserMinus className="size-4" aria-hidden /> Remove

@@ -1,5 +1,5 @@
 import { RotateCcw } from "lucide-react";
-import { ConfirmStep } from "~/features/team/ConfirmStep";
+import { ConfirmAction } from "~/components/ConfirmAction";
 
 /** Admins reset the primary organization token (SPEC §2, §7): the old secret stops working at once. */
 export function DangerZone() {
@@ -14,7 +14,7 @@ export function DangerZone() {
             Reset organization token: the primary token gets a new secret, shown once. The old one is refused immediately.
           </p>
         </div>
-        <ConfirmStep
+        <ConfirmAction
           label={
             <>
               <RotateCcw className="size-4" aria-hidden /> Reset organization token

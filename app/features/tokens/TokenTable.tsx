@@ -1,5 +1,5 @@
 import { Ban, TriangleAlert } from "lucide-react";
-import { ConfirmStep } from "~/features/team/ConfirmStep";
+import { ConfirmAction } from "~/components/ConfirmAction";
 import { formatDateTime } from "~/lib/datetime";
 import type { ApiToken } from "~/platform/tokens";
 import type { TokenStatus } from "./token-rules";
@@ -78,7 +78,7 @@ export function TokenTable({ tokens, isAdmin, now, timeZone }: TokenTableProps) 
                     {isAdmin ? (
                       <td className="text-right">
                         {status === "active" && !token.primary ? (
-                          <ConfirmStep
+                          <ConfirmAction
                             label={
                               <>
                                 <Ban className="size-4" aria-hidden /> Revoke
