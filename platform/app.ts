@@ -8,6 +8,7 @@ import { orgRoutes } from "./orgs/routes";
 import { chatRoutes } from "./chat/routes";
 import { modelRoutes } from "./models/routes";
 import { openaiRoutes } from "./openai/routes";
+import { tokenRoutes } from "./tokens/routes";
 
 /** The embedded platform: the /api/v1 contract of SPEC §7 over its own database. */
 export function createPlatform(deps: Deps) {
@@ -25,6 +26,7 @@ export function createPlatform(deps: Deps) {
   // The public OpenAI-compatible API: `basePath` shares the router, so `app.fetch` answers /openai/v1 too,
   // without /api/v1's middleware (bearer tokens, no cookies, no origin check).
   root.route("/openai/v1", openaiRoutes(deps));
+  app.route("/tokens", tokenRoutes);
 
   app.notFound((c) => c.json({ error: "Not found" }, 404));
   app.onError((err, c) => {

@@ -7,6 +7,7 @@ import pg from "pg";
 import type { Database } from "./schema";
 import * as m0001 from "./migrations/0001-foundation";
 import * as m0004 from "./migrations/0004-models";
+import * as m0002 from "./migrations/0002-tokens";
 
 export type DB = Kysely<Database>;
 
@@ -14,6 +15,7 @@ export type DB = Kysely<Database>;
 const migrations: Record<string, Migration> = {
   "0001-foundation": m0001,
   "0004-models": m0004,
+  "0002-tokens": m0002,
 };
 
 export interface DatabaseOptions {

@@ -14,6 +14,7 @@ export interface Database {
   dev_auth_codes: DevAuthCodesTable;
   models: ModelsTable;
   chat_usage: ChatUsageTable;
+  api_tokens: ApiTokensTable;
 }
 
 export interface UsersTable {
@@ -123,3 +124,18 @@ export interface ChatUsageTable {
 }
 
 export type ModelRow = Selectable<ModelsTable>;
+/** An API token (issue 3). `scopes` is a JSON array; only the SHA-256 of the secret is stored. */
+export interface ApiTokensTable {
+  id: Generated<number>;
+  public_id: string;
+  org_id: number;
+  secret_hash: string;
+  scopes: string;
+  /** 1 for the organization's primary token: made with it, never revoked, only reset. */
+  is_primary: number;
+  expires_at: number | null;
+  revoked_at: number | null;
+  last_used_at: number | null;
+  created_by: number | null;
+  created_at: number;
+}

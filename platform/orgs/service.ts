@@ -1,13 +1,16 @@
 import { randomInt } from "node:crypto";
 import type { Deps } from "../context";
-import type { InviteKind } from "../db/schema";
+import type { InviteKind, Role } from "../db/schema";
 import { PlatformError } from "../http/errors";
+import { insertPrimaryToken } from "../tokens/service";
 
 export async function createOrganization(deps: Deps, userId: number, name: string): Promise<{ id: number; name: string }> {
   if (!deps.config.orgSignupEnabled) throw new PlatformError(403, "Organization signup is disabled");
   return deps.db.transaction().execute(async (trx) => {
     const org = await trx.insertInto("organizations").values({ name, created_at: deps.now() }).returning(["id", "name"]).executeTakeFirstOrThrow();
     await trx.insertInto("memberships").values({ org_id: org.id, user_id: userId, role: "admin", created_at: deps.now() }).execute();
+    // Every organization has one primary API token, made with it (issue 3).
+    await insertPrimaryToken(trx, org.id, userId, deps.now());
     return org;
   });
 }
@@ -48,13 +51,13 @@ export async function joinOrganization(deps: Deps, userId: number, rawCode: stri
 
   return deps.db.transaction().execute(async (trx) => {
     // A single-use code is claimed by one conditional update, so two racing joins can't both use it.
-    const claimed = await trx
+    let claim = trx
       .updateTable("invites")
       .set((eb) => ({ use_count: eb("use_count", "+", 1), used_at: deps.now() }))
-      .where("id", "=", invite.id)
-      .where((eb) => (invite.kind === "single-use" ? eb("used_at", "is", null) : eb.val(true)))
-      .returning("id")
-      .executeTakeFirst();
+      .where("id", "=", invite.id);
+    // (SQLite can't bind a boolean, so a multi-use code simply has no extra condition.)
+    if (invite.kind === "single-use") claim = claim.where("used_at", "is", null);
+    const claimed = await claim.returning("id").executeTakeFirst();
     if (!claimed) throw new PlatformError(404, INVALID_INVITE);
     await trx.insertInto("memberships").values({ org_id: org.id, user_id: userId, role: "member", created_at: deps.now() }).execute();
     return org;
@@ -64,4 +67,74 @@ export async function joinOrganization(deps: Deps, userId: number, rawCode: stri
 /** Whether the organization has a saved card; billing records it. */
 export async function hasPaymentMethod(_deps: Deps, _orgId: number): Promise<boolean> {
   return false;
+}
+
+export interface Member {
+  id: number;
+  name: string;
+  email: string;
+  role: Role;
+}
+
+export async function listMembers(deps: Deps, orgId: number): Promise<Member[]> {
+  return deps.db
+    .selectFrom("memberships")
+    .innerJoin("users", "users.id", "memberships.user_id")
+    .select(["users.id", "users.name", "users.email", "memberships.role"])
+    .where("memberships.org_id", "=", orgId)
+    .orderBy("memberships.created_at")
+    .orderBy("users.id")
+    .execute();
+}
+
+async function findMember(deps: Deps, orgId: number, memberId: number): Promise<Member> {
+  const member = await deps.db
+    .selectFrom("memberships")
+    .innerJoin("users", "users.id", "memberships.user_id")
+    .select(["users.id", "users.name", "users.email", "memberships.role"])
+    .where("memberships.org_id", "=", orgId)
+    .where("memberships.user_id", "=", memberId)
+    .executeTakeFirst();
+  if (!member) throw new PlatformError(404, "Member not found");
+  return member;
+}
+
+const LAST_ADMIN = "An organization must keep at least one admin";
+
+/**
+ * Changes another member's role. Nobody changes their own; a demotion only happens while another
+ * admin remains, checked in the same UPDATE so two admins demoting each other can't both succeed.
+ */
+export async function changeMemberRole(deps: Deps, orgId: number, actorId: number, memberId: number, role: Role): Promise<Member> {
+  if (memberId === actorId) throw new PlatformError(403, "You can't change your own role");
+  const member = await findMember(deps, orgId, memberId);
+  if (member.role === role) return member;
+  let update = deps.db.updateTable("memberships").set({ role }).where("org_id", "=", orgId).where("user_id", "=", memberId);
+  if (role !== "admin") update = update.where((eb) => eb.exists(otherAdmins(deps, orgId, memberId)));
+  const changed = await update.returning("role").executeTakeFirst();
+  if (!changed) throw new PlatformError(409, LAST_ADMIN);
+  return { ...member, role };
+}
+
+/** Removes another member; an admin only while another admin remains (same single statement). */
+export async function removeMember(deps: Deps, orgId: number, actorId: number, memberId: number): Promise<void> {
+  if (memberId === actorId) throw new PlatformError(403, "You can't remove yourself");
+  await findMember(deps, orgId, memberId);
+  const removed = await deps.db
+    .deleteFrom("memberships")
+    .where("org_id", "=", orgId)
+    .where("user_id", "=", memberId)
+    .where((eb) => eb.or([eb("role", "=", "member"), eb.exists(otherAdmins(deps, orgId, memberId))]))
+    .returning("user_id")
+    .executeTakeFirst();
+  if (!removed) throw new PlatformError(409, LAST_ADMIN);
+}
+
+function otherAdmins(deps: Deps, orgId: number, memberId: number) {
+  return deps.db
+    .selectFrom("memberships as other")
+    .select("other.user_id")
+    .where("other.org_id", "=", orgId)
+    .where("other.role", "=", "admin")
+    .where("other.user_id", "!=", memberId);
 }

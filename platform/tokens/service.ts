@@ -1,0 +1,184 @@
+import type { Transaction } from "kysely";
+import type { Deps } from "../context";
+import type { ApiTokensTable, Database } from "../db/schema";
+import type { Selectable } from "kysely";
+import { PlatformError } from "../http/errors";
+import { SlidingWindow } from "./rate-limit";
+import { hashTokenSecret, newPublicId, newTokenSecret } from "./secret";
+
+/** The scope names the public API checks (SPEC §7 GET /tokens/scopes). */
+export const TOKEN_SCOPES = ["chat", "models:read", "images", "audio"] as const;
+export type TokenScope = (typeof TOKEN_SCOPES)[number];
+
+/** Token creation per organization: at most this many in any window (decision 0010). */
+export const TOKEN_CREATION_LIMIT = 20;
+export const TOKEN_CREATION_WINDOW_MS = 60_000;
+
+/** A token as the contract lists it (DESIGN §3): never its secret. */
+export interface ApiToken {
+  publicId: string;
+  scopes: string[];
+  expiresAt: number | null;
+  revoked: boolean;
+  createdAt: number;
+  primary: boolean;
+  lastUsedAt: number | null;
+}
+
+/** A token as created or reset: the same, plus the secret, returned this once. */
+export type CreatedApiToken = ApiToken & { token: string };
+
+type Row = Selectable<ApiTokensTable>;
+
+function toApiToken(row: Row): ApiToken {
+  return {
+    publicId: row.public_id,
+    // The primary token carries every scope the API knows, including ones added after it was made.
+    scopes: row.is_primary ? [...TOKEN_SCOPES] : (JSON.parse(row.scopes) as string[]),
+    expiresAt: row.expires_at,
+    revoked: row.revoked_at !== null,
+    createdAt: row.created_at,
+    primary: row.is_primary === 1,
+    lastUsedAt: row.last_used_at,
+  };
+}
+
+export async function listTokens(deps: Deps, orgId: number): Promise<ApiToken[]> {
+  const rows = await deps.db
+    .selectFrom("api_tokens")
+    .selectAll()
+    .where("org_id", "=", orgId)
+    .orderBy("is_primary", "desc")
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .execute();
+  return rows.map(toApiToken);
+}
+
+/** Made by createOrganization inside its transaction: every organization has exactly one. */
+export async function insertPrimaryToken(trx: Transaction<Database>, orgId: number, userId: number | null, now: number): Promise<void> {
+  await trx
+    .insertInto("api_tokens")
+    .values({
+      public_id: newPublicId(),
+      org_id: orgId,
+      secret_hash: hashTokenSecret(newTokenSecret()),
+      scopes: JSON.stringify(TOKEN_SCOPES),
+      is_primary: 1,
+      expires_at: null,
+      revoked_at: null,
+      last_used_at: null,
+      created_by: userId,
+      created_at: now,
+    })
+    .execute();
+}
+
+const limiters = new WeakMap<Deps, SlidingWindow>();
+
+function creationLimiter(deps: Deps): SlidingWindow {
+  let limiter = limiters.get(deps);
+  if (!limiter) {
+    limiter = new SlidingWindow(TOKEN_CREATION_LIMIT, TOKEN_CREATION_WINDOW_MS);
+    limiters.set(deps, limiter);
+  }
+  return limiter;
+}
+
+export class RateLimited extends PlatformError {
+  constructor(readonly retryAfterSeconds: number) {
+    super(429, `Too many tokens created: at most ${TOKEN_CREATION_LIMIT} a minute per organization. Try again in ${retryAfterSeconds} s.`);
+  }
+}
+
+export async function createToken(
+  deps: Deps,
+  orgId: number,
+  userId: number,
+  input: { scopes: string[]; expiresAt: number | null },
+): Promise<CreatedApiToken> {
+  const unknown = input.scopes.filter((s) => !(TOKEN_SCOPES as readonly string[]).includes(s));
+  if (unknown.length > 0) throw new PlatformError(400, `Unknown scope: ${unknown.join(", ")}`);
+  const now = deps.now();
+  if (input.expiresAt !== null && input.expiresAt <= now) throw new PlatformError(400, "The expiry must be in the future");
+  const allowed = creationLimiter(deps).take(String(orgId), now);
+  if (!allowed.ok) throw new RateLimited(Math.max(1, Math.ceil(allowed.retryAfterMs / 1000)));
+
+  const secret = newTokenSecret();
+  const scopes = TOKEN_SCOPES.filter((s) => input.scopes.includes(s));
+  const row = await deps.db
+    .insertInto("api_tokens")
+    .values({
+      public_id: newPublicId(),
+      org_id: orgId,
+      secret_hash: hashTokenSecret(secret),
+      scopes: JSON.stringify(scopes),
+      is_primary: 0,
+      expires_at: input.expiresAt,
+      revoked_at: null,
+      last_used_at: null,
+      created_by: userId,
+      created_at: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return { ...toApiToken(row), token: secret };
+}
+
+/** Revokes a token of the organization: once, never the primary one, never an expired one. */
+export async function revokeToken(deps: Deps, orgId: number, publicId: string): Promise<ApiToken> {
+  const now = deps.now();
+  const revoked = await deps.db
+    .updateTable("api_tokens")
+    .set({ revoked_at: now })
+    .where("org_id", "=", orgId)
+    .where("public_id", "=", publicId)
+    .where("is_primary", "=", 0)
+    .where("revoked_at", "is", null)
+    .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", now)]))
+    .returningAll()
+    .executeTakeFirst();
+  if (revoked) return toApiToken(revoked);
+
+  const row = await deps.db.selectFrom("api_tokens").selectAll().where("org_id", "=", orgId).where("public_id", "=", publicId).executeTakeFirst();
+  if (!row) throw new PlatformError(404, "Token not found");
+  if (row.is_primary) throw new PlatformError(409, "The organization token can't be revoked; reset it instead");
+  if (row.revoked_at !== null) throw new PlatformError(409, "This token is already revoked");
+  throw new PlatformError(409, "This token has expired");
+}
+
+/** A new secret for the primary token; the old one is refused from this moment (one UPDATE). */
+export async function resetPrimaryToken(deps: Deps, orgId: number): Promise<CreatedApiToken> {
+  const secret = newTokenSecret();
+  const row = await deps.db
+    .updateTable("api_tokens")
+    .set({ secret_hash: hashTokenSecret(secret), last_used_at: null })
+    .where("org_id", "=", orgId)
+    .where("is_primary", "=", 1)
+    .returningAll()
+    .executeTakeFirst();
+  if (!row) throw new PlatformError(404, "This organization has no primary token");
+  return { ...toApiToken(row), token: secret };
+}
+
+export type ApiTokenAuth = { ok: true; orgId: number; tokenId: number; scopes: string[] } | { ok: false; status: 401 | 403; error: string };
+
+/**
+ * Checks `Authorization: Bearer sk-…`: unknown, revoked or expired → 401; missing scope → 403.
+ * On success records lastUsedAt.
+ */
+export async function authenticateApiToken(deps: Deps, authorization: string | undefined, requiredScope: string): Promise<ApiTokenAuth> {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "");
+  if (!match) return { ok: false, status: 401, error: "Missing API token: send the header Authorization: Bearer sk-…" };
+  const secret = match[1];
+  if (!secret.startsWith("sk-")) return { ok: false, status: 401, error: "Invalid API token" };
+  const row = await deps.db.selectFrom("api_tokens").selectAll().where("secret_hash", "=", hashTokenSecret(secret)).executeTakeFirst();
+  if (!row) return { ok: false, status: 401, error: "Invalid API token" };
+  if (row.revoked_at !== null) return { ok: false, status: 401, error: "This API token has been revoked" };
+  const now = deps.now();
+  if (row.expires_at !== null && row.expires_at <= now) return { ok: false, status: 401, error: "This API token has expired" };
+  const { scopes } = toApiToken(row);
+  if (!scopes.includes(requiredScope)) return { ok: false, status: 403, error: `This API token does not have the '${requiredScope}' scope` };
+  await deps.db.updateTable("api_tokens").set({ last_used_at: now }).where("id", "=", row.id).execute();
+  return { ok: true, orgId: row.org_id, tokenId: row.id, scopes };
+}

@@ -1,0 +1,149 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { changeMemberRole } from "../../platform/orgs/service";
+import type { Harness, Session } from "./harness";
+import { createHarness } from "./harness";
+
+let h: Harness;
+let admin: Session & { orgId: number };
+let member: Session;
+let outsider: Session & { orgId: number };
+
+async function join(org: Session, user: Session) {
+  const { code } = await (await org.call("POST", "/organizations/invites", { status: "multi-use" })).json();
+  const joined = await user.call("POST", `/auth/join/${code}`);
+  expect(joined.status).toBe(200);
+}
+
+beforeEach(async () => {
+  h = await createHarness();
+  admin = await h.admin("Acme");
+  member = await h.signIn("Mia Member");
+  await join(admin, member);
+  outsider = await h.admin("Other");
+});
+afterEach(() => h.close());
+
+async function members(session: Session) {
+  const response = await session.call("GET", "/organizations/members");
+  expect(response.status).toBe(200);
+  return (await response.json()) as { id: number; name: string; email: string; role: string }[];
+}
+
+describe("GET /organizations/members", () => {
+  it("lists the organization's members with name, email and role, for admins and members alike", async () => {
+    for (const who of [admin, member]) {
+      const list = await members(who);
+      expect(list).toEqual([
+        { id: admin.userId, name: expect.any(String), email: admin.email, role: "admin" },
+        { id: member.userId, name: "Mia Member", email: member.email, role: "member" },
+      ]);
+    }
+  });
+
+  it("shows a member of another organization only their own organization", async () => {
+    const list = await members(outsider);
+    expect(list.map((m) => m.id)).toEqual([outsider.userId]);
+  });
+
+  it("answers 401 signed out and 403 without an organization", async () => {
+    expect((await h.fetch("/organizations/members")).status).toBe(401);
+    const loner = await h.signIn();
+    expect((await loner.call("GET", "/organizations/members")).status).toBe(403);
+  });
+});
+
+describe("PUT /organizations/members/{id}", () => {
+  it("lets an admin promote and demote another member", async () => {
+    const promoted = await admin.call("PUT", `/organizations/members/${member.userId}`, { role: "admin" });
+    expect(promoted.status).toBe(200);
+    expect(await promoted.json()).toMatchObject({ id: member.userId, role: "admin" });
+    const session = await (await member.call("GET", "/auth/session")).json();
+    expect(session.activeRole).toBe("admin");
+    const demoted = await admin.call("PUT", `/organizations/members/${member.userId}`, { role: "member" });
+    expect(await demoted.json()).toMatchObject({ role: "member" });
+  });
+
+  it("refuses a member (403), a member of another organization (404) and the signed-out (401)", async () => {
+    const asMember = await member.call("PUT", `/organizations/members/${admin.userId}`, { role: "member" });
+    expect(asMember.status).toBe(403);
+    expect((await asMember.json()).error).toBe("Only admins can do this");
+    const asOutsider = await outsider.call("PUT", `/organizations/members/${member.userId}`, { role: "admin" });
+    expect(asOutsider.status).toBe(404);
+    expect((await asOutsider.json()).error).toBe("Member not found");
+    const signedOut = await h.fetch(`/organizations/members/${member.userId}`, { method: "PUT", json: { role: "admin" } });
+    expect(signedOut.status).toBe(401);
+    expect((await members(admin)).map((m) => m.role)).toEqual(["admin", "member"]);
+  });
+
+  it("refuses an admin changing their own role", async () => {
+    const response = await admin.call("PUT", `/organizations/members/${admin.userId}`, { role: "member" });
+    expect(response.status).toBe(403);
+    expect((await response.json()).error).toBe("You can't change your own role");
+  });
+
+  it("refuses an unknown role or member id", async () => {
+    expect((await admin.call("PUT", `/organizations/members/${member.userId}`, { role: "owner" })).status).toBe(400);
+    expect((await admin.call("PUT", "/organizations/members/999999", { role: "admin" })).status).toBe(404);
+    expect((await admin.call("PUT", "/organizations/members/abc", { role: "admin" })).status).toBe(404);
+  });
+
+  it("never demotes the last admin, even when two admins demote each other at once", async () => {
+    await admin.call("PUT", `/organizations/members/${member.userId}`, { role: "admin" });
+    const [a, b] = await Promise.all([
+      admin.call("PUT", `/organizations/members/${member.userId}`, { role: "member" }),
+      member.call("PUT", `/organizations/members/${admin.userId}`, { role: "member" }),
+    ]);
+    expect([a.status, b.status].sort()).toEqual([200, 409]);
+    const refused = a.status === 409 ? a : b;
+    expect((await refused.json()).error).toBe("An organization must keep at least one admin");
+    expect((await members(admin)).filter((m) => m.role === "admin")).toHaveLength(1);
+  });
+
+  it("refuses to demote the only admin (service rule)", async () => {
+    await expect(changeMemberRole(h.deps, admin.orgId, member.userId, admin.userId, "member")).rejects.toMatchObject({
+      status: 409,
+      message: "An organization must keep at least one admin",
+    });
+  });
+});
+
+describe("DELETE /organizations/members/{id}", () => {
+  it("lets an admin remove another member, who then has no access to the organization", async () => {
+    const response = await admin.call("DELETE", `/organizations/members/${member.userId}`);
+    expect(response.status).toBe(200);
+    expect((await members(admin)).map((m) => m.id)).toEqual([admin.userId]);
+    expect((await member.call("GET", "/organizations/members")).status).toBe(403);
+    const session = await (await member.call("GET", "/auth/session")).json();
+    expect(session.activeOrganization).toBeNull();
+  });
+
+  it("refuses a member (403), a member of another organization (404) and the signed-out (401)", async () => {
+    expect((await member.call("DELETE", `/organizations/members/${admin.userId}`)).status).toBe(403);
+    expect((await outsider.call("DELETE", `/organizations/members/${member.userId}`)).status).toBe(404);
+    expect((await h.fetch(`/organizations/members/${member.userId}`, { method: "DELETE" })).status).toBe(401);
+    expect(await members(admin)).toHaveLength(2);
+  });
+
+  it("refuses an admin removing themselves", async () => {
+    const response = await admin.call("DELETE", `/organizations/members/${admin.userId}`);
+    expect(response.status).toBe(403);
+    expect((await response.json()).error).toBe("You can't remove yourself");
+  });
+
+  it("never removes the last admin when two admins remove each other at once", async () => {
+    await admin.call("PUT", `/organizations/members/${member.userId}`, { role: "admin" });
+    const results = await Promise.all([
+      admin.call("DELETE", `/organizations/members/${member.userId}`),
+      member.call("DELETE", `/organizations/members/${admin.userId}`),
+    ]);
+    expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
+  });
+});
+
+describe("POST /organizations/invites", () => {
+  it("is for admins only", async () => {
+    expect((await admin.call("POST", "/organizations/invites", { status: "single-use" })).status).toBe(201);
+    expect((await member.call("POST", "/organizations/invites", { status: "single-use" })).status).toBe(403);
+    expect((await h.fetch("/organizations/invites", { method: "POST", json: { status: "single-use" } })).status).toBe(401);
+  });
+});
