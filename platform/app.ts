@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { authRoutes } from "./auth/routes";
+import { billingRoutes, billingWebhookRoutes } from "./billing/routes";
 import type { Deps, PlatformEnv } from "./context";
 import { PlatformError } from "./http/errors";
 import { sameOrigin } from "./http/middleware";
@@ -18,6 +19,8 @@ export function createPlatform(deps: Deps) {
     c.set("deps", deps);
     await next();
   });
+  // Only the signature-checked Stripe webhook is answered before the Origin rule (DESIGN §3).
+  app.route("/billing", billingWebhookRoutes);
   app.use(sameOrigin);
   app.route("/auth", authRoutes);
   app.route("/organizations", orgRoutes);
@@ -27,6 +30,7 @@ export function createPlatform(deps: Deps) {
   // without /api/v1's middleware (bearer tokens, no cookies, no origin check).
   root.route("/openai/v1", openaiRoutes(deps));
   app.route("/tokens", tokenRoutes);
+  app.route("/billing", billingRoutes);
 
   app.notFound((c) => c.json({ error: "Not found" }, 404));
   app.onError((err, c) => {

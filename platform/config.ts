@@ -20,6 +20,20 @@ export interface PlatformConfig {
   oauth: Partial<Record<ProviderName, OAuthProviderConfig>>;
   /** Development sign-in from addresses other than loopback. */
   allowDevSignin: boolean;
+  /** The card payment provider; absent: billing answers 503 where it needs Stripe. */
+  stripe?: StripeConfig;
+}
+
+export interface StripeConfig {
+  secretKey: string;
+  /** Sent to the browser for Stripe.js (`GET /billing/stripe-config`). */
+  publishableKey?: string;
+  /** Checks the signature of `POST /billing/webhook`. */
+  webhookSecret?: string;
+  /** Another Stripe API server (tests point these at a local fake). */
+  host?: string;
+  port?: number;
+  protocol?: "http" | "https";
 }
 
 export const providerNames = ["google", "github"] as const;

@@ -44,6 +44,12 @@ const schema = z.object({
   /** The API host is the app host with this prefix swapped for API_HOST_PREFIX (the /chat API examples). */
   APP_HOST_PREFIX: z.string().default(""),
   API_HOST_PREFIX: z.string().default(""),
+  STRIPE_SECRET_KEY: z.string().optional(),
+  STRIPE_PUBLISHABLE_KEY: z.string().optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  STRIPE_API_HOST: z.string().optional(),
+  STRIPE_API_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  STRIPE_API_PROTOCOL: z.enum(["http", "https"]).optional(),
 });
 
 export type Env = z.infer<typeof schema> & { sessionSecret: string; platform: PlatformConfig };
@@ -95,6 +101,16 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
       systemAdmins: env.SYSTEM_ADMINS.split(",").map((e) => e.trim().toLowerCase()).filter(Boolean),
       oauth: { ...(google && { google }), ...(github && { github }) },
       allowDevSignin: env.ALLOW_DEV_SIGNIN,
+      ...(env.STRIPE_SECRET_KEY && {
+        stripe: {
+          secretKey: env.STRIPE_SECRET_KEY,
+          publishableKey: env.STRIPE_PUBLISHABLE_KEY || undefined,
+          webhookSecret: env.STRIPE_WEBHOOK_SECRET || undefined,
+          host: env.STRIPE_API_HOST || undefined,
+          port: env.STRIPE_API_PORT,
+          protocol: env.STRIPE_API_PROTOCOL,
+        },
+      }),
     },
   };
 }

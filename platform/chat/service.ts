@@ -5,7 +5,7 @@ import type { ModelRow } from "../db/schema";
 import { findModel, isBuiltin, isPriced } from "../models/service";
 import { postChatCompletion } from "../providers/upstream";
 import { builtinChatCompletion } from "../providers/upstream-builtin";
-import { canSpend, recordUsage } from "./billing";
+import { canSpend, recordUsage } from "../billing/service";
 import type { TokenCount } from "./meter";
 import { costMicros, StreamMeter, tokenCount } from "./meter";
 

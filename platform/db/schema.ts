@@ -15,6 +15,9 @@ export interface Database {
   models: ModelsTable;
   chat_usage: ChatUsageTable;
   api_tokens: ApiTokensTable;
+  billing_accounts: BillingAccountsTable;
+  ledger_entries: LedgerEntriesTable;
+  stripe_events: StripeEventsTable;
 }
 
 export interface UsersTable {
@@ -124,6 +127,7 @@ export interface ChatUsageTable {
 }
 
 export type ModelRow = Selectable<ModelsTable>;
+
 /** An API token (issue 3). `scopes` is a JSON array; only the SHA-256 of the secret is stored. */
 export interface ApiTokensTable {
   id: Generated<number>;
@@ -138,4 +142,42 @@ export interface ApiTokensTable {
   last_used_at: number | null;
   created_by: number | null;
   created_at: number;
+}
+
+export type PaymentMode = "manual" | "auto" | "invoice";
+
+/** One per organization (created lazily): the kept balance, the payment mode and the Stripe ids. */
+export interface BillingAccountsTable {
+  org_id: number;
+  balance_micros: Generated<number>;
+  payment_mode: Generated<PaymentMode>;
+  auto_enabled: Generated<number>;
+  auto_threshold_micros: number | null;
+  auto_recharge_micros: number | null;
+  /** When an auto-recharge was claimed (null: none running); the claim makes racing debits charge once. */
+  recharge_claimed_at: number | null;
+  stripe_customer_id: string | null;
+  payment_method_id: string | null;
+  payment_method_brand: string | null;
+  payment_method_last4: string | null;
+  updated_at: number;
+}
+
+export interface LedgerEntriesTable {
+  id: Generated<number>;
+  org_id: number;
+  created_at: number;
+  description: string;
+  model: string | null;
+  rate_card_id: string | null;
+  /** Signed micro-dollars: credits positive, usage negative. */
+  change_micros: number;
+  payment_intent_id: string | null;
+}
+
+/** Stripe events already handled (each is handled once). */
+export interface StripeEventsTable {
+  id: string;
+  type: string;
+  received_at: number;
 }

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import type { Deps, PlatformEnv } from "../context";
 import { ChatError, chatCompletion, chatErrorResponse, parseChatRequest } from "../chat/service";
 import { listModels } from "../models/service";
-import { authenticateApiToken } from "./tokens";
+import { authenticateApiToken } from "../tokens/service";
 
 function authError(status: 401 | 403, message: string): ChatError {
   return new ChatError(status, message, status === 401 ? "authentication_error" : "permission_error");

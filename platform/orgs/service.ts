@@ -65,8 +65,9 @@ export async function joinOrganization(deps: Deps, userId: number, rawCode: stri
 }
 
 /** Whether the organization has a saved card; billing records it. */
-export async function hasPaymentMethod(_deps: Deps, _orgId: number): Promise<boolean> {
-  return false;
+export async function hasPaymentMethod(deps: Deps, orgId: number): Promise<boolean> {
+  const row = await deps.db.selectFrom("billing_accounts").select("payment_method_id").where("org_id", "=", orgId).executeTakeFirst();
+  return Boolean(row?.payment_method_id);
 }
 
 export interface Member {

@@ -1,4 +1,10 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { getRequestListener } from "@hono/node-server";
+import OpenAI from "openai";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createPlatform } from "../../platform/app";
+import { creditPayment, setPaymentMode } from "../../platform/billing/service";
 import { saveModel } from "../../platform/models/service";
 import type { FakeUpstream } from "../fakes/openai-upstream";
 import { FAKE_ANSWER_PIECES, FAKE_REASONING, FAKE_USAGE, startFakeUpstream } from "../fakes/openai-upstream";
@@ -28,7 +34,19 @@ async function setup() {
       rateCard: { id: `rc-${upstream}`, inputPerMillion: 1, outputPerMillion: 2 },
     });
   }
-  return h.admin();
+  const admin = await h.admin();
+  await credit(admin.orgId, 10);
+  return admin;
+}
+
+let payments = 0;
+async function credit(orgId: number, dollars: number) {
+  payments += 1;
+  await creditPayment(h.deps, { orgId, paymentIntentId: `pi_test_${payments}`, amountMicros: dollars * 1e6, description: "Test funds" });
+}
+
+async function ledger(session: Awaited<ReturnType<typeof setup>>) {
+  return (await (await session.call("GET", "/billing/ledger")).json()) as { description: string; model: string | null; rateCardId: string | null; change: number }[];
 }
 
 const ask = (model: string) => ({ model, messages: [{ role: "user", content: "Say hello" }], stream: true });
@@ -87,6 +105,7 @@ describe("POST /chat/completions", () => {
     expect(fake.finished).toBe(finishedBefore);
     while (!(await reader.read()).done);
     expect(fake.finished).toBe(finishedBefore + 1);
+    await receipt(admin, response);
   });
 
   it("propagates a client abort to the upstream, and bills what was generated, estimated", async () => {
@@ -163,6 +182,106 @@ describe("POST /chat/completions", () => {
     await receipt(admin, response);
     const other = await h.admin("Other");
     expect((await other.call("GET", `/chat/receipts/${response.headers.get("x-receipt-id")}`)).status).toBe(404);
+  });
+});
+
+describe("metering into the billing ledger", () => {
+  it("writes one ledger row per completion, with the model, rate card and cost", async () => {
+    const admin = await setup();
+    for (let i = 0; i < 2; i++) {
+      const response = await admin.call("POST", "/chat/completions", ask("fake-echo"));
+      await readAll(response);
+      await receipt(admin, response);
+    }
+    const usage = (await ledger(admin)).filter((row) => row.model);
+    expect(usage).toHaveLength(2);
+    expect(usage[0]).toMatchObject({ model: "fake-echo", rateCardId: "rc-echo", change: -0.000037 });
+    const balance = await (await admin.call("GET", "/billing/balance")).json();
+    expect(balance).toBeCloseTo(10 - 2 * 0.000037, 9);
+  });
+
+  it("bills a stopped stream once, for what reached the client, and says it is estimated", async () => {
+    const admin = await setup();
+    const controller = new AbortController();
+    const response = await h.fetch("/chat/completions", { method: "POST", cookie: admin.cookie, json: ask("fake-hang"), signal: controller.signal });
+    await response.body!.getReader().read();
+    controller.abort();
+    await receipt(admin, response);
+    const usage = (await ledger(admin)).filter((row) => row.model);
+    expect(usage).toHaveLength(1);
+    expect(usage[0].description).toContain("(estimated)");
+    expect(usage[0].change).toBeLessThan(0);
+  });
+
+  it("refuses a priced model with 402 when a manual organization's balance is not above zero", async () => {
+    await setup();
+    const broke = await h.admin("Broke");
+    const response = await broke.call("POST", "/chat/completions", ask("fake-echo"));
+    expect(response.status).toBe(402);
+    expect((await response.json()).error.type).toBe("insufficient_quota");
+  });
+
+  it("never refuses in invoice mode, and the built-in model is free", async () => {
+    await setup();
+    const broke = await h.admin("Invoiced");
+    const free = await broke.call("POST", "/chat/completions", ask("builtin"));
+    expect(free.status).toBe(200);
+    await readAll(free);
+    await receipt(broke, free);
+    expect((await ledger(broke)).filter((row) => row.model)).toHaveLength(0);
+    await setPaymentMode(h.deps, broke.orgId, "invoice");
+    const invoiced = await broke.call("POST", "/chat/completions", ask("fake-echo"));
+    expect(invoiced.status).toBe(200);
+    await readAll(invoiced);
+    await receipt(broke, invoiced);
+    expect((await ledger(broke)).filter((row) => row.model)).toHaveLength(1);
+  });
+});
+
+describe("/openai/v1 with the official openai client", () => {
+  async function serve() {
+    const admin = await setup();
+    const listener = getRequestListener(createPlatform(h.deps).fetch);
+    const server = http.createServer((req, res) => void listener(req, res));
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/openai/v1`;
+    const created = await admin.call("POST", "/tokens", { scopes: ["chat", "models:read"], expiresAt: null });
+    expect(created.status).toBe(201);
+    const token = (await created.json()) as { token: string; publicId: string };
+    return { admin, server, base, token };
+  }
+
+  it("streams a completion with a token made through the API, and is refused once it is revoked", async () => {
+    const { admin, server, base, token } = await serve();
+    try {
+      const client = new OpenAI({ baseURL: base, apiKey: token.token, maxRetries: 0 });
+      const models = await client.models.list();
+      expect(models.data.map((m) => m.id)).toContain("fake-echo");
+      const stream = await client.chat.completions.create({ model: "fake-echo", messages: [{ role: "user", content: "Say hello" }], stream: true });
+      let text = "";
+      for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? "";
+      expect(text).toBe(FAKE_ANSWER_PIECES.join(""));
+      expect((await admin.call("DELETE", `/tokens/${token.publicId}`)).status).toBe(200);
+      const refused = client.chat.completions.create({ model: "fake-echo", messages: [{ role: "user", content: "Again" }], stream: true });
+      await expect(refused).rejects.toMatchObject({ status: 401 });
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
+  it("answers an unknown model with 404 and a token without the chat scope with 403", async () => {
+    const { admin, server, base, token } = await serve();
+    try {
+      const client = new OpenAI({ baseURL: base, apiKey: token.token, maxRetries: 0 });
+      await expect(client.chat.completions.create({ model: "nope", messages: [{ role: "user", content: "x" }] })).rejects.toMatchObject({ status: 404 });
+      const narrow = (await (await admin.call("POST", "/tokens", { scopes: ["models:read"], expiresAt: null })).json()) as { token: string };
+      const limited = new OpenAI({ baseURL: base, apiKey: narrow.token, maxRetries: 0 });
+      await expect(limited.chat.completions.create({ model: "builtin", messages: [{ role: "user", content: "x" }] })).rejects.toMatchObject({ status: 403 });
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
   });
 });
 

@@ -1,0 +1,117 @@
+import Stripe from "stripe";
+import type { StripeConfig } from "../config";
+
+/**
+ * The card payment provider behind the few calls billing makes, through the official `stripe`
+ * package. `host`/`port`/`protocol` point it at a local fake in tests.
+ */
+export interface PaymentProvider {
+  createCustomer(input: { orgId: number; name: string }): Promise<string>;
+  createSetupIntent(input: { customerId: string; orgId: number }): Promise<{ id: string; clientSecret: string }>;
+  retrieveSetupIntent(id: string): Promise<{ id: string; status: string; customerId: string | null; paymentMethodId: string | null }>;
+  retrievePaymentMethod(id: string): Promise<CardSummary>;
+  detachPaymentMethod(id: string): Promise<void>;
+  /** An off-session charge of the saved card. Throws `PaymentDeclined` when the card is refused. */
+  charge(input: ChargeInput): Promise<{ id: string; status: string; amountCents: number }>;
+  /** Checks the raw body's signature and parses the event; throws when it does not match. */
+  verifyWebhook(rawBody: string, signature: string): Stripe.Event;
+}
+
+export interface CardSummary {
+  id: string;
+  brand: string | null;
+  last4: string | null;
+}
+
+export interface ChargeInput {
+  customerId: string;
+  paymentMethodId: string;
+  amountCents: number;
+  idempotencyKey: string;
+  orgId: number;
+  kind: "add_funds" | "auto_recharge";
+  description: string;
+}
+
+/** The card was refused (or the charge needs the customer and can't happen off-session). */
+export class PaymentDeclined extends Error {}
+
+const clients = new WeakMap<StripeConfig, PaymentProvider>();
+
+export function paymentProvider(config: StripeConfig): PaymentProvider {
+  let provider = clients.get(config);
+  if (!provider) {
+    provider = createProvider(config);
+    clients.set(config, provider);
+  }
+  return provider;
+}
+
+function idOf(value: string | { id: string } | null | undefined): string | null {
+  if (!value) return null;
+  return typeof value === "string" ? value : value.id;
+}
+
+function createProvider(config: StripeConfig): PaymentProvider {
+  const stripe = new Stripe(config.secretKey, {
+    ...(config.host && { host: config.host }),
+    ...(config.port && { port: config.port }),
+    ...(config.protocol && { protocol: config.protocol }),
+    maxNetworkRetries: 1,
+    timeout: 20_000,
+    appInfo: { name: "ai-console" },
+  });
+
+  return {
+    async createCustomer({ orgId, name }) {
+      const customer = await stripe.customers.create({ name, metadata: { org_id: String(orgId) } });
+      return customer.id;
+    },
+    async createSetupIntent({ customerId, orgId }) {
+      const intent = await stripe.setupIntents.create({
+        customer: customerId,
+        allowed_payment_method_types: ["card"],
+        usage: "off_session",
+        metadata: { org_id: String(orgId) },
+      });
+      if (!intent.client_secret) throw new Error("Stripe returned a SetupIntent without a client secret");
+      return { id: intent.id, clientSecret: intent.client_secret };
+    },
+    async retrieveSetupIntent(id) {
+      const intent = await stripe.setupIntents.retrieve(id);
+      return { id: intent.id, status: intent.status, customerId: idOf(intent.customer), paymentMethodId: idOf(intent.payment_method) };
+    },
+    async retrievePaymentMethod(id) {
+      const method = await stripe.paymentMethods.retrieve(id);
+      return { id: method.id, brand: method.card?.brand ?? null, last4: method.card?.last4 ?? null };
+    },
+    async detachPaymentMethod(id) {
+      await stripe.paymentMethods.detach(id);
+    },
+    async charge(input) {
+      try {
+        const intent = await stripe.paymentIntents.create(
+          {
+            amount: input.amountCents,
+            currency: "usd",
+            customer: input.customerId,
+            payment_method: input.paymentMethodId,
+            off_session: true,
+            confirm: true,
+            description: input.description,
+            metadata: { org_id: String(input.orgId), kind: input.kind },
+          },
+          { idempotencyKey: input.idempotencyKey },
+        );
+        return { id: intent.id, status: intent.status, amountCents: intent.amount_received || intent.amount };
+      } catch (error) {
+        if (error instanceof Stripe.errors.StripeCardError) throw new PaymentDeclined(error.message || "Your card was declined.");
+        throw error;
+      }
+    },
+    verifyWebhook(rawBody, signature) {
+      if (!config.webhookSecret) throw new Error("STRIPE_WEBHOOK_SECRET is not set");
+      return stripe.webhooks.constructEvent(rawBody, signature, config.webhookSecret);
+    },
+  };
+}
