@@ -162,8 +162,11 @@ export async function chatCompletion(deps: Deps, caller: ChatCaller, body: ChatR
       try {
         result = await reader.read();
       } catch (error) {
-        await finish(signal.aborted || upstreamAbort.signal.aborted ? "stopped" : "failed");
-        controller.error(error);
+        const stopped = signal.aborted || upstreamAbort.signal.aborted;
+        await finish(stopped ? "stopped" : "failed");
+        // A stopped reply simply ends; a broken upstream breaks the stream, so the client knows it is cut short.
+        if (stopped) controller.close();
+        else controller.error(error);
         return;
       }
       if (result.done) {
