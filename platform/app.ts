@@ -6,11 +6,15 @@ import type { Deps, PlatformEnv } from "./context";
 import { PlatformError } from "./http/errors";
 import { sameOrigin } from "./http/middleware";
 import { orgRoutes } from "./orgs/routes";
+import { chatRoutes } from "./chat/routes";
+import { modelRoutes } from "./models/routes";
+import { openaiRoutes } from "./openai/routes";
 import { tokenRoutes } from "./tokens/routes";
 
 /** The embedded platform: the /api/v1 contract of SPEC §7 over its own database. */
 export function createPlatform(deps: Deps) {
-  const app = new Hono<PlatformEnv>().basePath("/api/v1");
+  const root = new Hono<PlatformEnv>();
+  const app = root.basePath("/api/v1");
   app.use(async (c, next) => {
     c.set("deps", deps);
     await next();
@@ -22,6 +26,11 @@ export function createPlatform(deps: Deps) {
   app.route("/organizations", orgRoutes);
   app.route("/tokens", tokenRoutes);
   app.route("/billing", billingRoutes);
+  app.route("/models", modelRoutes);
+  app.route("/chat", chatRoutes);
+  // The public OpenAI-compatible API: `basePath` shares the router, so `app.fetch` answers /openai/v1 too,
+  // without /api/v1's middleware (bearer tokens, no cookies, no origin check).
+  root.route("/openai/v1", openaiRoutes(deps));
 
   app.notFound((c) => c.json({ error: "Not found" }, 404));
   app.onError((err, c) => {

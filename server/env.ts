@@ -39,6 +39,11 @@ const schema = z.object({
   GITHUB_AUTHORIZATION_URL: z.string().url().default("https://github.com/login/oauth/authorize"),
   GITHUB_TOKEN_URL: z.string().url().default("https://github.com/login/oauth/access_token"),
   GITHUB_API_URL: z.string().url().default("https://api.github.com"),
+  /** JSON list of models to seed the registry with at start (platform/models/service.ts). */
+  MODELS_FILE: z.string().optional(),
+  /** The API host is the app host with this prefix swapped for API_HOST_PREFIX (the /chat API examples). */
+  APP_HOST_PREFIX: z.string().default(""),
+  API_HOST_PREFIX: z.string().default(""),
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_PUBLISHABLE_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { proxy } from "hono/proxy";
 import { createPlatform } from "../platform/app";
 import { migrate, openDatabase } from "../platform/db";
+import { seedModelsFromFile } from "../platform/models/service";
 import type { Env } from "./env";
 
 export interface MountedPlatform {
@@ -21,6 +22,7 @@ export async function startPlatform(env: Env): Promise<MountedPlatform> {
   }
   const db = openDatabase({ url: env.DATABASE_URL, path: env.DATABASE_PATH });
   await migrate(db);
+  if (env.MODELS_FILE) await seedModelsFromFile(db, env.MODELS_FILE);
   const app = createPlatform({ db, config: env.platform, now: Date.now });
   return { fetch: async (request, bindings) => app.fetch(request, bindings) };
 }

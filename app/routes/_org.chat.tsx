@@ -1,10 +1,205 @@
-import type { MetaFunction } from "@remix-run/node";
-import { Unavailable } from "~/components/Unavailable";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useLoaderData, useSearchParams } from "@remix-run/react";
+import { Code2, SendHorizontal, Square } from "lucide-react";
+import type { FormEvent, KeyboardEvent } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { DialogLink } from "~/components/UrlDialog";
+import { API_DIALOG, ApiExamplesDialog } from "~/features/chat/ApiExamplesDialog";
+import { ChatMessageView } from "~/features/chat/ChatMessageView";
+import { apiBaseUrl } from "~/features/chat/hosts";
+import type { ChatMessage } from "~/features/chat/messages";
+import { messageId, truncateAfter } from "~/features/chat/messages";
+import { ModelSelector } from "~/features/chat/ModelSelector";
+import { splitReasoning } from "~/features/chat/reasoning";
+import { RETRY_NOTICES, retryChip } from "~/features/chat/retry";
+import { useChatStream, useRetryCountdown } from "~/features/chat/use-chat-stream";
+import { useModelStatus } from "~/features/models/use-model-status";
+import { useTimeZone } from "~/lib/use-time-zone";
+import { hostPrefixes } from "~/platform/chat.server";
+import { listModels, modelStatuses } from "~/platform/models.server";
+import { requireAccess } from "~/session.server";
 import type { RouteHandle } from "./_org";
 
 export const handle: RouteHandle = { title: "Chat" };
 export const meta: MetaFunction = () => [{ title: "Chat · AI Console" }];
 
+/** SPEC §5 and §9: the chat input grows up to 4 rows. */
+const MAX_INPUT_ROWS = 4;
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { api } = await requireAccess("organization", request, context);
+  const [models, status] = await Promise.all([listModels(api, "Failed to load available models"), modelStatuses(api)]);
+  const list = models.ok ? models.models : [];
+  const asked = new URL(request.url).searchParams.get("model");
+  // The model query parameter counts only when it names a known model; otherwise the first one.
+  const initialModel = list.find((m) => m.name === asked)?.name ?? list[0]?.name ?? null;
+  const { appHostPrefix, apiHostPrefix } = hostPrefixes();
+  return {
+    models: list,
+    modelsError: models.ok ? null : models.error,
+    status,
+    initialModel,
+    apiBase: apiBaseUrl(request.url, appHostPrefix, apiHostPrefix),
+  };
+}
+
 export default function ChatPage() {
-  return <Unavailable screen="Chat" />;
+  const { models, modelsError, status: initialStatus, initialModel, apiBase } = useLoaderData<typeof loader>();
+  const status = useModelStatus(initialStatus);
+  const timeZone = useTimeZone();
+  const [params] = useSearchParams();
+  const [model, setModel] = useState<string | null>(initialModel);
+  const [messages, setMessages] = useState<ChatMessage[]>([]);
+  const [input, setInput] = useState("");
+  const [announcement, setAnnouncement] = useState("");
+  const inputRef = useRef<HTMLTextAreaElement>(null);
+  const listEnd = useRef<HTMLDivElement>(null);
+
+  const onFinished = useCallback((message: ChatMessage) => {
+    const answer = splitReasoning(message.content, message.reasoning).answer;
+    setAnnouncement(`Reply finished: ${answer.slice(0, 500)}`);
+  }, []);
+  const chat = useChatStream(setMessages, onFinished);
+  const retryLeft = useRetryCountdown(chat.retry, (retry) => void chat.run(retry.history, retry.model));
+
+  useEffect(() => {
+    listEnd.current?.scrollIntoView?.({ block: "end" });
+  }, [messages]);
+
+  // Esc stops a reply (unless a dialog is open: Esc closes it first).
+  const { busy, stop } = chat;
+  const dialogOpen = params.get("dialog") !== null;
+  useEffect(() => {
+    if (!busy || dialogOpen) return;
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      if (e.key === "Escape") stop();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [busy, dialogOpen, stop]);
+
+  const send = (history: ChatMessage[]) => {
+    if (!model) return;
+    setMessages(history);
+    void chat.run(history, model);
+    inputRef.current?.focus();
+  };
+
+  const submit = (e?: FormEvent) => {
+    e?.preventDefault();
+    const text = input.trim();
+    if (!text || !model || chat.busy) return;
+    setInput("");
+    send([...messages, { id: messageId(), role: "user", content: text, reasoning: "", timestamp: Date.now(), status: "done" }]);
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
+      e.preventDefault();
+      submit();
+    }
+  };
+
+  const chooseModel = (name: string) => {
+    setModel(name);
+    chat.cancelRetry(); // a model change cancels a pending retry (SPEC §4)
+    inputRef.current?.focus();
+  };
+
+  const rows = Math.min(MAX_INPUT_ROWS, Math.max(1, input.split("\n").length));
+  const selected = models.find((m) => m.name === model);
+
+  return (
+    <div className="card flex h-[calc(100vh-9rem)] min-h-[28rem] flex-col bg-base-100 shadow-sm">
+      <div className="flex flex-wrap items-center justify-between gap-3 border-b border-base-300 p-4">
+        <ModelSelector models={models} selected={model} status={status} onSelect={chooseModel} />
+        <DialogLink name={API_DIALOG} className="btn btn-ghost btn-sm" disabled={!selected}>
+          <Code2 className="size-4" aria-hidden />
+          API examples
+        </DialogLink>
+      </div>
+
+      {modelsError && (
+        <div role="alert" className="alert alert-error m-4">
+          {modelsError}
+        </div>
+      )}
+      <noscript>
+        <div className="alert alert-warning m-4">Chat streams replies in the page: turn on JavaScript to use it.</div>
+      </noscript>
+
+      <div className="flex-1 overflow-y-auto p-4">
+        {messages.length === 0 ? (
+          <div className="grid h-full place-items-center text-center text-base-content/60">
+            <p>{selected ? `Send a message to start chatting with ${selected.displayName}.` : "Select a model to start chatting."}</p>
+          </div>
+        ) : (
+          <ol className="space-y-2" aria-label="Messages">
+            {messages.map((m) => (
+              <ChatMessageView
+                key={m.id}
+                message={m}
+                timeZone={timeZone}
+                busy={chat.busy}
+                onDelete={(id) => setMessages((list) => list.filter((x) => x.id !== id))}
+                onRegenerate={(id) => send(truncateAfter(messages, id))}
+              />
+            ))}
+          </ol>
+        )}
+        <div ref={listEnd} />
+      </div>
+
+      <div aria-live="polite" className="sr-only">
+        {announcement}
+      </div>
+
+      <div className="space-y-2 border-t border-base-300 p-4">
+        {chat.retry && retryLeft !== null && (
+          <div role="status" className="alert alert-warning">
+            <span>{RETRY_NOTICES[chat.retry.status]}</span>
+            <span className="badge badge-neutral">{retryChip(retryLeft)}</span>
+          </div>
+        )}
+        {chat.error && (
+          <div role="alert" className="alert alert-error">
+            <span>{chat.error}</span>
+            <button type="button" className="btn btn-ghost btn-xs" onClick={() => chat.setError(null)}>
+              Dismiss
+            </button>
+          </div>
+        )}
+        <form className="flex items-end gap-2" onSubmit={submit}>
+          <label htmlFor="chat-input" className="sr-only">
+            Message
+          </label>
+          <textarea
+            id="chat-input"
+            ref={inputRef}
+            className="textarea textarea-bordered flex-1 resize-none"
+            rows={rows}
+            placeholder={model ? "Type a message… (Enter to send, Shift+Enter for a new line)" : "Select a model first"}
+            value={input}
+            onChange={(e) => setInput(e.target.value)}
+            onKeyDown={onKeyDown}
+            disabled={!model}
+            required
+          />
+          {chat.busy ? (
+            <button type="button" className="btn btn-error" onClick={chat.stop}>
+              <Square className="size-4" aria-hidden />
+              Stop
+            </button>
+          ) : (
+            <button type="submit" className="btn btn-primary" disabled={!model || !input.trim()}>
+              <SendHorizontal className="size-4" aria-hidden />
+              Send
+            </button>
+          )}
+        </form>
+      </div>
+
+      {selected && <ApiExamplesDialog baseUrl={apiBase} model={selected.name} />}
+    </div>
+  );
 }

@@ -8,6 +8,7 @@ import type { Database } from "./schema";
 import * as m0001 from "./migrations/0001-foundation";
 import * as m0002 from "./migrations/0002-tokens";
 import * as m0003 from "./migrations/0003-billing";
+import * as m0004 from "./migrations/0004-models";
 
 export type DB = Kysely<Database>;
 
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   "0001-foundation": m0001,
   "0002-tokens": m0002,
   "0003-billing": m0003,
+  "0004-models": m0004,
 };
 
 export interface DatabaseOptions {

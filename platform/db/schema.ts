@@ -16,6 +16,8 @@ export interface Database {
   ledger_entries: LedgerEntriesTable;
   stripe_events: StripeEventsTable;
   api_tokens: ApiTokensTable;
+  models: ModelsTable;
+  chat_usage: ChatUsageTable;
 }
 
 export interface UsersTable {
@@ -138,3 +140,44 @@ export interface ApiTokensTable {
   created_by: number | null;
   created_at: number;
 }
+
+/** Operator overrides of a model's probed status (SPEC §3 statuses). */
+export type ModelStatusOverride = "maintenance" | "standby";
+
+export interface ModelsTable {
+  name: string;
+  display_name: string;
+  /** "builtin" answers in-process; anything else is an OpenAI-compatible upstream. */
+  provider: string;
+  context_size: number;
+  base_url: string | null;
+  /** Never leaves the platform. */
+  api_key: string | null;
+  upstream_model: string;
+  rate_card_id: string | null;
+  input_micros_per_million: number;
+  output_micros_per_million: number;
+  status_override: ModelStatusOverride | null;
+  position: number;
+  created_at: number;
+}
+
+export interface ChatUsageTable {
+  id: Generated<number>;
+  receipt_id: string;
+  org_id: number;
+  user_id: number | null;
+  token_id: number | null;
+  model: string;
+  rate_card_id: string | null;
+  prompt_tokens: number;
+  completion_tokens: number;
+  reasoning_tokens: number;
+  cost_micros: number;
+  /** 1 when the tokens were counted here because the upstream sent no usage. */
+  estimated: number;
+  outcome: "completed" | "stopped" | "failed";
+  created_at: number;
+}
+
+export type ModelRow = Selectable<ModelsTable>;

@@ -1,0 +1,29 @@
+import ReactMarkdown from "react-markdown";
+import type { Components } from "react-markdown";
+
+/** Markdown of a reply: raw HTML is never rendered (react-markdown drops it), links open safely. */
+const components: Components = {
+  p: ({ children }) => <p className="mb-2 last:mb-0 whitespace-pre-wrap">{children}</p>,
+  ul: ({ children }) => <ul className="mb-2 list-disc pl-6">{children}</ul>,
+  ol: ({ children }) => <ol className="mb-2 list-decimal pl-6">{children}</ol>,
+  a: ({ children, href }) => (
+    <a href={href} className="link link-primary" target="_blank" rel="noopener noreferrer nofollow">
+      {children}
+    </a>
+  ),
+  pre: ({ children }) => <pre className="my-2 overflow-x-auto rounded-box bg-neutral p-3 text-sm text-neutral-content">{children}</pre>,
+  code: ({ children, className }) =>
+    className ? <code className={`font-mono ${className}`}>{children}</code> : <code className="rounded bg-base-300 px-1 font-mono text-sm">{children}</code>,
+  h1: ({ children }) => <h3 className="mb-2 text-lg font-bold">{children}</h3>,
+  h2: ({ children }) => <h4 className="mb-2 font-bold">{children}</h4>,
+  h3: ({ children }) => <h5 className="mb-2 font-semibold">{children}</h5>,
+  blockquote: ({ children }) => <blockquote className="mb-2 border-l-4 border-base-300 pl-3 italic">{children}</blockquote>,
+};
+
+export function Markdown({ text }: { text: string }) {
+  return (
+    <ReactMarkdown components={components} skipHtml>
+      {text}
+    </ReactMarkdown>
+  );
+}

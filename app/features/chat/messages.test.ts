@@ -1,0 +1,27 @@
+import { describe, expect, it } from "vitest";
+import type { ChatMessage } from "./messages";
+import { apiErrorMessage, toWire, truncateAfter } from "./messages";
+
+const msg = (id: string, role: "user" | "assistant", content: string): ChatMessage => ({ id, role, content, reasoning: "", timestamp: 0, status: "done" });
+
+describe("chat history", () => {
+  it("regenerating a user message keeps everything up to it and drops what follows", () => {
+    const list = [msg("1", "user", "a"), msg("2", "assistant", "b"), msg("3", "user", "c"), msg("4", "assistant", "d")];
+    expect(truncateAfter(list, "3").map((m) => m.id)).toEqual(["1", "2", "3"]);
+    expect(truncateAfter(list, "1").map((m) => m.id)).toEqual(["1"]);
+  });
+
+  it("sends answers without their reasoning and leaves out empty replies", () => {
+    expect(toWire([msg("1", "user", "q"), msg("2", "assistant", "<think>hm</think>A"), msg("3", "assistant", "<think>only")])).toEqual([
+      { role: "user", content: "q" },
+      { role: "assistant", content: "A" },
+    ]);
+  });
+});
+
+describe("chat errors", () => {
+  it("shows the server's error.message, else 'API error: {status text}'", async () => {
+    expect(await apiErrorMessage(new Response(JSON.stringify({ error: { message: "Balance too low" } }), { status: 402 }))).toBe("Balance too low");
+    expect(await apiErrorMessage(new Response("<html>", { status: 500, statusText: "Internal Server Error" }))).toBe("API error: Internal Server Error");
+  });
+});

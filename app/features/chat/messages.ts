@@ -1,0 +1,46 @@
+import { splitReasoning } from "./reasoning";
+
+/** SPEC §3 Chat message, with what the page needs while a reply streams. Lives only in the page. */
+export interface ChatMessage {
+  id: string;
+  role: "user" | "assistant";
+  content: string;
+  /** Reasoning sent apart from the content (delta.reasoning_content / delta.reasoning). */
+  reasoning: string;
+  timestamp: number;
+  status: "streaming" | "done" | "stopped" | "error";
+  receiptId?: string;
+  model?: string;
+}
+
+let counter = 0;
+export function messageId(): string {
+  counter += 1;
+  return `m${Date.now().toString(36)}${counter}`;
+}
+
+/** What goes to the model: roles and answers (an assistant's reasoning is not sent back). */
+export function toWire(history: ChatMessage[]): { role: "user" | "assistant"; content: string }[] {
+  return history
+    .map((m) => ({ role: m.role, content: m.role === "assistant" ? splitReasoning(m.content).answer : m.content }))
+    .filter((m) => m.role === "user" || m.content.trim() !== "");
+}
+
+/** Regenerate on a user message: keep the history up to and including it (SPEC §4). */
+export function truncateAfter(messages: ChatMessage[], id: string): ChatMessage[] {
+  const index = messages.findIndex((m) => m.id === id);
+  return index === -1 ? messages : messages.slice(0, index + 1);
+}
+
+/** SPEC §8: the server's error.message (or error text), else 'API error: {status text}'. */
+export async function apiErrorMessage(response: Response): Promise<string> {
+  const text = await response.text().catch(() => "");
+  try {
+    const body = JSON.parse(text) as { error?: { message?: unknown } | string };
+    if (typeof body.error === "string" && body.error) return body.error;
+    if (body.error && typeof body.error === "object" && typeof body.error.message === "string" && body.error.message) return body.error.message;
+  } catch {
+    // not JSON
+  }
+  return `API error: ${response.statusText || response.status}`;
+}

@@ -1,0 +1,16 @@
+import type { PlatformClient } from "./client.server";
+import { receiptSchema } from "./chat";
+
+/** POST /chat/completions, streamed; `signal` is the browser request's, so a closed tab aborts it upstream. */
+export function sendChat(api: PlatformClient, body: { model: string; messages: { role: string; content: string }[] }, signal: AbortSignal) {
+  return api.send("POST", "/chat/completions", { ...body, stream: true }, signal);
+}
+
+export function chatReceipt(api: PlatformClient, id: string) {
+  return api.call("GET", `/chat/receipts/${encodeURIComponent(id)}`, receiptSchema, "Failed to load receipt");
+}
+
+/** The host prefixes of the API examples (server settings, handed to the page by the /chat loader). */
+export function hostPrefixes() {
+  return { appHostPrefix: process.env.APP_HOST_PREFIX ?? "", apiHostPrefix: process.env.API_HOST_PREFIX ?? "" };
+}

@@ -1,0 +1,27 @@
+import { Hono } from "hono";
+import { readSessionCookie } from "../auth/cookies";
+import { resolveSession } from "../auth/service";
+import type { PlatformEnv } from "../context";
+import { inOrganization, signedIn } from "../http/middleware";
+import { PlatformError } from "../http/errors";
+import { ChatError, chatCompletion, chatErrorResponse, findReceipt, parseChatRequest } from "./service";
+
+/** The console's chat (SPEC §7): members of the active organization, errors in the OpenAI shape. */
+export const chatRoutes = new Hono<PlatformEnv>()
+  .post("/completions", async (c) => {
+    try {
+      const session = await resolveSession(c.var.deps, readSessionCookie(c));
+      if (!session) throw new ChatError(401, "Not signed in", "authentication_error");
+      if (!session.active) throw new ChatError(403, "Join or create an organization first", "permission_error");
+      const body = parseChatRequest(await c.req.json().catch(() => null));
+      return await chatCompletion(c.var.deps, { orgId: session.active.id, userId: session.user.id, tokenId: null }, body, c.req.raw.signal);
+    } catch (error) {
+      if (error instanceof ChatError) return chatErrorResponse(error);
+      throw error;
+    }
+  })
+  .get("/receipts/:id", signedIn, inOrganization, async (c) => {
+    const receipt = await findReceipt(c.var.deps, c.var.membership.orgId, c.req.param("id"));
+    if (!receipt) throw new PlatformError(404, "Receipt not found");
+    return c.json(receipt);
+  });

@@ -1,0 +1,168 @@
+import fs from "node:fs";
+import { z } from "zod";
+import type { Deps } from "../context";
+import type { DB } from "../db";
+import type { ModelRow } from "../db/schema";
+import { PlatformError } from "../http/errors";
+import { probeUpstream } from "../providers/upstream";
+
+export const MODEL_STATUSES = ["online", "starting", "standby", "maintenance", "offline", "unknown"] as const;
+export type ModelStatus = (typeof MODEL_STATUSES)[number];
+
+/** How long a probed status map is reused (SPEC §9 polls every 30 s; one probe round serves them all). */
+export const STATUS_CACHE_MS = 30_000;
+/** A dead upstream costs at most this much, and probes run side by side. */
+export const PROBE_TIMEOUT_MS = 2_000;
+
+const dollars = z.number().min(0).max(1_000_000);
+
+/** One model as an operator describes it: in MODELS_FILE and in the system organization's editor. */
+export const modelInput = z.object({
+  name: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100)
+    .regex(/^[\w.:/-]+$/, "Use letters, digits and . _ : / - only"),
+  displayName: z.string().trim().min(1).max(200),
+  provider: z.string().trim().min(1).max(100),
+  contextSize: z.number().int().min(1).max(100_000_000),
+  baseUrl: z.string().url().nullable().optional(),
+  apiKey: z.string().nullable().optional(),
+  upstreamModel: z.string().trim().min(1).max(200).optional(),
+  rateCard: z.object({ id: z.string().trim().min(1).max(100), inputPerMillion: dollars, outputPerMillion: dollars }).nullable().optional(),
+  status: z.enum(["maintenance", "standby"]).nullable().optional(),
+});
+export type ModelInput = z.infer<typeof modelInput>;
+
+/** What the console and API clients see: never the upstream's address or key. */
+export interface PublicModel {
+  name: string;
+  displayName: string;
+  provider: string;
+  contextSize: number;
+  rateCard: { id: string; inputPerMillion: number; outputPerMillion: number } | null;
+}
+
+export function toPublicModel(row: ModelRow): PublicModel {
+  return {
+    name: row.name,
+    displayName: row.display_name,
+    provider: row.provider,
+    contextSize: row.context_size,
+    rateCard: row.rate_card_id
+      ? { id: row.rate_card_id, inputPerMillion: row.input_micros_per_million / 1e6, outputPerMillion: row.output_micros_per_million / 1e6 }
+      : null,
+  };
+}
+
+export function isBuiltin(row: Pick<ModelRow, "provider">): boolean {
+  return row.provider === "builtin";
+}
+
+export function isPriced(row: Pick<ModelRow, "input_micros_per_million" | "output_micros_per_million" | "provider">): boolean {
+  return !isBuiltin(row) && (row.input_micros_per_million > 0 || row.output_micros_per_million > 0);
+}
+
+export async function listModels(deps: Deps): Promise<ModelRow[]> {
+  return deps.db.selectFrom("models").selectAll().orderBy("position").orderBy("name").execute();
+}
+
+export async function findModel(deps: Deps, name: string): Promise<ModelRow | undefined> {
+  return deps.db.selectFrom("models").selectAll().where("name", "=", name).executeTakeFirst();
+}
+
+export async function upsertModel(db: DB, input: ModelInput, position: number, now: number): Promise<void> {
+  if (input.provider !== "builtin" && !input.baseUrl) throw new PlatformError(400, "baseUrl: An upstream model needs a base URL");
+  const values = {
+    display_name: input.displayName,
+    provider: input.provider,
+    context_size: input.contextSize,
+    base_url: input.baseUrl ? input.baseUrl.replace(/\/+$/, "") : null,
+    api_key: input.apiKey ?? null,
+    upstream_model: input.upstreamModel ?? input.name,
+    rate_card_id: input.rateCard?.id ?? null,
+    input_micros_per_million: Math.round((input.rateCard?.inputPerMillion ?? 0) * 1e6),
+    output_micros_per_million: Math.round((input.rateCard?.outputPerMillion ?? 0) * 1e6),
+    status_override: input.status ?? null,
+  };
+  await db
+    .insertInto("models")
+    .values({ name: input.name, ...values, position, created_at: now })
+    .onConflict((oc) => oc.column("name").doUpdateSet(values))
+    .execute();
+}
+
+export async function saveModel(deps: Deps, input: ModelInput): Promise<void> {
+  const last = await deps.db.selectFrom("models").select((eb) => eb.fn.max("position").as("max")).executeTakeFirst();
+  const existing = await findModel(deps, input.name);
+  await upsertModel(deps.db, input, existing?.position ?? Number(last?.max ?? 0) + 1, deps.now());
+  statusCache.delete(deps.db);
+}
+
+export async function deleteModel(deps: Deps, name: string): Promise<void> {
+  const result = await deps.db.deleteFrom("models").where("name", "=", name).executeTakeFirst();
+  if (Number(result.numDeletedRows) === 0) throw new PlatformError(404, "Model not found");
+  statusCache.delete(deps.db);
+}
+
+/**
+ * Seeds the registry from MODELS_FILE: a JSON list of models (or `{"models": [...]}`), upserted by name
+ * in file order. A bad file stops the start with a message naming the entry.
+ */
+export async function seedModelsFromFile(db: DB, file: string, now = Date.now()): Promise<number> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(fs.readFileSync(file, "utf8"));
+  } catch (error) {
+    throw new Error(`MODELS_FILE ${file}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const list = Array.isArray(raw) ? raw : (raw as { models?: unknown })?.models;
+  if (!Array.isArray(list)) throw new Error(`MODELS_FILE ${file}: expected a JSON list of models`);
+  for (const [index, entry] of list.entries()) {
+    const parsed = modelInput.safeParse(entry);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new Error(`MODELS_FILE ${file}, entry ${index}: ${issue.path.join(".")}: ${issue.message}`);
+    }
+    try {
+      await upsertModel(db, parsed.data, index + 1, now);
+    } catch (error) {
+      throw new Error(`MODELS_FILE ${file}, entry ${index}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  return list.length;
+}
+
+const statusCache = new WeakMap<DB, { at: number; map: Promise<Record<string, ModelStatus>> }>();
+
+/**
+ * Each model's status: the operator's override, else a probe of its upstream (online when `/models`
+ * answers, starting on 503, offline when unreachable). Probes run concurrently with a short timeout,
+ * and one round is shared by every caller for 30 s.
+ */
+export async function modelStatuses(deps: Deps): Promise<Record<string, ModelStatus>> {
+  const cached = statusCache.get(deps.db);
+  if (cached && deps.now() - cached.at < STATUS_CACHE_MS) return cached.map;
+  const map = probeAll(deps);
+  statusCache.set(deps.db, { at: deps.now(), map });
+  map.catch(() => statusCache.delete(deps.db));
+  return map;
+}
+
+async function probeAll(deps: Deps): Promise<Record<string, ModelStatus>> {
+  const models = await listModels(deps);
+  const entries = await Promise.all(
+    models.map(async (m): Promise<[string, ModelStatus]> => {
+      if (m.status_override) return [m.name, m.status_override];
+      if (isBuiltin(m)) return [m.name, "online"];
+      return [m.name, await probeUpstream(m, PROBE_TIMEOUT_MS)];
+    }),
+  );
+  return Object.fromEntries(entries);
+}
+
+/** Forget probed statuses (after an operator change, or in tests). */
+export function clearStatusCache(db: DB): void {
+  statusCache.delete(db);
+}

@@ -1,0 +1,42 @@
+import { Hono } from "hono";
+import type { Deps, PlatformEnv } from "../context";
+import { ChatError, chatCompletion, chatErrorResponse, parseChatRequest } from "../chat/service";
+import { listModels } from "../models/service";
+import { authenticateApiToken } from "../tokens/service";
+
+function authError(status: 401 | 403, message: string): ChatError {
+  return new ChatError(status, message, status === 401 ? "authentication_error" : "permission_error");
+}
+
+/**
+ * The public OpenAI-compatible API under /openai/v1 (DESIGN §5): bearer API tokens only. No cookie is
+ * read here, so the browser origin check of /api/v1 does not apply: there is no ambient credential to forge.
+ */
+export function openaiRoutes(deps: Deps) {
+  return new Hono<PlatformEnv>()
+    .use(async (c, next) => {
+      c.set("deps", deps);
+      await next();
+    })
+    .get("/models", async (c) => {
+      const auth = await authenticateApiToken(deps, c.req.header("authorization"), "models:read");
+      if (!auth.ok) return chatErrorResponse(authError(auth.status, auth.error));
+      const models = await listModels(deps);
+      return c.json({
+        object: "list",
+        data: models.map((m) => ({ id: m.name, object: "model", created: Math.floor(m.created_at / 1000), owned_by: m.provider })),
+      });
+    })
+    .post("/chat/completions", async (c) => {
+      const auth = await authenticateApiToken(deps, c.req.header("authorization"), "chat");
+      if (!auth.ok) return chatErrorResponse(authError(auth.status, auth.error));
+      const body = parseChatRequest(await c.req.json().catch(() => null));
+      return chatCompletion(deps, { orgId: auth.orgId, userId: null, tokenId: auth.tokenId }, body, c.req.raw.signal);
+    })
+    .all("*", () => chatErrorResponse(new ChatError(404, "Not found", "invalid_request_error")))
+    .onError((error) => {
+      if (error instanceof ChatError) return chatErrorResponse(error);
+      console.error(error);
+      return chatErrorResponse(new ChatError(500, "Internal server error", "server_error"));
+    });
+}

@@ -1,0 +1,135 @@
+import type { Page } from "@playwright/test";
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { signInWithOrganization } from "./support/auth";
+import { fakeModels } from "./support/chat";
+import { expect, test } from "./support/test";
+
+const input = (page: Page) => page.getByRole("textbox", { name: "Message" });
+const replies = (page: Page) => page.getByRole("listitem", { name: "Assistant message" });
+
+test("choose a model, send, watch the reply stream in, open and close its thinking, regenerate and delete", async ({ page }) => {
+  await signInWithOrganization(page);
+  await page.goto("/chat?model=no-such-model");
+  await page.getByRole("button", { name: /Model:/ }).click();
+  await page.getByRole("option", { name: /Built-in development model/ }).click();
+  await expect(page.getByRole("button", { name: /Model: Built-in development model/ })).toBeVisible();
+
+  await input(page).fill("Hello there");
+  await input(page).press("Enter");
+  await expect(page.getByRole("listitem", { name: "Your message" })).toContainText("Hello there");
+  await expect(page.getByRole("button", { name: "Stop" })).toBeVisible();
+  await expect(replies(page)).toContainText("You said: Hello there");
+  await expect(replies(page)).toContainText("I am the built-in development model");
+  await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+  await expect(input(page)).toBeFocused();
+
+  const toggle = page.getByRole("button", { name: "Show thinking" });
+  await expect(toggle).toHaveAttribute("aria-expanded", "false");
+  await toggle.click();
+  const hide = page.getByRole("button", { name: "Hide thinking" });
+  await expect(hide).toHaveAttribute("aria-expanded", "true");
+  await expect(replies(page)).toContainText("I have no real model behind me");
+  await hide.click();
+  await expect(replies(page)).not.toContainText("I have no real model behind me");
+
+  await page.getByRole("listitem", { name: "Your message" }).getByRole("button", { name: "Regenerate" }).click();
+  await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+  await expect(replies(page)).toHaveCount(1);
+  await expect(replies(page)).toContainText("You said: Hello there");
+
+  await replies(page).getByRole("button", { name: "Delete reply" }).click();
+  await expect(replies(page)).toHaveCount(0);
+  await page.getByRole("button", { name: "Delete your message" }).click();
+  await expect(page.getByText("Send a message to start chatting")).toBeVisible();
+});
+
+test("a blank message is not sent, and Shift+Enter adds a line", async ({ page }) => {
+  await signInWithOrganization(page);
+  await page.goto("/chat");
+  await expect(page.getByRole("button", { name: "Send" })).toBeDisabled();
+  await input(page).fill("   ");
+  await input(page).press("Enter");
+  await expect(page.getByRole("listitem", { name: "Your message" })).toHaveCount(0);
+  await input(page).fill("one");
+  await input(page).press("Shift+Enter");
+  await input(page).pressSequentially("two");
+  await expect(input(page)).toHaveValue("one\ntwo");
+});
+
+test("Stop aborts the reply all the way to the upstream", async ({ page }) => {
+  const { fake, names, dispose } = await fakeModels(["hang"]);
+  try {
+    await signInWithOrganization(page);
+    await page.goto(`/chat?model=${names.hang}`);
+    await input(page).fill("Wait for it");
+    await input(page).press("Enter");
+    await expect(page.getByRole("button", { name: "Stop" })).toBeVisible();
+    await expect.poll(() => fake.requests.length).toBe(1);
+    const closed = fake.nextClose();
+    await page.getByRole("button", { name: "Stop" }).click();
+    await closed;
+    await expect(replies(page)).toContainText("Stopped.");
+    await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+  } finally {
+    await dispose();
+  }
+});
+
+test("the 503 notice counts down from 30 s and retries by itself", async ({ page }) => {
+  const { names, dispose } = await fakeModels(["warming-once"]);
+  try {
+    await page.clock.install();
+    await signInWithOrganization(page);
+    await page.goto(`/chat?model=${names["warming-once"]}`);
+    // Stop the page's clock: from here on, seconds pass only when the test says so.
+    await page.clock.pauseAt(new Date(Date.now() + 60_000));
+    await input(page).fill("Are you awake?");
+    await input(page).press("Enter");
+    await expect(page.getByText("Model is warming up. This usually takes a few minutes for the first request.")).toBeVisible();
+    await expect(page.getByText("Retrying in 30s")).toBeVisible();
+    await page.clock.fastForward(10_000);
+    await expect(page.getByText("Retrying in 20s")).toBeVisible();
+    await page.clock.fastForward(20_000);
+    await expect(replies(page)).toContainText("Hello from the fake upstream.");
+    await expect(page.getByText(/Retrying in/)).toHaveCount(0);
+  } finally {
+    await dispose();
+  }
+});
+
+test("the API examples dialog copies its snippet, which runs as shown with a real token", async ({ page, context }) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  await signInWithOrganization(page);
+  await page.goto("/chat");
+  await page.getByRole("link", { name: "API examples" }).click();
+  const dialog = page.getByRole("dialog", { name: "API examples" });
+  await expect(dialog).toBeVisible();
+  const snippet = dialog.getByTestId("api-snippet");
+  await expect(snippet).toContainText("/openai/v1/chat/completions");
+  await expect(snippet).toContainText("Bearer {key}");
+  await expect(snippet).toContainText('"builtin"');
+  await dialog.getByRole("button", { name: "Copy cURL" }).click();
+  await expect(dialog.getByRole("button", { name: "Copied!" })).toBeVisible();
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  expect(copied).toBe(await snippet.textContent());
+
+  const created = await page.request.post("/api/v1/tokens", { data: { scopes: ["chat"], expiresAt: null } });
+  expect(created.ok()).toBe(true);
+  const { token } = (await created.json()) as { token: string };
+  const curl = execFileSync("bash", ["-c", copied.replace("{key}", token)], { encoding: "utf8" });
+  expect(curl).toContain("data: [DONE]");
+
+  for (const [tab, run] of [
+    ["JavaScript", (file: string) => execFileSync(process.execPath, [file], { encoding: "utf8" })],
+    ["Python", (file: string) => execFileSync("python3", [file], { encoding: "utf8" })],
+  ] as const) {
+    await dialog.getByRole("tab", { name: tab }).click();
+    const code = (await snippet.textContent())!;
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "snippet-")), tab === "Python" ? "chat.py" : "chat.mjs");
+    fs.writeFileSync(file, code.replace("{key}", token));
+    expect(run(file)).toContain("I am the built-in development model");
+  }
+});

@@ -1,0 +1,127 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+
+/**
+ * A local stand-in for an OpenAI-compatible inference server (vLLM, Ollama, OpenAI). What it does
+ * depends on the upstream model id it is asked for:
+ *
+ * - `echo` (and any other id): streams a reply with `delta.reasoning_content` first, then content;
+ * - `think`: the reasoning as a `<think>…</think>` block inside the content;
+ * - `slow`: like echo, `slowDelayMs` between chunks;
+ * - `no-usage`: never sends a usage chunk, even when asked;
+ * - `rate-limited`: 429 with `Retry-After: 7`; `warming`: 503 with `Retry-After: 120`;
+ * - `warming-once`: 503 the first time, then like echo;
+ * - `hang`: sends the first chunk, then nothing until the client goes away.
+ */
+export interface FakeUpstream {
+  url: string;
+  /** Every chat request received: upstream model id, body and Authorization header. */
+  requests: { model: string; body: Record<string, unknown>; authorization: string | undefined }[];
+  /** Streams whose client went away before the fake finished them. */
+  closedEarly: number;
+  /** Streams the fake finished ([DONE] written). */
+  finished: number;
+  /** What `/models` answers: 200, or another status (503 while "loading"). */
+  modelsStatus: number;
+  delayMs: number;
+  slowDelayMs: number;
+  /** Resolves when a stream's client has gone away (for abort tests). */
+  nextClose: () => Promise<void>;
+  close: () => Promise<void>;
+}
+
+export const FAKE_REASONING = "Let me think about this.";
+export const FAKE_ANSWER_PIECES = ["Hello", " from", " the", " fake", " upstream."];
+export const FAKE_USAGE = { prompt_tokens: 11, completion_tokens: 13, total_tokens: 24, completion_tokens_details: { reasoning_tokens: 6 } };
+
+export async function startFakeUpstream(options: { apiKey?: string } = {}): Promise<FakeUpstream> {
+  const warmedUp = new Set<string>();
+  let closeWaiters: (() => void)[] = [];
+  const state: Omit<FakeUpstream, "url" | "close" | "nextClose"> = { requests: [], closedEarly: 0, finished: 0, modelsStatus: 200, delayMs: 5, slowDelayMs: 250 };
+
+  const server = http.createServer(async (req, res) => {
+    if (options.apiKey && req.headers.authorization !== `Bearer ${options.apiKey}`) {
+      res.writeHead(401, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "bad key" } }));
+      return;
+    }
+    const url = new URL(req.url ?? "/", "http://fake");
+    if (req.method === "GET" && url.pathname.endsWith("/models")) {
+      res.writeHead(state.modelsStatus, { "content-type": "application/json" }).end(JSON.stringify({ object: "list", data: [{ id: "echo", object: "model" }] }));
+      return;
+    }
+    if (req.method !== "POST" || !url.pathname.endsWith("/chat/completions")) {
+      res.writeHead(404).end();
+      return;
+    }
+    let raw = "";
+    for await (const chunk of req) raw += chunk;
+    const body = JSON.parse(raw) as { model: string; stream?: boolean; stream_options?: { include_usage?: boolean } };
+    state.requests.push({ model: body.model, body, authorization: req.headers.authorization });
+
+    const error = (status: number, retryAfter: string, message: string) =>
+      res.writeHead(status, { "content-type": "application/json", "retry-after": retryAfter }).end(JSON.stringify({ error: { message, type: "fake" } }));
+    if (body.model === "rate-limited") return error(429, "7", "Too many requests");
+    if (body.model === "warming") return error(503, "120", "Model is loading");
+    if (body.model === "warming-once" && !warmedUp.has(body.model)) {
+      warmedUp.add(body.model);
+      return error(503, "120", "Model is loading");
+    }
+
+    const id = `chatcmpl-fake-${state.requests.length}`;
+    const think = body.model === "think";
+    const deltas: Record<string, string>[] = think
+      ? [{ content: "<think>" }, { content: FAKE_REASONING }, { content: "</think>" }, ...FAKE_ANSWER_PIECES.map((content) => ({ content }))]
+      : [{ reasoning_content: FAKE_REASONING }, ...FAKE_ANSWER_PIECES.map((content) => ({ content }))];
+
+    if (!body.stream) {
+      const content = deltas.map((d) => d.content ?? "").join("");
+      const message = think ? { role: "assistant", content } : { role: "assistant", content, reasoning_content: FAKE_REASONING };
+      res.writeHead(200, { "content-type": "application/json" }).end(
+        JSON.stringify({ id, object: "chat.completion", created: 1, model: body.model, choices: [{ index: 0, message, finish_reason: "stop" }], usage: FAKE_USAGE }),
+      );
+      return;
+    }
+
+    let finished = false;
+    res.on("close", () => {
+      if (!finished) {
+        state.closedEarly += 1;
+        const waiters = closeWaiters;
+        closeWaiters = [];
+        for (const w of waiters) w();
+      }
+    });
+    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+    const send = (payload: unknown) => res.write(`data: ${JSON.stringify(payload)}\n\n`);
+    const chunk = (delta: Record<string, string>, finish: string | null = null) =>
+      send({ id, object: "chat.completion.chunk", created: 1, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }] });
+    chunk({ role: "assistant", content: "" });
+    if (body.model === "hang") return; // and never another byte
+    const delay = body.model === "slow" ? state.slowDelayMs : state.delayMs;
+    for (const delta of deltas) {
+      await new Promise((r) => setTimeout(r, delay));
+      if (res.destroyed) return;
+      chunk(delta);
+    }
+    chunk({}, "stop");
+    if (body.stream_options?.include_usage && body.model !== "no-usage") {
+      send({ id, object: "chat.completion.chunk", created: 1, model: body.model, choices: [], usage: FAKE_USAGE });
+    }
+    res.write("data: [DONE]\n\n");
+    finished = true;
+    state.finished += 1;
+    res.end();
+  });
+
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  const fake = state as FakeUpstream;
+  fake.url = `http://127.0.0.1:${port}/v1`;
+  fake.nextClose = () => new Promise<void>((resolve) => closeWaiters.push(resolve));
+  fake.close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return fake;
+}

@@ -1,0 +1,303 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { getRequestListener } from "@hono/node-server";
+import OpenAI from "openai";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createPlatform } from "../../platform/app";
+import { creditPayment, setPaymentMode } from "../../platform/billing/service";
+import { saveModel } from "../../platform/models/service";
+import type { FakeUpstream } from "../fakes/openai-upstream";
+import { FAKE_ANSWER_PIECES, FAKE_REASONING, FAKE_USAGE, startFakeUpstream } from "../fakes/openai-upstream";
+import type { Harness } from "./harness";
+import { createHarness } from "./harness";
+
+let fake: FakeUpstream;
+let h: Harness;
+
+beforeAll(async () => {
+  fake = await startFakeUpstream({ apiKey: "sk-upstream" });
+});
+afterAll(() => fake.close());
+afterEach(() => h?.close());
+
+async function setup() {
+  h = await createHarness();
+  for (const upstream of ["echo", "think", "slow", "hang", "no-usage", "rate-limited", "warming"]) {
+    await saveModel(h.deps, {
+      name: `fake-${upstream}`,
+      displayName: `Fake ${upstream}`,
+      provider: "vllm",
+      contextSize: 32768,
+      baseUrl: fake.url,
+      apiKey: "sk-upstream",
+      upstreamModel: upstream,
+      rateCard: { id: `rc-${upstream}`, inputPerMillion: 1, outputPerMillion: 2 },
+    });
+  }
+  const admin = await h.admin();
+  await credit(admin.orgId, 10);
+  return admin;
+}
+
+let payments = 0;
+async function credit(orgId: number, dollars: number) {
+  payments += 1;
+  await creditPayment(h.deps, { orgId, paymentIntentId: `pi_test_${payments}`, amountMicros: dollars * 1e6, description: "Test funds" });
+}
+
+async function ledger(session: Awaited<ReturnType<typeof setup>>) {
+  return (await (await session.call("GET", "/billing/ledger")).json()) as { description: string; model: string | null; rateCardId: string | null; change: number }[];
+}
+
+const ask = (model: string) => ({ model, messages: [{ role: "user", content: "Say hello" }], stream: true });
+
+async function readAll(response: Response): Promise<string> {
+  return new TextDecoder().decode(await response.arrayBuffer());
+}
+
+async function receipt(session: Awaited<ReturnType<typeof setup>>, response: Response) {
+  const id = response.headers.get("x-receipt-id");
+  expect(id).toBeTruthy();
+  // Metering runs as the stream ends; give it the moment it needs.
+  for (let i = 0; i < 50; i++) {
+    const r = await session.call("GET", `/chat/receipts/${id}`);
+    if (r.status === 200) return r.json();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error("no receipt");
+}
+
+describe("POST /chat/completions", () => {
+  it("streams the built-in model's reply with a reasoning block, ending with [DONE]", async () => {
+    const admin = await setup();
+    const response = await admin.call("POST", "/chat/completions", ask("builtin"));
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toContain("text/event-stream");
+    const text = await readAll(response);
+    expect(text).toContain("<think>");
+    expect(text).toContain("**Say ");
+    expect(text.trim().endsWith("data: [DONE]")).toBe(true);
+    const r = await receipt(admin, response);
+    expect(r).toMatchObject({ model: "builtin", cost: 0, estimated: false, outcome: "completed" });
+    expect(r.reasoningTokens).toBeGreaterThan(0);
+  });
+
+  it("forwards to the upstream with its key and model id, passing the stream through unchanged", async () => {
+    const admin = await setup();
+    const response = await admin.call("POST", "/chat/completions", ask("fake-echo"));
+    const text = await readAll(response);
+    expect(fake.requests.at(-1)).toMatchObject({ model: "echo", authorization: "Bearer sk-upstream" });
+    expect(text).toContain(JSON.stringify({ reasoning_content: FAKE_REASONING }));
+    for (const piece of FAKE_ANSWER_PIECES) expect(text).toContain(JSON.stringify(piece));
+    const r = await receipt(admin, response);
+    expect(r).toMatchObject({ inputTokens: FAKE_USAGE.prompt_tokens, outputTokens: FAKE_USAGE.completion_tokens, reasoningTokens: 6, estimated: false });
+    // 11 input tokens at $1/M + 13 output tokens at $2/M
+    expect(r.cost).toBeCloseTo(0.000037, 9);
+  });
+
+  it("does not buffer: the first chunk arrives before the upstream has finished", async () => {
+    const admin = await setup();
+    const finishedBefore = fake.finished;
+    const response = await admin.call("POST", "/chat/completions", ask("fake-slow"));
+    const reader = response.body!.getReader();
+    const first = await reader.read();
+    expect(new TextDecoder().decode(first.value)).toContain('"role":"assistant"');
+    expect(fake.finished).toBe(finishedBefore);
+    while (!(await reader.read()).done);
+    expect(fake.finished).toBe(finishedBefore + 1);
+    await receipt(admin, response);
+  });
+
+  it("propagates a client abort to the upstream, and bills what was generated, estimated", async () => {
+    const admin = await setup();
+    const controller = new AbortController();
+    const response = await h.fetch("/chat/completions", { method: "POST", cookie: admin.cookie, json: ask("fake-hang"), signal: controller.signal });
+    const reader = response.body!.getReader();
+    await reader.read();
+    const closed = fake.nextClose();
+    controller.abort();
+    await closed; // the fake saw its request closed
+    const r = await receipt(admin, response);
+    expect(r).toMatchObject({ outcome: "stopped", estimated: true, outputTokens: 0 });
+    expect(r.inputTokens).toBeGreaterThan(0);
+    expect(r.cost).toBeGreaterThan(0);
+  });
+
+  it("counts a stream without upstream usage with the tokenizer and marks it estimated", async () => {
+    const admin = await setup();
+    const response = await admin.call("POST", "/chat/completions", ask("fake-no-usage"));
+    await readAll(response);
+    const r = await receipt(admin, response);
+    expect(r).toMatchObject({ estimated: true, outcome: "completed" });
+    expect(r.outputTokens).toBeGreaterThan(0);
+    expect(r.reasoningTokens).toBeGreaterThan(0);
+  });
+
+  it("takes reasoning inside a <think> block into the receipt", async () => {
+    const admin = await setup();
+    const response = await admin.call("POST", "/chat/completions", ask("fake-think"));
+    expect(await readAll(response)).toContain("<think>");
+    expect((await receipt(admin, response)).reasoningTokens).toBe(6);
+  });
+
+  it("passes the upstream's 429 and 503 on with their Retry-After, in the OpenAI error shape", async () => {
+    const admin = await setup();
+    const limited = await admin.call("POST", "/chat/completions", ask("fake-rate-limited"));
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get("retry-after")).toBe("7");
+    expect(await limited.json()).toEqual({ error: { message: "Too many requests", type: "rate_limit_exceeded" } });
+    const warming = await admin.call("POST", "/chat/completions", ask("fake-warming"));
+    expect(warming.status).toBe(503);
+    expect(warming.headers.get("retry-after")).toBe("120");
+    expect((await warming.json()).error.message).toBe("Model is loading");
+  });
+
+  it("answers an unknown model with 404 in the OpenAI error shape", async () => {
+    const admin = await setup();
+    const response = await admin.call("POST", "/chat/completions", ask("no-such-model"));
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ error: { message: "The model 'no-such-model' does not exist", type: "invalid_request_error" } });
+  });
+
+  it("refuses bad input with 400 and signed-out callers with 401", async () => {
+    const admin = await setup();
+    expect((await admin.call("POST", "/chat/completions", { model: "builtin", messages: [] })).status).toBe(400);
+    const anonymous = await h.fetch("/chat/completions", { method: "POST", json: ask("builtin") });
+    expect(anonymous.status).toBe(401);
+    expect((await anonymous.json()).error.type).toBe("authentication_error");
+  });
+
+  it("answers a non-streamed request as JSON and meters it", async () => {
+    const admin = await setup();
+    const response = await admin.call("POST", "/chat/completions", { ...ask("fake-echo"), stream: false });
+    const body = await response.json();
+    expect(body.choices[0].message.content).toBe(FAKE_ANSWER_PIECES.join(""));
+    expect((await receipt(admin, response)).estimated).toBe(false);
+  });
+
+  it("shows a receipt only to its own organization", async () => {
+    const admin = await setup();
+    const response = await admin.call("POST", "/chat/completions", ask("builtin"));
+    await readAll(response);
+    await receipt(admin, response);
+    const other = await h.admin("Other");
+    expect((await other.call("GET", `/chat/receipts/${response.headers.get("x-receipt-id")}`)).status).toBe(404);
+  });
+});
+
+describe("metering into the billing ledger", () => {
+  it("writes one ledger row per completion, with the model, rate card and cost", async () => {
+    const admin = await setup();
+    for (let i = 0; i < 2; i++) {
+      const response = await admin.call("POST", "/chat/completions", ask("fake-echo"));
+      await readAll(response);
+      await receipt(admin, response);
+    }
+    const usage = (await ledger(admin)).filter((row) => row.model);
+    expect(usage).toHaveLength(2);
+    expect(usage[0]).toMatchObject({ model: "fake-echo", rateCardId: "rc-echo", change: -0.000037 });
+    const balance = await (await admin.call("GET", "/billing/balance")).json();
+    expect(balance).toBeCloseTo(10 - 2 * 0.000037, 9);
+  });
+
+  it("bills a stopped stream once, for what reached the client, and says it is estimated", async () => {
+    const admin = await setup();
+    const controller = new AbortController();
+    const response = await h.fetch("/chat/completions", { method: "POST", cookie: admin.cookie, json: ask("fake-hang"), signal: controller.signal });
+    await response.body!.getReader().read();
+    controller.abort();
+    await receipt(admin, response);
+    const usage = (await ledger(admin)).filter((row) => row.model);
+    expect(usage).toHaveLength(1);
+    expect(usage[0].description).toContain("(estimated)");
+    expect(usage[0].change).toBeLessThan(0);
+  });
+
+  it("refuses a priced model with 402 when a manual organization's balance is not above zero", async () => {
+    await setup();
+    const broke = await h.admin("Broke");
+    const response = await broke.call("POST", "/chat/completions", ask("fake-echo"));
+    expect(response.status).toBe(402);
+    expect((await response.json()).error.type).toBe("insufficient_quota");
+  });
+
+  it("never refuses in invoice mode, and the built-in model is free", async () => {
+    await setup();
+    const broke = await h.admin("Invoiced");
+    const free = await broke.call("POST", "/chat/completions", ask("builtin"));
+    expect(free.status).toBe(200);
+    await readAll(free);
+    await receipt(broke, free);
+    expect((await ledger(broke)).filter((row) => row.model)).toHaveLength(0);
+    await setPaymentMode(h.deps, broke.orgId, "invoice");
+    const invoiced = await broke.call("POST", "/chat/completions", ask("fake-echo"));
+    expect(invoiced.status).toBe(200);
+    await readAll(invoiced);
+    await receipt(broke, invoiced);
+    expect((await ledger(broke)).filter((row) => row.model)).toHaveLength(1);
+  });
+});
+
+describe("/openai/v1 with the official openai client", () => {
+  async function serve() {
+    const admin = await setup();
+    const listener = getRequestListener(createPlatform(h.deps).fetch);
+    const server = http.createServer((req, res) => void listener(req, res));
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/openai/v1`;
+    const created = await admin.call("POST", "/tokens", { scopes: ["chat", "models:read"], expiresAt: null });
+    expect(created.status).toBe(201);
+    const token = (await created.json()) as { token: string; publicId: string };
+    return { admin, server, base, token };
+  }
+
+  it("streams a completion with a token made through the API, and is refused once it is revoked", async () => {
+    const { admin, server, base, token } = await serve();
+    try {
+      const client = new OpenAI({ baseURL: base, apiKey: token.token, maxRetries: 0 });
+      const models = await client.models.list();
+      expect(models.data.map((m) => m.id)).toContain("fake-echo");
+      const stream = await client.chat.completions.create({ model: "fake-echo", messages: [{ role: "user", content: "Say hello" }], stream: true });
+      let text = "";
+      for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? "";
+      expect(text).toBe(FAKE_ANSWER_PIECES.join(""));
+      expect((await admin.call("DELETE", `/tokens/${token.publicId}`)).status).toBe(200);
+      const refused = client.chat.completions.create({ model: "fake-echo", messages: [{ role: "user", content: "Again" }], stream: true });
+      await expect(refused).rejects.toMatchObject({ status: 401 });
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
+  it("answers an unknown model with 404 and a token without the chat scope with 403", async () => {
+    const { admin, server, base, token } = await serve();
+    try {
+      const client = new OpenAI({ baseURL: base, apiKey: token.token, maxRetries: 0 });
+      await expect(client.chat.completions.create({ model: "nope", messages: [{ role: "user", content: "x" }] })).rejects.toMatchObject({ status: 404 });
+      const narrow = (await (await admin.call("POST", "/tokens", { scopes: ["models:read"], expiresAt: null })).json()) as { token: string };
+      const limited = new OpenAI({ baseURL: base, apiKey: narrow.token, maxRetries: 0 });
+      await expect(limited.chat.completions.create({ model: "builtin", messages: [{ role: "user", content: "x" }] })).rejects.toMatchObject({ status: 403 });
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+});
+
+describe("/openai/v1", () => {
+  it("refuses a request without a token in the OpenAI error shape, whatever its origin", async () => {
+    await setup();
+    const response = await h.fetch("/openai/v1/chat/completions", { method: "POST", json: ask("builtin"), headers: { origin: "https://elsewhere.example" } });
+    expect(response.status).toBe(401);
+    expect((await response.json()).error.type).toBe("authentication_error");
+    expect((await h.fetch("/openai/v1/models")).status).toBe(401);
+    expect((await h.fetch("/openai/v1/nothing")).status).toBe(404);
+  });
+
+  it("leaves /api/v1 as it was", async () => {
+    await setup();
+    expect((await h.fetch("/organizations/config")).status).toBe(200);
+    expect(await (await h.fetch("/nothing")).json()).toEqual({ error: "Not found" });
+  });
+});

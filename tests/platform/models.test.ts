@@ -1,0 +1,153 @@
+import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { clearStatusCache, PROBE_TIMEOUT_MS, saveModel, seedModelsFromFile, STATUS_CACHE_MS } from "../../platform/models/service";
+import type { FakeUpstream } from "../fakes/openai-upstream";
+import { startFakeUpstream } from "../fakes/openai-upstream";
+import type { Harness } from "./harness";
+import { createHarness } from "./harness";
+
+let fake: FakeUpstream;
+let h: Harness;
+let clock = Date.now();
+
+beforeAll(async () => {
+  fake = await startFakeUpstream();
+});
+afterAll(() => fake.close());
+afterEach(async () => {
+  fake.modelsStatus = 200;
+  await h?.close();
+});
+
+async function fresh() {
+  h = await createHarness({}, () => clock);
+  return h;
+}
+
+const upstreamModel = (name: string, extra: Record<string, unknown> = {}) => ({
+  name,
+  displayName: `Model ${name}`,
+  provider: "vllm",
+  contextSize: 131072,
+  baseUrl: fake.url,
+  apiKey: "sk-upstream-secret",
+  upstreamModel: "echo",
+  rateCard: { id: `rc-${name}`, inputPerMillion: 0.5, outputPerMillion: 1.5 },
+  ...extra,
+});
+
+describe("GET /models", () => {
+  it("lists the built-in development model on a fresh install", async () => {
+    const admin = await (await fresh()).admin();
+    const response = await admin.call("GET", "/models");
+    expect(response.status).toBe(200);
+    const { data } = await response.json();
+    expect(data).toEqual([{ name: "builtin", displayName: "Built-in development model", provider: "builtin", contextSize: 8192, rateCard: null }]);
+  });
+
+  it("never sends the upstream's address or key", async () => {
+    const admin = await (await fresh()).admin();
+    await saveModel(h.deps, upstreamModel("secretive"));
+    const text = await (await admin.call("GET", "/models")).text();
+    expect(text).toContain("secretive");
+    expect(text).not.toContain("sk-upstream-secret");
+    expect(text).not.toContain(fake.url);
+  });
+
+  it("is for signed-in members of an organization", async () => {
+    await fresh();
+    expect((await h.fetch("/models")).status).toBe(401);
+    await h.signIn(); // the first user ever joins the system organization
+    const loner = await h.signIn();
+    expect((await loner.call("GET", "/models")).status).toBe(403);
+  });
+});
+
+describe("GET /models/status", () => {
+  it("reports the override, else what the upstream's /models answers", async () => {
+    const admin = await (await fresh()).admin();
+    await saveModel(h.deps, upstreamModel("up"));
+    await saveModel(h.deps, upstreamModel("resting", { status: "standby" }));
+    await saveModel(h.deps, upstreamModel("fixing", { status: "maintenance" }));
+    await saveModel(h.deps, upstreamModel("gone", { baseUrl: "http://127.0.0.1:9/v1" }));
+    const map = await (await admin.call("GET", "/models/status")).json();
+    expect(map).toEqual({ builtin: "online", up: "online", resting: "standby", fixing: "maintenance", gone: "offline" });
+  });
+
+  it("reports starting while the upstream answers 503, and caches a probe round for 30 s", async () => {
+    const admin = await (await fresh()).admin();
+    await saveModel(h.deps, upstreamModel("loading"));
+    fake.modelsStatus = 503;
+    expect((await (await admin.call("GET", "/models/status")).json()).loading).toBe("starting");
+    fake.modelsStatus = 200;
+    clock += STATUS_CACHE_MS - 1;
+    expect((await (await admin.call("GET", "/models/status")).json()).loading).toBe("starting");
+    clock += 2;
+    expect((await (await admin.call("GET", "/models/status")).json()).loading).toBe("online");
+  });
+
+  it("probes concurrently, so hanging upstreams cost one timeout together and show offline", async () => {
+    const silent = http.createServer(() => {}); // accepts, never answers
+    await new Promise<void>((r) => silent.listen(0, "127.0.0.1", r));
+    const port = (silent.address() as AddressInfo).port;
+    try {
+      const admin = await (await fresh()).admin();
+      await saveModel(h.deps, upstreamModel("hung-1", { baseUrl: `http://127.0.0.1:${port}/v1` }));
+      await saveModel(h.deps, upstreamModel("hung-2", { baseUrl: `http://127.0.0.1:${port}/v1` }));
+      await saveModel(h.deps, upstreamModel("fine"));
+      clearStatusCache(h.deps.db);
+      const started = performance.now();
+      const map = await (await admin.call("GET", "/models/status")).json();
+      const elapsed = performance.now() - started;
+      expect(map).toMatchObject({ "hung-1": "offline", "hung-2": "offline", fine: "online" });
+      // Two probes one after the other would take at least two timeouts.
+      expect(elapsed).toBeLessThan(2 * PROBE_TIMEOUT_MS);
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+    }
+  });
+});
+
+describe("the registry", () => {
+  it("is seeded from MODELS_FILE, upserting by name", async () => {
+    await fresh();
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "models-")), "models.json");
+    fs.writeFileSync(file, JSON.stringify([upstreamModel("qwen"), upstreamModel("llama", { provider: "ollama", rateCard: null })]));
+    expect(await seedModelsFromFile(h.deps.db, file)).toBe(2);
+    fs.writeFileSync(file, JSON.stringify({ models: [upstreamModel("qwen", { displayName: "Qwen renamed" })] }));
+    await seedModelsFromFile(h.deps.db, file);
+    const admin = await h.admin();
+    const { data } = await (await admin.call("GET", "/models")).json();
+    expect(data.map((m: { name: string; displayName: string }) => [m.name, m.displayName])).toEqual([
+      ["builtin", "Built-in development model"],
+      ["qwen", "Qwen renamed"],
+      ["llama", "Model llama"],
+    ]);
+    expect(data[1].rateCard).toEqual({ id: "rc-qwen", inputPerMillion: 0.5, outputPerMillion: 1.5 });
+  });
+
+  it("refuses a bad MODELS_FILE entry with its index", async () => {
+    await fresh();
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "models-")), "models.json");
+    fs.writeFileSync(file, JSON.stringify([upstreamModel("ok"), { name: "bad" }]));
+    await expect(seedModelsFromFile(h.deps.db, file)).rejects.toThrow(/entry 1: displayName/);
+  });
+
+  it("is edited by admins of the system organization only", async () => {
+    await fresh();
+    const operator = await h.signIn("Operator", "operator@example.test"); // first user: system admin in dev sign-in
+    const outsider = await h.admin("Other");
+    const body = { displayName: "Edited", provider: "vllm", contextSize: 4096, baseUrl: fake.url, upstreamModel: "echo" };
+    expect((await outsider.call("PUT", "/models/org/new-model", body)).status).toBe(403);
+    expect((await operator.call("PUT", "/models/org/new-model", body)).status).toBe(200);
+    const { data } = await (await outsider.call("GET", "/models")).json();
+    expect(data.map((m: { name: string }) => m.name)).toContain("org/new-model");
+    expect((await operator.call("DELETE", "/models/org/new-model")).status).toBe(200);
+    expect((await operator.call("DELETE", "/models/org/new-model")).status).toBe(404);
+  });
+});
