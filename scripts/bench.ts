@@ -2,7 +2,10 @@
  * The budgets of DESIGN §7, measured and reported (not gated: two shared cores are noisy, so compare
  * the ratios from one run). Run after `npm run build`: `npm run bench`.
  */
+import path from "node:path";
 import autocannon from "autocannon";
+import SQLite from "better-sqlite3";
+import { benchChat } from "./bench-chat";
 import { devSignIn, startBuiltServer } from "./bench/server";
 
 async function requestsPerSecond(url: string, headers: Record<string, string> = {}): Promise<number> {
@@ -19,18 +22,40 @@ async function firstLoadJavaScript(baseURL: string, path: string): Promise<numbe
   return bytes;
 }
 
+/** Median latency of a page over a short run, in milliseconds. */
+async function medianLatency(url: string, cookie: string): Promise<number> {
+  const result = await autocannon({ url, headers: { cookie }, connections: 2, duration: 5 });
+  if (result.non2xx > 0) throw new Error(`${url}: ${result.non2xx} answers were not 2xx`);
+  return result.latency.p50;
+}
+
+/** Writes `count` usage rows straight into the bench database's ledger (far faster than the API). */
+function fillLedger(dataDir: string, orgId: number, count: number) {
+  const db = new SQLite(path.join(dataDir, "console.db"));
+  db.pragma("busy_timeout = 10000");
+  const insert = db.prepare(
+    "insert into ledger_entries (org_id, created_at, description, model, rate_card_id, change_micros, payment_intent_id) values (?, ?, ?, ?, ?, ?, null)",
+  );
+  const start = Date.now() - count * 1000;
+  db.transaction(() => {
+    for (let i = 0; i < count; i++) insert.run(orgId, start + i * 1000, "Chat completion", "bench-model", "rc-bench", -1234);
+  })();
+  db.close();
+}
+
+async function createOrganization(baseURL: string, cookie: string, name: string): Promise<number> {
+  const response = await fetch(`${baseURL}/api/v1/organizations`, { method: "POST", headers: { cookie, "content-type": "application/json" }, body: JSON.stringify({ name }) });
+  if (!response.ok) throw new Error(`could not create ${name}`);
+  return ((await response.json()) as { id: number }).id;
+}
+
 async function main() {
   const server = await startBuiltServer(3900);
   const report: Record<string, string> = {};
   try {
     await devSignIn(server.baseURL, "Operator", "operator@bench.test");
     const cookie = await devSignIn(server.baseURL, "Bench", "bench@bench.test");
-    const created = await fetch(`${server.baseURL}/api/v1/organizations`, {
-      method: "POST",
-      headers: { cookie, "content-type": "application/json" },
-      body: JSON.stringify({ name: "Bench Co" }),
-    });
-    if (!created.ok) throw new Error("could not create the organization");
+    await createOrganization(server.baseURL, cookie, "Bench Co");
 
     // Server: an organization page with a session against a trivial Remix route on the same server.
     const trivial = await requestsPerSecond(`${server.baseURL}/terms`, { cookie: "CH-time-zone=UTC" });
@@ -45,9 +70,28 @@ async function main() {
     report["js: first load of /login (bytes, uncompressed)"] = String(login);
     report["js: first load of /terms, the bare shell (bytes)"] = String(terms);
     report["js: /login ÷ bare shell (budget ≤ 1.3)"] = (login / terms).toFixed(2);
+
+    // Scale: /billing with 100 ledger rows against 1,000,000 (keyset pages, a kept balance).
+    const bigCookie = await devSignIn(server.baseURL, "Big", "big@bench.test");
+    const bigOrg = await createOrganization(server.baseURL, bigCookie, "Big Co");
+    const smallCookie = await devSignIn(server.baseURL, "Small", "small@bench.test");
+    const smallOrg = await createOrganization(server.baseURL, smallCookie, "Small Co");
+    fillLedger(server.dataDir, smallOrg, 100);
+    fillLedger(server.dataDir, bigOrg, 1_000_000);
+    const small = await medianLatency(`${server.baseURL}/billing`, smallCookie);
+    const big = await medianLatency(`${server.baseURL}/billing`, bigCookie);
+    report["scale: /billing p50 with 100 ledger rows (ms)"] = String(small);
+    report["scale: /billing p50 with 1,000,000 ledger rows (ms)"] = String(big);
   } finally {
     server.stop();
   }
+  const chat = await benchChat();
+  report["chat: time to first token, upstream direct (ms)"] = chat.ttftDirectMs.toFixed(2);
+  report["chat: time to first token, through the console (ms)"] = chat.ttftConsoleMs.toFixed(2);
+  report["chat: within budget (10% or 5 ms)"] = chat.ttftWithinBudget ? "yes" : "no";
+  report[`chat: ${chat.concurrentStreams} concurrent streams, errors`] = String(chat.concurrentErrors);
+  report["chat: server RSS start → peak → 3 s after (MB)"] = `${chat.rssStartMb.toFixed(0)} → ${chat.rssPeakMb.toFixed(0)} → ${chat.rssAfterMb.toFixed(0)}`;
+
   const width = Math.max(...Object.keys(report).map((k) => k.length));
   for (const [k, v] of Object.entries(report)) console.log(`${k.padEnd(width)}  ${v}`);
 }

@@ -11,7 +11,7 @@ export interface RunningServer {
 /** Starts the built console (production mode) on a loopback port with a fresh database. */
 export async function startBuiltServer(port: number, env: Record<string, string> = {}): Promise<RunningServer> {
   const dataDir = path.join(os.tmpdir(), `console-bench-${process.pid}-${port}`);
-  const child = spawn("npx", ["tsx", "server/index.ts"], {
+  const child = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], {
     env: { ...process.env, NODE_ENV: "production", PORT: String(port), DATABASE_PATH: path.join(dataDir, "console.db"), LOG_REQUESTS: "false", ...env },
     stdio: ["ignore", "ignore", "inherit"],
   });

@@ -9,7 +9,7 @@ import path from "node:path";
 export async function startServer(env: Record<string, string>, portOffset: number) {
   const port = Number(process.env.E2E_PORT ?? 3100) + portOffset;
   const dataDir = path.join(process.env.E2E_DATA_DIR!, `extra-${port}`);
-  const child: ChildProcess = spawn("npx", ["tsx", "server/index.ts"], {
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], {
     env: { ...process.env, NODE_ENV: "production", PORT: String(port), DATABASE_PATH: path.join(dataDir, "console.db"), LOG_REQUESTS: "false", ...env },
     stdio: "ignore",
   });
