@@ -5,6 +5,8 @@ declare module "@remix-run/node" {
     cspNonce: string;
     /** The /api/v1 contract: the embedded platform in-process, or an external one over HTTP. */
     platformFetch: (request: Request) => Promise<Response>;
+    /** API examples: the API host is the app host with `app` prefix swapped for `api` (SPEC §2 /chat). */
+    hostPrefixes: { app: string; api: string };
   }
 }
 

@@ -116,7 +116,11 @@ app.all(
   createRequestHandler({
     build,
     mode: production ? "production" : "development",
-    getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string, platformFetch: platform.fetch }),
+    getLoadContext: (_req, res) => ({
+      cspNonce: res.locals.cspNonce as string,
+      platformFetch: platform.fetch,
+      hostPrefixes: { app: env.APP_HOST_PREFIX, api: env.API_HOST_PREFIX },
+    }),
   }),
 );
 

@@ -9,8 +9,3 @@ export function sendChat(api: PlatformClient, body: { model: string; messages: {
 export function chatReceipt(api: PlatformClient, id: string) {
   return api.call("GET", `/chat/receipts/${encodeURIComponent(id)}`, receiptSchema, "Failed to load receipt");
 }
-
-/** The host prefixes of the API examples (server settings, handed to the page by the /chat loader). */
-export function hostPrefixes() {
-  return { appHostPrefix: process.env.APP_HOST_PREFIX ?? "", apiHostPrefix: process.env.API_HOST_PREFIX ?? "" };
-}

@@ -15,7 +15,6 @@ import { RETRY_NOTICES, retryChip } from "~/features/chat/retry";
 import { useChatStream, useRetryCountdown } from "~/features/chat/use-chat-stream";
 import { useModelStatus } from "~/features/models/use-model-status";
 import { useTimeZone } from "~/lib/use-time-zone";
-import { hostPrefixes } from "~/platform/chat.server";
 import { listModels, modelStatuses } from "~/platform/models.server";
 import { requireAccess } from "~/session.server";
 import type { RouteHandle } from "./_org";
@@ -33,7 +32,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const asked = new URL(request.url).searchParams.get("model");
   // The model query parameter counts only when it names a known model; otherwise the first one.
   const initialModel = list.find((m) => m.name === asked)?.name ?? list[0]?.name ?? null;
-  const { appHostPrefix, apiHostPrefix } = hostPrefixes();
+  const { app: appHostPrefix, api: apiHostPrefix } = context.hostPrefixes;
   return {
     models: list,
     modelsError: models.ok ? null : models.error,
