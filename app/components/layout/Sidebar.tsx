@@ -28,7 +28,7 @@ function NavSection({ title, items }: { title: string; items: NavItem[] }) {
         <li className="menu-title">{title}</li>
         {items.map(({ to, label, icon: Icon }) => (
           <li key={to}>
-            <NavLink to={to} end={to === "/"} prefetch="intent" className={({ isActive }) => (isActive ? "menu-active" : "")}>
+            <NavLink to={to} end={to === "/"} prefetch="intent" className={({ isActive }) => (isActive ? "menu-active bg-primary! text-primary-content!" : "")}>
               <Icon className="size-4" aria-hidden />
               {label}
             </NavLink>
