@@ -192,6 +192,17 @@ export async function chatCompletion(deps: Deps, caller: ChatCaller, body: ChatR
 async function meterCompletion(deps: Deps, caller: ChatCaller, model: ModelRow, receiptId: string, count: TokenCount, outcome: "completed" | "stopped" | "failed") {
   const cost = isPriced(model) ? costMicros(count, model.input_micros_per_million, model.output_micros_per_million) : 0;
   try {
+    // The ledger first: once a receipt can be read, the completion has been billed.
+    if (isPriced(model)) {
+      const how = outcome === "completed" ? "" : `, ${outcome}`;
+      await recordUsage(deps, {
+        orgId: caller.orgId,
+        model: model.name,
+        rateCardId: model.rate_card_id,
+        costMicros: cost,
+        description: `Chat: ${count.promptTokens} input + ${count.completionTokens} output tokens${count.estimated ? " (estimated)" : ""}${how}`,
+      });
+    }
     await deps.db
       .insertInto("chat_usage")
       .values({
@@ -210,16 +221,6 @@ async function meterCompletion(deps: Deps, caller: ChatCaller, model: ModelRow, 
         created_at: deps.now(),
       })
       .execute();
-    if (isPriced(model)) {
-      const how = outcome === "completed" ? "" : `, ${outcome}`;
-      await recordUsage(deps, {
-        orgId: caller.orgId,
-        model: model.name,
-        rateCardId: model.rate_card_id,
-        costMicros: cost,
-        description: `Chat: ${count.promptTokens} input + ${count.completionTokens} output tokens${count.estimated ? " (estimated)" : ""}${how}`,
-      });
-    }
   } catch (error) {
     console.error(`Metering of ${receiptId} failed:`, error);
   }

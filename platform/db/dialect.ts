@@ -1,4 +1,4 @@
-import type { ColumnDataType, Kysely } from "kysely";
+import type { ColumnDataType, ColumnDefinitionBuilder, Kysely } from "kysely";
 import { sql } from "kysely";
 
 /** The two databases the platform runs on differ in a few column types; migrations ask here. */
@@ -8,6 +8,11 @@ export function isPostgres(db: Kysely<unknown>): boolean {
 
 export function idType(db: Kysely<unknown>): ColumnDataType {
   return isPostgres(db) ? "serial" : "integer";
+}
+
+/** An auto-numbered primary key: `serial` numbers itself on Postgres, SQLite needs AUTOINCREMENT. */
+export function primaryId(db: Kysely<unknown>) {
+  return (c: ColumnDefinitionBuilder) => (isPostgres(db) ? c.primaryKey() : c.primaryKey().autoIncrement());
 }
 
 /** Epoch milliseconds and micro-dollars outgrow 32 bits. */

@@ -1,6 +1,7 @@
 import { randomInt } from "node:crypto";
 import type { Deps } from "../context";
-import type { InviteKind, Role } from "../db/schema";
+import type { Kysely, Transaction } from "kysely";
+import type { Database, InviteKind, Role } from "../db/schema";
 import { PlatformError } from "../http/errors";
 import { insertPrimaryToken } from "../tokens/service";
 
@@ -109,29 +110,51 @@ export async function changeMemberRole(deps: Deps, orgId: number, actorId: numbe
   if (memberId === actorId) throw new PlatformError(403, "You can't change your own role");
   const member = await findMember(deps, orgId, memberId);
   if (member.role === role) return member;
-  let update = deps.db.updateTable("memberships").set({ role }).where("org_id", "=", orgId).where("user_id", "=", memberId);
-  if (role !== "admin") update = update.where((eb) => eb.exists(otherAdmins(deps, orgId, memberId)));
-  const changed = await update.returning("role").executeTakeFirst();
-  if (!changed) throw new PlatformError(409, LAST_ADMIN);
-  return { ...member, role };
+  return lockedByAdmin(deps, orgId, actorId, async (trx) => {
+    let update = trx.updateTable("memberships").set({ role }).where("org_id", "=", orgId).where("user_id", "=", memberId);
+    if (role !== "admin") update = update.where((eb) => eb.exists(otherAdmins(trx, orgId, memberId)));
+    const changed = await update.returning("role").executeTakeFirst();
+    if (!changed) throw new PlatformError(409, LAST_ADMIN);
+    return { ...member, role };
+  });
 }
 
 /** Removes another member; an admin only while another admin remains (same single statement). */
 export async function removeMember(deps: Deps, orgId: number, actorId: number, memberId: number): Promise<void> {
   if (memberId === actorId) throw new PlatformError(403, "You can't remove yourself");
   await findMember(deps, orgId, memberId);
-  const removed = await deps.db
-    .deleteFrom("memberships")
-    .where("org_id", "=", orgId)
-    .where("user_id", "=", memberId)
-    .where((eb) => eb.or([eb("role", "=", "member"), eb.exists(otherAdmins(deps, orgId, memberId))]))
-    .returning("user_id")
-    .executeTakeFirst();
-  if (!removed) throw new PlatformError(409, LAST_ADMIN);
+  await lockedByAdmin(deps, orgId, actorId, async (trx) => {
+    const removed = await trx
+      .deleteFrom("memberships")
+      .where("org_id", "=", orgId)
+      .where("user_id", "=", memberId)
+      .where((eb) => eb.or([eb("role", "=", "member"), eb.exists(otherAdmins(trx, orgId, memberId))]))
+      .returning("user_id")
+      .executeTakeFirst();
+    if (!removed) throw new PlatformError(409, LAST_ADMIN);
+  });
 }
 
-function otherAdmins(deps: Deps, orgId: number, memberId: number) {
-  return deps.db
+/**
+ * Runs a membership change while holding the organization's row lock, after checking that the actor
+ * is still an admin. Two admins acting on each other at once are serialised: the second one sees the
+ * first one's change (on PostgreSQL a conditional statement alone would not, under READ COMMITTED).
+ */
+async function lockedByAdmin<T>(deps: Deps, orgId: number, actorId: number, change: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  return deps.db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable("organizations")
+      .set((eb) => ({ name: eb.ref("name") }))
+      .where("id", "=", orgId)
+      .execute();
+    const actor = await trx.selectFrom("memberships").select("role").where("org_id", "=", orgId).where("user_id", "=", actorId).executeTakeFirst();
+    if (actor?.role !== "admin") throw new PlatformError(403, "Only admins can do this");
+    return change(trx);
+  });
+}
+
+function otherAdmins(db: Kysely<Database>, orgId: number, memberId: number) {
+  return db
     .selectFrom("memberships as other")
     .select("other.user_id")
     .where("other.org_id", "=", orgId)

@@ -234,7 +234,8 @@ describe("metering into the billing ledger", () => {
     expect(invoiced.status).toBe(200);
     await readAll(invoiced);
     await receipt(broke, invoiced);
-    expect((await ledger(broke)).filter((row) => row.model)).toHaveLength(1);
+    // The ledger row follows the receipt as the stream's metering finishes.
+    await expect.poll(async () => (await ledger(broke)).filter((row) => row.model).length).toBe(1);
   });
 });
 

@@ -1,3 +1,4 @@
+import pg from "pg";
 import { createPlatform } from "../../platform/app";
 import type { PlatformConfig } from "../../platform/config";
 import type { Deps } from "../../platform/context";
@@ -26,9 +27,26 @@ export interface Session {
 
 let counter = 0;
 
-/** A platform over a fresh in-memory SQLite database, with development sign-in unless told otherwise. */
+/**
+ * A fresh database: in-memory SQLite, or with TEST_DATABASE_URL=postgres://… a new database on that
+ * PostgreSQL server (the whole platform suite runs on both: see README).
+ */
+async function freshDatabase() {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) return openDatabase({ path: ":memory:" });
+  const name = `t_${process.pid}_${Date.now()}_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const scoped = new URL(url);
+  scoped.pathname = `/${name}`;
+  return openDatabase({ url: scoped.toString() });
+}
+
+/** A platform over a fresh database, with development sign-in unless told otherwise. */
 export async function createHarness(config: Partial<PlatformConfig> = {}, now: () => number = Date.now): Promise<Harness> {
-  const db = openDatabase({ path: ":memory:" });
+  const db = await freshDatabase();
   await migrate(db);
   const deps: Deps = {
     db,

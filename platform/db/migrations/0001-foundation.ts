@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { bigType, idType, syncSequence } from "../dialect";
+import { bigType, idType, primaryId, syncSequence } from "../dialect";
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   const id = idType(db);
@@ -7,7 +7,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable("users")
-    .addColumn("id", id, (c) => c.primaryKey().autoIncrement())
+    .addColumn("id", id, primaryId(db))
     .addColumn("name", "text", (c) => c.notNull())
     .addColumn("email", "text", (c) => c.notNull())
     .addColumn("email_verified", "integer", (c) => c.notNull().defaultTo(0))
@@ -26,7 +26,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable("organizations")
-    .addColumn("id", id, (c) => c.primaryKey().autoIncrement())
+    .addColumn("id", id, primaryId(db))
     .addColumn("name", "text", (c) => c.notNull())
     .addColumn("created_at", big, (c) => c.notNull())
     .execute();
@@ -53,7 +53,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable("invites")
-    .addColumn("id", id, (c) => c.primaryKey().autoIncrement())
+    .addColumn("id", id, primaryId(db))
     .addColumn("code", "text", (c) => c.notNull().unique())
     .addColumn("org_id", "integer", (c) => c.notNull().references("organizations.id").onDelete("cascade"))
     .addColumn("kind", "text", (c) => c.notNull())

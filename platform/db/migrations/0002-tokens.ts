@@ -1,13 +1,13 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Kysely } from "kysely";
-import { bigType, idType } from "../dialect";
+import { bigType, idType, primaryId } from "../dialect";
 
 /** API tokens (issue 3): only a SHA-256 of each secret is kept; one primary token per organization. */
 export async function up(db: Kysely<unknown>): Promise<void> {
   const big = bigType(db);
   await db.schema
     .createTable("api_tokens")
-    .addColumn("id", idType(db), (c) => c.primaryKey().autoIncrement())
+    .addColumn("id", idType(db), primaryId(db))
     .addColumn("public_id", "text", (c) => c.notNull().unique())
     .addColumn("org_id", "integer", (c) => c.notNull().references("organizations.id").onDelete("cascade"))
     .addColumn("secret_hash", "text", (c) => c.notNull().unique())

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import { sql } from "kysely";
-import { bigType, idType } from "../dialect";
+import { bigType, idType, primaryId } from "../dialect";
 
 /** Billing: one account row per organization (balance, mode, Stripe ids) and the ledger. */
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -26,7 +26,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable("ledger_entries")
-    .addColumn("id", id, (c) => c.primaryKey().autoIncrement())
+    .addColumn("id", id, primaryId(db))
     .addColumn("org_id", "integer", (c) => c.notNull().references("organizations.id").onDelete("cascade"))
     .addColumn("created_at", big, (c) => c.notNull())
     .addColumn("description", "text", (c) => c.notNull())

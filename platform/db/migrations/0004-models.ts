@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { bigType, idType } from "../dialect";
+import { bigType, idType, primaryId } from "../dialect";
 
 /** The models registry (DESIGN §5) and the per-completion usage record behind chat receipts. */
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -25,7 +25,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable("chat_usage")
-    .addColumn("id", id, (c) => c.primaryKey().autoIncrement())
+    .addColumn("id", id, primaryId(db))
     .addColumn("receipt_id", "text", (c) => c.notNull().unique())
     .addColumn("org_id", "integer", (c) => c.notNull().references("organizations.id").onDelete("cascade"))
     .addColumn("user_id", "integer")
