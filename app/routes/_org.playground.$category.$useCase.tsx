@@ -1,11 +1,12 @@
 import type { MetaFunction } from "@remix-run/node";
-import { Link, useParams } from "@remix-run/react";
+import { useParams } from "@remix-run/react";
 import { Sparkles } from "lucide-react";
 import { useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { Breadcrumbs, ModelPicker, submitOnEnter } from "~/features/demos/components";
 import { GeneratedOutput } from "~/features/demos/GeneratedOutput";
 import { GeneratingBar, GeneratorForm, OutputCard, SimulationError } from "~/features/demos/GeneratorCards";
+import { NotFoundCard } from "~/features/demos/NotFoundCard";
 import type { Playground } from "~/features/demos/playground";
 import { GENERATION_FAILED, PLAYGROUND_DELAY_MS, PLAYGROUND_NOT_FOUND, cannedOutput, findCategory, findPlayground } from "~/features/demos/playground";
 import { useSimulation } from "~/features/demos/timers";
@@ -21,15 +22,9 @@ export default function PlaygroundGeneratorPage() {
   if (!playground) {
     const category = findCategory(params.category);
     return (
-      <div className="card bg-base-100 shadow-sm">
-        <div className="card-body items-center text-center">
-          <h2 className="card-title text-2xl">{PLAYGROUND_NOT_FOUND}</h2>
-          <p className="text-base-content/70">This use case has no playground yet.</p>
-          <Link to={category ? `/playground/${category.id}` : "/"} className="btn btn-primary mt-2">
-            {category ? `Back to ${category.title}` : "Back to categories"}
-          </Link>
-        </div>
-      </div>
+      <NotFoundCard title={PLAYGROUND_NOT_FOUND} to={category ? `/playground/${category.id}` : "/"} back={category ? `Back to ${category.title}` : "Back to categories"}>
+        This use case has no playground yet.
+      </NotFoundCard>
     );
   }
   // A new pair of params is a new generator: remount so the prompt, model and output start afresh.

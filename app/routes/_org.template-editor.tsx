@@ -3,6 +3,7 @@ import { Link, useSearchParams } from "@remix-run/react";
 import { ArrowLeft, Sparkles } from "lucide-react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { GeneratingBar, GeneratorForm, OutputCard, SimulationError } from "~/features/demos/GeneratorCards";
+import { NotFoundCard } from "~/features/demos/NotFoundCard";
 import { GENERATION_FAILED, PLAYGROUND_DELAY_MS } from "~/features/demos/playground";
 import { TemplateThumbnail } from "~/features/demos/TemplateThumbnail";
 import type { Template } from "~/features/demos/templates";
@@ -19,15 +20,9 @@ export default function TemplateEditorPage() {
   const template = findTemplate(params.get("template"));
   if (!template) {
     return (
-      <div className="card bg-base-100 shadow-sm">
-        <div className="card-body items-center text-center">
-          <h2 className="card-title text-2xl">No template selected</h2>
-          <p className="text-base-content/70">Pick a template from the gallery and press Use Template.</p>
-          <Link to="/template-home" className="btn btn-primary mt-2">
-            <ArrowLeft className="size-4" aria-hidden /> Back to templates
-          </Link>
-        </div>
-      </div>
+      <NotFoundCard title="No template selected" to="/template-home" back="Back to templates" arrow>
+        Pick a template from the gallery and press Use Template.
+      </NotFoundCard>
     );
   }
   return <Editor key={template.id} template={template} />;
