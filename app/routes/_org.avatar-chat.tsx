@@ -1,13 +1,14 @@
 import type { MetaFunction } from "@remix-run/node";
 import { Link, useSearchParams } from "@remix-run/react";
-import { ArrowLeft, Send } from "lucide-react";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { ArrowLeft } from "lucide-react";
+import { useCallback, useRef, useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { AvatarFace } from "~/features/demos/Avatar";
 import { AVATAR_GREETING, AVATAR_NUDGES, AVATAR_NUDGE_AFTER_MS, AVATAR_NUDGE_SHOWN_MS, AVATAR_REPLY_DELAY_MS, avatarReply, avatarState } from "~/features/demos/avatar";
-import { ChatBubble, InlineError, VoiceButton, promptRows, submitOnEnter } from "~/features/demos/components";
+import { MessageList, useInitialPrompt } from "~/features/demos/ChatThread";
 import type { ChatMessage } from "~/features/demos/multimodal";
 import { placeholderImage } from "~/features/demos/multimodal";
+import { PromptComposer } from "~/features/demos/PromptComposer";
 import { useSpeechRecognition, useSpeechSynthesis } from "~/features/demos/speech";
 import { useIdleNudge, useTimers } from "~/features/demos/timers";
 import type { RouteHandle } from "./_org";
@@ -55,12 +56,7 @@ export default function AvatarChatPage() {
     [schedule, speak, cancel],
   );
 
-  const started = useRef(false);
-  useEffect(() => {
-    if (started.current || !initialPrompt) return;
-    started.current = true;
-    send(initialPrompt);
-  }, [initialPrompt, send]);
+  useInitialPrompt(initialPrompt, send);
 
   const submit = () => {
     if (!draft.trim() || pending) return;
@@ -92,48 +88,21 @@ export default function AvatarChatPage() {
       </aside>
       <div className="flex min-h-[32rem] flex-col gap-4">
         <div className="card flex-1 bg-base-100 shadow-sm">
-          <ol className="card-body gap-2" aria-label="Messages">
-            {messages.map((m) => (
-              <ChatBubble key={m.id} message={m} />
-            ))}
-            {pending ? (
-              <li className="chat chat-start" aria-label="Nova is thinking">
-                <div className="chat-bubble bg-base-100 shadow-sm">
-                  <span className="loading loading-dots loading-sm" aria-hidden />
-                </div>
-              </li>
-            ) : null}
-          </ol>
+          <MessageList className="card-body gap-2" messages={messages} pending={pending} pendingLabel="Nova is thinking" />
         </div>
-        <form
-          className="card bg-base-100 shadow-md"
-          onSubmit={(e) => {
-            e.preventDefault();
-            submit();
-          }}
-        >
-          <div className="card-body gap-2 p-4">
-            <label htmlFor="avatar-chat-input" className="sr-only">
-              Message
-            </label>
-            <textarea
-              id="avatar-chat-input"
-              className="textarea textarea-ghost w-full resize-none focus:outline-none"
-              placeholder="Type a message or use the microphone..."
-              rows={promptRows(draft, 1, 4)}
-              value={draft}
-              onChange={(e) => setDraft(e.currentTarget.value)}
-              onKeyDown={submitOnEnter(submit)}
-            />
-            <div className="flex items-center gap-2">
-              <VoiceButton listening={speech.listening} onToggle={speech.toggle} />
-              <button type="submit" className="btn btn-primary ml-auto" disabled={!hydrated || !draft.trim() || pending}>
-                <Send className="size-4" aria-hidden /> Send
-              </button>
-            </div>
-            <InlineError message={speech.error} onDismiss={speech.dismissError} />
-          </div>
-        </form>
+        <PromptComposer
+          id="avatar-chat-input"
+          label="Message"
+          placeholder="Type a message or use the microphone..."
+          minRows={1}
+          maxRows={4}
+          value={draft}
+          onChange={setDraft}
+          onSend={submit}
+          speech={speech}
+          sendLabel="Send"
+          busy={pending}
+        />
       </div>
     </section>
   );

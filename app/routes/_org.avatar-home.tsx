@@ -1,12 +1,10 @@
 import type { MetaFunction } from "@remix-run/node";
-import { Form, useNavigate } from "@remix-run/react";
-import { Send } from "lucide-react";
+import { useNavigate } from "@remix-run/react";
 import { useState } from "react";
-import { useHydrated } from "remix-utils/use-hydrated";
 import { AvatarFace } from "~/features/demos/Avatar";
 import { AVATAR_GREETING, AVATAR_HINTS, AVATAR_HINT_INTERVAL_MS, avatarState } from "~/features/demos/avatar";
-import { InlineError, VoiceButton, promptRows, submitOnEnter } from "~/features/demos/components";
-import { useSpeechRecognition } from "~/features/demos/speech";
+import { PromptComposer } from "~/features/demos/PromptComposer";
+import { appendTranscript, useSpeechRecognition } from "~/features/demos/speech";
 import { useRotatingIndex } from "~/features/demos/timers";
 import type { RouteHandle } from "./_org";
 
@@ -17,9 +15,8 @@ export const meta: MetaFunction = () => [{ title: "Avatar · AI Console" }];
 export default function AvatarHomePage() {
   const [prompt, setPrompt] = useState("");
   const navigate = useNavigate();
-  const hydrated = useHydrated();
   const hint = useRotatingIndex(AVATAR_HINTS.length, AVATAR_HINT_INTERVAL_MS);
-  const speech = useSpeechRecognition((text) => setPrompt((p) => (p.trim() ? `${p.trimEnd()} ${text}` : text)));
+  const speech = useSpeechRecognition((text) => setPrompt((p) => appendTranscript(p, text)));
   const send = () => {
     if (prompt.trim()) navigate(`/avatar-chat?${new URLSearchParams({ prompt: prompt.trim() })}`);
   };
@@ -35,39 +32,18 @@ export default function AvatarHomePage() {
           </p>
         </div>
       </div>
-      <Form
-        method="get"
+      <PromptComposer
         action="/avatar-chat"
-        className="card w-full bg-base-100 shadow-md"
-        onSubmit={(e) => {
-          e.preventDefault();
-          send();
-        }}
-      >
-        <div className="card-body gap-3">
-          <label htmlFor="avatar-prompt" className="sr-only">
-            Message for the avatar
-          </label>
-          <textarea
-            id="avatar-prompt"
-            name="prompt"
-            required
-            className="textarea textarea-ghost w-full resize-none focus:outline-none"
-            placeholder="Say hello, or ask me to draw something..."
-            rows={promptRows(prompt)}
-            value={prompt}
-            onChange={(e) => setPrompt(e.currentTarget.value)}
-            onKeyDown={submitOnEnter(send)}
-          />
-          <div className="flex items-center gap-2">
-            <VoiceButton listening={speech.listening} onToggle={speech.toggle} />
-            <button type="submit" className="btn btn-primary ml-auto" disabled={hydrated && !prompt.trim()}>
-              <Send className="size-4" aria-hidden /> Talk to Nova
-            </button>
-          </div>
-          <InlineError message={speech.error} onDismiss={speech.dismissError} />
-        </div>
-      </Form>
+        name="prompt"
+        id="avatar-prompt"
+        label="Message for the avatar"
+        placeholder="Say hello, or ask me to draw something..."
+        value={prompt}
+        onChange={setPrompt}
+        onSend={send}
+        speech={speech}
+        sendLabel="Talk to Nova"
+      />
     </section>
   );
 }

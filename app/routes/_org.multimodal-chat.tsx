@@ -1,12 +1,13 @@
 import type { MetaFunction } from "@remix-run/node";
 import { Link, useSearchParams } from "@remix-run/react";
-import { ArrowLeft, Paperclip, Send } from "lucide-react";
-import { useCallback, useEffect, useRef, useState } from "react";
-import { useHydrated } from "remix-utils/use-hydrated";
-import { ChatBubble, InlineError, ReadAloudButton, VoiceButton, promptRows, submitOnEnter } from "~/features/demos/components";
+import { ArrowLeft } from "lucide-react";
+import { useCallback, useRef, useState } from "react";
+import { MessageList, useInitialPrompt } from "~/features/demos/ChatThread";
+import { ReadAloudButton } from "~/features/demos/components";
 import type { ChatMessage, Modality } from "~/features/demos/multimodal";
 import { CHAT_REPLY_DELAY_MS, MODALITIES, TOOL_CALL_DELAY_MS, cannedMultimodalReply, mediaFor, parseModalities, toolCallsFor } from "~/features/demos/multimodal";
-import { useSpeechRecognition, useSpeechSynthesis } from "~/features/demos/speech";
+import { PromptComposer } from "~/features/demos/PromptComposer";
+import { appendTranscript, useSpeechRecognition, useSpeechSynthesis } from "~/features/demos/speech";
 import { useTimers } from "~/features/demos/timers";
 import type { RouteHandle } from "./_org";
 
@@ -25,11 +26,9 @@ export default function MultimodalChatPage() {
   const [draft, setDraft] = useState("");
   const [pending, setPending] = useState(false);
   const { schedule } = useTimers();
-  const hydrated = useHydrated();
   const nextId = useRef(0);
-  const speech = useSpeechRecognition((text) => setDraft((d) => (d.trim() ? `${d.trimEnd()} ${text}` : text)));
+  const speech = useSpeechRecognition((text) => setDraft((d) => appendTranscript(d, text)));
   const voice = useSpeechSynthesis();
-  const list = useRef<HTMLOListElement>(null);
 
   const send = useCallback(
     (text: string, using: Modality[]) => {
@@ -57,16 +56,7 @@ export default function MultimodalChatPage() {
   );
 
   // The prompt carried from /multimodal-home in the URL starts the conversation (again on reload).
-  const started = useRef(false);
-  useEffect(() => {
-    if (started.current || !initialPrompt) return;
-    started.current = true;
-    send(initialPrompt, parseModalities(params.get("modalities")));
-  }, [initialPrompt, params, send]);
-
-  useEffect(() => {
-    list.current?.lastElementChild?.scrollIntoView?.({ block: "end", behavior: "smooth" });
-  }, [messages]);
+  useInitialPrompt(initialPrompt, (prompt) => send(prompt, parseModalities(params.get("modalities"))));
 
   const submit = () => {
     if (!draft.trim() || pending) return;
@@ -95,57 +85,30 @@ export default function MultimodalChatPage() {
           {messages.length === 0 ? (
             <p className="m-auto text-center text-base-content/60">{initialPrompt ? "Starting..." : "Ask for text, images, video or audio: the assistant answers with all of them."}</p>
           ) : (
-            <ol ref={list} className="flex flex-col gap-2" aria-label="Messages">
-              {messages.map((m) => (
-                <ChatBubble
-                  key={m.id}
-                  message={m}
-                  actions={m === lastReply ? <ReadAloudButton speaking={voice.speaking} onClick={() => (voice.speaking ? voice.cancel() : voice.speak(m.content))} /> : undefined}
-                />
-              ))}
-              {pending ? (
-                <li className="chat chat-start" aria-label="Assistant is typing">
-                  <div className="chat-bubble bg-base-100 shadow-sm">
-                    <span className="loading loading-dots loading-sm" aria-hidden />
-                  </div>
-                </li>
-              ) : null}
-            </ol>
+            <MessageList
+              className="flex flex-col gap-2"
+              messages={messages}
+              pending={pending}
+              pendingLabel="Assistant is typing"
+              followLatest
+              actions={(m) => (m === lastReply ? <ReadAloudButton speaking={voice.speaking} onClick={() => (voice.speaking ? voice.cancel() : voice.speak(m.content))} /> : undefined)}
+            />
           )}
         </div>
       </div>
-      <form
-        className="card bg-base-100 shadow-md"
-        onSubmit={(e) => {
-          e.preventDefault();
-          submit();
-        }}
-      >
-        <div className="card-body gap-2 p-4">
-          <label htmlFor="multimodal-chat-input" className="sr-only">
-            Message
-          </label>
-          <textarea
-            id="multimodal-chat-input"
-            className="textarea textarea-ghost w-full resize-none focus:outline-none"
-            placeholder="Start a message..."
-            rows={promptRows(draft)}
-            value={draft}
-            onChange={(e) => setDraft(e.currentTarget.value)}
-            onKeyDown={submitOnEnter(submit)}
-          />
-          <div className="flex items-center gap-2">
-            <button type="button" className="btn btn-circle btn-ghost" aria-label="Attach a file" title="Attach a file">
-              <Paperclip className="size-5" aria-hidden />
-            </button>
-            <VoiceButton listening={speech.listening} onToggle={speech.toggle} />
-            <button type="submit" className="btn btn-circle btn-primary ml-auto" aria-label="Send" disabled={!hydrated || !draft.trim() || pending}>
-              <Send className="size-5" aria-hidden />
-            </button>
-          </div>
-          <InlineError message={speech.error} onDismiss={speech.dismissError} />
-        </div>
-      </form>
+      <PromptComposer
+        id="multimodal-chat-input"
+        label="Message"
+        placeholder="Start a message..."
+        value={draft}
+        onChange={setDraft}
+        onSend={submit}
+        speech={speech}
+        attach
+        sendLabel="Send"
+        sendStyle="icon"
+        busy={pending}
+      />
     </section>
   );
 }

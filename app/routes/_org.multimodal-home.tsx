@@ -1,11 +1,10 @@
 import type { MetaFunction } from "@remix-run/node";
-import { Form, useNavigate } from "@remix-run/react";
-import { AudioLines, Image, Paperclip, Send, Type, Video } from "lucide-react";
-import { useRef, useState } from "react";
-import { useHydrated } from "remix-utils/use-hydrated";
-import { InlineError, VoiceButton, promptRows, submitOnEnter } from "~/features/demos/components";
+import { useNavigate } from "@remix-run/react";
+import { AudioLines, Image, Type, Video } from "lucide-react";
+import { useState } from "react";
 import { MODALITIES, multimodalChatHref } from "~/features/demos/multimodal";
-import { useSpeechRecognition } from "~/features/demos/speech";
+import { PromptComposer } from "~/features/demos/PromptComposer";
+import { appendTranscript, useSpeechRecognition } from "~/features/demos/speech";
 import type { RouteHandle } from "./_org";
 
 export const handle: RouteHandle = { title: "Multimodal" };
@@ -22,9 +21,7 @@ const circles = [
 export default function MultimodalHomePage() {
   const [prompt, setPrompt] = useState("");
   const navigate = useNavigate();
-  const hydrated = useHydrated();
-  const form = useRef<HTMLFormElement>(null);
-  const speech = useSpeechRecognition((text) => setPrompt((p) => (p.trim() ? `${p.trimEnd()} ${text}` : text)));
+  const speech = useSpeechRecognition((text) => setPrompt((p) => appendTranscript(p, text)));
   const send = () => {
     if (prompt.trim()) navigate(multimodalChatHref(prompt));
   };
@@ -46,45 +43,24 @@ export default function MultimodalHomePage() {
         ))}
       </ul>
       {/* Without JavaScript this is a plain GET form to the chat, carrying the same parameters. */}
-      <Form
-        ref={form}
-        method="get"
+      <PromptComposer
         action="/multimodal-chat"
-        className="card w-full bg-base-100 shadow-md"
-        onSubmit={(e) => {
-          e.preventDefault();
-          send();
-        }}
+        name="prompt"
+        id="multimodal-prompt"
+        label="Prompt"
+        placeholder="Start a message..."
+        textareaClassName="text-base"
+        value={prompt}
+        onChange={setPrompt}
+        onSend={send}
+        speech={speech}
+        attach
+        hint="Enter to send · Shift+Enter for a new line"
+        sendLabel="Send"
+        sendStyle="icon"
       >
-        <div className="card-body gap-3">
-          <label htmlFor="multimodal-prompt" className="sr-only">
-            Prompt
-          </label>
-          <textarea
-            id="multimodal-prompt"
-            name="prompt"
-            required
-            className="textarea textarea-ghost w-full resize-none text-base focus:outline-none"
-            placeholder="Start a message..."
-            rows={promptRows(prompt)}
-            value={prompt}
-            onChange={(e) => setPrompt(e.currentTarget.value)}
-            onKeyDown={submitOnEnter(send)}
-          />
-          <input type="hidden" name="modalities" value={MODALITIES.join(",")} />
-          <div className="flex items-center gap-2">
-            <button type="button" className="btn btn-circle btn-ghost" aria-label="Attach a file" title="Attach a file">
-              <Paperclip className="size-5" aria-hidden />
-            </button>
-            <VoiceButton listening={speech.listening} onToggle={speech.toggle} />
-            <span className="ml-auto text-xs text-base-content/50">Enter to send · Shift+Enter for a new line</span>
-            <button type="submit" className="btn btn-circle btn-primary" aria-label="Send" disabled={hydrated && !prompt.trim()}>
-              <Send className="size-5" aria-hidden />
-            </button>
-          </div>
-          <InlineError message={speech.error} onDismiss={speech.dismissError} />
-        </div>
-      </Form>
+        <input type="hidden" name="modalities" value={MODALITIES.join(",")} />
+      </PromptComposer>
     </section>
   );
 }

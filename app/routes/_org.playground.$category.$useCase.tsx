@@ -1,10 +1,12 @@
 import type { MetaFunction } from "@remix-run/node";
-import { Link, useParams } from "@remix-run/react";
+import { useParams } from "@remix-run/react";
 import { Sparkles } from "lucide-react";
 import { useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
-import { Breadcrumbs, InlineError, ModelPicker, submitOnEnter } from "~/features/demos/components";
+import { Breadcrumbs, ModelPicker, submitOnEnter } from "~/features/demos/components";
 import { GeneratedOutput } from "~/features/demos/GeneratedOutput";
+import { GeneratingBar, GeneratorForm, OutputCard, SimulationError } from "~/features/demos/GeneratorCards";
+import { NotFoundCard } from "~/features/demos/NotFoundCard";
 import type { Playground } from "~/features/demos/playground";
 import { GENERATION_FAILED, PLAYGROUND_DELAY_MS, PLAYGROUND_NOT_FOUND, cannedOutput, findCategory, findPlayground } from "~/features/demos/playground";
 import { useSimulation } from "~/features/demos/timers";
@@ -20,15 +22,9 @@ export default function PlaygroundGeneratorPage() {
   if (!playground) {
     const category = findCategory(params.category);
     return (
-      <div className="card bg-base-100 shadow-sm">
-        <div className="card-body items-center text-center">
-          <h2 className="card-title text-2xl">{PLAYGROUND_NOT_FOUND}</h2>
-          <p className="text-base-content/70">This use case has no playground yet.</p>
-          <Link to={category ? `/playground/${category.id}` : "/"} className="btn btn-primary mt-2">
-            {category ? `Back to ${category.title}` : "Back to categories"}
-          </Link>
-        </div>
-      </div>
+      <NotFoundCard title={PLAYGROUND_NOT_FOUND} to={category ? `/playground/${category.id}` : "/"} back={category ? `Back to ${category.title}` : "Back to categories"}>
+        This use case has no playground yet.
+      </NotFoundCard>
     );
   }
   // A new pair of params is a new generator: remount so the prompt, model and output start afresh.
@@ -39,8 +35,7 @@ function Generator({ playground: { category, useCase } }: { playground: Playgrou
   const [model, setModel] = useState(useCase.models[0]);
   const [prompt, setPrompt] = useState("");
   const hydrated = useHydrated();
-  const { state, run } = useSimulation<{ text: string; prompt: string; model: string }>(PLAYGROUND_DELAY_MS, GENERATION_FAILED);
-  const running = state.status === "running";
+  const { state, running, run } = useSimulation<{ text: string; prompt: string; model: string }>(PLAYGROUND_DELAY_MS, GENERATION_FAILED);
   const blank = prompt.trim() === "";
   const generate = () => {
     if (blank || running) return;
@@ -56,54 +51,41 @@ function Generator({ playground: { category, useCase } }: { playground: Playgrou
         <p className="text-base-content/70">{useCase.description}</p>
       </header>
       <div className="grid gap-6 lg:grid-cols-2">
-        <form
-          className="card bg-base-100 shadow-sm"
-          onSubmit={(e) => {
-            e.preventDefault();
-            generate();
-          }}
+        <GeneratorForm
+          onGenerate={generate}
+          icon={running ? <span className="loading loading-spinner loading-sm" aria-hidden /> : <Sparkles className="size-4" aria-hidden />}
+          label={useCase.generator.cta}
+          busy={running}
+          disabled={!hydrated || blank || running}
+          needsScript
         >
-          <div className="card-body gap-4">
-            <ModelPicker models={useCase.models} value={model} onChange={setModel} />
-            <label className="flex flex-col gap-2">
-              <span className="font-medium">Prompt</span>
-              <textarea
-                name="prompt"
-                className="textarea min-h-40 w-full"
-                rows={6}
-                required
-                placeholder={useCase.generator.placeholder}
-                value={prompt}
-                onChange={(e) => setPrompt(e.currentTarget.value)}
-                onKeyDown={submitOnEnter(generate)}
-              />
-            </label>
-            <noscript>
-              <p className="text-sm text-warning">The simulated generator runs in your browser and needs JavaScript.</p>
-            </noscript>
-            <div className="card-actions justify-end">
-              <button type="submit" className="btn btn-primary" disabled={!hydrated || blank || running}>
-                {running ? <span className="loading loading-spinner loading-sm" aria-hidden /> : <Sparkles className="size-4" aria-hidden />}
-                {running ? "Generating..." : useCase.generator.cta}
-              </button>
+          <ModelPicker models={useCase.models} value={model} onChange={setModel} />
+          <label className="flex flex-col gap-2">
+            <span className="font-medium">Prompt</span>
+            <textarea
+              name="prompt"
+              className="textarea min-h-40 w-full"
+              rows={6}
+              required
+              placeholder={useCase.generator.placeholder}
+              value={prompt}
+              onChange={(e) => setPrompt(e.currentTarget.value)}
+              onKeyDown={submitOnEnter(generate)}
+            />
+          </label>
+        </GeneratorForm>
+        <OutputCard title="Output" gap="gap-4">
+          {state.status === "idle" ? <p className="text-base-content/60">Write a prompt and press Generate. The result appears here.</p> : null}
+          {state.status === "running" ? (
+            <div className="flex flex-col gap-3">
+              <GeneratingBar />
+              <p className="text-sm text-base-content/70">Generating with {model}...</p>
+              <div className="skeleton h-32 w-full" />
             </div>
-          </div>
-        </form>
-        <div className="card bg-base-100 shadow-sm" aria-live="polite">
-          <div className="card-body gap-4">
-            <h3 className="card-title">Output</h3>
-            {state.status === "idle" ? <p className="text-base-content/60">Write a prompt and press Generate. The result appears here.</p> : null}
-            {state.status === "running" ? (
-              <div className="flex flex-col gap-3">
-                <progress className="progress progress-primary w-full" aria-label="Generating" />
-                <p className="text-sm text-base-content/70">Generating with {model}...</p>
-                <div className="skeleton h-32 w-full" />
-              </div>
-            ) : null}
-            {state.status === "error" ? <InlineError message={state.message} /> : null}
-            {state.status === "done" ? <GeneratedOutput kind={useCase.generator.output} text={state.result.text} prompt={state.result.prompt} /> : null}
-          </div>
-        </div>
+          ) : null}
+          <SimulationError state={state} />
+          {state.status === "done" ? <GeneratedOutput kind={useCase.generator.output} text={state.result.text} prompt={state.result.prompt} /> : null}
+        </OutputCard>
       </div>
     </section>
   );

@@ -2,6 +2,7 @@ import type { MetaFunction } from "@remix-run/node";
 import { Link, useParams } from "@remix-run/react";
 import { ArrowRight } from "lucide-react";
 import { Breadcrumbs, ModelChips } from "~/features/demos/components";
+import { NotFoundCard } from "~/features/demos/NotFoundCard";
 import { CATEGORY_NOT_FOUND, findCategory, playgroundPath } from "~/features/demos/playground";
 import type { RouteHandle } from "./_org";
 
@@ -14,15 +15,9 @@ export default function PlaygroundCategoryPage() {
   const category = findCategory(params.category);
   if (!category) {
     return (
-      <div className="card bg-base-100 shadow-sm">
-        <div className="card-body items-center text-center">
-          <h2 className="card-title text-2xl">{CATEGORY_NOT_FOUND}</h2>
-          <p className="text-base-content/70">There is no playground category called “{params.category}”.</p>
-          <Link to="/" className="btn btn-primary mt-2">
-            Back to categories
-          </Link>
-        </div>
-      </div>
+      <NotFoundCard title={CATEGORY_NOT_FOUND} to="/" back="Back to categories">
+        There is no playground category called “{params.category}”.
+      </NotFoundCard>
     );
   }
   return (

@@ -4,6 +4,7 @@ import { ArrowLeft, CheckCircle2, Circle, Loader2, Play, RotateCcw } from "lucid
 import { useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { ModelChips } from "~/features/demos/components";
+import { NotFoundCard } from "~/features/demos/NotFoundCard";
 import { PLAYGROUND_DELAY_MS } from "~/features/demos/playground";
 import type { Task } from "~/features/demos/tasks";
 import { findTask } from "~/features/demos/tasks";
@@ -19,15 +20,9 @@ export default function TaskExecutionPage() {
   const task = findTask(params.get("task"));
   if (!task) {
     return (
-      <div className="card bg-base-100 shadow-sm">
-        <div className="card-body items-center text-center">
-          <h2 className="card-title text-2xl">No task selected</h2>
-          <p className="text-base-content/70">Choose a task first, then start it from its dialog.</p>
-          <Link to="/task-home" className="btn btn-primary mt-2">
-            <ArrowLeft className="size-4" aria-hidden /> Back to tasks
-          </Link>
-        </div>
-      </div>
+      <NotFoundCard title="No task selected" to="/task-home" back="Back to tasks" arrow>
+        Choose a task first, then start it from its dialog.
+      </NotFoundCard>
     );
   }
   return <TaskRun key={task.id} task={task} />;

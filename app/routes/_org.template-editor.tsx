@@ -2,7 +2,8 @@ import type { MetaFunction } from "@remix-run/node";
 import { Link, useSearchParams } from "@remix-run/react";
 import { ArrowLeft, Sparkles } from "lucide-react";
 import { useHydrated } from "remix-utils/use-hydrated";
-import { InlineError } from "~/features/demos/components";
+import { GeneratingBar, GeneratorForm, OutputCard, SimulationError } from "~/features/demos/GeneratorCards";
+import { NotFoundCard } from "~/features/demos/NotFoundCard";
 import { GENERATION_FAILED, PLAYGROUND_DELAY_MS } from "~/features/demos/playground";
 import { TemplateThumbnail } from "~/features/demos/TemplateThumbnail";
 import type { Template } from "~/features/demos/templates";
@@ -19,15 +20,9 @@ export default function TemplateEditorPage() {
   const template = findTemplate(params.get("template"));
   if (!template) {
     return (
-      <div className="card bg-base-100 shadow-sm">
-        <div className="card-body items-center text-center">
-          <h2 className="card-title text-2xl">No template selected</h2>
-          <p className="text-base-content/70">Pick a template from the gallery and press Use Template.</p>
-          <Link to="/template-home" className="btn btn-primary mt-2">
-            <ArrowLeft className="size-4" aria-hidden /> Back to templates
-          </Link>
-        </div>
-      </div>
+      <NotFoundCard title="No template selected" to="/template-home" back="Back to templates" arrow>
+        Pick a template from the gallery and press Use Template.
+      </NotFoundCard>
     );
   }
   return <Editor key={template.id} template={template} />;
@@ -35,7 +30,7 @@ export default function TemplateEditorPage() {
 
 function Editor({ template }: { template: Template }) {
   const hydrated = useHydrated();
-  const { state, run } = useSimulation<string[]>(PLAYGROUND_DELAY_MS, GENERATION_FAILED);
+  const { state, running, run } = useSimulation<string[]>(PLAYGROUND_DELAY_MS, GENERATION_FAILED);
   return (
     <section className="flex flex-col gap-6">
       <Link to="/template-home" className="btn btn-ghost btn-sm self-start">
@@ -51,60 +46,50 @@ function Editor({ template }: { template: Template }) {
         </div>
       </header>
       <div className="grid gap-6 lg:grid-cols-2">
-        <form
-          className="card bg-base-100 shadow-sm"
-          onSubmit={(e) => {
-            e.preventDefault();
-            const data = new FormData(e.currentTarget);
+        <GeneratorForm
+          onGenerate={(form) => {
+            const data = new FormData(form);
             run(() => template.fields.map((f) => `${f.label}: ${String(data.get(f.name) ?? "").trim() || "—"}`));
           }}
+          icon={<Sparkles className="size-4" aria-hidden />}
+          label="Generate"
+          busy={running}
+          disabled={!hydrated || running}
+          needsScript
         >
-          <div className="card-body gap-4">
-            <h3 className="card-title">Fill in the template</h3>
-            {template.fields.map((f) => (
-              <label key={f.name} className="flex flex-col gap-1">
-                <span className="text-sm font-medium">{f.label}</span>
-                {f.kind === "textarea" ? (
-                  <textarea name={f.name} className="textarea w-full" rows={3} placeholder={f.placeholder} />
-                ) : f.kind === "select" ? (
-                  <select name={f.name} className="select w-full">
-                    {f.options?.map((o) => (
-                      <option key={o}>{o}</option>
-                    ))}
-                  </select>
-                ) : (
-                  <input name={f.name} className="input w-full" placeholder={f.placeholder} />
-                )}
-              </label>
-            ))}
-            <noscript>
-              <p className="text-sm text-warning">The simulated generator runs in your browser and needs JavaScript.</p>
-            </noscript>
-            <div className="card-actions justify-end">
-              <button type="submit" className="btn btn-primary" disabled={!hydrated || state.status === "running"}>
-                <Sparkles className="size-4" aria-hidden /> {state.status === "running" ? "Generating..." : "Generate"}
-              </button>
-            </div>
-          </div>
-        </form>
-        <div className="card bg-base-100 shadow-sm" aria-live="polite">
-          <div className="card-body gap-3">
-            <h3 className="card-title">Preview</h3>
-            {state.status === "idle" ? <p className="text-base-content/60">Your draft appears here. Estimated time: {template.estimatedTime}.</p> : null}
-            {state.status === "running" ? <progress className="progress progress-primary w-full" aria-label="Generating" /> : null}
-            {state.status === "error" ? <InlineError message={state.message} /> : null}
-            {state.status === "done" ? (
-              <div role="status" className="flex flex-col gap-2">
-                <p className="font-medium">Draft of “{template.title}” ready (simulated):</p>
-                <ul className="list-inside list-disc text-sm">
-                  {state.result.map((line) => (
-                    <li key={line}>{line}</li>
+          <h3 className="card-title">Fill in the template</h3>
+          {template.fields.map((f) => (
+            <label key={f.name} className="flex flex-col gap-1">
+              <span className="text-sm font-medium">{f.label}</span>
+              {f.kind === "textarea" ? (
+                <textarea name={f.name} className="textarea w-full" rows={3} placeholder={f.placeholder} />
+              ) : f.kind === "select" ? (
+                <select name={f.name} className="select w-full">
+                  {f.options?.map((o) => (
+                    <option key={o}>{o}</option>
                   ))}
-                </ul>
-              </div>
-            ) : null}
-          </div>
-        </div>
+                </select>
+              ) : (
+                <input name={f.name} className="input w-full" placeholder={f.placeholder} />
+              )}
+            </label>
+          ))}
+        </GeneratorForm>
+        <OutputCard title="Preview">
+          {state.status === "idle" ? <p className="text-base-content/60">Your draft appears here. Estimated time: {template.estimatedTime}.</p> : null}
+          {running ? <GeneratingBar /> : null}
+          <SimulationError state={state} />
+          {state.status === "done" ? (
+            <div role="status" className="flex flex-col gap-2">
+              <p className="font-medium">Draft of “{template.title}” ready (simulated):</p>
+              <ul className="list-inside list-disc text-sm">
+                {state.result.map((line) => (
+                  <li key={line}>{line}</li>
+                ))}
+              </ul>
+            </div>
+          ) : null}
+        </OutputCard>
       </div>
     </section>
   );

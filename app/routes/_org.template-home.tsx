@@ -112,30 +112,30 @@ export default function TemplateHomePage() {
               <h3 id="featured-templates" className="mb-3 flex items-center gap-2 text-xl font-semibold">
                 <Star className="size-5 text-warning" aria-hidden /> Featured
               </h3>
-              <ul className="grid gap-4 md:grid-cols-2 xl:grid-cols-4">
-                {featured.map((t) => (
-                  <li key={t.id}>
-                    <TemplateCard template={t} favourite={favourites.has(t.id)} onFavourite={toggleFavourite} hydrated={hydrated} />
-                  </li>
-                ))}
-              </ul>
+              <TemplateGrid templates={featured} favourites={favourites} onFavourite={toggleFavourite} hydrated={hydrated} />
             </section>
           ) : null}
           <section aria-labelledby="all-templates">
             <h3 id="all-templates" className="mb-3 text-xl font-semibold">
               All templates <span className="badge badge-ghost">{results.length}</span>
             </h3>
-            <ul className="grid gap-4 md:grid-cols-2 xl:grid-cols-4">
-              {results.map((t) => (
-                <li key={t.id}>
-                  <TemplateCard template={t} favourite={favourites.has(t.id)} onFavourite={toggleFavourite} hydrated={hydrated} />
-                </li>
-              ))}
-            </ul>
+            <TemplateGrid templates={results} favourites={favourites} onFavourite={toggleFavourite} hydrated={hydrated} />
           </section>
         </>
       )}
     </section>
+  );
+}
+
+function TemplateGrid({ templates, favourites, onFavourite, hydrated }: { templates: Template[]; favourites: ReadonlySet<string>; onFavourite: (id: string) => void; hydrated: boolean }) {
+  return (
+    <ul className="grid gap-4 md:grid-cols-2 xl:grid-cols-4">
+      {templates.map((t) => (
+        <li key={t.id}>
+          <TemplateCard template={t} favourite={favourites.has(t.id)} onFavourite={onFavourite} hydrated={hydrated} />
+        </li>
+      ))}
+    </ul>
   );
 }
 

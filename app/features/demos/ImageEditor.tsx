@@ -1,6 +1,7 @@
 import { ImageUp, Wand2 } from "lucide-react";
 import { useEffect, useState } from "react";
-import { InlineError, submitOnEnter } from "./components";
+import { submitOnEnter } from "./components";
+import { GeneratingBar, GeneratorForm, OutputCard, SimulationError } from "./GeneratorCards";
 import { placeholderImage } from "./multimodal";
 import { GENERATION_FAILED, PLAYGROUND_DELAY_MS } from "./playground";
 import { useSimulation } from "./timers";
@@ -20,8 +21,7 @@ export default function ImageEditor() {
   const [source, setSource] = useState<{ url: string; name: string; uploaded: boolean }>(() => ({ url: placeholderImage("Sample photo", 200), name: "Sample photo", uploaded: false }));
   const [instruction, setInstruction] = useState("");
   const [preset, setPreset] = useState<PresetId>("enhance");
-  const { state, run, reset } = useSimulation<{ filter: string; instruction: string }>(PLAYGROUND_DELAY_MS, GENERATION_FAILED);
-  const running = state.status === "running";
+  const { state, running, run, reset } = useSimulation<{ filter: string; instruction: string }>(PLAYGROUND_DELAY_MS, GENERATION_FAILED);
 
   // An uploaded picture is a blob URL: release it when replaced or when leaving the page.
   useEffect(() => () => (source.uploaded ? URL.revokeObjectURL(source.url) : undefined), [source]);
@@ -35,83 +35,68 @@ export default function ImageEditor() {
 
   return (
     <section className="grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
-      <form
-        className="card bg-base-100 shadow-sm"
-        onSubmit={(e) => {
-          e.preventDefault();
-          apply();
-        }}
-      >
-        <div className="card-body gap-4">
-          <h2 className="card-title">
-            <Wand2 className="size-5" aria-hidden /> Edit an image
-          </h2>
-          <label className="flex flex-col gap-2">
-            <span className="flex items-center gap-1 font-medium">
-              <ImageUp className="size-4" aria-hidden /> Image
-            </span>
-            <input
-              type="file"
-              accept="image/*"
-              className="file-input w-full"
-              onChange={(e) => {
-                const file = e.currentTarget.files?.[0];
-                if (!file) return;
-                reset();
-                setSource({ url: URL.createObjectURL(file), name: file.name, uploaded: true });
-              }}
-            />
-            <span className="text-xs text-base-content/60">Stays in your browser; nothing is uploaded. Without a file, a sample picture is used.</span>
-          </label>
-          <div role="radiogroup" aria-label="Style" className="flex flex-wrap gap-2">
-            {EDIT_PRESETS.map((p) => (
-              <button key={p.id} type="button" role="radio" aria-checked={p.id === preset} className={`btn btn-sm ${p.id === preset ? "btn-primary" : "btn-outline"}`} onClick={() => setPreset(p.id)}>
-                {p.label}
-              </button>
-            ))}
-          </div>
-          <label className="flex flex-col gap-2">
-            <span className="font-medium">What should change?</span>
-            <textarea
-              className="textarea w-full"
-              rows={3}
-              required
-              placeholder="Brighten the sky and remove the lamp post on the left"
-              value={instruction}
-              onChange={(e) => setInstruction(e.currentTarget.value)}
-              onKeyDown={submitOnEnter(apply)}
-            />
-          </label>
-          <div className="card-actions justify-end">
-            <button type="submit" className="btn btn-primary" disabled={!instruction.trim() || running}>
-              <Wand2 className="size-4" aria-hidden /> {running ? "Editing..." : "Apply edit"}
+      <GeneratorForm onGenerate={apply} icon={<Wand2 className="size-4" aria-hidden />} label="Apply edit" busyLabel="Editing..." busy={running} disabled={!instruction.trim() || running}>
+        <h2 className="card-title">
+          <Wand2 className="size-5" aria-hidden /> Edit an image
+        </h2>
+        <label className="flex flex-col gap-2">
+          <span className="flex items-center gap-1 font-medium">
+            <ImageUp className="size-4" aria-hidden /> Image
+          </span>
+          <input
+            type="file"
+            accept="image/*"
+            className="file-input w-full"
+            onChange={(e) => {
+              const file = e.currentTarget.files?.[0];
+              if (!file) return;
+              reset();
+              setSource({ url: URL.createObjectURL(file), name: file.name, uploaded: true });
+            }}
+          />
+          <span className="text-xs text-base-content/60">Stays in your browser; nothing is uploaded. Without a file, a sample picture is used.</span>
+        </label>
+        <div role="radiogroup" aria-label="Style" className="flex flex-wrap gap-2">
+          {EDIT_PRESETS.map((p) => (
+            <button key={p.id} type="button" role="radio" aria-checked={p.id === preset} className={`btn btn-sm ${p.id === preset ? "btn-primary" : "btn-outline"}`} onClick={() => setPreset(p.id)}>
+              {p.label}
             </button>
-          </div>
+          ))}
         </div>
-      </form>
-      <div className="card bg-base-100 shadow-sm" aria-live="polite">
-        <div className="card-body gap-3">
-          <div className="grid gap-4 sm:grid-cols-2">
-            <figure className="flex flex-col gap-1">
-              <img src={source.url} alt={`Original: ${source.name}`} className="aspect-[8/5] w-full rounded-xl object-cover" />
-              <figcaption className="text-xs text-base-content/60">Original</figcaption>
-            </figure>
-            <figure className="flex flex-col gap-1">
-              {state.status === "done" ? (
-                <img src={source.url} alt={`Edited: ${state.result.instruction}`} className="aspect-[8/5] w-full rounded-xl object-cover" style={{ filter: state.result.filter }} />
-              ) : (
-                <div className={`grid aspect-[8/5] w-full place-items-center rounded-xl ${running ? "skeleton" : "border-2 border-dashed border-base-300 text-sm text-base-content/50"}`}>
-                  {running ? null : "The edited image appears here"}
-                </div>
-              )}
-              <figcaption className="text-xs text-base-content/60">Edited</figcaption>
-            </figure>
-          </div>
-          {running ? <progress className="progress progress-primary w-full" aria-label="Editing" /> : null}
-          {state.status === "error" ? <InlineError message={state.message} /> : null}
-          {state.status === "done" ? <p role="status">Edit applied: “{state.result.instruction}” (simulated result).</p> : null}
+        <label className="flex flex-col gap-2">
+          <span className="font-medium">What should change?</span>
+          <textarea
+            className="textarea w-full"
+            rows={3}
+            required
+            placeholder="Brighten the sky and remove the lamp post on the left"
+            value={instruction}
+            onChange={(e) => setInstruction(e.currentTarget.value)}
+            onKeyDown={submitOnEnter(apply)}
+          />
+        </label>
+      </GeneratorForm>
+      <OutputCard>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <figure className="flex flex-col gap-1">
+            <img src={source.url} alt={`Original: ${source.name}`} className="aspect-[8/5] w-full rounded-xl object-cover" />
+            <figcaption className="text-xs text-base-content/60">Original</figcaption>
+          </figure>
+          <figure className="flex flex-col gap-1">
+            {state.status === "done" ? (
+              <img src={source.url} alt={`Edited: ${state.result.instruction}`} className="aspect-[8/5] w-full rounded-xl object-cover" style={{ filter: state.result.filter }} />
+            ) : (
+              <div className={`grid aspect-[8/5] w-full place-items-center rounded-xl ${running ? "skeleton" : "border-2 border-dashed border-base-300 text-sm text-base-content/50"}`}>
+                {running ? null : "The edited image appears here"}
+              </div>
+            )}
+            <figcaption className="text-xs text-base-content/60">Edited</figcaption>
+          </figure>
         </div>
-      </div>
+        {running ? <GeneratingBar label="Editing" /> : null}
+        <SimulationError state={state} />
+        {state.status === "done" ? <p role="status">Edit applied: “{state.result.instruction}” (simulated result).</p> : null}
+      </OutputCard>
     </section>
   );
 }

@@ -1,6 +1,7 @@
 import { Clapperboard, Sparkles } from "lucide-react";
 import { useState } from "react";
-import { InlineError, MediaPreview, ModelPicker, submitOnEnter } from "./components";
+import { MediaPreview, ModelPicker, submitOnEnter } from "./components";
+import { GeneratingBar, GeneratorForm, SimulationError } from "./GeneratorCards";
 import { placeholderImage } from "./multimodal";
 import { GENERATION_FAILED, PLAYGROUND_DELAY_MS, cannedOutput } from "./playground";
 import { useSimulation } from "./timers";
@@ -25,8 +26,7 @@ export default function VideoGenerator() {
   const [aspect, setAspect] = useState<Clip["aspect"]>("16:9");
   const [duration, setDuration] = useState<Clip["duration"]>("5 s");
   const [clips, setClips] = useState<Clip[]>([]);
-  const { state, run } = useSimulation<Clip>(PLAYGROUND_DELAY_MS, GENERATION_FAILED);
-  const running = state.status === "running";
+  const { state, running, run } = useSimulation<Clip>(PLAYGROUND_DELAY_MS, GENERATION_FAILED);
   const generate = () => {
     if (!prompt.trim() || running) return;
     const asked = { prompt: prompt.trim(), model, aspect, duration, id: clips.length + 1 };
@@ -38,64 +38,51 @@ export default function VideoGenerator() {
   };
   return (
     <section className="grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
-      <form
-        className="card bg-base-100 shadow-sm"
-        onSubmit={(e) => {
-          e.preventDefault();
-          generate();
-        }}
-      >
-        <div className="card-body gap-4">
-          <h2 className="card-title">
-            <Clapperboard className="size-5" aria-hidden /> Describe your shot
-          </h2>
-          <ModelPicker models={MODELS} value={model} onChange={setModel} />
-          <label className="flex flex-col gap-2">
-            <span className="font-medium">Prompt</span>
-            <textarea
-              className="textarea min-h-32 w-full"
-              required
-              placeholder="A drone shot over a misty pine forest at dawn"
-              value={prompt}
-              onChange={(e) => setPrompt(e.currentTarget.value)}
-              onKeyDown={submitOnEnter(generate)}
-            />
+      <GeneratorForm onGenerate={generate} icon={<Sparkles className="size-4" aria-hidden />} label="Generate video" busy={running} disabled={!prompt.trim() || running}>
+        <h2 className="card-title">
+          <Clapperboard className="size-5" aria-hidden /> Describe your shot
+        </h2>
+        <ModelPicker models={MODELS} value={model} onChange={setModel} />
+        <label className="flex flex-col gap-2">
+          <span className="font-medium">Prompt</span>
+          <textarea
+            className="textarea min-h-32 w-full"
+            required
+            placeholder="A drone shot over a misty pine forest at dawn"
+            value={prompt}
+            onChange={(e) => setPrompt(e.currentTarget.value)}
+            onKeyDown={submitOnEnter(generate)}
+          />
+        </label>
+        <fieldset className="flex flex-wrap gap-6">
+          <label className="flex items-center gap-2">
+            <span className="text-sm font-medium">Aspect ratio</span>
+            <select className="select select-sm" value={aspect} onChange={(e) => setAspect(e.currentTarget.value as Clip["aspect"])}>
+              {ASPECTS.map((a) => (
+                <option key={a}>{a}</option>
+              ))}
+            </select>
           </label>
-          <fieldset className="flex flex-wrap gap-6">
-            <label className="flex items-center gap-2">
-              <span className="text-sm font-medium">Aspect ratio</span>
-              <select className="select select-sm" value={aspect} onChange={(e) => setAspect(e.currentTarget.value as Clip["aspect"])}>
-                {ASPECTS.map((a) => (
-                  <option key={a}>{a}</option>
-                ))}
-              </select>
-            </label>
-            <label className="flex items-center gap-2">
-              <span className="text-sm font-medium">Duration</span>
-              <select className="select select-sm" value={duration} onChange={(e) => setDuration(e.currentTarget.value as Clip["duration"])}>
-                {DURATIONS.map((d) => (
-                  <option key={d}>{d}</option>
-                ))}
-              </select>
-            </label>
-          </fieldset>
-          <div className="card-actions justify-end">
-            <button type="submit" className="btn btn-primary" disabled={!prompt.trim() || running}>
-              <Sparkles className="size-4" aria-hidden /> {running ? "Generating..." : "Generate video"}
-            </button>
-          </div>
-        </div>
-      </form>
+          <label className="flex items-center gap-2">
+            <span className="text-sm font-medium">Duration</span>
+            <select className="select select-sm" value={duration} onChange={(e) => setDuration(e.currentTarget.value as Clip["duration"])}>
+              {DURATIONS.map((d) => (
+                <option key={d}>{d}</option>
+              ))}
+            </select>
+          </label>
+        </fieldset>
+      </GeneratorForm>
       <div className="flex flex-col gap-4" aria-live="polite">
         {running ? (
           <div className="card bg-base-100 shadow-sm">
             <div className="card-body gap-3">
-              <progress className="progress progress-primary w-full" aria-label="Generating" />
+              <GeneratingBar />
               <div className="skeleton aspect-video w-full" />
             </div>
           </div>
         ) : null}
-        {state.status === "error" ? <InlineError message={state.message} /> : null}
+        <SimulationError state={state} />
         {clips.length === 0 && !running ? (
           <div className="card border-2 border-dashed border-base-300">
             <div className="card-body items-center text-center text-base-content/60">Your clips appear here.</div>

@@ -124,3 +124,8 @@ export function useSpeechSynthesis() {
   }, [done]);
   return { speaking, speak, cancel };
 }
+
+/** What voice input adds to a prompt: the transcript after the text already typed, one space between. */
+export function appendTranscript(current: string, transcript: string): string {
+  return current.trim() ? `${current.trimEnd()} ${transcript}` : transcript;
+}

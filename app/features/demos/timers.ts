@@ -92,5 +92,5 @@ export function useSimulation<T>(delayMs: number, failure: string) {
     cancelAll();
     setState({ status: "idle" });
   }, [cancelAll]);
-  return { state, run, reset };
+  return { state, running: state.status === "running", run, reset };
 }
