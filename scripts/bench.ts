@@ -88,6 +88,7 @@ async function main() {
   const chat = await benchChat();
   report["chat: time to first token, upstream direct (ms)"] = chat.ttftDirectMs.toFixed(2);
   report["chat: time to first token, through the console (ms)"] = chat.ttftConsoleMs.toFixed(2);
+  report["chat: time to first token, platform API alone (ms)"] = chat.ttftPlatformMs.toFixed(2);
   report["chat: within budget (10% or 5 ms)"] = chat.ttftWithinBudget ? "yes" : "no";
   report[`chat: ${chat.concurrentStreams} concurrent streams, errors`] = String(chat.concurrentErrors);
   report["chat: server RSS start → peak → 3 s after (MB)"] = `${chat.rssStartMb.toFixed(0)} → ${chat.rssPeakMb.toFixed(0)} → ${chat.rssAfterMb.toFixed(0)}`;
