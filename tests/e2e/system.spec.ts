@@ -7,6 +7,7 @@ const modelRow = (page: Page, name: string) => page.getByRole("table", { name: "
 
 test.describe("the model editor", () => {
   test("the operator adds a model, sees it on /models, edits it and deletes it", async ({ page }) => {
+    test.slow(); // one long flow across three pages
     const name = uniqueModelName();
     await signInWithRequests(page.request, OPERATOR);
     await page.goto("/model-editor");
@@ -72,6 +73,7 @@ test.describe("the model editor", () => {
     test.use({ javaScriptEnabled: false });
 
     test("the form names bad fields, keeps what was typed, then adds the model", async ({ page }) => {
+      test.slow(); // two full page loads per step without client navigation
       const name = uniqueModelName("e2e-nojs");
       await signInWithRequests(page.request, OPERATOR);
       await page.goto("/model-editor");
@@ -105,6 +107,7 @@ test.describe("the model editor", () => {
 
 test.describe("the organization editor", () => {
   test("the operator sets an organization to invoice billing, and its admin sees 'Since Last Invoice'", async ({ page, browser, baseURL }) => {
+    test.slow(); // two people, two browser contexts
     const { orgId, orgName } = await signInWithOrganization(page, "Invoiced");
     await page.goto("/billing");
     await expect(page.getByRole("heading", { name: "Current Balance" })).toBeVisible();
@@ -118,7 +121,7 @@ test.describe("the organization editor", () => {
     await expect(row.getByRole("button", { name: "Save mode" })).toHaveCount(0);
     await row.getByLabel(`Payment mode of ${orgName}`).selectOption("invoice");
     await expect(operator.getByText(`${orgName} now uses Invoice billing.`)).toBeVisible();
-    await operator.reload();
+    await operator.goto("/system/orgs");
     await expect(operator.getByRole("row", { name: orgName, exact: true }).getByLabel(`Payment mode of ${orgName}`)).toHaveValue("invoice");
 
     await page.goto("/billing");

@@ -17,8 +17,7 @@ export function ModelTable({ models, statuses, canEdit, editing }: { models: Mod
           <tr>
             <th>Status</th>
             <th>Name</th>
-            <th>Provider</th>
-            <th>Upstream</th>
+            <th>Provider and upstream</th>
             <th className="text-right">Context size</th>
             <th>Rate card (per 1M tokens)</th>
             <th>API key</th>
@@ -32,7 +31,7 @@ export function ModelTable({ models, statuses, canEdit, editing }: { models: Mod
         <tbody>
           {models.length === 0 ? (
             <tr>
-              <td colSpan={canEdit ? 8 : 7} className="py-8 text-center text-base-content/70">
+              <td colSpan={canEdit ? 7 : 6} className="py-8 text-center text-base-content/70">
                 No models yet. Add one below.
               </td>
             </tr>
@@ -48,13 +47,13 @@ export function ModelTable({ models, statuses, canEdit, editing }: { models: Mod
                     {m.status ? <span className="badge badge-ghost badge-sm">override</span> : null}
                   </span>
                 </td>
-                <td>
+                <td className="min-w-40">
                   <div className="font-medium">{m.displayName}</div>
                   <div className="font-mono text-xs text-base-content/60">{m.name}</div>
                 </td>
-                <td>{m.provider}</td>
                 <td className="max-w-64">
-                  {m.baseUrl ? <div className="truncate font-mono text-xs">{m.baseUrl}</div> : <span className="text-base-content/50">in-process</span>}
+                  <div className="font-medium">{m.provider}</div>
+                  {m.baseUrl ? <div className="truncate font-mono text-xs">{m.baseUrl}</div> : <div className="text-xs text-base-content/50">in-process</div>}
                   <div className="truncate font-mono text-xs text-base-content/60">{m.upstreamModel}</div>
                 </td>
                 <td className="text-right tabular-nums">{formatContextSize(m.contextSize)}</td>
@@ -76,7 +75,7 @@ export function ModelTable({ models, statuses, canEdit, editing }: { models: Mod
                       <KeyRound className="size-3" aria-hidden /> Set
                     </span>
                   ) : (
-                    <span className="badge badge-ghost">Not set</span>
+                    <span className="badge badge-ghost whitespace-nowrap">Not set</span>
                   )}
                 </td>
                 {canEdit ? (
