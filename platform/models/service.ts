@@ -96,7 +96,9 @@ export async function upsertModel(db: DB, input: ModelInput, position: number, n
 export async function saveModel(deps: Deps, input: ModelInput): Promise<void> {
   const last = await deps.db.selectFrom("models").select((eb) => eb.fn.max("position").as("max")).executeTakeFirst();
   const existing = await findModel(deps, input.name);
-  await upsertModel(deps.db, input, existing?.position ?? Number(last?.max ?? 0) + 1, deps.now());
+  // The key is write-only: an edit that sends no apiKey keeps the current one; null removes it.
+  const apiKey = input.apiKey === undefined ? (existing?.api_key ?? null) : input.apiKey;
+  await upsertModel(deps.db, { ...input, apiKey }, existing?.position ?? Number(last?.max ?? 0) + 1, deps.now());
   statusCache.delete(deps.db);
 }
 

@@ -1,0 +1,185 @@
+import { z } from "zod";
+import type { ModelBody, ModelConfig } from "~/platform/system";
+
+export const MODEL_STATUS_OVERRIDES = [
+  { value: "", label: "Probe the upstream" },
+  { value: "maintenance", label: "Maintenance" },
+  { value: "standby", label: "Standby" },
+] as const;
+
+/** Providers an operator usually picks; any other OpenAI-compatible name is accepted. */
+export const KNOWN_PROVIDERS = ["builtin", "vllm", "ollama", "openai"] as const;
+
+/** The model form's fields, as text: what the page shows again after a refusal. */
+export interface ModelFormValues {
+  mode: "add" | "edit";
+  name: string;
+  displayName: string;
+  provider: string;
+  contextSize: string;
+  baseUrl: string;
+  upstreamModel: string;
+  apiKey: string;
+  clearApiKey: boolean;
+  rateCardId: string;
+  inputPerMillion: string;
+  outputPerMillion: string;
+  status: string;
+}
+
+export type ModelField = Exclude<keyof ModelFormValues, "mode" | "clearApiKey">;
+export type ModelFieldErrors = Partial<Record<ModelField, string>>;
+
+export const EMPTY_MODEL_FORM: ModelFormValues = {
+  mode: "add",
+  name: "",
+  displayName: "",
+  provider: "vllm",
+  contextSize: "8192",
+  baseUrl: "",
+  upstreamModel: "",
+  apiKey: "",
+  clearApiKey: false,
+  rateCardId: "",
+  inputPerMillion: "",
+  outputPerMillion: "",
+  status: "",
+};
+
+/** The form filled from a stored model (the key stays blank: it is write-only). */
+export function valuesOf(model: ModelConfig): ModelFormValues {
+  return {
+    mode: "edit",
+    name: model.name,
+    displayName: model.displayName,
+    provider: model.provider,
+    contextSize: String(model.contextSize),
+    baseUrl: model.baseUrl ?? "",
+    upstreamModel: model.upstreamModel,
+    apiKey: "",
+    clearApiKey: false,
+    rateCardId: model.rateCard?.id ?? "",
+    inputPerMillion: model.rateCard ? String(model.rateCard.inputPerMillion) : "",
+    outputPerMillion: model.rateCard ? String(model.rateCard.outputPerMillion) : "",
+    status: model.status ?? "",
+  };
+}
+
+const text = (v: FormDataEntryValue | undefined) => (typeof v === "string" ? v : "");
+
+/** Reads the submitted fields as text, whatever the browser did or did not check. */
+export function readModelForm(fields: Record<string, FormDataEntryValue>): ModelFormValues {
+  return {
+    mode: fields.mode === "edit" ? "edit" : "add",
+    name: text(fields.name),
+    displayName: text(fields.displayName),
+    provider: text(fields.provider),
+    contextSize: text(fields.contextSize),
+    baseUrl: text(fields.baseUrl),
+    upstreamModel: text(fields.upstreamModel),
+    apiKey: text(fields.apiKey),
+    clearApiKey: fields.clearApiKey === "on",
+    rateCardId: text(fields.rateCardId),
+    inputPerMillion: text(fields.inputPerMillion),
+    outputPerMillion: text(fields.outputPerMillion),
+    status: text(fields.status),
+  };
+}
+
+const price = z
+  .string()
+  .trim()
+  .regex(/^\d+(\.\d+)?$/, "Enter a price in dollars, such as 0.50")
+  .transform(Number)
+  .refine((n) => n <= 1_000_000, "At most $1,000,000 per million tokens");
+
+const modelFormSchema = z
+  .object({
+    name: z
+      .string()
+      .trim()
+      .min(1, "Name is required")
+      .max(100, "Name must be at most 100 characters")
+      .regex(/^[\w.:/-]+$/, "Use letters, digits and . _ : / - only"),
+    displayName: z.string().trim().min(1, "Display name is required").max(200, "Display name must be at most 200 characters"),
+    provider: z.string().trim().min(1, "Provider is required").max(100, "Provider must be at most 100 characters"),
+    contextSize: z
+      .string()
+      .trim()
+      .regex(/^\d+$/, "Enter a whole number of tokens")
+      .transform(Number)
+      .refine((n) => n >= 1 && n <= 100_000_000, "Between 1 and 100,000,000 tokens"),
+    baseUrl: z.string().trim(),
+    upstreamModel: z.string().trim().max(200, "Upstream model must be at most 200 characters"),
+    apiKey: z.string().trim().max(1000, "API key must be at most 1000 characters"),
+    clearApiKey: z.boolean(),
+    rateCardId: z.string().trim().max(100, "Rate card id must be at most 100 characters"),
+    inputPerMillion: z.string().trim(),
+    outputPerMillion: z.string().trim(),
+    status: z.enum(["", "maintenance", "standby"], { message: "Choose a status override" }),
+  })
+  .superRefine((v, ctx) => {
+    const issue = (path: ModelField, message: string) => ctx.addIssue({ code: z.ZodIssueCode.custom, path: [path], message });
+    if (v.baseUrl) {
+      if (!/^https?:\/\/[^\s]+$/i.test(v.baseUrl) || !URL.canParse(v.baseUrl)) issue("baseUrl", "Enter a URL starting with http:// or https://");
+    } else if (v.provider !== "builtin") issue("baseUrl", "An upstream model needs a base URL");
+    const priced = v.rateCardId || v.inputPerMillion || v.outputPerMillion;
+    if (priced) {
+      if (!v.rateCardId) issue("rateCardId", "Name the rate card, or leave all three prices blank");
+      for (const field of ["inputPerMillion", "outputPerMillion"] as const) {
+        const parsed = price.safeParse(v[field] || "0");
+        if (!parsed.success) issue(field, parsed.error.issues[0].message);
+      }
+    }
+  });
+
+export type ModelFormResult = { ok: true; name: string; body: ModelBody } | { ok: false; errors: ModelFieldErrors };
+
+/** Validates the model form on the server and turns it into the platform's PUT body. */
+export function parseModelForm(values: ModelFormValues): ModelFormResult {
+  const parsed = modelFormSchema.safeParse(values);
+  if (!parsed.success) {
+    const errors: ModelFieldErrors = {};
+    for (const issue of parsed.error.issues) {
+      const field = issue.path[0] as ModelField;
+      errors[field] ??= issue.message;
+    }
+    return { ok: false, errors };
+  }
+  const v = parsed.data;
+  const priced = Boolean(v.rateCardId);
+  return {
+    ok: true,
+    name: v.name,
+    body: {
+      displayName: v.displayName,
+      provider: v.provider,
+      contextSize: v.contextSize,
+      baseUrl: v.baseUrl || null,
+      ...(v.upstreamModel ? { upstreamModel: v.upstreamModel } : {}),
+      // Write-only: blank keeps the current key, the checkbox removes it.
+      ...(v.clearApiKey ? { apiKey: null } : v.apiKey ? { apiKey: v.apiKey } : {}),
+      rateCard: priced ? { id: v.rateCardId, inputPerMillion: Number(v.inputPerMillion || 0), outputPerMillion: Number(v.outputPerMillion || 0) } : null,
+      status: v.status || null,
+    },
+  };
+}
+
+/** A platform refusal such as "baseUrl: Invalid url" lands next to its field; anything else is a page message. */
+export function fieldOfPlatformError(error: string): { field: ModelField; message: string } | null {
+  const match = /^(\w+)(?:\.\w+)*: (.+)$/.exec(error);
+  if (!match) return null;
+  const map: Record<string, ModelField> = {
+    name: "name",
+    displayName: "displayName",
+    provider: "provider",
+    contextSize: "contextSize",
+    baseUrl: "baseUrl",
+    upstreamModel: "upstreamModel",
+    apiKey: "apiKey",
+    rateCard: "rateCardId",
+    status: "status",
+  };
+  const field = map[match[1]];
+  return field ? { field, message: match[2] } : null;
+}

@@ -1,0 +1,83 @@
+import { describe, expect, it } from "vitest";
+import { EMPTY_MODEL_FORM, fieldOfPlatformError, parseModelForm, readModelForm, valuesOf } from "./model-form";
+import { orgEditorForm } from "./org-form";
+
+const filled = { ...EMPTY_MODEL_FORM, name: "qwen", displayName: "Qwen", provider: "vllm", contextSize: "32768", baseUrl: "http://upstream.test/v1" };
+
+describe("the model form", () => {
+  it("turns the fields into the platform's body, a blank key keeping the current one", () => {
+    expect(parseModelForm(filled)).toEqual({
+      ok: true,
+      name: "qwen",
+      body: { displayName: "Qwen", provider: "vllm", contextSize: 32768, baseUrl: "http://upstream.test/v1", rateCard: null, status: null },
+    });
+  });
+
+  it("sends a new key, or null when the operator removes it", () => {
+    const withKey = parseModelForm({ ...filled, apiKey: " sk-new ", upstreamModel: "Qwen/Qwen3", status: "standby" });
+    expect(withKey.ok && withKey.body).toMatchObject({ apiKey: "sk-new", upstreamModel: "Qwen/Qwen3", status: "standby" });
+    const cleared = parseModelForm({ ...filled, apiKey: "sk-ignored", clearApiKey: true });
+    expect(cleared.ok && cleared.body.apiKey).toBeNull();
+  });
+
+  it("builds the rate card when one is named, a blank price reading 0", () => {
+    const result = parseModelForm({ ...filled, rateCardId: "rc-qwen", inputPerMillion: "0.5", outputPerMillion: "" });
+    expect(result.ok && result.body.rateCard).toEqual({ id: "rc-qwen", inputPerMillion: 0.5, outputPerMillion: 0 });
+  });
+
+  it("names each bad field", () => {
+    const result = parseModelForm({ ...EMPTY_MODEL_FORM, name: "bad name", displayName: " ", contextSize: "12.5", provider: "vllm", inputPerMillion: "-1", status: "gone" });
+    expect(result).toEqual({
+      ok: false,
+      errors: {
+        name: "Use letters, digits and . _ : / - only",
+        displayName: "Display name is required",
+        contextSize: "Enter a whole number of tokens",
+        status: "Choose a status override",
+      },
+    });
+    const second = parseModelForm({ ...filled, baseUrl: "", inputPerMillion: "-1" });
+    expect(second).toEqual({
+      ok: false,
+      errors: { baseUrl: "An upstream model needs a base URL", rateCardId: "Name the rate card, or leave all three prices blank", inputPerMillion: "Enter a price in dollars, such as 0.50" },
+    });
+    expect(parseModelForm({ ...filled, baseUrl: "ftp://x" })).toEqual({ ok: false, errors: { baseUrl: "Enter a URL starting with http:// or https://" } });
+  });
+
+  it("lets the built-in provider go without a base URL", () => {
+    expect(parseModelForm({ ...filled, provider: "builtin", baseUrl: "" }).ok).toBe(true);
+  });
+
+  it("reads submitted fields as text and fills from a stored model without its key", () => {
+    const values = readModelForm({ mode: "edit", name: "x", clearApiKey: "on", contextSize: "5" });
+    expect(values).toMatchObject({ mode: "edit", name: "x", clearApiKey: true, contextSize: "5", displayName: "", apiKey: "" });
+    const stored = valuesOf({
+      name: "qwen",
+      displayName: "Qwen",
+      provider: "vllm",
+      contextSize: 100,
+      baseUrl: null,
+      upstreamModel: "q",
+      hasApiKey: true,
+      rateCard: { id: "rc", inputPerMillion: 1, outputPerMillion: 2 },
+      status: "maintenance",
+    });
+    expect(stored).toMatchObject({ mode: "edit", apiKey: "", baseUrl: "", rateCardId: "rc", inputPerMillion: "1", outputPerMillion: "2", status: "maintenance" });
+  });
+
+  it("places a platform refusal next to its field", () => {
+    expect(fieldOfPlatformError("baseUrl: An upstream model needs a base URL")).toEqual({ field: "baseUrl", message: "An upstream model needs a base URL" });
+    expect(fieldOfPlatformError("rateCard.id: Required")).toEqual({ field: "rateCardId", message: "Required" });
+    expect(fieldOfPlatformError("Only admins can do this")).toBeNull();
+  });
+});
+
+describe("the organization editor's forms", () => {
+  it("accepts a rename and a payment mode, and refuses the rest", () => {
+    expect(orgEditorForm.parse({ intent: "rename", orgId: "4", name: "  Acme " })).toEqual({ intent: "rename", orgId: 4, name: "Acme" });
+    expect(orgEditorForm.parse({ intent: "payment-mode", orgId: "4", paymentMode: "invoice" })).toEqual({ intent: "payment-mode", orgId: 4, paymentMode: "invoice" });
+    expect(orgEditorForm.safeParse({ intent: "rename", orgId: "4", name: " " }).error?.issues[0].message).toBe("Organization name is required");
+    expect(orgEditorForm.safeParse({ intent: "payment-mode", orgId: "4", paymentMode: "free" }).success).toBe(false);
+    expect(orgEditorForm.safeParse({ intent: "rename", orgId: "x", name: "A" }).success).toBe(false);
+  });
+});

@@ -1,0 +1,19 @@
+import { z } from "zod";
+import type { PlatformClient } from "./client.server";
+import type { ModelBody, PaymentMode } from "./system";
+import { modelConfigListSchema, organizationListSchema, organizationSummarySchema } from "./system";
+
+/** The system pages' calls (organization 1 only, enforced by the platform). */
+export const systemApi = (api: PlatformClient) => ({
+  models: () => api.call("GET", "/system/models", modelConfigListSchema, "Failed to load models"),
+  saveModel: (name: string, body: ModelBody) => api.call("PUT", modelPath(name), z.unknown(), "Failed to save model", body),
+  deleteModel: (name: string) => api.call("DELETE", modelPath(name), z.unknown(), "Failed to delete model"),
+  organizations: () => api.call("GET", "/system/organizations", organizationListSchema, "Failed to load organizations"),
+  updateOrganization: (id: number, change: { name?: string; paymentMode?: PaymentMode }) =>
+    api.call("PUT", `/system/organizations/${id}`, organizationSummarySchema, "Failed to update organization", change),
+});
+
+/** The name may hold slashes (`org/model`): each segment is encoded, the slashes kept, as the route expects. */
+export function modelPath(name: string): string {
+  return `/models/${name.split("/").map(encodeURIComponent).join("/")}`;
+}

@@ -1,0 +1,96 @@
+import { sql } from "kysely";
+import { setPaymentMode } from "../billing/service";
+import { microsToDollars } from "../billing/money";
+import type { Deps } from "../context";
+import type { ModelRow, PaymentMode } from "../db/schema";
+import { PlatformError } from "../http/errors";
+import { listModels } from "../models/service";
+
+/** A model as the operator edits it: everything but the upstream key, of which only its presence shows. */
+export interface ModelConfig {
+  name: string;
+  displayName: string;
+  provider: string;
+  contextSize: number;
+  baseUrl: string | null;
+  upstreamModel: string;
+  hasApiKey: boolean;
+  rateCard: { id: string; inputPerMillion: number; outputPerMillion: number } | null;
+  status: "maintenance" | "standby" | null;
+}
+
+export function toModelConfig(row: ModelRow): ModelConfig {
+  return {
+    name: row.name,
+    displayName: row.display_name,
+    provider: row.provider,
+    contextSize: Number(row.context_size),
+    baseUrl: row.base_url,
+    upstreamModel: row.upstream_model,
+    hasApiKey: Boolean(row.api_key),
+    rateCard: row.rate_card_id
+      ? { id: row.rate_card_id, inputPerMillion: microsToDollars(row.input_micros_per_million), outputPerMillion: microsToDollars(row.output_micros_per_million) }
+      : null,
+    status: row.status_override,
+  };
+}
+
+export async function listModelConfigs(deps: Deps): Promise<ModelConfig[]> {
+  return (await listModels(deps)).map(toModelConfig);
+}
+
+/** One organization as the operator sees it in the organization editor. */
+export interface OrganizationSummary {
+  id: number;
+  name: string;
+  memberCount: number;
+  paymentMode: PaymentMode;
+  /** Dollars; an organization that never used billing has no account yet and reads 0. */
+  balance: number;
+  createdAt: string;
+}
+
+function organizations(deps: Deps) {
+  return deps.db
+    .selectFrom("organizations as o")
+    .leftJoin("billing_accounts as b", "b.org_id", "o.id")
+    .select((eb) => [
+      "o.id",
+      "o.name",
+      "o.created_at",
+      "b.payment_mode",
+      "b.balance_micros",
+      eb.selectFrom("memberships as m").whereRef("m.org_id", "=", "o.id").select(sql<number>`count(*)`.as("n")).as("member_count"),
+    ]);
+}
+
+type OrganizationRow = Awaited<ReturnType<ReturnType<typeof organizations>["executeTakeFirstOrThrow"]>>;
+
+function toSummary(row: OrganizationRow): OrganizationSummary {
+  return {
+    id: Number(row.id),
+    name: row.name,
+    memberCount: Number(row.member_count ?? 0),
+    paymentMode: row.payment_mode ?? "manual",
+    balance: microsToDollars(Number(row.balance_micros ?? 0)),
+    createdAt: new Date(Number(row.created_at)).toISOString(),
+  };
+}
+
+export async function listOrganizations(deps: Deps): Promise<OrganizationSummary[]> {
+  return (await organizations(deps).orderBy("o.id").execute()).map(toSummary);
+}
+
+export async function getOrganization(deps: Deps, id: number): Promise<OrganizationSummary> {
+  const row = await organizations(deps).where("o.id", "=", id).executeTakeFirst();
+  if (!row) throw new PlatformError(404, "Organization not found");
+  return toSummary(row);
+}
+
+/** Renames an organization and/or sets its payment mode (the billing service's own operator setting). */
+export async function updateOrganization(deps: Deps, id: number, change: { name?: string; paymentMode?: PaymentMode }): Promise<OrganizationSummary> {
+  await getOrganization(deps, id);
+  if (change.name !== undefined) await deps.db.updateTable("organizations").set({ name: change.name }).where("id", "=", id).execute();
+  if (change.paymentMode !== undefined) await setPaymentMode(deps, id, change.paymentMode);
+  return getOrganization(deps, id);
+}

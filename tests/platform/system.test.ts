@@ -1,0 +1,155 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { saveModel } from "../../platform/models/service";
+import type { Harness, Session } from "./harness";
+import { createHarness } from "./harness";
+
+let h: Harness;
+afterEach(async () => {
+  await h?.close();
+});
+
+/** The four callers of DESIGN §8's role matrix, on a fresh platform. */
+async function cast() {
+  h = await createHarness();
+  const operator = await h.signIn("Operator", "operator@example.test"); // the first user ever: system admin
+  const member = await h.signIn("Helper", "helper@example.test");
+  await h.deps.db.insertInto("memberships").values({ org_id: 1, user_id: member.userId, role: "member", created_at: Date.now() }).execute();
+  await h.deps.db.updateTable("sessions").set({ active_org_id: 1 }).where("user_id", "=", member.userId).execute();
+  const outsider = await h.admin("Acme");
+  return { operator, member, outsider };
+}
+
+const statusOf = async (who: Session | null, method: string, path: string, json?: unknown) =>
+  (who ? await who.call(method, path, json) : await h.fetch(path, { method, json })).status;
+
+describe("GET /system/models", () => {
+  it("lists the editable record of every model, never the api key", async () => {
+    const { operator } = await cast();
+    await saveModel(h.deps, {
+      name: "qwen",
+      displayName: "Qwen",
+      provider: "vllm",
+      contextSize: 32768,
+      baseUrl: "http://upstream.test/v1/",
+      apiKey: "sk-upstream-secret",
+      upstreamModel: "Qwen/Qwen3",
+      rateCard: { id: "rc-qwen", inputPerMillion: 0.5, outputPerMillion: 1.5 },
+      status: "maintenance",
+    });
+    const response = await operator.call("GET", "/system/models");
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    expect(text).not.toContain("sk-upstream-secret");
+    const { data } = JSON.parse(text);
+    expect(data).toEqual([
+      { name: "builtin", displayName: "Built-in development model", provider: "builtin", contextSize: 8192, baseUrl: null, upstreamModel: "builtin", hasApiKey: false, rateCard: null, status: null },
+      {
+        name: "qwen",
+        displayName: "Qwen",
+        provider: "vllm",
+        contextSize: 32768,
+        baseUrl: "http://upstream.test/v1",
+        upstreamModel: "Qwen/Qwen3",
+        hasApiKey: true,
+        rateCard: { id: "rc-qwen", inputPerMillion: 0.5, outputPerMillion: 1.5 },
+        status: "maintenance",
+      },
+    ]);
+  });
+
+  it("is for members of the system organization only", async () => {
+    const { operator, member, outsider } = await cast();
+    expect(await statusOf(operator, "GET", "/system/models")).toBe(200);
+    expect(await statusOf(member, "GET", "/system/models")).toBe(200);
+    expect(await statusOf(outsider, "GET", "/system/models")).toBe(403);
+    expect(await statusOf(null, "GET", "/system/models")).toBe(401);
+  });
+});
+
+describe("PUT /models/{name} from the model editor", () => {
+  it("keeps the api key when none is sent, and removes it on null", async () => {
+    const { operator } = await cast();
+    const body = { displayName: "Up", provider: "vllm", contextSize: 4096, baseUrl: "http://upstream.test/v1", apiKey: "sk-first" };
+    expect((await operator.call("PUT", "/models/up", body)).status).toBe(200);
+    const { apiKey: _dropped, ...withoutKey } = body;
+    expect((await operator.call("PUT", "/models/up", { ...withoutKey, displayName: "Up again" })).status).toBe(200);
+    const row = await h.deps.db.selectFrom("models").selectAll().where("name", "=", "up").executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ display_name: "Up again", api_key: "sk-first" });
+    expect((await operator.call("PUT", "/models/up", { ...withoutKey, apiKey: null })).status).toBe(200);
+    const { data } = await (await operator.call("GET", "/system/models")).json();
+    expect(data.find((m: { name: string }) => m.name === "up").hasApiKey).toBe(false);
+  });
+
+  it("is refused to a member of the system organization", async () => {
+    const { member } = await cast();
+    const body = { displayName: "Up", provider: "builtin", contextSize: 4096 };
+    expect(await statusOf(member, "PUT", "/models/up", body)).toBe(403);
+    expect(await statusOf(member, "DELETE", "/models/builtin")).toBe(403);
+  });
+});
+
+describe("GET /system/organizations", () => {
+  it("lists every organization with its member count, payment mode and balance", async () => {
+    const { operator, outsider } = await cast();
+    await h.deps.db.insertInto("billing_accounts").values({ org_id: outsider.orgId, balance_micros: 12_340_000, payment_mode: "auto", updated_at: Date.now() }).execute();
+    const response = await operator.call("GET", "/system/organizations");
+    expect(response.status).toBe(200);
+    const { data } = await response.json();
+    expect(data.map((o: Record<string, unknown>) => ({ id: o.id, name: o.name, memberCount: o.memberCount, paymentMode: o.paymentMode, balance: o.balance }))).toEqual([
+      { id: 1, name: "System", memberCount: 2, paymentMode: "manual", balance: 0 },
+      { id: outsider.orgId, name: "Acme", memberCount: 1, paymentMode: "auto", balance: 12.34 },
+    ]);
+    expect(new Date(data[0].createdAt).toISOString()).toBe(data[0].createdAt);
+  });
+
+  it("is for members of the system organization only", async () => {
+    const { operator, member, outsider } = await cast();
+    expect(await statusOf(operator, "GET", "/system/organizations")).toBe(200);
+    expect(await statusOf(member, "GET", "/system/organizations")).toBe(200);
+    expect(await statusOf(outsider, "GET", "/system/organizations")).toBe(403);
+    expect(await statusOf(null, "GET", "/system/organizations")).toBe(401);
+    expect(await statusOf(operator, "GET", `/system/organizations/${outsider.orgId}`)).toBe(200);
+    expect(await statusOf(outsider, "GET", `/system/organizations/${outsider.orgId}`)).toBe(403);
+    expect(await statusOf(operator, "GET", "/system/organizations/999")).toBe(404);
+  });
+});
+
+describe("PUT /system/organizations/{id}", () => {
+  it("renames an organization and sets its payment mode through the billing service", async () => {
+    const { operator, outsider } = await cast();
+    const renamed = await operator.call("PUT", `/system/organizations/${outsider.orgId}`, { name: "  Acme Corp  " });
+    expect(renamed.status).toBe(200);
+    expect(await renamed.json()).toMatchObject({ id: outsider.orgId, name: "Acme Corp", paymentMode: "manual" });
+    const invoiced = await operator.call("PUT", `/system/organizations/${outsider.orgId}`, { paymentMode: "invoice" });
+    expect(await invoiced.json()).toMatchObject({ name: "Acme Corp", paymentMode: "invoice" });
+    // The organization's own admin sees the change.
+    expect(await (await outsider.call("GET", "/billing/config")).json()).toMatchObject({ paymentMode: "invoice" });
+    const both = await operator.call("PUT", `/system/organizations/${outsider.orgId}`, { name: "Acme", paymentMode: "auto" });
+    expect(await both.json()).toMatchObject({ name: "Acme", paymentMode: "auto" });
+  });
+
+  it("is for admins of the system organization only", async () => {
+    const { operator, member, outsider } = await cast();
+    const path = `/system/organizations/${outsider.orgId}`;
+    expect(await statusOf(null, "PUT", path, { name: "X" })).toBe(401);
+    expect(await statusOf(outsider, "PUT", path, { name: "X" })).toBe(403);
+    expect(await statusOf(member, "PUT", path, { name: "X" })).toBe(403);
+    expect(await statusOf(operator, "PUT", path, { name: "X" })).toBe(200);
+  });
+
+  it("refuses bad input and unknown organizations", async () => {
+    const { operator, outsider } = await cast();
+    const path = `/system/organizations/${outsider.orgId}`;
+    const refused = async (json: unknown) => {
+      const response = await operator.call("PUT", path, json);
+      return { status: response.status, error: (await response.json()).error };
+    };
+    expect(await refused({ name: "   " })).toEqual({ status: 400, error: "name: Organization name is required" });
+    expect(await refused({ name: "x".repeat(101) })).toEqual({ status: 400, error: "name: Organization name must be at most 100 characters" });
+    expect((await refused({ paymentMode: "free" })).status).toBe(400);
+    expect(await refused({})).toEqual({ status: 400, error: "Send a name or a paymentMode" });
+    expect((await refused({ name: "Ok", extra: 1 })).status).toBe(400);
+    expect(await statusOf(operator, "PUT", "/system/organizations/999", { name: "X" })).toBe(404);
+    expect(await statusOf(operator, "PUT", "/system/organizations/abc", { name: "X" })).toBe(404);
+  });
+});
