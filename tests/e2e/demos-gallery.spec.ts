@@ -60,8 +60,9 @@ test("Start Task opens a dialog with the steps and models, then goes to the task
   await expect(dialog.getByRole("listitem")).toContainText(["Paste or upload the content", "Choose the languages", "Translate", "Review the result", "NLLB 200", "Qwen 2.5 72B"]);
   await dialog.getByRole("link", { name: "Start Task" }).click();
   await expect(page).toHaveURL(/\/task-execution\?task=translate-content$/);
-  await expect(page.getByRole("heading", { name: "Translate Content" })).toBeVisible();
+  // The steps list exists only on the execution page: once it shows, the task list and its dialog are gone.
   await expect(page.getByRole("list", { name: "Steps" }).getByRole("listitem")).toHaveCount(4);
+  await expect(page.getByRole("heading", { name: "Translate Content" })).toBeVisible();
 });
 
 test("a task runs its steps in simulation, and the page without a task offers the way back", async ({ page }) => {

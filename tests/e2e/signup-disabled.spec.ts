@@ -4,6 +4,7 @@ import { startServer } from "./support/server";
 
 let server: Awaited<ReturnType<typeof startServer>>;
 test.beforeAll(async () => {
+  test.setTimeout(120_000); // a second server starts here; a busy machine can take a while
   server = await startServer({ ORG_SIGNUP_ENABLED: "false" }, 60);
 });
 test.afterAll(() => server?.stop());

@@ -14,14 +14,17 @@ export async function startServer(env: Record<string, string>, portOffset: numbe
     stdio: "ignore",
   });
   const baseURL = `http://localhost:${port}`;
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 60_000;
   for (;;) {
     try {
       if ((await fetch(`${baseURL}/healthz`)).ok) break;
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`server on ${port} did not start`);
+    if (Date.now() > deadline) {
+      child.kill();
+      throw new Error(`server on ${port} did not start`);
+    }
     await new Promise((r) => setTimeout(r, 200));
   }
   return { baseURL, stop: () => void child.kill() };
