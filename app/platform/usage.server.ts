@@ -1,8 +1,7 @@
+import { USAGE_LOAD_ERROR } from "~/features/usage/format";
 import type { UsagePeriod } from "~/features/usage/format";
 import type { PlatformClient } from "./client.server";
 import { usageReportSchema } from "./usage";
-
-export const USAGE_LOAD_ERROR = "Failed to load usage";
 
 export async function getUsage(api: PlatformClient, days: UsagePeriod) {
   const result = await api.call("GET", `/usage?days=${days}`, usageReportSchema, USAGE_LOAD_ERROR);

@@ -2,10 +2,10 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Await, useLoaderData } from "@remix-run/react";
 import { Suspense } from "react";
 import { DailyChart, EmptyUsage, ModelTable, PeriodTabs, SourceTable, UsageError, UsageSkeleton, UsageStats } from "~/features/usage/components";
-import { formatDay, metricFrom, periodFrom, usageSearch } from "~/features/usage/format";
+import { formatDay, metricFrom, periodFrom, USAGE_LOAD_ERROR, usageSearch } from "~/features/usage/format";
 import type { ChartMetric, UsagePeriod } from "~/features/usage/format";
 import type { UsageReport } from "~/platform/usage";
-import { getUsage, USAGE_LOAD_ERROR } from "~/platform/usage.server";
+import { getUsage } from "~/platform/usage.server";
 import { requireAccess } from "~/session.server";
 import type { RouteHandle } from "./_org";
 

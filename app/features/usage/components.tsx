@@ -41,7 +41,7 @@ export function PeriodTabs({ days, metric }: { days: UsagePeriod; metric: ChartM
 
 function Stat({ icon, title, value, desc }: { icon: ReactNode; title: string; value: string; desc: string }) {
   return (
-    <div className="stat">
+    <div className="stat" role="group" aria-label={title}>
       <div className="stat-figure text-primary">{icon}</div>
       <div className="stat-title">{title}</div>
       <div className="stat-value tabular-nums">{value}</div>

@@ -10,6 +10,7 @@ export const CHART_METRICS = ["tokens", "cost"] as const;
 export type ChartMetric = (typeof CHART_METRICS)[number];
 
 export const EMPTY_USAGE = "No usage in this period.";
+export const USAGE_LOAD_ERROR = "Failed to load usage";
 
 export function periodFrom(value: string | null): UsagePeriod {
   return USAGE_PERIODS.find((days) => String(days) === value) ?? DEFAULT_PERIOD;
