@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Await, useLoaderData } from "@remix-run/react";
 import { Suspense } from "react";
 import { DailyChart, EmptyUsage, ModelTable, PeriodTabs, SourceTable, UsageError, UsageSkeleton, UsageStats } from "~/features/usage/components";
-import { formatDay, metricFrom, periodFrom, USAGE_LOAD_ERROR, usageSearch } from "~/features/usage/format";
+import { metricFrom, periodFrom, USAGE_LOAD_ERROR, usageSearch } from "~/features/usage/format";
 import type { ChartMetric, UsagePeriod } from "~/features/usage/format";
 import type { UsageReport } from "~/platform/usage";
 import { getUsage } from "~/platform/usage.server";
@@ -28,7 +28,7 @@ export default function UsagePage() {
       <div className="flex flex-wrap items-end justify-between gap-4">
         <div>
           <h2 className="text-xl font-semibold">Chat usage</h2>
-          <p className="text-sm text-base-content/70">Requests, tokens and cost of your organization over the last {days} days (UTC days, today included).</p>
+          <p className="text-sm text-base-content/70">Requests, tokens and cost of your organization over the last {days} days, today included. Days are UTC.</p>
         </div>
         <PeriodTabs days={days} metric={metric} />
       </div>
@@ -46,21 +46,14 @@ export default function UsagePage() {
 function UsageContent({ report, days, metric }: { report: UsageReport; days: UsagePeriod; metric: ChartMetric }) {
   return (
     <div className="flex flex-col gap-6">
-      <p className="text-sm text-base-content/70">
-        {formatDay(report.from, true)} – {formatDay(report.to, true)}
-      </p>
       <UsageStats totals={report.totals} />
       {report.totals.requests === 0 ? (
         <EmptyUsage />
       ) : (
         <>
           <DailyChart daily={report.daily} days={days} metric={metric} />
-          <div className="grid gap-6 xl:grid-cols-3">
-            <div className="xl:col-span-2">
-              <ModelTable models={report.models} totals={report.totals} />
-            </div>
-            <SourceTable sources={report.sources} />
-          </div>
+          <ModelTable models={report.models} totals={report.totals} />
+          <SourceTable sources={report.sources} />
         </>
       )}
     </div>

@@ -109,7 +109,12 @@ export function DailyChart({ daily, days, metric }: { daily: DailyUsage[]; days:
     <div className="card bg-base-100 shadow-sm">
       <div className="card-body gap-4">
         <div className="flex flex-wrap items-center justify-between gap-2">
-          <h2 className="card-title">Daily {METRIC_LABEL[metric].toLowerCase()}</h2>
+          <div>
+            <h2 className="card-title">Daily {METRIC_LABEL[metric].toLowerCase()}</h2>
+            <p className="text-sm text-base-content/70">
+              {formatDay(first, true)} – {formatDay(last, true)} (UTC)
+            </p>
+          </div>
           <nav aria-label="Chart" className="tabs tabs-border">
             {CHART_METRICS.map((m) => (
               <Link key={m} to={usageSearch(days, m)} className={`tab ${m === metric ? "tab-active" : ""}`} aria-current={m === metric ? "page" : undefined} preventScrollReset>
@@ -123,7 +128,12 @@ export function DailyChart({ daily, days, metric }: { daily: DailyUsage[]; days:
             <span>{metric === "cost" ? formatCost(max) : formatCompact(max)}</span>
             <span>{metric === "cost" ? "$0.00" : "0"}</span>
           </div>
-          <div className="min-w-0 flex-1">
+          <div className="relative min-w-0 flex-1">
+            {max === 0 && (
+              <p className="absolute inset-x-0 top-16 text-center text-sm text-base-content/60">
+                {metric === "cost" ? "Every day in this period cost $0.00." : "No tokens in this period."}
+              </p>
+            )}
             <ol
               aria-label={`Daily ${METRIC_LABEL[metric].toLowerCase()}, ${formatDay(first, true)} to ${formatDay(last, true)} (UTC)`}
               className={`flex h-48 items-end border-b border-l border-base-300 ${days > 30 ? "gap-px" : "gap-1"}`}
@@ -134,7 +144,7 @@ export function DailyChart({ daily, days, metric }: { daily: DailyUsage[]; days:
                   <div
                     aria-hidden
                     data-testid="usage-bar"
-                    className={`w-full rounded-t-sm ${heights[i] > 0 ? "bg-primary" : "bg-transparent"}`}
+                    className={`mx-auto w-full max-w-12 rounded-t-sm ${heights[i] > 0 ? "bg-primary" : "bg-transparent"}`}
                     style={{ height: `${heights[i]}%` }}
                   />
                 </li>
@@ -142,7 +152,7 @@ export function DailyChart({ daily, days, metric }: { daily: DailyUsage[]; days:
             </ol>
             <div className="mt-1 flex text-xs text-base-content/60" aria-hidden>
               {daily.map((d, i) => (
-                <span key={d.date} className="flex-1 overflow-visible text-center whitespace-nowrap">
+                <span key={d.date} className={`flex-1 whitespace-nowrap ${days > 7 && i === daily.length - 1 ? "text-right" : "text-center"}`}>
                   {labelled.has(i) ? formatDay(d.date) : ""}
                 </span>
               ))}
