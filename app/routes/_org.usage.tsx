@@ -1,8 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Await, useLoaderData } from "@remix-run/react";
-import { Suspense } from "react";
-import { DailyChart, EmptyUsage, ModelTable, PeriodTabs, SourceTable, UsageError, UsageSkeleton, UsageStats } from "~/features/usage/components";
-import { metricFrom, periodFrom, USAGE_LOAD_ERROR, usageSearch } from "~/features/usage/format";
+import { useLoaderData, useNavigation } from "@remix-run/react";
+import { DailyChart, EmptyUsage, ModelTable, PeriodTabs, SourceTable, UsageError, UsageStats } from "~/features/usage/components";
+import { metricFrom, periodFrom, usageSearch } from "~/features/usage/format";
 import type { ChartMetric, UsagePeriod } from "~/features/usage/format";
 import type { UsageReport } from "~/platform/usage";
 import { getUsage } from "~/platform/usage.server";
@@ -12,17 +11,23 @@ import type { RouteHandle } from "./_org";
 export const handle: RouteHandle = { title: "Usage" };
 export const meta: MetaFunction = () => [{ title: "Usage · AI Console" }];
 
-/** The period comes from `?days=` (7, 30 or 90; 30 otherwise); the report streams in after the page. */
+/**
+ * The period comes from `?days=` (7, 30 or 90; 30 otherwise), the chart from `?chart=`. The report is
+ * one grouped query, so the loader waits for it: the page is whole on first paint, with or without
+ * JavaScript, and switching periods shows the global progress bar (decision 0050).
+ */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { api } = await requireAccess("organization", request, context);
   const url = new URL(request.url);
   const days = periodFrom(url.searchParams.get("days"));
   const metric = metricFrom(url.searchParams.get("chart"));
-  return { days, metric, usage: getUsage(api, days) };
+  return { days, metric, usage: await getUsage(api, days) };
 }
 
 export default function UsagePage() {
   const { days, metric, usage } = useLoaderData<typeof loader>();
+  const navigation = useNavigation();
+  const reloading = navigation.state === "loading" && navigation.location.pathname === "/usage";
   return (
     <div className="flex flex-col gap-6">
       <div className="flex flex-wrap items-end justify-between gap-4">
@@ -32,13 +37,9 @@ export default function UsagePage() {
         </div>
         <PeriodTabs days={days} metric={metric} />
       </div>
-      <Suspense key={`${days}:${metric}`} fallback={<UsageSkeleton />}>
-        <Await resolve={usage} errorElement={<UsageError message={USAGE_LOAD_ERROR} retryTo={usageSearch(days, metric)} />}>
-          {(result) =>
-            result.ok ? <UsageContent report={result.report} days={days} metric={metric} /> : <UsageError message={result.error} retryTo={usageSearch(days, metric)} />
-          }
-        </Await>
-      </Suspense>
+      <div aria-busy={reloading} className={`transition-opacity ${reloading ? "opacity-60" : ""}`}>
+        {usage.ok ? <UsageContent report={usage.report} days={days} metric={metric} /> : <UsageError message={usage.error} retryTo={usageSearch(days, metric)} />}
+      </div>
     </div>
   );
 }

@@ -66,3 +66,18 @@ test("an unknown period in the URL shows the default 30 days", async ({ page }) 
   await expect(page.getByRole("link", { name: "30 days" })).toHaveAttribute("aria-current", "page");
   await expect(page.getByText("No usage in this period.")).toBeVisible();
 });
+
+test.describe("with JavaScript disabled", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the report is on the page and the period links work", async ({ page }) => {
+    await signInWithOrganization(page);
+    await page.goto("/usage");
+    await expect(page.getByText("No usage in this period.")).toBeVisible();
+    await expect(statValue(page, "Requests", "0")).toBeVisible();
+    await page.getByRole("link", { name: "90 days" }).click();
+    await expect(page).toHaveURL(/\/usage\?days=90$/);
+    await expect(page.getByRole("link", { name: "90 days" })).toHaveAttribute("aria-current", "page");
+    await expect(page.getByText("No usage in this period.")).toBeVisible();
+  });
+});

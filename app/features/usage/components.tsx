@@ -281,17 +281,3 @@ export function SourceTable({ sources }: { sources: SourceUsage[] }) {
     </div>
   );
 }
-
-export function UsageSkeleton() {
-  return (
-    <div className="flex flex-col gap-6" aria-busy="true" aria-label="Loading usage">
-      <div className="grid gap-4 md:grid-cols-3">
-        {[0, 1, 2].map((i) => (
-          <div key={i} className="skeleton h-28" />
-        ))}
-      </div>
-      <div className="skeleton h-72" />
-      <div className="skeleton h-40" />
-    </div>
-  );
-}
