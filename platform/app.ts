@@ -11,6 +11,7 @@ import { modelRoutes } from "./models/routes";
 import { openaiRoutes } from "./openai/routes";
 import { systemRoutes } from "./system/routes";
 import { tokenRoutes } from "./tokens/routes";
+import { usageRoutes } from "./usage/routes";
 
 /** The embedded platform: the /api/v1 contract of SPEC §7 over its own database. */
 export function createPlatform(deps: Deps) {
@@ -30,6 +31,7 @@ export function createPlatform(deps: Deps) {
   app.route("/models", modelRoutes);
   app.route("/chat", chatRoutes);
   app.route("/system", systemRoutes);
+  app.route("/usage", usageRoutes);
   // The public OpenAI-compatible API: `basePath` shares the router, so `app.fetch` answers /openai/v1 too,
   // without /api/v1's middleware (bearer tokens, no cookies, no origin check).
   root.route("/openai/v1", openaiRoutes(deps));

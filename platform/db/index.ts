@@ -9,6 +9,7 @@ import * as m0001 from "./migrations/0001-foundation";
 import * as m0002 from "./migrations/0002-tokens";
 import * as m0003 from "./migrations/0003-billing";
 import * as m0004 from "./migrations/0004-models";
+import * as m0005 from "./migrations/0005-usage";
 
 export type DB = Kysely<Database>;
 
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   "0002-tokens": m0002,
   "0003-billing": m0003,
   "0004-models": m0004,
+  "0005-usage": m0005,
 };
 
 export interface DatabaseOptions {

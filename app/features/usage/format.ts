@@ -1,0 +1,92 @@
+import type { UsageFigures } from "~/platform/usage";
+
+/** The periods offered on /usage (`?days=`), and the one shown when the URL names none or another. */
+export const USAGE_PERIODS = [7, 30, 90] as const;
+export type UsagePeriod = (typeof USAGE_PERIODS)[number];
+export const DEFAULT_PERIOD: UsagePeriod = 30;
+
+/** What the daily chart measures (`?chart=`). */
+export const CHART_METRICS = ["tokens", "cost"] as const;
+export type ChartMetric = (typeof CHART_METRICS)[number];
+
+export const EMPTY_USAGE = "No usage in this period.";
+export const USAGE_LOAD_ERROR = "Failed to load usage";
+
+export function periodFrom(value: string | null): UsagePeriod {
+  return USAGE_PERIODS.find((days) => String(days) === value) ?? DEFAULT_PERIOD;
+}
+
+export function metricFrom(value: string | null): ChartMetric {
+  return CHART_METRICS.find((m) => m === value) ?? "tokens";
+}
+
+/** The query string of a period and chart, leaving out defaults: `?days=7&chart=cost`. */
+export function usageSearch(days: UsagePeriod, metric: ChartMetric): string {
+  const params = new URLSearchParams({ days: String(days) });
+  if (metric !== "tokens") params.set("chart", metric);
+  return `?${params}`;
+}
+
+const count = new Intl.NumberFormat("en-US");
+const money = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const compact = new Intl.NumberFormat("en-US", { notation: "compact", maximumFractionDigits: 1 });
+
+/** Costs with $ and 2 decimals: `$1,234.50`. */
+export function formatCost(dollars: number): string {
+  const rounded = Math.round(dollars * 100) / 100;
+  return `${rounded < 0 ? "-" : ""}$${money.format(Math.abs(rounded))}`;
+}
+
+/** Counts thousands-separated: `12,345`. */
+export function formatCount(value: number): string {
+  return count.format(value);
+}
+
+/** Short counts for tight spots: `950`, `1.2K`, `3.4M`. */
+export function formatCompact(value: number): string {
+  return compact.format(value);
+}
+
+/** Prompt plus completion tokens (completion already counts the reasoning). */
+export function totalTokens(figures: Pick<UsageFigures, "promptTokens" | "completionTokens">): number {
+  return figures.promptTokens + figures.completionTokens;
+}
+
+export function metricValue(figures: UsageFigures, metric: ChartMetric): number {
+  return metric === "cost" ? figures.cost : totalTokens(figures);
+}
+
+export function formatMetric(value: number, metric: ChartMetric): string {
+  return metric === "cost" ? formatCost(value) : `${formatCount(value)} ${value === 1 ? "token" : "tokens"}`;
+}
+
+/** A UTC day `2025-01-05` as `5 Jan` (`5 Jan 2025` with the year): the same text on server and browser. */
+export function formatDay(date: string, withYear = false): string {
+  const parsed = new Date(`${date}T00:00:00Z`);
+  if (Number.isNaN(parsed.getTime())) return date;
+  return new Intl.DateTimeFormat("en-GB", { timeZone: "UTC", day: "numeric", month: "short", ...(withYear ? { year: "numeric" } : {}) }).format(parsed);
+}
+
+/**
+ * Bar heights in percent of the busiest day. A day with any usage gets at least `minimum` percent so it
+ * stays visible next to a far busier one; a day without usage gets none.
+ */
+export function barHeights(values: number[], minimum = 2): number[] {
+  const max = Math.max(0, ...values);
+  if (max <= 0) return values.map(() => 0);
+  return values.map((v) => (v <= 0 ? 0 : Math.max(minimum, Math.round((v / max) * 1000) / 10)));
+}
+
+/** Which day labels the chart prints under its bars: all of 7, every 5th of 30, every 15th of 90 (the last always). */
+export function labelledDays(length: number): Set<number> {
+  const step = length <= 7 ? 1 : length <= 30 ? 5 : 15;
+  const shown = new Set<number>();
+  for (let i = length - 1; i >= 0; i -= step) shown.add(i);
+  return shown;
+}
+
+/** A row of the per-source table: the console's chat or an API token. */
+export function sourceLabel(source: { kind: "console" | "api"; token: string | null }): string {
+  if (source.kind === "console") return "Console chat";
+  return source.token ? `API token ${source.token}` : "API token (deleted)";
+}
