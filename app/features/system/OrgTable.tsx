@@ -1,10 +1,9 @@
-import { Form, useNavigation, useSubmit } from "@remix-run/react";
-import { useEffect, useState } from "react";
-import { useHydrated } from "remix-utils/use-hydrated";
+import { Form, useNavigation } from "@remix-run/react";
+import { SaveOnChangeSelect } from "~/components/SaveOnChangeSelect";
 import { formatBalance } from "~/features/billing/format";
 import { formatDateTime } from "~/lib/datetime";
 import { PAYMENT_MODES } from "~/platform/system";
-import type { OrganizationSummary, PaymentMode } from "~/platform/system";
+import type { OrganizationSummary } from "~/platform/system";
 import { PAYMENT_MODE_LABELS } from "./org-form";
 
 /** What the last submission left for one row: a refusal to show next to it, and the text typed. */
@@ -86,44 +85,24 @@ function RenameForm({ org, feedback }: { org: OrganizationSummary; feedback: Row
   );
 }
 
-/** A select that saves on change once hydrated; before that, its own submit button does. */
+const PAYMENT_MODE_OPTIONS = PAYMENT_MODES.map((mode) => ({ value: mode, label: PAYMENT_MODE_LABELS[mode] }));
+
 function PaymentModeForm({ org, feedback }: { org: OrganizationSummary; feedback: RowFeedback | null }) {
-  const hydrated = useHydrated();
-  const submit = useSubmit();
-  const navigation = useNavigation();
-  const [value, setValue] = useState<PaymentMode>(org.paymentMode);
-  // After any answer (a refusal included) show what the server holds.
-  useEffect(() => setValue(org.paymentMode), [org.paymentMode, feedback]);
-  const pending = navigation.state !== "idle" && navigation.formData?.get("intent") === "payment-mode" && navigation.formData.get("orgId") === String(org.id);
   const refused = feedback?.intent === "payment-mode" && !feedback.ok ? feedback : null;
-  const id = `org-mode-${org.id}`;
   return (
-    <Form method="post" className="flex flex-col gap-1" onChange={(e) => hydrated && submit(e.currentTarget, { preventScrollReset: true })}>
-      <input type="hidden" name="intent" value="payment-mode" />
-      <input type="hidden" name="orgId" value={org.id} />
-      <div className="flex items-center gap-2">
-        <label htmlFor={id} className="sr-only">
-          Payment mode of {org.name}
-        </label>
-        <select id={id} name="paymentMode" className="select select-sm w-48" value={value} onChange={(e) => setValue(e.target.value as PaymentMode)} aria-busy={pending}>
-          {PAYMENT_MODES.map((mode) => (
-            <option key={mode} value={mode}>
-              {PAYMENT_MODE_LABELS[mode]}
-            </option>
-          ))}
-        </select>
-        {hydrated ? null : (
-          <button type="submit" className="btn btn-sm">
-            Save mode
-          </button>
-        )}
-        {pending ? (
-          <span className="flex items-center gap-1 text-sm text-base-content/70" role="status">
-            <span className="loading loading-spinner loading-xs" aria-hidden /> Saving...
-          </span>
-        ) : null}
-      </div>
+    <SaveOnChangeSelect
+      id={`org-mode-${org.id}`}
+      label={`Payment mode of ${org.name}`}
+      name="paymentMode"
+      intent="payment-mode"
+      fields={{ orgId: org.id }}
+      options={PAYMENT_MODE_OPTIONS}
+      value={org.paymentMode}
+      answer={feedback}
+      saveLabel="Save mode"
+      selectClassName="select select-sm w-48"
+    >
       {refused ? <span className="text-sm text-error">{refused.message}</span> : null}
-    </Form>
+    </SaveOnChangeSelect>
   );
 }

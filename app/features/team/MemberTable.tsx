@@ -1,9 +1,8 @@
-import { Form, useActionData, useNavigation, useSubmit } from "@remix-run/react";
+import { useActionData } from "@remix-run/react";
 import { UserMinus } from "lucide-react";
-import { useEffect, useState } from "react";
-import { useHydrated } from "remix-utils/use-hydrated";
 import type { Member, Role } from "~/platform/team";
 import { ConfirmAction } from "~/components/ConfirmAction";
+import { SaveOnChangeSelect } from "~/components/SaveOnChangeSelect";
 import { canManageMember, roleLabel, ROLE_OPTIONS } from "./member-rules";
 
 interface MemberTableProps {
@@ -72,41 +71,20 @@ function RoleBadge({ role }: { role: Role }) {
   return <span className={`badge ${role === "admin" ? "badge-primary" : "badge-ghost"}`}>{roleLabel(role)}</span>;
 }
 
-/** A select that saves on change once hydrated; before that (or without JavaScript) a Save button posts it. */
 function RoleForm({ member }: { member: Member }) {
-  const hydrated = useHydrated();
-  const submit = useSubmit();
-  const navigation = useNavigation();
   const actionData = useActionData();
-  const [value, setValue] = useState<Role>(member.role);
-  // After any answer (a refusal included) show what the server holds.
-  useEffect(() => setValue(member.role), [member.role, actionData]);
-  const pending = navigation.state !== "idle" && navigation.formData?.get("intent") === "role" && navigation.formData.get("memberId") === String(member.id);
-  const id = `role-${member.id}`;
   return (
-    <Form method="post" className="flex items-center gap-2" onChange={(e) => hydrated && submit(e.currentTarget)}>
-      <input type="hidden" name="intent" value="role" />
-      <input type="hidden" name="memberId" value={member.id} />
-      <label htmlFor={id} className="sr-only">
-        Role of {member.name}
-      </label>
-      <select id={id} name="role" className="select select-sm w-32" value={value} onChange={(e) => setValue(e.target.value as Role)} aria-busy={pending}>
-        {ROLE_OPTIONS.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-      {hydrated ? null : (
-        <button type="submit" className="btn btn-sm">
-          Save role
-        </button>
-      )}
-      {pending ? (
-        <span className="flex items-center gap-1 text-sm text-base-content/70" role="status">
-          <span className="loading loading-spinner loading-xs" aria-hidden /> Saving...
-        </span>
-      ) : null}
-    </Form>
+    <SaveOnChangeSelect
+      id={`role-${member.id}`}
+      label={`Role of ${member.name}`}
+      name="role"
+      intent="role"
+      fields={{ memberId: member.id }}
+      options={ROLE_OPTIONS}
+      value={member.role}
+      answer={actionData}
+      saveLabel="Save role"
+      selectClassName="select select-sm w-32"
+    />
   );
 }

@@ -1,0 +1,65 @@
+import { Form, useNavigation, useSubmit } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { useEffect, useState } from "react";
+import { useHydrated } from "remix-utils/use-hydrated";
+
+interface SaveOnChangeSelectProps<T extends string> {
+  id: string;
+  /** The accessible name of the select (visually hidden). */
+  label: string;
+  name: string;
+  intent: string;
+  /** Hidden fields that say what the select is for (an id). */
+  fields: Record<string, string | number>;
+  options: readonly { value: T; label: string }[];
+  /** What the server holds; the select returns to it after any answer. */
+  value: T;
+  /** Changes after each answer (the action's data), so a refused change snaps back. */
+  answer: unknown;
+  /** The button that posts the form before JavaScript loads (DESIGN §6). */
+  saveLabel: string;
+  selectClassName?: string;
+  children?: ReactNode;
+}
+
+/** A select that saves on change once hydrated; before that, its own submit button posts it. */
+export function SaveOnChangeSelect<T extends string>({ id, label, name, intent, fields, options, value, answer, saveLabel, selectClassName = "select select-sm w-40", children }: SaveOnChangeSelectProps<T>) {
+  const hydrated = useHydrated();
+  const submit = useSubmit();
+  const navigation = useNavigation();
+  const [selected, setSelected] = useState<T>(value);
+  useEffect(() => setSelected(value), [value, answer]);
+  const form = navigation.formData;
+  const pending = navigation.state !== "idle" && form?.get("intent") === intent && Object.entries(fields).every(([k, v]) => form.get(k) === String(v));
+  return (
+    <Form method="post" className="flex flex-col gap-1" onChange={(e) => hydrated && submit(e.currentTarget, { preventScrollReset: true })}>
+      <input type="hidden" name="intent" value={intent} />
+      {Object.entries(fields).map(([k, v]) => (
+        <input key={k} type="hidden" name={k} value={v} />
+      ))}
+      <div className="flex items-center gap-2">
+        <label htmlFor={id} className="sr-only">
+          {label}
+        </label>
+        <select id={id} name={name} className={selectClassName} value={selected} onChange={(e) => setSelected(e.target.value as T)} aria-busy={pending}>
+          {options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+        {hydrated ? null : (
+          <button type="submit" className="btn btn-sm">
+            {saveLabel}
+          </button>
+        )}
+        {pending ? (
+          <span className="flex items-center gap-1 text-sm text-base-content/70" role="status">
+            <span className="loading loading-spinner loading-xs" aria-hidden /> Saving...
+          </span>
+        ) : null}
+      </div>
+      {children}
+    </Form>
+  );
+}
