@@ -9,6 +9,7 @@ import { useTimeZone } from "~/lib/use-time-zone";
 import { systemApi } from "~/platform/system.server";
 import { requireAccess } from "~/session.server";
 import type { RouteHandle } from "./_org";
+import { Alert } from "~/components/Alert";
 
 export const handle: RouteHandle = { title: "Org Editor" };
 export const meta: MetaFunction = () => [{ title: "Org Editor · AI Console" }];
@@ -61,21 +62,9 @@ export default function OrgEditorPage() {
   const rowFeedback = result && result.orgId !== null ? (result as RowFeedback) : null;
   return (
     <div className="flex flex-col gap-6">
-      {loadError ? (
-        <div role="alert" className="alert alert-error">
-          {loadError}
-        </div>
-      ) : null}
-      {result && !result.ok ? (
-        <div role="alert" className="alert alert-error">
-          {result.message}
-        </div>
-      ) : null}
-      {result?.ok ? (
-        <div role="status" className="alert alert-success">
-          {result.message}
-        </div>
-      ) : null}
+      {loadError ? <Alert kind="error">{loadError}</Alert> : null}
+      {result && !result.ok ? <Alert kind="error">{result.message}</Alert> : null}
+      {result?.ok ? <Alert kind="success">{result.message}</Alert> : null}
       <section className="card bg-base-100 shadow-sm">
         <div className="card-body">
           <h2 className="card-title">Organizations</h2>

@@ -8,6 +8,7 @@ import { MemberTable } from "~/features/team/MemberTable";
 import { teamApi } from "~/platform/team.server";
 import { requireAccess } from "~/session.server";
 import type { RouteHandle } from "./_org";
+import { Alert } from "~/components/Alert";
 
 export const handle: RouteHandle = { title: "Team" };
 /** Reload after every submission, refusals included: a 409 usually means the list is out of date. */
@@ -71,21 +72,9 @@ export default function TeamPage() {
   const isAdmin = viewer.role === "admin";
   return (
     <div className="flex flex-col gap-6">
-      {loadError ? (
-        <div role="alert" className="alert alert-error">
-          {loadError}
-        </div>
-      ) : null}
-      {result && !result.ok ? (
-        <div role="alert" className="alert alert-error">
-          {result.message}
-        </div>
-      ) : null}
-      {result?.ok && result.intent !== "invite" ? (
-        <div role="status" className="alert alert-success">
-          {result.message}
-        </div>
-      ) : null}
+      {loadError ? <Alert kind="error">{loadError}</Alert> : null}
+      {result && !result.ok ? <Alert kind="error">{result.message}</Alert> : null}
+      {result?.ok && result.intent !== "invite" ? <Alert kind="success">{result.message}</Alert> : null}
       {isAdmin ? <InvitePanel invite={result?.ok && result.invite ? result.invite : null} /> : null}
       <MemberTable members={members} viewer={viewer} />
       {!isAdmin ? <p className="text-sm text-base-content/60">Only admins can invite people and change roles.</p> : null}

@@ -13,6 +13,7 @@ import { useTimeZone } from "~/lib/use-time-zone";
 import { tokensApi } from "~/platform/tokens.server";
 import { requireAccess } from "~/session.server";
 import type { RouteHandle } from "./_org";
+import { Alert } from "~/components/Alert";
 
 export const handle: RouteHandle = { title: "API Tokens" };
 /** Reload after every submission, refusals included: a 409 usually means the list is out of date. */
@@ -90,29 +91,13 @@ export default function ApiTokensPage() {
   const failed = result && !result.ok ? result : null;
   return (
     <div className="flex flex-col gap-6">
-      {loadError ? (
-        <div role="alert" className="alert alert-error">
-          {loadError}
-        </div>
-      ) : null}
-      {failed && failed.intent !== "create" ? (
-        <div role="alert" className="alert alert-error">
-          {failed.message}
-        </div>
-      ) : null}
+      {loadError ? <Alert kind="error">{loadError}</Alert> : null}
+      {failed && failed.intent !== "create" ? <Alert kind="error">{failed.message}</Alert> : null}
       {result?.ok && result.secret ? <SecretReveal title={result.intent === "reset" ? "Organization token reset" : "Token created"} token={result.secret.token} /> : null}
-      {result?.ok && !result.secret ? (
-        <div role="status" className="alert alert-success">
-          {result.message}
-        </div>
-      ) : null}
+      {result?.ok && !result.secret ? <Alert kind="success">{result.message}</Alert> : null}
       {isAdmin ? (
         <>
-          {scopesError ? (
-            <div role="alert" className="alert alert-error">
-              {scopesError}
-            </div>
-          ) : null}
+          {scopesError ? <Alert kind="error">{scopesError}</Alert> : null}
           {/* A new key after each created token starts the form afresh. */}
           <CreateTokenForm key={result?.ok && result.intent === "create" ? result.secret?.publicId : "create"} scopes={scopes} values={failed?.intent === "create" ? (failed.values ?? null) : null} error={failed?.intent === "create" ? failed.message : null} />
         </>

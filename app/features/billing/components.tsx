@@ -297,38 +297,26 @@ export function AutoPaymentForm({ config, result }: { config: BillingConfig; res
         <span className="font-medium">Enable auto-payment</span>
       </label>
       <p className="text-sm text-base-content/70">When your balance falls below the threshold, your card is charged the recharge amount.</p>
-      <label className="block">
-        <span className="mb-1 block text-sm font-medium">Threshold amount (USD)</span>
-        <input
-          type="number"
-          name="thresholdAmount"
-          step="0.01"
-          className={`input input-bordered w-full ${errors.thresholdAmount ? "input-error" : ""}`}
-          value={threshold}
-          onChange={(e) => {
-            setThreshold(e.target.value);
-            setChecked(true);
-          }}
-          aria-invalid={Boolean(errors.thresholdAmount)}
-        />
-        {errors.thresholdAmount && <span className="mt-1 block text-sm text-error">{errors.thresholdAmount}</span>}
-      </label>
-      <label className="block">
-        <span className="mb-1 block text-sm font-medium">Recharge amount (USD)</span>
-        <input
-          type="number"
-          name="rechargeAmount"
-          step="0.01"
-          className={`input input-bordered w-full ${errors.rechargeAmount ? "input-error" : ""}`}
-          value={recharge}
-          onChange={(e) => {
-            setRecharge(e.target.value);
-            setChecked(true);
-          }}
-          aria-invalid={Boolean(errors.rechargeAmount)}
-        />
-        {errors.rechargeAmount && <span className="mt-1 block text-sm text-error">{errors.rechargeAmount}</span>}
-      </label>
+      <AmountField
+        label="Threshold amount (USD)"
+        name="thresholdAmount"
+        value={threshold}
+        error={errors.thresholdAmount}
+        onChange={(value) => {
+          setThreshold(value);
+          setChecked(true);
+        }}
+      />
+      <AmountField
+        label="Recharge amount (USD)"
+        name="rechargeAmount"
+        value={recharge}
+        error={errors.rechargeAmount}
+        onChange={(value) => {
+          setRecharge(value);
+          setChecked(true);
+        }}
+      />
       {result?.message && (
         <div role="alert" className="alert alert-error">
           <span>{result.message}</span>
@@ -340,5 +328,24 @@ export function AutoPaymentForm({ config, result }: { config: BillingConfig; res
         </button>
       </div>
     </Form>
+  );
+}
+
+/** A dollar amount input with its field error beside it (the server's message, kept with the typed value). */
+function AmountField({ label, name, value, error, onChange }: { label: string; name: string; value: string; error?: string; onChange: (value: string) => void }) {
+  return (
+    <label className="block">
+      <span className="mb-1 block text-sm font-medium">{label}</span>
+      <input
+        type="number"
+        name={name}
+        step="0.01"
+        className={`input input-bordered w-full ${error ? "input-error" : ""}`}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        aria-invalid={Boolean(error)}
+      />
+      {error && <span className="mt-1 block text-sm text-error">{error}</span>}
+    </label>
   );
 }
