@@ -120,6 +120,32 @@ export async function resolveSession(deps: Deps, id: string | undefined): Promis
   };
 }
 
+export type ResolvedCaller = Omit<ResolvedSession, "organizations">;
+
+/**
+ * The caller and their active organization in one query: what every organization-scoped call needs.
+ * When there is no active membership to read, it falls back to {@link resolveSession}, which settles one.
+ */
+export async function resolveCaller(deps: Deps, id: string | undefined): Promise<ResolvedCaller | null> {
+  if (!id) return null;
+  const hash = sha256(id);
+  const row = await deps.db
+    .selectFrom("sessions")
+    .innerJoin("users", "users.id", "sessions.user_id")
+    .leftJoin("memberships", (join) => join.onRef("memberships.user_id", "=", "sessions.user_id").onRef("memberships.org_id", "=", "sessions.active_org_id"))
+    .leftJoin("organizations", "organizations.id", "memberships.org_id")
+    .select(["sessions.expires_at", "users.id as user_id", "users.name", "users.email", "organizations.id as org_id", "organizations.name as org_name", "memberships.role"])
+    .where("sessions.id_hash", "=", hash)
+    .executeTakeFirst();
+  if (!row) return null;
+  if (row.expires_at <= deps.now() || row.org_id === null || row.org_name === null || row.role === null) return resolveSession(deps, id);
+  return {
+    sessionHash: hash,
+    user: { id: row.user_id, name: row.name, email: row.email },
+    active: { id: row.org_id, name: row.org_name, role: row.role },
+  };
+}
+
 export async function setActiveOrganization(deps: Pick<Deps, "db">, sessionHash: string, orgId: number): Promise<void> {
   await deps.db.updateTable("sessions").set({ active_org_id: orgId }).where("id_hash", "=", sessionHash).execute();
 }

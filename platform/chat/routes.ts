@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { readSessionCookie } from "../auth/cookies";
-import { resolveSession } from "../auth/service";
+import { resolveCaller } from "../auth/service";
 import type { PlatformEnv } from "../context";
 import { inOrganization, signedIn } from "../http/middleware";
 import { PlatformError } from "../http/errors";
@@ -10,7 +10,7 @@ import { ChatError, chatCompletion, chatErrorResponse, findReceipt, parseChatReq
 export const chatRoutes = new Hono<PlatformEnv>()
   .post("/completions", async (c) => {
     try {
-      const session = await resolveSession(c.var.deps, readSessionCookie(c));
+      const session = await resolveCaller(c.var.deps, readSessionCookie(c));
       if (!session) throw new ChatError(401, "Not signed in", "authentication_error");
       if (!session.active) throw new ChatError(403, "Join or create an organization first", "permission_error");
       const body = parseChatRequest(await c.req.json().catch(() => null));

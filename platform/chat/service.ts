@@ -3,7 +3,8 @@ import { z } from "zod";
 import type { Deps } from "../context";
 import type { ModelRow } from "../db/schema";
 import { findModel, isBuiltin, isPriced } from "../models/service";
-import { postChatCompletion } from "../providers/upstream";
+import type { UpstreamReply } from "../providers/upstream";
+import { postChatCompletion, replyOf } from "../providers/upstream";
 import { builtinChatCompletion } from "../providers/upstream-builtin";
 import { canSpend, recordUsage } from "../billing/service";
 import type { TokenCount } from "./meter";
@@ -58,7 +59,7 @@ export function parseChatRequest(body: unknown): ChatRequest {
 /** The receipt header: the id under which the completion's usage is recorded. */
 export const RECEIPT_HEADER = "x-receipt-id";
 
-async function upstreamMessage(response: Response): Promise<string> {
+async function upstreamMessage(response: UpstreamReply): Promise<string> {
   const text = await response.text().catch(() => "");
   try {
     const body = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown };
@@ -68,7 +69,7 @@ async function upstreamMessage(response: Response): Promise<string> {
   } catch {
     // not JSON
   }
-  return text.trim().slice(0, 300) || response.statusText || `Upstream answered ${response.status}`;
+  return text.trim().slice(0, 300) || `Upstream answered ${response.status}`;
 }
 
 /**
@@ -92,10 +93,10 @@ export async function chatCompletion(deps: Deps, caller: ChatCaller, body: ChatR
 
   // Ask for the usage chunk, so metering uses the upstream's own figures whenever it has them.
   const forwarded: ChatRequest = body.stream ? { ...body, stream_options: { ...body.stream_options, include_usage: true } } : body;
-  let upstream: Response;
+  let upstream: UpstreamReply;
   try {
     upstream = isBuiltin(model)
-      ? builtinChatCompletion(forwarded as Parameters<typeof builtinChatCompletion>[0], model.name, upstreamAbort.signal, deps.now())
+      ? replyOf(builtinChatCompletion(forwarded as Parameters<typeof builtinChatCompletion>[0], model.name, upstreamAbort.signal, deps.now()))
       : await postChatCompletion(model, forwarded, upstreamAbort.signal);
   } catch (error) {
     stop();
@@ -104,10 +105,10 @@ export async function chatCompletion(deps: Deps, caller: ChatCaller, body: ChatR
     throw new ChatError(502, `The model '${model.name}' could not be reached`, "upstream_error");
   }
 
-  if (!upstream.ok) {
+  if (upstream.status < 200 || upstream.status >= 300) {
     stop();
     const message = await upstreamMessage(upstream);
-    const retryAfter = upstream.headers.get("retry-after");
+    const retryAfter = upstream.header("retry-after");
     if (upstream.status === 429) throw new ChatError(429, message, "rate_limit_exceeded", retryAfter);
     if (upstream.status === 503) throw new ChatError(503, message, "service_unavailable", retryAfter);
     if (upstream.status >= 400 && upstream.status < 500) throw new ChatError(400, message, "invalid_request_error");
@@ -117,8 +118,9 @@ export async function chatCompletion(deps: Deps, caller: ChatCaller, body: ChatR
   const receiptId = `rcpt_${randomBytes(12).toString("hex")}`;
   const meter = (count: TokenCount, outcome: "completed" | "stopped" | "failed") => meterCompletion(deps, caller, model, receiptId, count, outcome);
 
-  const streaming = Boolean(body.stream) && (upstream.headers.get("content-type") ?? "").includes("text/event-stream");
-  if (!streaming || !upstream.body) {
+  const contentType = upstream.header("content-type") ?? "application/json";
+  const streaming = Boolean(body.stream) && contentType.includes("text/event-stream");
+  if (!streaming) {
     stop();
     const text = await upstream.text();
     let usage = null;
@@ -140,11 +142,11 @@ export async function chatCompletion(deps: Deps, caller: ChatCaller, body: ChatR
     await meter(tokenCount(body.messages, content, reasoning, usage), "completed");
     return new Response(text, {
       status: upstream.status,
-      headers: { "content-type": upstream.headers.get("content-type") ?? "application/json", [RECEIPT_HEADER]: receiptId },
+      headers: { "content-type": contentType, [RECEIPT_HEADER]: receiptId },
     });
   }
 
-  const reader = upstream.body.getReader();
+  const chunks = upstream.chunks[Symbol.asyncIterator]();
   const watcher = new StreamMeter();
   let metered = false;
   const finish = async (outcome: "completed" | "stopped" | "failed") => {
@@ -158,9 +160,9 @@ export async function chatCompletion(deps: Deps, caller: ChatCaller, body: ChatR
 
   const out = new ReadableStream<Uint8Array>({
     async pull(controller) {
-      let result: ReadableStreamReadResult<Uint8Array>;
+      let result: IteratorResult<Uint8Array>;
       try {
-        result = await reader.read();
+        result = await chunks.next();
       } catch (error) {
         const stopped = signal.aborted || upstreamAbort.signal.aborted;
         await finish(stopped ? "stopped" : "failed");
@@ -174,12 +176,13 @@ export async function chatCompletion(deps: Deps, caller: ChatCaller, body: ChatR
         await finish(watcher.done ? "completed" : "failed");
         return;
       }
-      watcher.push(result.value);
+      // Passed on before it is parsed for metering: the reader waits for nothing.
       controller.enqueue(result.value);
+      watcher.push(result.value);
     },
     async cancel(reason) {
       upstreamAbort.abort(reason);
-      await reader.cancel(reason).catch(() => {});
+      upstream.cancel();
       await finish("stopped");
     },
   });

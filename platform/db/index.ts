@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from "kysely";
-import type { Migration, MigrationProvider } from "kysely";
+import type { Migration, MigrationProvider, SqliteDatabase } from "kysely";
 import pg from "pg";
 import type { Database } from "./schema";
 import * as m0001 from "./migrations/0001-foundation";
@@ -41,7 +41,27 @@ export function openDatabase(options: DatabaseOptions): DB {
   sqlite.pragma("foreign_keys = ON");
   // Tests and the CLI write the same file as the server: wait for a lock instead of failing.
   sqlite.pragma("busy_timeout = 5000");
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: keepingStatements(sqlite) }) });
+}
+
+/**
+ * Kysely prepares every query anew, and for the small queries a request makes, preparing costs about
+ * as much as running. Statements are kept by their SQL (a bounded, least-recently-used set); Kysely
+ * runs one query at a time on its single SQLite connection, so a kept statement is never busy.
+ */
+function keepingStatements(sqlite: SQLite.Database, size = 500): SqliteDatabase {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sql) {
+      let statement = statements.get(sql);
+      if (statement) statements.delete(sql);
+      else statement = sqlite.prepare(sql);
+      statements.set(sql, statement);
+      if (statements.size > size) statements.delete(statements.keys().next().value!);
+      return statement;
+    },
+  };
 }
 
 export async function migrate(db: DB): Promise<void> {

@@ -1,6 +1,6 @@
 import { createMiddleware } from "hono/factory";
 import { readSessionCookie } from "../auth/cookies";
-import { resolveSession } from "../auth/service";
+import { resolveCaller } from "../auth/service";
 import type { PlatformEnv } from "../context";
 import { SYSTEM_ORG_ID } from "../context";
 import { fail } from "./errors";
@@ -21,7 +21,7 @@ export const sameOrigin = createMiddleware<PlatformEnv>(async (c, next) => {
 
 /** The signed-in caller, with the active organization's membership when there is one. */
 export const signedIn = createMiddleware<PlatformEnv>(async (c, next) => {
-  const session = await resolveSession(c.var.deps, readSessionCookie(c));
+  const session = await resolveCaller(c.var.deps, readSessionCookie(c));
   if (!session) return fail(c, 401, "Not signed in");
   c.set("caller", { userId: session.user.id, sessionHash: session.sessionHash, name: session.user.name, email: session.user.email });
   if (session.active) c.set("membership", { orgId: session.active.id, orgName: session.active.name, role: session.active.role });

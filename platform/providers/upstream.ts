@@ -1,21 +1,32 @@
+import { request } from "undici";
 import type { ModelRow } from "../db/schema";
 
 type Upstream = Pick<ModelRow, "base_url" | "api_key" | "upstream_model">;
 
-function headers(model: Upstream): Headers {
-  const h = new Headers({ accept: "application/json" });
-  if (model.api_key) h.set("authorization", `Bearer ${model.api_key}`);
-  return h;
+/**
+ * An upstream's answer as the chat needs it: status, headers, and the body as it arrives (read it
+ * once: `text()` or `chunks`). `cancel` lets go of a body nobody will read.
+ */
+export interface UpstreamReply {
+  status: number;
+  header: (name: string) => string | null;
+  text: () => Promise<string>;
+  chunks: AsyncIterable<Uint8Array>;
+  cancel: () => void;
+}
+
+function headers(model: Upstream): Record<string, string> {
+  return model.api_key ? { accept: "application/json", authorization: `Bearer ${model.api_key}` } : { accept: "application/json" };
 }
 
 /** online when the upstream's `/models` answers, starting on 503 (vLLM loading), offline otherwise. */
 export async function probeUpstream(model: Upstream, timeoutMs: number): Promise<"online" | "starting" | "offline"> {
   if (!model.base_url) return "offline";
   try {
-    const response = await fetch(`${model.base_url}/models`, { headers: headers(model), signal: AbortSignal.timeout(timeoutMs) });
-    await response.body?.cancel().catch(() => {});
-    if (response.ok) return "online";
-    return response.status === 503 ? "starting" : "offline";
+    const response = await request(`${model.base_url}/models`, { headers: headers(model), signal: AbortSignal.timeout(timeoutMs) });
+    await response.body.dump().catch(() => {});
+    if (response.statusCode >= 200 && response.statusCode < 300) return "online";
+    return response.statusCode === 503 ? "starting" : "offline";
   } catch {
     return "offline";
   }
@@ -24,15 +35,47 @@ export async function probeUpstream(model: Upstream, timeoutMs: number): Promise
 /**
  * Sends a chat-completions request to the model's OpenAI-compatible upstream. The body is the client's,
  * with the upstream's model id; `signal` aborts the upstream request (a closed tab, a Stop button).
+ *
+ * undici's `request` rather than `fetch`: it reaches the upstream in half the time (no WHATWG Request
+ * and Response to build), and the time to first token is the chat's budget (DESIGN §7).
  */
-export async function postChatCompletion(model: Upstream, body: Record<string, unknown>, signal: AbortSignal): Promise<Response> {
-  const h = headers(model);
-  h.set("content-type", "application/json");
-  if (body.stream) h.set("accept", "text/event-stream");
-  return fetch(`${model.base_url}/chat/completions`, {
+export async function postChatCompletion(model: Upstream, body: Record<string, unknown>, signal: AbortSignal): Promise<UpstreamReply> {
+  const response = await request(`${model.base_url}/chat/completions`, {
     method: "POST",
-    headers: h,
+    headers: { ...headers(model), "content-type": "application/json", ...(body.stream ? { accept: "text/event-stream" } : {}) },
     body: JSON.stringify({ ...body, model: model.upstream_model }),
     signal,
   });
+  const answer = response.body;
+  return {
+    status: response.statusCode,
+    header: (name) => {
+      const value = response.headers[name.toLowerCase()];
+      return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
+    },
+    text: () => answer.text(),
+    chunks: answer,
+    cancel: () => void answer.destroy(),
+  };
+}
+
+/** The same shape for an answer made in-process (the built-in model). */
+export function replyOf(response: Response): UpstreamReply {
+  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  async function* chunks() {
+    if (!response.body) return;
+    reader = response.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      yield value;
+    }
+  }
+  return {
+    status: response.status,
+    header: (name) => response.headers.get(name),
+    text: () => response.text(),
+    chunks: chunks(),
+    cancel: () => void (reader ?? response.body)?.cancel().catch(() => {}),
+  };
 }

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { grantSystemAdmin } from "../../platform/auth/service";
 import { startFakeOAuthProvider } from "../fakes/oauth-provider";
+import { SESSION_TTL_MS } from "../../platform/auth/cookies";
 import type { Harness } from "./harness";
 import { cookiesOf, createHarness, ORIGIN } from "./harness";
 
@@ -196,6 +197,32 @@ describe("session, logout and switch", () => {
     await h.deps.db.deleteFrom("memberships").where("org_id", "=", other.id).execute();
     const session = await (await alice.call("GET", "/auth/session")).json();
     expect(session.activeOrganization.id).toBe(alice.orgId);
+  });
+
+  it("acts in the remaining organization on organization calls once the active one is gone", async () => {
+    h = await createHarness();
+    await h.signIn();
+    const alice = await h.admin("Alice Co");
+    const other = await (await alice.call("POST", "/organizations", { name: "Other" })).json();
+    await h.deps.db.deleteFrom("memberships").where("org_id", "=", other.id).execute();
+    const members = await alice.call("GET", "/organizations/members");
+    expect(members.status).toBe(200);
+    expect((await members.json()).map((m: { email: string }) => m.email)).toEqual([alice.email]);
+    await h.deps.db.deleteFrom("memberships").where("user_id", "=", alice.userId).execute();
+    const none = await alice.call("GET", "/organizations/members");
+    expect(none.status).toBe(403);
+    expect(await none.json()).toEqual({ error: "Join or create an organization first" });
+  });
+
+  it("refuses organization calls with an expired session", async () => {
+    let clock = Date.now();
+    h = await createHarness({}, () => clock);
+    const alice = await h.admin("Alice Co");
+    expect((await alice.call("GET", "/organizations/members")).status).toBe(200);
+    clock += SESSION_TTL_MS + 1;
+    const expired = await alice.call("GET", "/organizations/members");
+    expect(expired.status).toBe(401);
+    expect((await h.deps.db.selectFrom("sessions").select("user_id").where("user_id", "=", alice.userId).execute()).length).toBe(0);
   });
 
   it("lists every organization of the user", async () => {
