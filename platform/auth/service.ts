@@ -4,6 +4,7 @@ import { isDevSignin } from "../config";
 import type { Role } from "../db/schema";
 import { SESSION_TTL_MS } from "./cookies";
 import { randomToken, sha256 } from "./tokens";
+import { compiledOnce } from "../db/compiled";
 
 export interface Identity {
   provider: string;
@@ -122,6 +123,16 @@ export async function resolveSession(deps: Deps, id: string | undefined): Promis
 
 export type ResolvedCaller = Omit<ResolvedSession, "organizations">;
 
+const callerBySessionHash = compiledOnce((db, hash: string) =>
+  db
+    .selectFrom("sessions")
+    .innerJoin("users", "users.id", "sessions.user_id")
+    .leftJoin("memberships", (join) => join.onRef("memberships.user_id", "=", "sessions.user_id").onRef("memberships.org_id", "=", "sessions.active_org_id"))
+    .leftJoin("organizations", "organizations.id", "memberships.org_id")
+    .select(["sessions.expires_at", "users.id as user_id", "users.name", "users.email", "organizations.id as org_id", "organizations.name as org_name", "memberships.role"])
+    .where("sessions.id_hash", "=", hash),
+);
+
 /**
  * The caller and their active organization in one query: what every organization-scoped call needs.
  * When there is no active membership to read, it falls back to {@link resolveSession}, which settles one.
@@ -129,14 +140,7 @@ export type ResolvedCaller = Omit<ResolvedSession, "organizations">;
 export async function resolveCaller(deps: Deps, id: string | undefined): Promise<ResolvedCaller | null> {
   if (!id) return null;
   const hash = sha256(id);
-  const row = await deps.db
-    .selectFrom("sessions")
-    .innerJoin("users", "users.id", "sessions.user_id")
-    .leftJoin("memberships", (join) => join.onRef("memberships.user_id", "=", "sessions.user_id").onRef("memberships.org_id", "=", "sessions.active_org_id"))
-    .leftJoin("organizations", "organizations.id", "memberships.org_id")
-    .select(["sessions.expires_at", "users.id as user_id", "users.name", "users.email", "organizations.id as org_id", "organizations.name as org_name", "memberships.role"])
-    .where("sessions.id_hash", "=", hash)
-    .executeTakeFirst();
+  const [row] = await callerBySessionHash(deps.db, hash);
   if (!row) return null;
   if (row.expires_at <= deps.now() || row.org_id === null || row.org_name === null || row.role === null) return resolveSession(deps, id);
   return {

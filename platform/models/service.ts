@@ -5,6 +5,7 @@ import type { DB } from "../db";
 import type { ModelRow } from "../db/schema";
 import { PlatformError } from "../http/errors";
 import { probeUpstream } from "../providers/upstream";
+import { compiledOnce } from "../db/compiled";
 
 export const MODEL_STATUSES = ["online", "starting", "standby", "maintenance", "offline", "unknown"] as const;
 export type ModelStatus = (typeof MODEL_STATUSES)[number];
@@ -68,8 +69,11 @@ export async function listModels(deps: Deps): Promise<ModelRow[]> {
   return deps.db.selectFrom("models").selectAll().orderBy("position").orderBy("name").execute();
 }
 
+const modelByName = compiledOnce((db, name: string) => db.selectFrom("models").selectAll().where("name", "=", name));
+
 export async function findModel(deps: Deps, name: string): Promise<ModelRow | undefined> {
-  return deps.db.selectFrom("models").selectAll().where("name", "=", name).executeTakeFirst();
+  const [model] = await modelByName(deps.db, name);
+  return model;
 }
 
 export async function upsertModel(db: DB, input: ModelInput, position: number, now: number): Promise<void> {

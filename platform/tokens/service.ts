@@ -5,6 +5,7 @@ import type { Selectable } from "kysely";
 import { PlatformError } from "../http/errors";
 import { SlidingWindow } from "./rate-limit";
 import { hashTokenSecret, newPublicId, newTokenSecret } from "./secret";
+import { compiledOnce } from "../db/compiled";
 
 /** The scope names the public API checks (SPEC §7 GET /tokens/scopes). */
 export const TOKEN_SCOPES = ["chat", "models:read", "images", "audio"] as const;
@@ -161,6 +162,8 @@ export async function resetPrimaryToken(deps: Deps, orgId: number): Promise<Crea
   return { ...toApiToken(row), token: secret };
 }
 
+const tokenBySecretHash = compiledOnce((db, hash: string) => db.selectFrom("api_tokens").selectAll().where("secret_hash", "=", hash));
+
 export type ApiTokenAuth = { ok: true; orgId: number; tokenId: number; scopes: string[] } | { ok: false; status: 401 | 403; error: string };
 
 /**
@@ -172,7 +175,7 @@ export async function authenticateApiToken(deps: Deps, authorization: string | u
   if (!match) return { ok: false, status: 401, error: "Missing API token: send the header Authorization: Bearer sk-…" };
   const secret = match[1];
   if (!secret.startsWith("sk-")) return { ok: false, status: 401, error: "Invalid API token" };
-  const row = await deps.db.selectFrom("api_tokens").selectAll().where("secret_hash", "=", hashTokenSecret(secret)).executeTakeFirst();
+  const [row] = await tokenBySecretHash(deps.db, hashTokenSecret(secret));
   if (!row) return { ok: false, status: 401, error: "Invalid API token" };
   if (row.revoked_at !== null) return { ok: false, status: 401, error: "This API token has been revoked" };
   const now = deps.now();
