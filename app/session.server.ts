@@ -30,6 +30,23 @@ export async function loadSession(api: PlatformClient): Promise<Session> {
   return result.ok ? result.data : { valid: false };
 }
 
+/**
+ * A page's loaders (the layout's and the page's) share one session check per request: they run with
+ * the same load context. Only loaders do (GET): an action may change the session, and the loaders
+ * that follow it in the same request must see the change.
+ */
+const sessionPerRequest = new WeakMap<AppLoadContext, Promise<Session>>();
+
+function loadSessionOnce(api: PlatformClient, request: Request, context: AppLoadContext): Promise<Session> {
+  if (request.method !== "GET") return loadSession(api);
+  let session = sessionPerRequest.get(context);
+  if (!session) {
+    session = loadSession(api);
+    sessionPerRequest.set(context, session);
+  }
+  return session;
+}
+
 type SessionFor<A extends Access> = A extends "organization" | "system" ? OrgSession : A extends "signed-out" ? Session : ValidSession;
 
 /**
@@ -42,7 +59,7 @@ export async function requireAccess<A extends Access>(
   context: AppLoadContext,
 ): Promise<{ session: SessionFor<A>; api: PlatformClient }> {
   const api = platformClient(request, context);
-  const session = await loadSession(api);
+  const session = await loadSessionOnce(api, request, context);
   const result = guard(access, session);
   if (!result.allow) {
     const headers = new Headers();

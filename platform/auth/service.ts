@@ -81,6 +81,24 @@ export interface ResolvedSession {
   active: { id: number; name: string; role: Role } | null;
 }
 
+const sessionByHash = compiledOnce((db, hash: string) =>
+  db
+    .selectFrom("sessions")
+    .innerJoin("users", "users.id", "sessions.user_id")
+    .select(["sessions.id_hash", "sessions.active_org_id", "sessions.expires_at", "users.id as user_id", "users.name", "users.email"])
+    .where("sessions.id_hash", "=", hash),
+);
+
+const organizationsOf = compiledOnce((db, userId: number) =>
+  db
+    .selectFrom("memberships")
+    .innerJoin("organizations", "organizations.id", "memberships.org_id")
+    .select(["organizations.id", "organizations.name", "memberships.role"])
+    .where("memberships.user_id", "=", userId)
+    .orderBy("memberships.created_at")
+    .orderBy("organizations.id"),
+);
+
 /**
  * The caller behind a session cookie, with the active organization settled: when the stored one is
  * unset or no longer theirs, the oldest membership is picked and saved, so guards never bounce.
@@ -89,25 +107,13 @@ export async function resolveSession(deps: Deps, id: string | undefined): Promis
   if (!id) return null;
   const { db, now } = deps;
   const hash = sha256(id);
-  const row = await db
-    .selectFrom("sessions")
-    .innerJoin("users", "users.id", "sessions.user_id")
-    .select(["sessions.id_hash", "sessions.active_org_id", "sessions.expires_at", "users.id as user_id", "users.name", "users.email"])
-    .where("sessions.id_hash", "=", hash)
-    .executeTakeFirst();
+  const [row] = await sessionByHash(db, hash);
   if (!row) return null;
   if (row.expires_at <= now()) {
     await db.deleteFrom("sessions").where("id_hash", "=", hash).execute();
     return null;
   }
-  const organizations = await db
-    .selectFrom("memberships")
-    .innerJoin("organizations", "organizations.id", "memberships.org_id")
-    .select(["organizations.id", "organizations.name", "memberships.role"])
-    .where("memberships.user_id", "=", row.user_id)
-    .orderBy("memberships.created_at")
-    .orderBy("organizations.id")
-    .execute();
+  const organizations = await organizationsOf(db, row.user_id);
   let active = organizations.find((o) => o.id === row.active_org_id) ?? null;
   if (!active && organizations.length > 0) {
     active = organizations[0];

@@ -7,6 +7,7 @@ import { PlatformError } from "../http/errors";
 import type { PaymentProvider } from "../providers/stripe";
 import { PaymentDeclined, paymentProvider } from "../providers/stripe";
 import { centsToMicros, dollarsToMicros, microsToCents, microsToDollars } from "./money";
+import { compiledOnce } from "../db/compiled";
 
 /** Add funds and auto-recharge: 10 to 10,000 dollars (SPEC §5, §9). */
 export const MIN_AMOUNT = 10;
@@ -73,8 +74,10 @@ export async function getPaymentMethod(deps: Deps, orgId: number): Promise<{ bra
   return a.payment_method_id ? { brand: a.payment_method_brand, last4: a.payment_method_last4 } : null;
 }
 
+const paymentMethodOf = compiledOnce((db, orgId: number) => db.selectFrom("billing_accounts").select("payment_method_id").where("org_id", "=", orgId));
+
 export async function hasPaymentMethod(deps: Deps, orgId: number): Promise<boolean> {
-  const row = await deps.db.selectFrom("billing_accounts").select("payment_method_id").where("org_id", "=", orgId).executeTakeFirst();
+  const [row] = await paymentMethodOf(deps.db, orgId);
   return Boolean(row?.payment_method_id);
 }
 
