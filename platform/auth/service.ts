@@ -81,11 +81,14 @@ export interface ResolvedSession {
   active: { id: number; name: string; role: Role } | null;
 }
 
-const sessionByHash = compiledOnce((db, hash: string) =>
+/** The session's user, and its active organization while the user is still a member of it. */
+const callerBySessionHash = compiledOnce((db, hash: string) =>
   db
     .selectFrom("sessions")
     .innerJoin("users", "users.id", "sessions.user_id")
-    .select(["sessions.id_hash", "sessions.active_org_id", "sessions.expires_at", "users.id as user_id", "users.name", "users.email"])
+    .leftJoin("memberships", (join) => join.onRef("memberships.user_id", "=", "sessions.user_id").onRef("memberships.org_id", "=", "sessions.active_org_id"))
+    .leftJoin("organizations", "organizations.id", "memberships.org_id")
+    .select(["sessions.expires_at", "users.id as user_id", "users.name", "users.email", "organizations.id as org_id", "organizations.name as org_name", "memberships.role"])
     .where("sessions.id_hash", "=", hash),
 );
 
@@ -107,14 +110,14 @@ export async function resolveSession(deps: Deps, id: string | undefined): Promis
   if (!id) return null;
   const { db, now } = deps;
   const hash = sha256(id);
-  const [row] = await sessionByHash(db, hash);
+  const [row] = await callerBySessionHash(db, hash);
   if (!row) return null;
   if (row.expires_at <= now()) {
     await db.deleteFrom("sessions").where("id_hash", "=", hash).execute();
     return null;
   }
   const organizations = await organizationsOf(db, row.user_id);
-  let active = organizations.find((o) => o.id === row.active_org_id) ?? null;
+  let active = organizations.find((o) => o.id === row.org_id) ?? null;
   if (!active && organizations.length > 0) {
     active = organizations[0];
     await setActiveOrganization(deps, hash, active.id);
@@ -128,16 +131,6 @@ export async function resolveSession(deps: Deps, id: string | undefined): Promis
 }
 
 export type ResolvedCaller = Omit<ResolvedSession, "organizations">;
-
-const callerBySessionHash = compiledOnce((db, hash: string) =>
-  db
-    .selectFrom("sessions")
-    .innerJoin("users", "users.id", "sessions.user_id")
-    .leftJoin("memberships", (join) => join.onRef("memberships.user_id", "=", "sessions.user_id").onRef("memberships.org_id", "=", "sessions.active_org_id"))
-    .leftJoin("organizations", "organizations.id", "memberships.org_id")
-    .select(["sessions.expires_at", "users.id as user_id", "users.name", "users.email", "organizations.id as org_id", "organizations.name as org_name", "memberships.role"])
-    .where("sessions.id_hash", "=", hash),
-);
 
 /**
  * The caller and their active organization in one query: what every organization-scoped call needs.

@@ -14,6 +14,10 @@ export interface Harness {
   signIn: (name?: string, email?: string) => Promise<Session>;
   /** A signed-in user who created (and so administers) a fresh organization. */
   admin: (orgName?: string) => Promise<Session & { orgId: number }>;
+  /** `user` joins the admin's organization with an invite code (and it becomes their active one). */
+  join: (admin: Session, user: Session) => Promise<void>;
+  /** The usual cast: the admin of "Acme", Mia Member who joined Acme, and the admin of "Other". */
+  team: () => Promise<{ admin: Session & { orgId: number }; member: Session; outsider: Session & { orgId: number } }>;
   close: () => Promise<void>;
 }
 
@@ -95,7 +99,20 @@ export async function createHarness(config: Partial<PlatformConfig> = {}, now: (
     return { ...session, orgId: id };
   };
 
-  return { deps, fetch, signIn, admin, close: () => db.destroy() };
+  const join: Harness["join"] = async (org, user) => {
+    const { code } = await (await org.call("POST", "/organizations/invites", { status: "multi-use" })).json();
+    const joined = await user.call("POST", `/auth/join/${code}`);
+    if (joined.status !== 200) throw new Error(`join failed: ${joined.status} ${await joined.text()}`);
+  };
+
+  const team: Harness["team"] = async () => {
+    const acme = await admin("Acme");
+    const member = await signIn("Mia Member");
+    await join(acme, member);
+    return { admin: acme, member, outsider: await admin("Other") };
+  };
+
+  return { deps, fetch, signIn, admin, join, team, close: () => db.destroy() };
 }
 
 /** The name=value pairs of a response's Set-Cookie headers, as a Cookie header (deleted ones left out). */

@@ -8,18 +8,9 @@ let admin: Session & { orgId: number };
 let member: Session;
 let outsider: Session & { orgId: number };
 
-async function join(org: Session, user: Session) {
-  const { code } = await (await org.call("POST", "/organizations/invites", { status: "multi-use" })).json();
-  const joined = await user.call("POST", `/auth/join/${code}`);
-  expect(joined.status).toBe(200);
-}
-
 beforeEach(async () => {
   h = await createHarness();
-  admin = await h.admin("Acme");
-  member = await h.signIn("Mia Member");
-  await join(admin, member);
-  outsider = await h.admin("Other");
+  ({ admin, member, outsider } = await h.team());
 });
 afterEach(() => h.close());
 

@@ -13,11 +13,7 @@ let outsider: Session & { orgId: number };
 beforeEach(async () => {
   clock = Date.UTC(2025, 0, 15, 12, 0, 0);
   h = await createHarness({}, () => clock);
-  admin = await h.admin("Acme");
-  member = await h.signIn("Mia Member");
-  const { code } = await (await admin.call("POST", "/organizations/invites", { status: "single-use" })).json();
-  expect((await member.call("POST", `/auth/join/${code}`)).status).toBe(200);
-  outsider = await h.admin("Other");
+  ({ admin, member, outsider } = await h.team());
 });
 afterEach(() => h.close());
 

@@ -14,11 +14,7 @@ let receipts = 0;
 beforeEach(async () => {
   clock = Date.UTC(2025, 0, 15, 12, 0, 0);
   h = await createHarness({}, () => clock);
-  admin = await h.admin("Acme");
-  member = await h.signIn("Mia Member");
-  const { code } = await (await admin.call("POST", "/organizations/invites", { status: "single-use" })).json();
-  expect((await member.call("POST", `/auth/join/${code}`)).status).toBe(200);
-  outsider = await h.admin("Other");
+  ({ admin, member, outsider } = await h.team());
 });
 afterEach(() => h.close());
 
@@ -166,8 +162,7 @@ describe("who sees what", () => {
 
   it("follows the active organization when a user switches", async () => {
     await record({ orgId: admin.orgId, at: clock });
-    const { code } = await (await outsider.call("POST", "/organizations/invites", { status: "single-use" })).json();
-    expect((await member.call("POST", `/auth/join/${code}`)).status).toBe(200);
+    await h.join(outsider, member);
     expect((await member.call("POST", "/auth/switch", { organizationId: outsider.orgId })).status).toBe(200);
     expect((await report(member, 7)).totals.requests).toBe(0);
     expect((await member.call("POST", "/auth/switch", { organizationId: admin.orgId })).status).toBe(200);
