@@ -2,24 +2,31 @@ import type { AppLoadContext } from "@remix-run/node";
 import type { ZodType, ZodTypeDef } from "zod";
 import { createdOrgSchema, inviteSchema, okSchema, orgConfigSchema, sessionSchema } from "./schemas";
 
-export type ApiResult<T> = { ok: true; status: number; data: T } | { ok: false; status: number; error: string };
+/** A failed answer carries the contract's human `error` and, for a refused form, its per-field messages. */
+export type ApiResult<T> = { ok: true; status: number; data: T } | { ok: false; status: number; error: string; fields?: Record<string, string> };
 
 /**
  * The human text of a failed answer: the contract's `{"error": "…"}` (or OpenAI's
- * `{"error": {"message": "…"}}`), else a short plain-text body, else the caller's default (SPEC §8).
+ * `{"error": {"message": "…"}}`), else a short plain-text body, else the caller's default (SPEC §8);
+ * with the contract's per-field messages when it sent them.
  */
-export async function errorText(response: Response, fallback: string): Promise<string> {
+export async function errorBody(response: Response, fallback: string): Promise<{ error: string; fields?: Record<string, string> }> {
   const text = await response.text().catch(() => "");
   try {
-    const body = JSON.parse(text) as { error?: unknown };
-    if (typeof body.error === "string" && body.error) return body.error;
+    const body = JSON.parse(text) as { error?: unknown; fields?: unknown };
+    const fields = body.fields && typeof body.fields === "object" ? (body.fields as Record<string, string>) : undefined;
+    if (typeof body.error === "string" && body.error) return { error: body.error, fields };
     const message = (body.error as { message?: unknown } | undefined)?.message;
-    if (typeof message === "string" && message) return message;
-    return fallback;
+    if (typeof message === "string" && message) return { error: message };
+    return { error: fallback, fields };
   } catch {
     const plain = text.trim();
-    return plain && plain.length <= 300 && !plain.startsWith("<") ? plain : fallback;
+    return { error: plain && plain.length <= 300 && !plain.startsWith("<") ? plain : fallback };
   }
+}
+
+export async function errorText(response: Response, fallback: string): Promise<string> {
+  return (await errorBody(response, fallback)).error;
 }
 
 type Method = "GET" | "POST" | "PUT" | "DELETE";
@@ -58,7 +65,7 @@ export function platformClient(request: Request, context: AppLoadContext) {
       console.error(`Platform ${method} ${path} failed:`, cause);
       return { ok: false, status: 502, error: fallback };
     }
-    if (!response.ok) return { ok: false, status: response.status, error: await errorText(response, fallback) };
+    if (!response.ok) return { ok: false, status: response.status, ...(await errorBody(response, fallback)) };
     const text = await response.text();
     const parsed = schema.safeParse(text ? JSON.parse(text) : null);
     if (!parsed.success) {

@@ -14,6 +14,16 @@ export function zodMessage(error: ZodError): string {
   return field ? `${field}: ${issue.message}` : issue.message;
 }
 
+/** The first message of each field (its dotted path), for the contract's `fields`. */
+export function zodFields(error: ZodError): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const field = issue.path.join(".");
+    if (field && !(field in fields)) fields[field] = issue.message;
+  }
+  return fields;
+}
+
 /** Thrown by services for expected refusals; the app turns it into `{error}` with its status. */
 export class PlatformError extends Error {
   constructor(
