@@ -18,6 +18,10 @@ export interface Database {
   api_tokens: ApiTokensTable;
   models: ModelsTable;
   chat_usage: ChatUsageTable;
+  spend_reservations: SpendReservationsTable;
+  payment_intents: PaymentIntentsTable;
+  rate_limit_buckets: RateLimitBucketsTable;
+  oauth_states: OAuthStatesTable;
 }
 
 export interface UsersTable {
@@ -104,6 +108,17 @@ export interface BillingAccountsTable {
   payment_method_brand: string | null;
   payment_method_last4: string | null;
   updated_at: number;
+  /** The sum of the organization's open spend reservations (issue 11). */
+  reserved_micros: Generated<number>;
+  /** An optional cap on what the organization may spend per calendar month (UTC). */
+  monthly_cap_micros: number | null;
+  /** The UTC month ('YYYY-MM') that `month_spent_micros` counts. */
+  month_key: string | null;
+  month_spent_micros: Generated<number>;
+  /** At most this many automatic recharges in any 24 hours. */
+  recharges_per_day: Generated<number>;
+  recharge_refused_at: number | null;
+  recharge_refused_reason: string | null;
 }
 
 export interface LedgerEntriesTable {
@@ -139,6 +154,18 @@ export interface ApiTokensTable {
   last_used_at: number | null;
   created_by: number | null;
   created_at: number;
+  /** An optional spend limit: all-time ('total') or per calendar month, UTC ('month'). */
+  budget_micros: number | null;
+  budget_period: "total" | "month" | null;
+  spent_micros: Generated<number>;
+  month_key: string | null;
+  month_spent_micros: Generated<number>;
+  /** The sum of the token's open spend reservations. */
+  reserved_micros: Generated<number>;
+  /** JSON array of the model names the token may call; null: every model. */
+  allowed_models: string | null;
+  /** Requests per minute on /openai/v1; null: no limit. */
+  rate_limit_rpm: number | null;
 }
 
 /** Operator overrides of a model's probed status (SPEC §3 statuses). */
@@ -160,6 +187,8 @@ export interface ModelsTable {
   status_override: ModelStatusOverride | null;
   position: number;
   created_at: number;
+  /** The output cap a request without max_tokens is reserved for (bounded by context_size); null: the context size. */
+  default_max_tokens: number | null;
 }
 
 export interface ChatUsageTable {
@@ -181,3 +210,41 @@ export interface ChatUsageTable {
 }
 
 export type ModelRow = Selectable<ModelsTable>;
+
+/** Worst-case cost held for one priced request from admission until it is settled or expires. */
+export interface SpendReservationsTable {
+  id: Generated<number>;
+  org_id: number;
+  token_id: number | null;
+  receipt_id: string;
+  amount_micros: number;
+  created_at: number;
+  expires_at: number;
+}
+
+/** A charge recorded before the payment provider is called, so a crash between charge and credit loses nothing. */
+export interface PaymentIntentsTable {
+  id: Generated<number>;
+  org_id: number;
+  kind: "add_funds" | "auto_recharge";
+  amount_micros: number;
+  idempotency_key: string;
+  provider_intent_id: string | null;
+  status: "pending" | "succeeded" | "failed" | "credited";
+  created_at: number;
+  updated_at: number;
+}
+
+/** Fixed-window counters shared by every process (sign-in, invite joins, token creation, API requests). */
+export interface RateLimitBucketsTable {
+  key: string;
+  window_start: number;
+  count: number;
+  expires_at: number;
+}
+
+/** OAuth states issued and not yet used: a state is consumed at its callback, once. */
+export interface OAuthStatesTable {
+  state_hash: string;
+  expires_at: number;
+}
