@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { canSpend, recordUsage, setPaymentMode } from "../../platform/billing/service";
+import { canSpend, setPaymentMode } from "../../platform/billing/accounts";
+import { recordUsage } from "../../platform/billing/charges";
 import { FakeStripe, TEST_CARDS } from "../fakes/stripe";
 import type { Harness, Session } from "./harness";
 import { createHarness } from "./harness";

@@ -91,7 +91,7 @@ describe("PUT /models/{name} from the model editor", () => {
 describe("GET /system/organizations", () => {
   it("lists every organization with its member count, payment mode and balance", async () => {
     const { operator, outsider } = await cast();
-    await h.deps.db.insertInto("billing_accounts").values({ org_id: outsider.orgId, balance_micros: 12_340_000, payment_mode: "auto", updated_at: Date.now() }).execute();
+    await h.deps.db.updateTable("billing_accounts").set({ balance_micros: 12_340_000, payment_mode: "auto", updated_at: Date.now() }).where("org_id", "=", outsider.orgId).execute();
     const response = await operator.call("GET", "/system/organizations");
     expect(response.status).toBe(200);
     const { data } = await response.json();
