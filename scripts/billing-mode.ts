@@ -6,8 +6,9 @@
 import { setPaymentMode } from "../platform/billing/accounts";
 import { migrate, openDatabase } from "../platform/db";
 import type { PaymentMode } from "@contract/billing";
+import { PAYMENT_MODES } from "@contract/billing";
 
-const MODES: PaymentMode[] = ["manual", "auto", "invoice"];
+const MODES: readonly PaymentMode[] = PAYMENT_MODES;
 
 async function main(): Promise<number> {
   const [rawId, mode] = process.argv.slice(2);
