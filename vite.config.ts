@@ -19,7 +19,7 @@ export default defineConfig({
   ],
   server: { hmr: { port: 24679 } },
   test: {
-    include: ["app/**/*.test.{ts,tsx}", "platform/**/*.test.ts", "server/**/*.test.ts", "tests/platform/**/*.test.ts"],
+    include: ["app/**/*.test.{ts,tsx}", "platform/**/*.test.ts", "server/**/*.test.ts", "tests/platform/**/*.test.ts", "contract/**/*.test.ts"],
     environment: "node",
     pool: "forks",
     testTimeout: 20_000,

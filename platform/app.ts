@@ -3,6 +3,7 @@ import { HTTPException } from "hono/http-exception";
 import { authRoutes } from "./auth/routes";
 import { billingRoutes, billingWebhookRoutes } from "./billing/routes";
 import type { Deps, PlatformEnv } from "./context";
+import type { ErrorBody } from "@contract/errors";
 import { PlatformError } from "./http/errors";
 import { sameOrigin } from "./http/middleware";
 import { orgRoutes } from "./orgs/routes";
@@ -36,12 +37,17 @@ export function createPlatform(deps: Deps) {
   // without /api/v1's middleware (bearer tokens, no cookies, no origin check).
   root.route("/openai/v1", openaiRoutes(deps));
 
-  app.notFound((c) => c.json({ error: "Not found" }, 404));
+  app.notFound((c) => c.json(new PlatformError(404, "Not found").body, 404));
+  // The one place an error body is written (DESIGN §3).
   app.onError((err, c) => {
-    if (err instanceof PlatformError) return c.json({ error: err.message }, err.status);
-    if (err instanceof HTTPException) return c.json({ error: err.message || "Bad request" }, err.status);
-    console.error(err);
-    return c.json({ error: "Internal server error" }, 500);
+    const error =
+      err instanceof PlatformError
+        ? err
+        : err instanceof HTTPException
+          ? new PlatformError(err.status, err.message || "Bad request")
+          : (console.error(err), new PlatformError(500, "Internal server error"));
+    for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
+    return c.json(error.body satisfies ErrorBody, error.status);
   });
   return app;
 }

@@ -1,6 +1,6 @@
 import type { PlatformConfig } from "./config";
 import type { DB } from "./db";
-import type { Role } from "./db/schema";
+import type { Role } from "@contract/team";
 
 /** What every handler can reach through `c.var`. */
 export interface Deps {
@@ -30,4 +30,5 @@ export interface PlatformEnv {
   };
 }
 
-export const SYSTEM_ORG_ID = 1;
+/** Organization 1 (the contract's constant, kept here for the platform's imports). */
+export { SYSTEM_ORG_ID } from "@contract/system";

@@ -3,11 +3,12 @@
  *   npm run billing-mode -- ORG_ID manual|auto|invoice
  * Uses DATABASE_URL or DATABASE_PATH (default data/console.db), like the server.
  */
-import { setPaymentMode } from "../platform/billing/service";
+import { setPaymentMode } from "../platform/billing/accounts";
 import { migrate, openDatabase } from "../platform/db";
-import type { PaymentMode } from "../platform/db/schema";
+import type { PaymentMode } from "@contract/billing";
+import { PAYMENT_MODES } from "@contract/billing";
 
-const MODES: PaymentMode[] = ["manual", "auto", "invoice"];
+const MODES: readonly PaymentMode[] = PAYMENT_MODES;
 
 async function main(): Promise<number> {
   const [rawId, mode] = process.argv.slice(2);

@@ -1,3 +1,5 @@
+import type { AutoPayment, LedgerQuery } from "@contract/billing";
+import { confirmedSetupSchema } from "@contract/billing";
 import type { PlatformClient } from "./client.server";
 import {
   addFundsResultSchema,
@@ -14,7 +16,7 @@ import {
 export function billingApi(api: PlatformClient) {
   return {
     balance: () => api.call("GET", "/billing/balance", balanceSchema, "Failed to load current balance."),
-    ledger: (page: { before?: number; after?: number; limit?: number } = {}) => {
+    ledger: (page: LedgerQuery = {}) => {
       const params = new URLSearchParams();
       for (const [k, v] of Object.entries(page)) if (v !== undefined) params.set(k, String(v));
       const query = params.toString();
@@ -25,10 +27,10 @@ export function billingApi(api: PlatformClient) {
     paymentMethod: () => api.call("GET", "/billing/payment-method", paymentMethodSchema, "Failed to load payment method."),
     setupPaymentMethod: () => api.call("POST", "/billing/payment-method", setupSchema, "Failed to setup payment method"),
     confirmSetup: (setupIntentId: string) =>
-      api.call("POST", "/billing/payment-method/confirm", anySchema, "Failed to update billing information. Please contact support.", { setupIntentId }),
+      api.call("POST", "/billing/payment-method/confirm", confirmedSetupSchema, "Failed to update billing information. Please contact support.", { setupIntentId }),
     removePaymentMethod: () => api.call("DELETE", "/billing/payment-method", anySchema, "Failed to remove payment method"),
     addFunds: (amount: number, idempotencyKey?: string) => api.call("POST", "/billing/add-funds", addFundsResultSchema, "Adding funds failed", { amount, idempotencyKey }),
-    saveAutoPayment: (input: { enabled: boolean; thresholdAmount: number; rechargeAmount: number }) =>
+    saveAutoPayment: (input: AutoPayment) =>
       api.call("POST", "/billing/auto-payment-config", billingConfigSchema, "Failed to save auto-payment settings", input),
   };
 }

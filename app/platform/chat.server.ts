@@ -1,8 +1,9 @@
+import type { ChatSend } from "@contract/chat";
 import type { PlatformClient } from "./client.server";
 import { receiptSchema } from "./chat";
 
 /** POST /chat/completions, streamed; `signal` is the browser request's, so a closed tab aborts it upstream. */
-export function sendChat(api: PlatformClient, body: { model: string; messages: { role: string; content: string }[] }, signal: AbortSignal) {
+export function sendChat(api: PlatformClient, body: ChatSend, signal: AbortSignal) {
   return api.send("POST", "/chat/completions", { ...body, stream: true }, signal);
 }
 

@@ -1,28 +1,15 @@
 import type { AppLoadContext } from "@remix-run/node";
 import type { ZodType, ZodTypeDef } from "zod";
-import { createdOrgSchema, inviteSchema, okSchema, orgConfigSchema, sessionSchema } from "./schemas";
+import type { ErrorBody } from "@contract/errors";
+import { readErrorBody } from "@contract/errors";
+import { createdOrgSchema, okSchema, orgConfigSchema, sessionSchema } from "./schemas";
 
 /** A failed answer carries the contract's human `error` and, for a refused form, its per-field messages. */
 export type ApiResult<T> = { ok: true; status: number; data: T } | { ok: false; status: number; error: string; fields?: Record<string, string> };
 
-/**
- * The human text of a failed answer: the contract's `{"error": "…"}` (or OpenAI's
- * `{"error": {"message": "…"}}`), else a short plain-text body, else the caller's default (SPEC §8);
- * with the contract's per-field messages when it sent them.
- */
-export async function errorBody(response: Response, fallback: string): Promise<{ error: string; fields?: Record<string, string> }> {
-  const text = await response.text().catch(() => "");
-  try {
-    const body = JSON.parse(text) as { error?: unknown; fields?: unknown };
-    const fields = body.fields && typeof body.fields === "object" ? (body.fields as Record<string, string>) : undefined;
-    if (typeof body.error === "string" && body.error) return { error: body.error, fields };
-    const message = (body.error as { message?: unknown } | undefined)?.message;
-    if (typeof message === "string" && message) return { error: message };
-    return { error: fallback, fields };
-  } catch {
-    const plain = text.trim();
-    return { error: plain && plain.length <= 300 && !plain.startsWith("<") ? plain : fallback };
-  }
+/** The failed answer's contract body `{error, fields?}` (see the contract's `readErrorBody`). */
+export async function errorBody(response: Response, fallback: string): Promise<ErrorBody> {
+  return readErrorBody(await response.text().catch(() => ""), fallback);
 }
 
 export async function errorText(response: Response, fallback: string): Promise<string> {
@@ -91,7 +78,6 @@ export function platformClient(request: Request, context: AppLoadContext) {
     organizationConfig: () => call("GET", "/organizations/config", orgConfigSchema, "Failed to load organization config"),
     createOrganization: (name: string) => call("POST", "/organizations", createdOrgSchema, "Failed to create organization", { name }),
     joinOrganization: (code: string) => call("POST", `/auth/join/${encodeURIComponent(code)}`, createdOrgSchema, "Failed to join organization"),
-    createInvite: (status: "single-use" | "multi-use") => call("POST", "/organizations/invites", inviteSchema, "Failed to generate invite", { status }),
   };
 }
 

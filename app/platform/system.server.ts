@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { PlatformClient } from "./client.server";
-import type { ModelBody, PaymentMode } from "./system";
+import type { ModelBody, OrganizationChange } from "./system";
 import { modelConfigListSchema, organizationListSchema, organizationSummarySchema } from "./system";
 
 /** The system pages' calls (organization 1 only, enforced by the platform). */
@@ -9,7 +9,7 @@ export const systemApi = (api: PlatformClient) => ({
   saveModel: (name: string, body: ModelBody) => api.call("PUT", modelPath(name), z.unknown(), "Failed to save model", body),
   deleteModel: (name: string) => api.call("DELETE", modelPath(name), z.unknown(), "Failed to delete model"),
   organizations: () => api.call("GET", "/system/organizations", organizationListSchema, "Failed to load organizations"),
-  updateOrganization: (id: number, change: { name?: string; paymentMode?: PaymentMode }) =>
+  updateOrganization: (id: number, change: OrganizationChange) =>
     api.call("PUT", `/system/organizations/${id}`, organizationSummarySchema, "Failed to update organization", change),
 });
 

@@ -2,10 +2,12 @@ import { Hono } from "hono";
 import type { Context } from "hono";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { z } from "zod";
+import type { Ok, Session } from "@contract/session";
+import { switchOrganizationSchema } from "@contract/session";
 import { isDevSignin, providerNames } from "../config";
 import type { ProviderName } from "../config";
 import type { PlatformEnv } from "../context";
-import { fail, PlatformError } from "../http/errors";
+import { PlatformError } from "../http/errors";
 import { signedIn } from "../http/middleware";
 import { valid } from "../http/validate";
 import { oauthProvider } from "../providers/oauth";
@@ -13,7 +15,7 @@ import type { OAuthProvider } from "../providers/oauth";
 import { hasPaymentMethod, joinOrganization } from "../orgs/service";
 import { clearSessionCookie, readSessionCookie, takeOAuthFlow, writeOAuthFlow, writeSessionCookie } from "./cookies";
 import { devAuthorizeForm, devAuthorizePage, devProvider, issueDevCode } from "./dev";
-import { endSession, resolveSession, setActiveOrganization, startSession, upsertUser } from "./service";
+import { endSession, resolveSession, setActiveOrganization, startSession, switchOrganization, upsertUser } from "./service";
 import { randomToken } from "./tokens";
 
 type Ctx = Context<PlatformEnv>;
@@ -41,6 +43,12 @@ function devSigninAllowed(c: Ctx): boolean {
   return !address || address === "::1" || address.startsWith("127.") || address === "::ffff:127.0.0.1";
 }
 
+/** The development sign-in page exists only in that mode, and only for this machine unless allowed. */
+function devSigninOpen(c: Ctx): void {
+  if (!isDevSignin(c.var.deps.config)) throw new PlatformError(404, "Development sign-in is off");
+  if (!devSigninAllowed(c)) throw new PlatformError(403, "Development sign-in is only available on this machine");
+}
+
 function loginError(c: Ctx, code: string) {
   return c.redirect(`/login?error=${code}`, 302);
 }
@@ -50,8 +58,8 @@ const providerParam = z.object({ provider: z.enum(providerNames) });
 export const authRoutes = new Hono<PlatformEnv>()
   .get("/session", async (c) => {
     const session = await resolveSession(c.var.deps, readSessionCookie(c));
-    if (!session) return c.json({ valid: false });
-    return c.json({
+    if (!session) return c.json<Session>({ valid: false });
+    return c.json<Session>({
       valid: true,
       user: session.user,
       organizations: session.organizations.map(({ id, name }) => ({ id, name })),
@@ -64,33 +72,23 @@ export const authRoutes = new Hono<PlatformEnv>()
     const id = readSessionCookie(c);
     if (id) await endSession(c.var.deps, id);
     clearSessionCookie(c);
-    return c.json({ ok: true });
+    return c.json<Ok>({ ok: true });
   })
-  .post("/switch", signedIn, valid("json", z.object({ organizationId: z.coerce.number().int().positive() })), async (c) => {
-    const { organizationId } = c.req.valid("json");
-    const membership = await c.var.deps.db
-      .selectFrom("memberships")
-      .select("org_id")
-      .where("org_id", "=", organizationId)
-      .where("user_id", "=", c.var.caller.userId)
-      .executeTakeFirst();
-    if (!membership) return fail(c, 404, "Organization not found");
-    await setActiveOrganization(c.var.deps, c.var.caller.sessionHash, organizationId);
-    return c.json({ ok: true });
+  .post("/switch", signedIn, valid("json", switchOrganizationSchema), async (c) => {
+    await switchOrganization(c.var.deps, c.var.caller, c.req.valid("json").organizationId);
+    return c.json<Ok>({ ok: true });
   })
-  .post("/join/:code", signedIn, async (c) => {
-    const org = await joinOrganization(c.var.deps, c.var.caller.userId, c.req.param("code"));
+  .post("/join/:code", signedIn, valid("param", z.object({ code: z.string() })), async (c) => {
+    const org = await joinOrganization(c.var.deps, c.var.caller.userId, c.req.valid("param").code);
     await setActiveOrganization(c.var.deps, c.var.caller.sessionHash, org.id);
     return c.json(org);
   })
   .get("/dev/authorize", (c) => {
-    if (!isDevSignin(c.var.deps.config)) return fail(c, 404, "Development sign-in is off");
-    if (!devSigninAllowed(c)) return fail(c, 403, "Development sign-in is only available on this machine");
+    devSigninOpen(c);
     return c.html(devAuthorizePage(c.req.query()));
   })
   .post("/dev/authorize", async (c) => {
-    if (!isDevSignin(c.var.deps.config)) return fail(c, 404, "Development sign-in is off");
-    if (!devSigninAllowed(c)) return fail(c, 403, "Development sign-in is only available on this machine");
+    devSigninOpen(c);
     const body = Object.fromEntries(Object.entries(await c.req.parseBody()).map(([k, v]) => [k, String(v)]));
     const form = devAuthorizeForm.safeParse(body);
     if (!form.success) {

@@ -1,7 +1,8 @@
+import { PlatformError } from "../http/errors";
 import type { Deps } from "../context";
 import { SYSTEM_ORG_ID } from "../context";
 import { isDevSignin } from "../config";
-import type { Role } from "../db/schema";
+import type { Role } from "@contract/team";
 import { SESSION_TTL_MS } from "./cookies";
 import { randomToken, sha256 } from "./tokens";
 import { compiledOnce } from "../db/compiled";
@@ -147,6 +148,13 @@ export async function resolveCaller(deps: Deps, id: string | undefined): Promise
     user: { id: row.user_id, name: row.name, email: row.email },
     active: { id: row.org_id, name: row.org_name, role: row.role },
   };
+}
+
+/** POST /auth/switch: only to an organization the caller belongs to; any other is not found (DESIGN §3). */
+export async function switchOrganization(deps: Pick<Deps, "db">, caller: { userId: number; sessionHash: string }, orgId: number): Promise<void> {
+  const membership = await deps.db.selectFrom("memberships").select("org_id").where("org_id", "=", orgId).where("user_id", "=", caller.userId).executeTakeFirst();
+  if (!membership) throw new PlatformError(404, "Organization not found");
+  await setActiveOrganization(deps, caller.sessionHash, orgId);
 }
 
 export async function setActiveOrganization(deps: Pick<Deps, "db">, sessionHash: string, orgId: number): Promise<void> {

@@ -1,25 +1,15 @@
 import { Hono } from "hono";
-import { z } from "zod";
+import type { Ok } from "@contract/session";
+import { addFundsSchema, autoPaymentSchema, confirmSetupSchema, ledgerQuerySchema, NOT_CONFIGURED } from "@contract/billing";
 import type { PlatformEnv } from "../context";
 import { PlatformError } from "../http/errors";
 import { inOrganization, signedIn } from "../http/middleware";
 import { valid } from "../http/validate";
-import {
-  addFunds,
-  confirmPaymentMethodSetup,
-  getBalance,
-  getConfig,
-  getLedger,
-  getPaymentMethod,
-  handleWebhook,
-  NOT_CONFIGURED,
-  removePaymentMethod,
-  setAutoPaymentConfig,
-  startPaymentMethodSetup,
-} from "./service";
-
-const pageNumber = z.coerce.number().int().positive().optional();
-const amount = z.coerce.number({ invalid_type_error: "Amount must be a number" }).finite("Amount must be a number");
+import { getBalance, getConfig, getPaymentMethod, setAutoPaymentConfig } from "./accounts";
+import { addFunds } from "./charges";
+import { getLedger } from "./ledger";
+import { confirmPaymentMethodSetup, removePaymentMethod, startPaymentMethodSetup } from "./payment-method";
+import { handleWebhook } from "./webhook";
 
 /**
  * The Stripe webhook, mounted before the platform's Origin rule: it carries no session and is
@@ -34,9 +24,7 @@ export const billingWebhookRoutes = new Hono<PlatformEnv>().post("/webhook", asy
 export const billingRoutes = new Hono<PlatformEnv>()
   .use(signedIn, inOrganization)
   .get("/balance", async (c) => c.json(await getBalance(c.var.deps, c.var.membership.orgId)))
-  .get("/ledger", valid("query", z.object({ before: pageNumber, after: pageNumber, limit: pageNumber })), async (c) =>
-    c.json(await getLedger(c.var.deps, c.var.membership.orgId, c.req.valid("query"))),
-  )
+  .get("/ledger", valid("query", ledgerQuerySchema), async (c) => c.json(await getLedger(c.var.deps, c.var.membership.orgId, c.req.valid("query"))))
   .get("/config", async (c) => c.json(await getConfig(c.var.deps, c.var.membership.orgId)))
   .get("/stripe-config", (c) => {
     const key = c.var.deps.config.stripe?.publishableKey;
@@ -45,19 +33,15 @@ export const billingRoutes = new Hono<PlatformEnv>()
   })
   .get("/payment-method", async (c) => c.json({ paymentMethod: await getPaymentMethod(c.var.deps, c.var.membership.orgId) }))
   .post("/payment-method", async (c) => c.json(await startPaymentMethodSetup(c.var.deps, c.var.membership.orgId, c.var.membership.orgName)))
-  .post("/payment-method/confirm", valid("json", z.object({ setupIntentId: z.string().min(1, "setupIntentId is required").max(255) })), async (c) =>
+  .post("/payment-method/confirm", valid("json", confirmSetupSchema), async (c) =>
     c.json(await confirmPaymentMethodSetup(c.var.deps, c.var.membership.orgId, c.req.valid("json").setupIntentId)),
   )
   .delete("/payment-method", async (c) => {
     await removePaymentMethod(c.var.deps, c.var.membership.orgId);
-    return c.json({ ok: true });
+    return c.json<Ok>({ ok: true });
   })
-  .post("/add-funds", valid("json", z.object({ amount, idempotencyKey: z.string().min(8).max(100).optional() })), async (c) => {
+  .post("/add-funds", valid("json", addFundsSchema), async (c) => {
     const body = c.req.valid("json");
     return c.json(await addFunds(c.var.deps, c.var.membership.orgId, body.amount, body.idempotencyKey));
   })
-  .post(
-    "/auto-payment-config",
-    valid("json", z.object({ enabled: z.boolean(), thresholdAmount: z.coerce.number().finite().default(20), rechargeAmount: z.coerce.number().finite().default(10) })),
-    async (c) => c.json(await setAutoPaymentConfig(c.var.deps, c.var.membership.orgId, c.req.valid("json"))),
-  );
+  .post("/auto-payment-config", valid("json", autoPaymentSchema), async (c) => c.json(await setAutoPaymentConfig(c.var.deps, c.var.membership.orgId, c.req.valid("json"))));

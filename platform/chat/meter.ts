@@ -1,4 +1,8 @@
 import { countTokens } from "gpt-tokenizer";
+import type { UpstreamUsage } from "@contract/chat";
+import { deltaOf } from "@contract/chat";
+import { createSseParser } from "@contract/sse";
+import type { SseEvent } from "@contract/sse";
 import { messageText } from "../providers/upstream-builtin";
 
 /** Token figures of one completion, from the upstream's usage or counted here (then `estimated`). */
@@ -7,12 +11,6 @@ export interface TokenCount {
   completionTokens: number;
   reasoningTokens: number;
   estimated: boolean;
-}
-
-interface UpstreamUsage {
-  prompt_tokens?: number;
-  completion_tokens?: number;
-  completion_tokens_details?: { reasoning_tokens?: number } | null;
 }
 
 /** The per-message overhead of the chat format (role and separators), as OpenAI's cookbook counts it. */
@@ -35,40 +33,31 @@ export function thinkText(content: string): string {
  * chunk if the upstream sent one, the text generated so far, and whether `[DONE]` arrived.
  */
 export class StreamMeter {
-  private decoder = new TextDecoder();
-  private buffer = "";
+  private parser = createSseParser();
   content = "";
   reasoning = "";
   usage: UpstreamUsage | null = null;
   done = false;
 
   push(bytes: Uint8Array): void {
-    this.buffer += this.decoder.decode(bytes, { stream: true });
-    let newline: number;
-    while ((newline = this.buffer.indexOf("\n")) !== -1) {
-      const line = this.buffer.slice(0, newline).replace(/\r$/, "");
-      this.buffer = this.buffer.slice(newline + 1);
-      this.line(line);
-    }
+    this.read(this.parser.push(bytes));
   }
 
-  private line(line: string): void {
-    if (!line.startsWith("data:")) return;
-    const data = line.slice(5).trim();
-    if (data === "[DONE]") {
-      this.done = true;
-      return;
-    }
-    try {
-      const chunk = JSON.parse(data) as { choices?: { delta?: Record<string, unknown> }[]; usage?: UpstreamUsage | null };
-      if (chunk.usage) this.usage = chunk.usage;
-      const delta = chunk.choices?.[0]?.delta;
-      if (!delta) return;
-      if (typeof delta.content === "string") this.content += delta.content;
-      if (typeof delta.reasoning_content === "string") this.reasoning += delta.reasoning_content;
-      else if (typeof delta.reasoning === "string") this.reasoning += delta.reasoning;
-    } catch {
-      // Not JSON: nothing to count.
+  /** The stream has ended: reads an event left without its blank line. */
+  end(): void {
+    this.read(this.parser.end());
+  }
+
+  private read(events: SseEvent[]): void {
+    for (const event of events) {
+      if (event.type === "done") {
+        this.done = true;
+        continue;
+      }
+      if (event.chunk.usage) this.usage = event.chunk.usage;
+      const delta = deltaOf(event.chunk);
+      this.content += delta.content;
+      this.reasoning += delta.reasoning;
     }
   }
 

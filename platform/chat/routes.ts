@@ -1,9 +1,11 @@
 import { Hono } from "hono";
+import { receiptParamSchema } from "@contract/chat";
 import { readSessionCookie } from "../auth/cookies";
 import { resolveCaller } from "../auth/service";
 import type { PlatformEnv } from "../context";
 import { inOrganization, signedIn } from "../http/middleware";
 import { PlatformError } from "../http/errors";
+import { valid } from "../http/validate";
 import { ChatError, chatCompletion, chatErrorResponse, findReceipt, parseChatRequest } from "./service";
 
 /** The console's chat (SPEC §7): members of the active organization, errors in the OpenAI shape. */
@@ -20,8 +22,8 @@ export const chatRoutes = new Hono<PlatformEnv>()
       throw error;
     }
   })
-  .get("/receipts/:id", signedIn, inOrganization, async (c) => {
-    const receipt = await findReceipt(c.var.deps, c.var.membership.orgId, c.req.param("id"));
+  .get("/receipts/:id", signedIn, inOrganization, valid("param", receiptParamSchema, { notFound: "Receipt not found" }), async (c) => {
+    const receipt = await findReceipt(c.var.deps, c.var.membership.orgId, c.req.valid("param").id);
     if (!receipt) throw new PlatformError(404, "Receipt not found");
     return c.json(receipt);
   });

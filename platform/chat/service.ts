@@ -1,12 +1,14 @@
 import { randomBytes } from "node:crypto";
-import { z } from "zod";
+import type { ChatRequest, Receipt } from "@contract/chat";
+import { chatRequestSchema, RECEIPT_HEADER } from "@contract/chat";
 import type { Deps } from "../context";
 import type { ModelRow } from "../db/schema";
 import { findModel, isBuiltin, isPriced } from "../models/service";
 import type { UpstreamReply } from "../providers/upstream";
 import { postChatCompletion, replyOf } from "../providers/upstream";
 import { builtinChatCompletion } from "../providers/upstream-builtin";
-import { canSpend, recordUsage } from "../billing/service";
+import { canSpend } from "../billing/accounts";
+import { recordUsage } from "../billing/charges";
 import type { TokenCount } from "./meter";
 import { costMicros, StreamMeter, tokenCount } from "./meter";
 
@@ -35,20 +37,8 @@ export function chatErrorResponse(error: ChatError): Response {
   return new Response(JSON.stringify({ error: { message: error.message, type: error.type } }), { status: error.status, headers });
 }
 
-export const chatRequest = z
-  .object({
-    model: z.string().min(1, "model is required"),
-    messages: z
-      .array(z.object({ role: z.string().min(1), content: z.union([z.string(), z.array(z.unknown()), z.null()]) }).passthrough())
-      .min(1, "messages must not be empty"),
-    stream: z.boolean().optional(),
-    stream_options: z.object({ include_usage: z.boolean().optional() }).passthrough().nullable().optional(),
-  })
-  .passthrough();
-export type ChatRequest = z.infer<typeof chatRequest>;
-
 export function parseChatRequest(body: unknown): ChatRequest {
-  const parsed = chatRequest.safeParse(body);
+  const parsed = chatRequestSchema.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new ChatError(400, `${issue.path.join(".") || "body"}: ${issue.message}`, "invalid_request_error");
@@ -56,8 +46,7 @@ export function parseChatRequest(body: unknown): ChatRequest {
   return parsed.data;
 }
 
-/** The receipt header: the id under which the completion's usage is recorded. */
-export const RECEIPT_HEADER = "x-receipt-id";
+export { RECEIPT_HEADER };
 
 async function upstreamMessage(response: UpstreamReply): Promise<string> {
   const text = await response.text().catch(() => "");
@@ -172,6 +161,7 @@ export async function chatCompletion(deps: Deps, caller: ChatCaller, body: ChatR
         return;
       }
       if (result.done) {
+        watcher.end();
         controller.close();
         await finish(watcher.done ? "completed" : "failed");
         return;
@@ -227,19 +217,6 @@ async function meterCompletion(deps: Deps, caller: ChatCaller, model: ModelRow, 
   } catch (error) {
     console.error(`Metering of ${receiptId} failed:`, error);
   }
-}
-
-export interface Receipt {
-  id: string;
-  model: string;
-  rateCardId: string | null;
-  inputTokens: number;
-  outputTokens: number;
-  reasoningTokens: number;
-  cost: number;
-  estimated: boolean;
-  outcome: string;
-  createdAt: number;
 }
 
 export async function findReceipt(deps: Deps, orgId: number, receiptId: string): Promise<Receipt | null> {

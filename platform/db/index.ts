@@ -10,6 +10,7 @@ import * as m0002 from "./migrations/0002-tokens";
 import * as m0003 from "./migrations/0003-billing";
 import * as m0004 from "./migrations/0004-models";
 import * as m0005 from "./migrations/0005-usage";
+import * as m0006 from "./migrations/0006-billing-accounts";
 import * as m0007 from "./migrations/0007-spend-control-and-limits";
 
 export type DB = Kysely<Database>;
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   "0003-billing": m0003,
   "0004-models": m0004,
   "0005-usage": m0005,
+  "0006-billing-accounts": m0006,
   "0007-spend-control-and-limits": m0007,
 };
 

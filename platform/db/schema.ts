@@ -1,4 +1,10 @@
-import type { Generated, Insertable, Selectable } from "kysely";
+import type { Generated, Selectable } from "kysely";
+import type { PaymentMode } from "@contract/billing";
+import type { InviteKind } from "@contract/orgs";
+import type { ModelStatusOverride } from "@contract/models";
+import type { Role } from "@contract/team";
+
+export type { InviteKind, ModelStatusOverride, PaymentMode, Role };
 
 /**
  * Tables of the embedded platform. Times are epoch milliseconds; money is integer micro-dollars.
@@ -54,16 +60,12 @@ export interface OrganizationsTable {
   created_at: number;
 }
 
-export type Role = "admin" | "member";
-
 export interface MembershipsTable {
   org_id: number;
   user_id: number;
   role: Role;
   created_at: number;
 }
-
-export type InviteKind = "single-use" | "multi-use";
 
 export interface InvitesTable {
   id: Generated<number>;
@@ -88,12 +90,9 @@ export interface DevAuthCodesTable {
 }
 
 export type User = Selectable<UsersTable>;
-export type NewUser = Insertable<UsersTable>;
 export type Organization = Selectable<OrganizationsTable>;
 
-export type PaymentMode = "manual" | "auto" | "invoice";
-
-/** One per organization (created lazily): the kept balance, the payment mode and the Stripe ids. */
+/** One per organization (created with it): the kept balance, the payment mode and the Stripe ids. */
 export interface BillingAccountsTable {
   org_id: number;
   balance_micros: Generated<number>;
@@ -167,9 +166,6 @@ export interface ApiTokensTable {
   /** Requests per minute on /openai/v1; null: no limit. */
   rate_limit_rpm: number | null;
 }
-
-/** Operator overrides of a model's probed status (SPEC §3 statuses). */
-export type ModelStatusOverride = "maintenance" | "standby";
 
 export interface ModelsTable {
   name: string;

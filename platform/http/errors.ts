@@ -1,35 +1,27 @@
-import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { ZodError } from "zod";
+import type { ErrorBody, FieldErrors } from "@contract/errors";
 
-/** Every platform error has this body: `{"error": "human message"}` (DESIGN §3). */
-export function fail(c: Context, status: ContentfulStatusCode, error: string, extra?: Record<string, unknown>) {
-  return c.json({ error, ...extra }, status);
-}
-
-export function zodMessage(error: ZodError): string {
-  const issue = error.issues[0];
-  if (!issue) return "Invalid request";
-  const field = issue.path.join(".");
-  return field ? `${field}: ${issue.message}` : issue.message;
-}
-
-/** The first message of each field (its dotted path), for the contract's `fields`. */
-export function zodFields(error: ZodError): Record<string, string> {
-  const fields: Record<string, string> = {};
-  for (const issue of error.issues) {
-    const field = issue.path.join(".");
-    if (field && !(field in fields)) fields[field] = issue.message;
-  }
-  return fields;
-}
-
-/** Thrown by services for expected refusals; the app turns it into `{error}` with its status. */
+/**
+ * The platform's one way to refuse (DESIGN §3): thrown by middleware, validators, handlers and
+ * services alike; the app's `onError` writes it as the contract's `{error, fields?}`. `fields` names
+ * the refused form fields, by the console's field names, so a form shows each message by its field.
+ */
 export class PlatformError extends Error {
+  readonly fields?: FieldErrors;
+  /** Sent with the body, e.g. Retry-After. */
+  readonly headers?: Record<string, string>;
+
   constructor(
     readonly status: ContentfulStatusCode,
     message: string,
+    options: { fields?: FieldErrors; headers?: Record<string, string> } = {},
   ) {
     super(message);
+    if (options.fields && Object.keys(options.fields).length > 0) this.fields = options.fields;
+    this.headers = options.headers;
+  }
+
+  get body(): ErrorBody {
+    return this.fields ? { error: this.message, fields: this.fields } : { error: this.message };
   }
 }

@@ -2,8 +2,8 @@ import { createMiddleware } from "hono/factory";
 import { readSessionCookie } from "../auth/cookies";
 import { resolveCaller } from "../auth/service";
 import type { PlatformEnv } from "../context";
-import { SYSTEM_ORG_ID } from "../context";
-import { fail } from "./errors";
+import { SYSTEM_ORG_ID } from "@contract/system";
+import { PlatformError } from "./errors";
 import { isAllowedOrigin, MUTATING_METHODS } from "./origin";
 
 /** Refuses mutating browser requests from another origin (DESIGN §3). */
@@ -14,7 +14,7 @@ export const sameOrigin = createMiddleware<PlatformEnv>(async (c, next) => {
       c.req.url,
       c.var.deps.config.appOrigin,
     );
-    if (!ok) return fail(c, 403, "Cross-origin request refused");
+    if (!ok) throw new PlatformError(403, "Cross-origin request refused");
   }
   await next();
 });
@@ -22,7 +22,7 @@ export const sameOrigin = createMiddleware<PlatformEnv>(async (c, next) => {
 /** The signed-in caller, with the active organization's membership when there is one. */
 export const signedIn = createMiddleware<PlatformEnv>(async (c, next) => {
   const session = await resolveCaller(c.var.deps, readSessionCookie(c));
-  if (!session) return fail(c, 401, "Not signed in");
+  if (!session) throw new PlatformError(401, "Not signed in");
   c.set("caller", { userId: session.user.id, sessionHash: session.sessionHash, name: session.user.name, email: session.user.email });
   if (session.active) c.set("membership", { orgId: session.active.id, orgName: session.active.name, role: session.active.role });
   await next();
@@ -30,16 +30,16 @@ export const signedIn = createMiddleware<PlatformEnv>(async (c, next) => {
 
 /** Every org-scoped call: signed in, with an active organization the caller belongs to. */
 export const inOrganization = createMiddleware<PlatformEnv>(async (c, next) => {
-  if (!c.var.membership) return fail(c, 403, "Join or create an organization first");
+  if (!c.var.membership) throw new PlatformError(403, "Join or create an organization first");
   await next();
 });
 
 export const adminOnly = createMiddleware<PlatformEnv>(async (c, next) => {
-  if (c.var.membership?.role !== "admin") return fail(c, 403, "Only admins can do this");
+  if (c.var.membership?.role !== "admin") throw new PlatformError(403, "Only admins can do this");
   await next();
 });
 
 export const systemOrganization = createMiddleware<PlatformEnv>(async (c, next) => {
-  if (c.var.membership?.orgId !== SYSTEM_ORG_ID) return fail(c, 403, "Only the system organization can do this");
+  if (c.var.membership?.orgId !== SYSTEM_ORG_ID) throw new PlatformError(403, "Only the system organization can do this");
   await next();
 });

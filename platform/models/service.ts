@@ -1,5 +1,6 @@
 import fs from "node:fs";
-import { z } from "zod";
+import type { ModelInput, ModelStatus, PublicModel } from "@contract/models";
+import { BASE_URL_REQUIRED, BUILTIN_PROVIDER, modelInputSchema } from "@contract/models";
 import type { Deps } from "../context";
 import type { DB } from "../db";
 import type { ModelRow } from "../db/schema";
@@ -7,43 +8,10 @@ import { PlatformError } from "../http/errors";
 import { probeUpstream } from "../providers/upstream";
 import { compiledOnce } from "../db/compiled";
 
-export const MODEL_STATUSES = ["online", "starting", "standby", "maintenance", "offline", "unknown"] as const;
-export type ModelStatus = (typeof MODEL_STATUSES)[number];
-
 /** How long a probed status map is reused (SPEC §9 polls every 30 s; one probe round serves them all). */
 export const STATUS_CACHE_MS = 30_000;
 /** A dead upstream costs at most this much, and probes run side by side. */
 export const PROBE_TIMEOUT_MS = 2_000;
-
-const dollars = z.number().min(0).max(1_000_000);
-
-/** One model as an operator describes it: in MODELS_FILE and in the system organization's editor. */
-export const modelInput = z.object({
-  name: z
-    .string()
-    .trim()
-    .min(1)
-    .max(100)
-    .regex(/^[\w.:/-]+$/, "Use letters, digits and . _ : / - only"),
-  displayName: z.string().trim().min(1).max(200),
-  provider: z.string().trim().min(1).max(100),
-  contextSize: z.number().int().min(1).max(100_000_000),
-  baseUrl: z.string().url().nullable().optional(),
-  apiKey: z.string().nullable().optional(),
-  upstreamModel: z.string().trim().min(1).max(200).optional(),
-  rateCard: z.object({ id: z.string().trim().min(1).max(100), inputPerMillion: dollars, outputPerMillion: dollars }).nullable().optional(),
-  status: z.enum(["maintenance", "standby"]).nullable().optional(),
-});
-export type ModelInput = z.infer<typeof modelInput>;
-
-/** What the console and API clients see: never the upstream's address or key. */
-export interface PublicModel {
-  name: string;
-  displayName: string;
-  provider: string;
-  contextSize: number;
-  rateCard: { id: string; inputPerMillion: number; outputPerMillion: number } | null;
-}
 
 export function toPublicModel(row: ModelRow): PublicModel {
   return {
@@ -58,7 +26,7 @@ export function toPublicModel(row: ModelRow): PublicModel {
 }
 
 export function isBuiltin(row: Pick<ModelRow, "provider">): boolean {
-  return row.provider === "builtin";
+  return row.provider === BUILTIN_PROVIDER;
 }
 
 export function isPriced(row: Pick<ModelRow, "input_micros_per_million" | "output_micros_per_million" | "provider">): boolean {
@@ -77,7 +45,9 @@ export async function findModel(deps: Deps, name: string): Promise<ModelRow | un
 }
 
 export async function upsertModel(db: DB, input: ModelInput, position: number, now: number): Promise<void> {
-  if (input.provider !== "builtin" && !input.baseUrl) throw new PlatformError(400, "baseUrl: An upstream model needs a base URL");
+  if (input.provider !== BUILTIN_PROVIDER && !input.baseUrl) {
+    throw new PlatformError(400, `baseUrl: ${BASE_URL_REQUIRED}`, { fields: { baseUrl: BASE_URL_REQUIRED } });
+  }
   const values = {
     display_name: input.displayName,
     provider: input.provider,
@@ -126,7 +96,7 @@ export async function seedModelsFromFile(db: DB, file: string, now = Date.now())
   const list = Array.isArray(raw) ? raw : (raw as { models?: unknown })?.models;
   if (!Array.isArray(list)) throw new Error(`MODELS_FILE ${file}: expected a JSON list of models`);
   for (const [index, entry] of list.entries()) {
-    const parsed = modelInput.safeParse(entry);
+    const parsed = modelInputSchema.safeParse(entry);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       throw new Error(`MODELS_FILE ${file}, entry ${index}: ${issue.path.join(".")}: ${issue.message}`);

@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import type { OpenAiModelList } from "@contract/models";
 import type { Deps, PlatformEnv } from "../context";
 import { ChatError, chatCompletion, chatErrorResponse, parseChatRequest } from "../chat/service";
 import { listModels } from "../models/service";
@@ -22,7 +23,7 @@ export function openaiRoutes(deps: Deps) {
       const auth = await authenticateApiToken(deps, c.req.header("authorization"), "models:read");
       if (!auth.ok) return chatErrorResponse(authError(auth.status, auth.error));
       const models = await listModels(deps);
-      return c.json({
+      return c.json<OpenAiModelList>({
         object: "list",
         data: models.map((m) => ({ id: m.name, object: "model", created: Math.floor(m.created_at / 1000), owned_by: m.provider })),
       });

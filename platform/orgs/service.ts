@@ -1,17 +1,21 @@
 import { randomInt } from "node:crypto";
 import type { Deps } from "../context";
 import type { Kysely, Transaction } from "kysely";
-import type { Database, InviteKind, Role } from "../db/schema";
+import type { Database } from "../db/schema";
+import type { CreatedOrganization, Invite, InviteKind } from "@contract/orgs";
+import type { Member, Role } from "@contract/team";
 import { PlatformError } from "../http/errors";
 import { insertPrimaryToken } from "../tokens/service";
+import { insertAccount } from "../billing/accounts";
 
-export async function createOrganization(deps: Deps, userId: number, name: string): Promise<{ id: number; name: string }> {
+export async function createOrganization(deps: Deps, userId: number, name: string): Promise<CreatedOrganization> {
   if (!deps.config.orgSignupEnabled) throw new PlatformError(403, "Organization signup is disabled");
   return deps.db.transaction().execute(async (trx) => {
     const org = await trx.insertInto("organizations").values({ name, created_at: deps.now() }).returning(["id", "name"]).executeTakeFirstOrThrow();
     await trx.insertInto("memberships").values({ org_id: org.id, user_id: userId, role: "admin", created_at: deps.now() }).execute();
-    // Every organization has one primary API token, made with it (issue 3).
+    // Every organization has one primary API token (issue 3) and one billing account, made with it.
     await insertPrimaryToken(trx, org.id, userId, deps.now());
+    await insertAccount(trx, org.id, deps.now());
     return org;
   });
 }
@@ -26,7 +30,7 @@ function inviteCode(): string {
   return code;
 }
 
-export async function createInvite(deps: Deps, orgId: number, userId: number, kind: InviteKind): Promise<{ code: string; kind: InviteKind }> {
+export async function createInvite(deps: Deps, orgId: number, userId: number, kind: InviteKind): Promise<Invite> {
   const code = inviteCode();
   await deps.db.insertInto("invites").values({ code, org_id: orgId, kind, created_by: userId, created_at: deps.now(), used_at: null, use_count: 0 }).execute();
   return { code, kind };
@@ -70,12 +74,7 @@ export async function hasPaymentMethod(deps: Deps, orgId: number): Promise<boole
   return Boolean(row?.payment_method_id);
 }
 
-export interface Member {
-  id: number;
-  name: string;
-  email: string;
-  role: Role;
-}
+export type { Member };
 
 export async function listMembers(deps: Deps, orgId: number): Promise<Member[]> {
   return deps.db

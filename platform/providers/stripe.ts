@@ -13,8 +13,49 @@ export interface PaymentProvider {
   detachPaymentMethod(id: string): Promise<void>;
   /** An off-session charge of the saved card. Throws `PaymentDeclined` when the card is refused. */
   charge(input: ChargeInput): Promise<{ id: string; status: string; amountCents: number }>;
-  /** Checks the raw body's signature and parses the event; throws when it does not match. */
-  verifyWebhook(rawBody: string, signature: string): Stripe.Event;
+  /** Checks the raw body's signature and reads the event; throws when it does not match. */
+  verifyWebhook(rawBody: string, signature: string): PaymentEvent;
+}
+
+/**
+ * What billing needs of a Stripe event: a card saved, a payment received, or anything else (only
+ * recorded as seen). Stripe's object shapes (expandable ids, metadata) stay in this file.
+ */
+export type PaymentEvent = { id: string; type: string } & (
+  | { kind: "setup_succeeded"; customerId: string | null; paymentMethodId: string | null }
+  | {
+      kind: "payment_succeeded";
+      paymentIntentId: string;
+      customerId: string | null;
+      /** From the metadata the charge was made with; null when absent or not an id. */
+      orgId: number | null;
+      purpose: "add_funds" | "auto_recharge";
+      amountCents: number;
+    }
+  | { kind: "other" }
+);
+
+/** Reads a verified Stripe event into billing's terms. */
+export function paymentEvent(event: Stripe.Event): PaymentEvent {
+  const base = { id: event.id, type: event.type };
+  if (event.type === "setup_intent.succeeded") {
+    const intent = event.data.object;
+    return { ...base, kind: "setup_succeeded", customerId: idOf(intent.customer), paymentMethodId: idOf(intent.payment_method) };
+  }
+  if (event.type === "payment_intent.succeeded") {
+    const intent = event.data.object;
+    const orgId = Number(intent.metadata?.org_id);
+    return {
+      ...base,
+      kind: "payment_succeeded",
+      paymentIntentId: intent.id,
+      customerId: idOf(intent.customer),
+      orgId: intent.metadata?.org_id && Number.isSafeInteger(orgId) ? orgId : null,
+      purpose: intent.metadata?.kind === "auto_recharge" ? "auto_recharge" : "add_funds",
+      amountCents: intent.amount_received || intent.amount,
+    };
+  }
+  return { ...base, kind: "other" };
 }
 
 export interface CardSummary {
@@ -111,7 +152,7 @@ function createProvider(config: StripeConfig): PaymentProvider {
     },
     verifyWebhook(rawBody, signature) {
       if (!config.webhookSecret) throw new Error("STRIPE_WEBHOOK_SECRET is not set");
-      return stripe.webhooks.constructEvent(rawBody, signature, config.webhookSecret);
+      return paymentEvent(stripe.webhooks.constructEvent(rawBody, signature, config.webhookSecret));
     },
   };
 }

@@ -1,23 +1,12 @@
 import { sql } from "kysely";
-import { setPaymentMode } from "../billing/service";
+import { setPaymentMode } from "../billing/accounts";
 import { microsToDollars } from "../billing/money";
 import type { Deps } from "../context";
-import type { ModelRow, PaymentMode } from "../db/schema";
+import type { ModelRow } from "../db/schema";
+import type { ModelConfig } from "@contract/models";
+import type { OrganizationChange, OrganizationSummary } from "@contract/system";
 import { PlatformError } from "../http/errors";
 import { listModels } from "../models/service";
-
-/** A model as the operator edits it: everything but the upstream key, of which only its presence shows. */
-export interface ModelConfig {
-  name: string;
-  displayName: string;
-  provider: string;
-  contextSize: number;
-  baseUrl: string | null;
-  upstreamModel: string;
-  hasApiKey: boolean;
-  rateCard: { id: string; inputPerMillion: number; outputPerMillion: number } | null;
-  status: "maintenance" | "standby" | null;
-}
 
 export function toModelConfig(row: ModelRow): ModelConfig {
   return {
@@ -37,17 +26,6 @@ export function toModelConfig(row: ModelRow): ModelConfig {
 
 export async function listModelConfigs(deps: Deps): Promise<ModelConfig[]> {
   return (await listModels(deps)).map(toModelConfig);
-}
-
-/** One organization as the operator sees it in the organization editor. */
-export interface OrganizationSummary {
-  id: number;
-  name: string;
-  memberCount: number;
-  paymentMode: PaymentMode;
-  /** Dollars; an organization that never used billing has no account yet and reads 0. */
-  balance: number;
-  createdAt: string;
 }
 
 function organizations(deps: Deps) {
@@ -88,7 +66,7 @@ export async function getOrganization(deps: Deps, id: number): Promise<Organizat
 }
 
 /** Renames an organization and/or sets its payment mode (the billing service's own operator setting). */
-export async function updateOrganization(deps: Deps, id: number, change: { name?: string; paymentMode?: PaymentMode }): Promise<OrganizationSummary> {
+export async function updateOrganization(deps: Deps, id: number, change: OrganizationChange): Promise<OrganizationSummary> {
   await getOrganization(deps, id);
   if (change.name !== undefined) await deps.db.updateTable("organizations").set({ name: change.name }).where("id", "=", id).execute();
   if (change.paymentMode !== undefined) await setPaymentMode(deps, id, change.paymentMode);

@@ -1,29 +1,17 @@
 import { Hono } from "hono";
-import { z } from "zod";
+import { createTokenSchema, TOKEN_SCOPES, tokenParamSchema } from "@contract/tokens";
 import type { PlatformEnv } from "../context";
 import { adminOnly, inOrganization, signedIn } from "../http/middleware";
 import { valid } from "../http/validate";
-import { createToken, listTokens, RateLimited, revokeToken, TOKEN_SCOPES } from "./service";
-
-const createTokenBody = z.object({
-  scopes: z.array(z.string().max(100)).max(50).default([]),
-  expiresAt: z.number().int("expiresAt must be epoch milliseconds").positive().nullable(),
-});
+import { createToken, listTokens, revokeToken } from "./service";
 
 export const tokenRoutes = new Hono<PlatformEnv>()
   .use(signedIn, inOrganization)
   .get("/", async (c) => c.json(await listTokens(c.var.deps, c.var.membership.orgId)))
   .get("/scopes", (c) => c.json([...TOKEN_SCOPES]))
-  .post("/", adminOnly, valid("json", createTokenBody), async (c) => {
-    try {
-      const token = await createToken(c.var.deps, c.var.membership.orgId, c.var.caller.userId, c.req.valid("json"));
-      return c.json(token, 201);
-    } catch (error) {
-      if (!(error instanceof RateLimited)) throw error;
-      c.header("Retry-After", String(error.retryAfterSeconds));
-      return c.json({ error: error.message }, 429);
-    }
-  })
-  .delete("/:publicId", adminOnly, async (c) => {
-    return c.json(await revokeToken(c.var.deps, c.var.membership.orgId, c.req.param("publicId")));
-  });
+  .post("/", adminOnly, valid("json", createTokenSchema), async (c) =>
+    c.json(await createToken(c.var.deps, c.var.membership.orgId, c.var.caller.userId, c.req.valid("json")), 201),
+  )
+  .delete("/:publicId", adminOnly, valid("param", tokenParamSchema, { notFound: "Token not found" }), async (c) =>
+    c.json(await revokeToken(c.var.deps, c.var.membership.orgId, c.req.valid("param").publicId)),
+  );

@@ -1,4 +1,6 @@
 import type { Transaction } from "kysely";
+import type { ApiToken, CreatedApiToken, CreateToken } from "@contract/tokens";
+import { TOKEN_SCOPES } from "@contract/tokens";
 import type { Deps } from "../context";
 import type { ApiTokensTable, Database } from "../db/schema";
 import type { Selectable } from "kysely";
@@ -7,27 +9,9 @@ import { SlidingWindow } from "./rate-limit";
 import { hashTokenSecret, newPublicId, newTokenSecret } from "./secret";
 import { compiledOnce } from "../db/compiled";
 
-/** The scope names the public API checks (SPEC §7 GET /tokens/scopes). */
-export const TOKEN_SCOPES = ["chat", "models:read", "images", "audio"] as const;
-export type TokenScope = (typeof TOKEN_SCOPES)[number];
-
 /** Token creation per organization: at most this many in any window (decision 0010). */
 export const TOKEN_CREATION_LIMIT = 20;
 export const TOKEN_CREATION_WINDOW_MS = 60_000;
-
-/** A token as the contract lists it (DESIGN §3): never its secret. */
-export interface ApiToken {
-  publicId: string;
-  scopes: string[];
-  expiresAt: number | null;
-  revoked: boolean;
-  createdAt: number;
-  primary: boolean;
-  lastUsedAt: number | null;
-}
-
-/** A token as created or reset: the same, plus the secret, returned this once. */
-export type CreatedApiToken = ApiToken & { token: string };
 
 type Row = Selectable<ApiTokensTable>;
 
@@ -88,7 +72,9 @@ function creationLimiter(deps: Deps): SlidingWindow {
 
 export class RateLimited extends PlatformError {
   constructor(readonly retryAfterSeconds: number) {
-    super(429, `Too many tokens created: at most ${TOKEN_CREATION_LIMIT} a minute per organization. Try again in ${retryAfterSeconds} s.`);
+    super(429, `Too many tokens created: at most ${TOKEN_CREATION_LIMIT} a minute per organization. Try again in ${retryAfterSeconds} s.`, {
+      headers: { "Retry-After": String(retryAfterSeconds) },
+    });
   }
 }
 
@@ -96,7 +82,7 @@ export async function createToken(
   deps: Deps,
   orgId: number,
   userId: number,
-  input: { scopes: string[]; expiresAt: number | null },
+  input: CreateToken,
 ): Promise<CreatedApiToken> {
   const unknown = input.scopes.filter((s) => !(TOKEN_SCOPES as readonly string[]).includes(s));
   if (unknown.length > 0) throw new PlatformError(400, `Unknown scope: ${unknown.join(", ")}`);

@@ -1,36 +1,9 @@
 import { sql } from "kysely";
 import type { Deps } from "../context";
 import { microsToDollars } from "../billing/money";
-
-/** The periods the usage report offers, in UTC days ending today. */
-export const USAGE_PERIODS = [7, 30, 90] as const;
-export type UsagePeriod = (typeof USAGE_PERIODS)[number];
+import type { UsageFigures, UsagePeriod, UsageReport } from "@contract/usage";
 
 export const DAY_MS = 86_400_000;
-
-/** What each line of the report counts. Completion tokens include the reasoning tokens. */
-export interface UsageFigures {
-  requests: number;
-  promptTokens: number;
-  completionTokens: number;
-  reasoningTokens: number;
-  /** Dollars on the wire (DESIGN §3); micro-dollars inside. */
-  cost: number;
-}
-
-export interface UsageReport {
-  days: UsagePeriod;
-  /** First and last UTC day of the period, `YYYY-MM-DD`, both included. */
-  from: string;
-  to: string;
-  totals: UsageFigures;
-  /** One entry per UTC day of the period, oldest first, days without usage as zeros. */
-  daily: (UsageFigures & { date: string })[];
-  /** Per model, most expensive first (then most requested). */
-  models: (UsageFigures & { model: string })[];
-  /** The console's chat, then each API token (by public id; null once the token is gone), busiest first. */
-  sources: (UsageFigures & { kind: "console" | "api"; token: string | null })[];
-}
 
 /** One grouped row of `chat_usage`: a day, a model and a caller kind. */
 export interface UsageGroup {
@@ -42,11 +15,6 @@ export interface UsageGroup {
   completionTokens: number;
   reasoningTokens: number;
   costMicros: number;
-}
-
-export function parsePeriod(value: string | undefined): UsagePeriod | null {
-  if (value === undefined) return 30;
-  return USAGE_PERIODS.find((days) => String(days) === value) ?? null;
 }
 
 export function utcDate(day: number): string {

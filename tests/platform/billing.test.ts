@@ -1,5 +1,7 @@
+import { AMOUNT_TOO_SMALL, RECHARGE_TOO_SMALL, THRESHOLD_NEGATIVE } from "@contract/billing";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { canSpend, recordUsage, setPaymentMode } from "../../platform/billing/service";
+import { canSpend, setPaymentMode } from "../../platform/billing/accounts";
+import { recordUsage } from "../../platform/billing/charges";
 import { FakeStripe, TEST_CARDS } from "../fakes/stripe";
 import type { Harness, Session } from "./harness";
 import { createHarness } from "./harness";
@@ -176,6 +178,14 @@ describe("POST /billing/add-funds", () => {
       expect((await response.json()).error).toContain(text);
     }
     expect(fake.chargeAttempts.length).toBe(before);
+  });
+
+  it("names the refused amount as the form's field", async () => {
+    const admin = await h.admin();
+    const response = await admin.call("POST", "/billing/add-funds", { amount: 5 });
+    expect(await response.json()).toEqual({ error: AMOUNT_TOO_SMALL, fields: { amount: AMOUNT_TOO_SMALL } });
+    const auto = await admin.call("POST", "/billing/auto-payment-config", { enabled: true, thresholdAmount: -1, rechargeAmount: 9 });
+    expect(await auto.json()).toEqual({ error: THRESHOLD_NEGATIVE, fields: { thresholdAmount: THRESHOLD_NEGATIVE, rechargeAmount: RECHARGE_TOO_SMALL } });
   });
 
   it("refuses without a payment method", async () => {

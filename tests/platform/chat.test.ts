@@ -2,9 +2,12 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
 import OpenAI from "openai";
+import type { LedgerRow } from "@contract/billing";
+import type { CreatedApiToken } from "@contract/tokens";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createPlatform } from "../../platform/app";
-import { creditPayment, setPaymentMode } from "../../platform/billing/service";
+import { setPaymentMode } from "../../platform/billing/accounts";
+import { creditPayment } from "../../platform/billing/ledger";
 import { saveModel } from "../../platform/models/service";
 import type { FakeUpstream } from "../fakes/openai-upstream";
 import { FAKE_ANSWER_PIECES, FAKE_REASONING, FAKE_USAGE, startFakeUpstream } from "../fakes/openai-upstream";
@@ -46,7 +49,7 @@ async function credit(orgId: number, dollars: number) {
 }
 
 async function ledger(session: Awaited<ReturnType<typeof setup>>) {
-  return (await (await session.call("GET", "/billing/ledger")).json()) as { description: string; model: string | null; rateCardId: string | null; change: number }[];
+  return (await (await session.call("GET", "/billing/ledger")).json()) as LedgerRow[];
 }
 
 const ask = (model: string) => ({ model, messages: [{ role: "user", content: "Say hello" }], stream: true });
@@ -248,7 +251,7 @@ describe("/openai/v1 with the official openai client", () => {
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/openai/v1`;
     const created = await admin.call("POST", "/tokens", { scopes: ["chat", "models:read"], expiresAt: null });
     expect(created.status).toBe(201);
-    const token = (await created.json()) as { token: string; publicId: string };
+    const token = (await created.json()) as CreatedApiToken;
     return { admin, server, base, token };
   }
 
@@ -276,7 +279,7 @@ describe("/openai/v1 with the official openai client", () => {
     try {
       const client = new OpenAI({ baseURL: base, apiKey: token.token, maxRetries: 0 });
       await expect(client.chat.completions.create({ model: "nope", messages: [{ role: "user", content: "x" }] })).rejects.toMatchObject({ status: 404 });
-      const narrow = (await (await admin.call("POST", "/tokens", { scopes: ["models:read"], expiresAt: null })).json()) as { token: string };
+      const narrow = (await (await admin.call("POST", "/tokens", { scopes: ["models:read"], expiresAt: null })).json()) as CreatedApiToken;
       const limited = new OpenAI({ baseURL: base, apiKey: narrow.token, maxRetries: 0 });
       await expect(limited.chat.completions.create({ model: "builtin", messages: [{ role: "user", content: "x" }] })).rejects.toMatchObject({ status: 403 });
     } finally {

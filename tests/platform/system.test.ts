@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
+import type { ErrorBody } from "@contract/errors";
+import { BASE_URL_REQUIRED, MODEL_NAME_RULE } from "@contract/models";
 import { saveModel } from "../../platform/models/service";
 import type { Harness, Session } from "./harness";
 import { createHarness } from "./harness";
@@ -80,6 +82,20 @@ describe("PUT /models/{name} from the model editor", () => {
     expect(data.find((m: { name: string }) => m.name === "up").hasApiKey).toBe(false);
   });
 
+  it("names each refused field by the editor's form field (the contract's fields)", async () => {
+    const { operator } = await cast();
+    const refusal = async (path: string, json: unknown) => {
+      const response = await operator.call("PUT", path, json);
+      return { status: response.status, ...((await response.json()) as ErrorBody) };
+    };
+    const upstream = { displayName: "Up", provider: "vllm", contextSize: 4096 };
+    expect(await refusal("/models/up", upstream)).toMatchObject({ status: 400, fields: { baseUrl: BASE_URL_REQUIRED } });
+    const priced = { ...upstream, baseUrl: "http://upstream.test/v1", rateCard: { id: "", inputPerMillion: -1, outputPerMillion: 2 } };
+    const { fields } = await refusal("/models/up", priced);
+    expect(Object.keys(fields ?? {}).sort()).toEqual(["inputPerMillion", "rateCardId"]);
+    expect(await refusal("/models/bad name", { ...upstream, baseUrl: "http://upstream.test/v1" })).toMatchObject({ status: 400, fields: { name: MODEL_NAME_RULE } });
+  });
+
   it("is refused to a member of the system organization", async () => {
     const { member } = await cast();
     const body = { displayName: "Up", provider: "builtin", contextSize: 4096 };
@@ -91,7 +107,7 @@ describe("PUT /models/{name} from the model editor", () => {
 describe("GET /system/organizations", () => {
   it("lists every organization with its member count, payment mode and balance", async () => {
     const { operator, outsider } = await cast();
-    await h.deps.db.insertInto("billing_accounts").values({ org_id: outsider.orgId, balance_micros: 12_340_000, payment_mode: "auto", updated_at: Date.now() }).execute();
+    await h.deps.db.updateTable("billing_accounts").set({ balance_micros: 12_340_000, payment_mode: "auto", updated_at: Date.now() }).where("org_id", "=", outsider.orgId).execute();
     const response = await operator.call("GET", "/system/organizations");
     expect(response.status).toBe(200);
     const { data } = await response.json();
@@ -151,5 +167,11 @@ describe("PUT /system/organizations/{id}", () => {
     expect((await refused({ name: "Ok", extra: 1 })).status).toBe(400);
     expect(await statusOf(operator, "PUT", "/system/organizations/999", { name: "X" })).toBe(404);
     expect(await statusOf(operator, "PUT", "/system/organizations/abc", { name: "X" })).toBe(404);
+  });
+
+  it("names the refused name as the organization editor's field", async () => {
+    const { operator, outsider } = await cast();
+    const response = await operator.call("PUT", `/system/organizations/${outsider.orgId}`, { name: "   " });
+    expect(await response.json()).toEqual({ error: "name: Organization name is required", fields: { name: "Organization name is required" } });
   });
 });

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { Member } from "@contract/team";
 import { changeMemberRole } from "../../platform/orgs/service";
 import type { Harness, Session } from "./harness";
 import { createHarness } from "./harness";
@@ -17,7 +18,7 @@ afterEach(() => h.close());
 async function members(session: Session) {
   const response = await session.call("GET", "/organizations/members");
   expect(response.status).toBe(200);
-  return (await response.json()) as { id: number; name: string; email: string; role: string }[];
+  return (await response.json()) as Member[];
 }
 
 describe("GET /organizations/members", () => {
@@ -136,7 +137,7 @@ describe("DELETE /organizations/members/{id}", () => {
     expect(statuses[0]).toBe(200);
     expect([403, 409]).toContain(statuses[1]);
     const remaining = await (results[0].status === 200 ? admin : member).call("GET", "/organizations/members");
-    expect(((await remaining.json()) as { role: string }[]).filter((m) => m.role === "admin")).toHaveLength(1);
+    expect(((await remaining.json()) as Member[]).filter((m) => m.role === "admin")).toHaveLength(1);
   });
 });
 

@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { authenticateApiToken, TOKEN_CREATION_LIMIT, TOKEN_SCOPES } from "../../platform/tokens/service";
+import type { ApiToken } from "@contract/tokens";
+import { TOKEN_SCOPES } from "@contract/tokens";
+import { authenticateApiToken, TOKEN_CREATION_LIMIT } from "../../platform/tokens/service";
 import type { Harness, Session } from "./harness";
 import { createHarness } from "./harness";
 
@@ -17,16 +19,8 @@ beforeEach(async () => {
 });
 afterEach(() => h.close());
 
-interface WireToken {
-  publicId: string;
-  scopes: string[];
-  expiresAt: number | null;
-  revoked: boolean;
-  createdAt: number;
-  primary: boolean;
-  lastUsedAt: number | null;
-  token?: string;
-}
+/** A token as listed, or as created (with its secret). */
+type WireToken = ApiToken & { token?: string };
 
 async function list(session: Session): Promise<WireToken[]> {
   const response = await session.call("GET", "/tokens");

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { UsageReport } from "../../platform/usage/service";
+import type { UsageReport } from "@contract/usage";
 import type { Harness, Session } from "./harness";
 import { createHarness } from "./harness";
 

@@ -1,15 +1,11 @@
 import { z } from "zod";
 
-/** SPEC §5 and §9: the billing forms' rules, shared by the browser and the route actions. */
-export const MIN_AMOUNT = 10;
-export const MAX_AMOUNT = 10_000;
+import { DEFAULT_RECHARGE, DEFAULT_THRESHOLD, MAX_AMOUNT, MIN_AMOUNT, RECHARGE_TOO_SMALL, THRESHOLD_NEGATIVE } from "@contract/billing";
+
+/** SPEC §5 and §9: the billing forms' rules (limits and messages from the contract, shared with the platform). */
+export { DEFAULT_RECHARGE, DEFAULT_THRESHOLD, MAX_AMOUNT, MIN_AMOUNT, RECHARGE_TOO_SMALL, THRESHOLD_NEGATIVE };
 export const QUICK_AMOUNTS = [10, 25, 50] as const;
 export const DEFAULT_AMOUNT = 10;
-export const DEFAULT_THRESHOLD = 20;
-export const DEFAULT_RECHARGE = 10;
-
-export const THRESHOLD_NEGATIVE = "Threshold amount must be non-negative";
-export const RECHARGE_TOO_SMALL = "Recharge amount must be at least $10";
 
 function toNumber(value: unknown): number {
   if (typeof value === "number") return value;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { deltaOf } from "./chat";
 import type { SseEvent } from "./sse";
-import { createSseParser, deltaOf } from "./sse";
+import { createSseParser } from "./sse";
 
 const chunk = (delta: Record<string, string>) => `data: ${JSON.stringify({ choices: [{ index: 0, delta }] })}\n\n`;
 const STREAM =

@@ -1,0 +1,102 @@
+import { z } from "zod";
+import { dollars } from "./money";
+
+/** SPEC §5 and §9: add funds and auto-recharge take 10 to 10,000 dollars. */
+export const MIN_AMOUNT = 10;
+export const MAX_AMOUNT = 10_000;
+export const DEFAULT_THRESHOLD = 20;
+export const DEFAULT_RECHARGE = 10;
+/** GET /billing/ledger: rows per page by default, and at most (DESIGN §3). */
+export const LEDGER_PAGE = 50;
+export const LEDGER_MAX_PAGE = 200;
+
+/** SPEC §8's billing messages, the same on the form and from the platform. */
+export const THRESHOLD_NEGATIVE = "Threshold amount must be non-negative";
+export const THRESHOLD_TOO_LARGE = `Threshold amount must be at most ${dollars(MAX_AMOUNT)}`;
+export const RECHARGE_TOO_SMALL = `Recharge amount must be at least ${dollars(MIN_AMOUNT)}`;
+export const RECHARGE_TOO_LARGE = `Recharge amount must be at most ${dollars(MAX_AMOUNT)}`;
+export const AMOUNT_REQUIRED = "Enter an amount";
+export const AMOUNT_NOT_A_NUMBER = "Amount must be a number";
+export const AMOUNT_TOO_SMALL = `Amount must be at least ${dollars(MIN_AMOUNT)}`;
+export const AMOUNT_TOO_LARGE = `Amount must be at most ${dollars(MAX_AMOUNT)}`;
+export const NOT_CONFIGURED = "Payments are not configured";
+export const NO_PAYMENT_METHOD = "No payment method on file. Add a payment method first.";
+export const INVOICE_REFUSAL = "This organization is billed by invoice";
+
+export const PAYMENT_MODES = ["manual", "auto", "invoice"] as const;
+export const paymentModeSchema = z.enum(PAYMENT_MODES);
+export type PaymentMode = z.infer<typeof paymentModeSchema>;
+
+/** GET /billing/balance: dollars. */
+export const balanceSchema = z.number();
+
+/** A ledger row (DESIGN §3): `change` is signed dollars, `timestamp` ISO 8601. */
+export const ledgerRowSchema = z.object({
+  id: z.number(),
+  timestamp: z.string(),
+  description: z.string(),
+  model: z.string().nullable(),
+  rateCardId: z.string().nullable(),
+  change: z.number(),
+});
+export type LedgerRow = z.infer<typeof ledgerRowSchema>;
+export const ledgerSchema = z.array(ledgerRowSchema);
+
+const pageNumber = z.coerce.number().int().positive().optional();
+/** GET /billing/ledger?before=&after=&limit= (keyset pages). */
+export const ledgerQuerySchema = z.object({ before: pageNumber, after: pageNumber, limit: pageNumber });
+export type LedgerQuery = z.infer<typeof ledgerQuerySchema>;
+
+export const autoPaymentConfigSchema = z.object({ thresholdAmount: z.number(), rechargeAmount: z.number() });
+export const billingConfigSchema = z.object({
+  paymentMode: paymentModeSchema.default("manual"),
+  autoPaymentConfig: autoPaymentConfigSchema.nullable().default(null),
+});
+export type BillingConfig = z.infer<typeof billingConfigSchema>;
+
+export const stripeConfigSchema = z.object({ stripePublicKey: z.string().min(1) });
+
+export const cardSummarySchema = z.object({ brand: z.string().nullable(), last4: z.string().nullable() });
+export type PaymentMethodSummary = z.infer<typeof cardSummarySchema> | null;
+export const paymentMethodSchema = z.object({ paymentMethod: cardSummarySchema.nullable() });
+
+/** POST /billing/payment-method: the SetupIntent's secret for the card form. */
+export const setupSchema = z.object({ clientSecret: z.string().min(1) });
+export type Setup = z.infer<typeof setupSchema>;
+
+/** POST /billing/payment-method/confirm. */
+export const confirmSetupSchema = z.object({ setupIntentId: z.string().min(1, "setupIntentId is required").max(255) });
+export const confirmedSetupSchema = z.object({ hasPaymentMethod: z.boolean() });
+
+/** POST /billing/add-funds: `idempotencyKey` (a nonce from the form) makes a double submit one charge. */
+export const amountSchema = z.coerce.number({ invalid_type_error: AMOUNT_NOT_A_NUMBER }).finite(AMOUNT_NOT_A_NUMBER);
+export const addFundsSchema = z.object({ amount: amountSchema, idempotencyKey: z.string().min(8).max(100).optional() });
+export type AddFunds = z.infer<typeof addFundsSchema>;
+export const addFundsResultSchema = z.object({ balance: z.number() });
+
+/** POST /billing/auto-payment-config: answered with the new BillingConfig. */
+export const autoPaymentSchema = z.object({
+  enabled: z.boolean(),
+  thresholdAmount: z.coerce.number().finite().default(DEFAULT_THRESHOLD),
+  rechargeAmount: z.coerce.number().finite().default(DEFAULT_RECHARGE),
+});
+export type AutoPayment = z.infer<typeof autoPaymentSchema>;
+
+/** The add-funds rule: the message of a refused amount, or null. */
+export function amountError(amount: number): string | null {
+  if (!Number.isFinite(amount)) return AMOUNT_REQUIRED;
+  if (amount < MIN_AMOUNT) return AMOUNT_TOO_SMALL;
+  if (amount > MAX_AMOUNT) return AMOUNT_TOO_LARGE;
+  return null;
+}
+
+/** The auto-payment rules (checked only when enabled, SPEC §5): the message of each refused field. */
+export function autoPaymentErrors(input: { thresholdAmount: number; rechargeAmount: number }): Partial<Record<"thresholdAmount" | "rechargeAmount", string>> {
+  const errors: Partial<Record<"thresholdAmount" | "rechargeAmount", string>> = {};
+  const { thresholdAmount: threshold, rechargeAmount: recharge } = input;
+  if (!Number.isFinite(threshold) || threshold < 0) errors.thresholdAmount = THRESHOLD_NEGATIVE;
+  else if (threshold > MAX_AMOUNT) errors.thresholdAmount = THRESHOLD_TOO_LARGE;
+  if (!Number.isFinite(recharge) || recharge < MIN_AMOUNT) errors.rechargeAmount = RECHARGE_TOO_SMALL;
+  else if (recharge > MAX_AMOUNT) errors.rechargeAmount = RECHARGE_TOO_LARGE;
+  return errors;
+}

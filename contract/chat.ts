@@ -1,0 +1,67 @@
+import { z } from "zod";
+
+/** The header naming the completion's usage record (GET /api/v1/chat/receipts/{id}). */
+export const RECEIPT_HEADER = "x-receipt-id";
+
+/**
+ * POST /api/v1/chat/completions and /openai/v1/chat/completions: OpenAI's request, of which the platform
+ * reads these fields and passes the others on.
+ */
+export const chatRequestSchema = z
+  .object({
+    model: z.string().min(1, "model is required"),
+    messages: z
+      .array(z.object({ role: z.string().min(1), content: z.union([z.string(), z.array(z.unknown()), z.null()]) }).passthrough())
+      .min(1, "messages must not be empty"),
+    stream: z.boolean().optional(),
+    stream_options: z.object({ include_usage: z.boolean().optional() }).passthrough().nullable().optional(),
+  })
+  .passthrough();
+export type ChatRequest = z.infer<typeof chatRequestSchema>;
+
+/** What the console's chat page sends to its resource route, and on (streamed) to the platform. */
+export const chatSendSchema = z.object({
+  model: z.string().min(1),
+  messages: z.array(z.object({ role: z.enum(["user", "assistant"]), content: z.string() })).min(1),
+});
+export type ChatSend = z.infer<typeof chatSendSchema>;
+
+export const CHAT_OUTCOMES = ["completed", "stopped", "failed"] as const;
+export type ChatOutcome = (typeof CHAT_OUTCOMES)[number];
+
+/** A completion's usage record; `cost` in dollars. */
+export const receiptSchema = z.object({
+  id: z.string(),
+  model: z.string(),
+  rateCardId: z.string().nullable(),
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+  reasoningTokens: z.number(),
+  cost: z.number(),
+  estimated: z.boolean(),
+  outcome: z.string(),
+});
+export type Receipt = z.infer<typeof receiptSchema> & { createdAt?: number };
+
+export const receiptParamSchema = z.object({ id: z.string().min(1).max(200) });
+
+/** The upstream's usage figures, in a chunk or a whole answer. */
+export interface UpstreamUsage {
+  prompt_tokens?: number;
+  completion_tokens?: number;
+  completion_tokens_details?: { reasoning_tokens?: number } | null;
+}
+
+/** One streamed chunk, as far as the console and the meter read it. */
+export interface ChatChunk {
+  choices?: { delta?: { content?: unknown; reasoning_content?: unknown; reasoning?: unknown } }[];
+  usage?: UpstreamUsage | null;
+}
+
+/** The reply text and the reasoning sent apart (`reasoning_content` as vLLM and DeepSeek, `reasoning` as OpenRouter). */
+export function deltaOf(chunk: ChatChunk): { content: string; reasoning: string } {
+  const delta = chunk.choices?.[0]?.delta;
+  const content = typeof delta?.content === "string" ? delta.content : "";
+  const reasoning = typeof delta?.reasoning_content === "string" ? delta.reasoning_content : typeof delta?.reasoning === "string" ? delta.reasoning : "";
+  return { content, reasoning };
+}

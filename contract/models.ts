@@ -1,0 +1,98 @@
+import { z } from "zod";
+
+/** SPEC §3 Model status; a status the console does not know reads as unknown. */
+export const MODEL_STATUSES = ["online", "starting", "standby", "maintenance", "offline", "unknown"] as const;
+export type ModelStatus = (typeof MODEL_STATUSES)[number];
+/** The statuses an operator may set by hand; otherwise the upstream is probed. */
+export const MODEL_STATUS_OVERRIDES = ["maintenance", "standby"] as const;
+export type ModelStatusOverride = (typeof MODEL_STATUS_OVERRIDES)[number];
+
+/** The model editor's rules (SPEC §3), checked by the form and again by the platform. */
+export const MODEL_NAME_MAX = 100;
+export const MODEL_NAME_PATTERN = /^[\w.:/-]+$/;
+export const MODEL_NAME_RULE = "Use letters, digits and . _ : / - only";
+export const DISPLAY_NAME_MAX = 200;
+export const PROVIDER_MAX = 100;
+export const CONTEXT_SIZE_MAX = 100_000_000;
+export const UPSTREAM_MODEL_MAX = 200;
+export const RATE_CARD_ID_MAX = 100;
+/** Dollars per million tokens. */
+export const PRICE_MAX = 1_000_000;
+export const BASE_URL_REQUIRED = "An upstream model needs a base URL";
+/** The provider served inside the platform, which needs no upstream. */
+export const BUILTIN_PROVIDER = "builtin";
+
+export const rateCardSchema = z.object({ id: z.string(), inputPerMillion: z.number(), outputPerMillion: z.number() });
+export type RateCard = z.infer<typeof rateCardSchema>;
+
+/** SPEC §3 Model, as GET /api/v1/models sends it: never the upstream's address or key. */
+export const modelSchema = z.object({
+  name: z.string(),
+  displayName: z.string(),
+  provider: z.string(),
+  contextSize: z.number(),
+  rateCard: rateCardSchema.nullable().optional(),
+});
+export type Model = z.infer<typeof modelSchema>;
+export type PublicModel = Model & { rateCard: RateCard | null };
+export const modelListSchema = z.object({ data: z.array(modelSchema) });
+
+/** GET /api/v1/models/status: model name → status; unknown statuses read as unknown. */
+export const statusMapSchema = z.record(z.string(), z.enum(MODEL_STATUSES).catch("unknown"));
+export type StatusMap = z.infer<typeof statusMapSchema>;
+
+/** A model as GET /api/v1/system/models sends it: the editable record, with only whether a key is set. */
+export const modelConfigSchema = z.object({
+  name: z.string(),
+  displayName: z.string(),
+  provider: z.string(),
+  contextSize: z.number(),
+  baseUrl: z.string().nullable(),
+  upstreamModel: z.string(),
+  hasApiKey: z.boolean(),
+  rateCard: rateCardSchema.nullable(),
+  status: z.enum(MODEL_STATUS_OVERRIDES).nullable(),
+});
+export type ModelConfig = z.infer<typeof modelConfigSchema>;
+export const modelConfigListSchema = z.object({ data: z.array(modelConfigSchema) });
+
+const price = z.number().min(0).max(PRICE_MAX);
+
+/** One model as an operator describes it: in MODELS_FILE, and (without the name) in PUT /models/{name}. */
+export const modelInputSchema = z.object({
+  name: z.string().trim().min(1).max(MODEL_NAME_MAX).regex(MODEL_NAME_PATTERN, MODEL_NAME_RULE),
+  displayName: z.string().trim().min(1).max(DISPLAY_NAME_MAX),
+  provider: z.string().trim().min(1).max(PROVIDER_MAX),
+  contextSize: z.number().int().min(1).max(CONTEXT_SIZE_MAX),
+  baseUrl: z.string().url().nullable().optional(),
+  /** Write-only: absent keeps the current key, null removes it. */
+  apiKey: z.string().nullable().optional(),
+  upstreamModel: z.string().trim().min(1).max(UPSTREAM_MODEL_MAX).optional(),
+  rateCard: z.object({ id: z.string().trim().min(1).max(RATE_CARD_ID_MAX), inputPerMillion: price, outputPerMillion: price }).nullable().optional(),
+  status: z.enum(MODEL_STATUS_OVERRIDES).nullable().optional(),
+});
+export type ModelInput = z.infer<typeof modelInputSchema>;
+
+/** PUT /api/v1/models/{name}: the name travels in the path. */
+export const modelBodySchema = modelInputSchema.omit({ name: true });
+export type ModelBody = z.input<typeof modelBodySchema>;
+/** The path parameter of PUT/DELETE /models/{name} (a name may hold slashes). */
+export const modelNameParamSchema = z.object({ name: modelInputSchema.shape.name });
+
+/**
+ * The model editor's form field of each path of the PUT body, so a refusal lands next to its field
+ * (the form flattens the rate card into three fields).
+ */
+export const MODEL_FORM_FIELD: Record<string, string> = {
+  rateCard: "rateCardId",
+  "rateCard.id": "rateCardId",
+  "rateCard.inputPerMillion": "inputPerMillion",
+  "rateCard.outputPerMillion": "outputPerMillion",
+};
+
+/** GET /openai/v1/models (OpenAI's list shape). */
+export const openAiModelListSchema = z.object({
+  object: z.literal("list"),
+  data: z.array(z.object({ id: z.string(), object: z.literal("model"), created: z.number(), owned_by: z.string() })),
+});
+export type OpenAiModelList = z.infer<typeof openAiModelListSchema>;

@@ -1,0 +1,58 @@
+import { createParser } from "eventsource-parser";
+import type { ChatChunk } from "./chat";
+
+/**
+ * The chat stream of SPEC §4: server-sent events whose data is a JSON chunk, `[DONE]` ending the
+ * stream, unparseable data ignored. The event framing is eventsource-parser's (the WHATWG rules:
+ * comments, CRLF, multi-line data); bytes arrive split anywhere, inside a line or a multi-byte
+ * character, so they are decoded in stream mode before it sees them. One parser for the console's
+ * reader and the platform's meter.
+ */
+export type SseEvent = { type: "chunk"; chunk: ChatChunk } | { type: "done" };
+
+export interface SseParser {
+  push(bytes: Uint8Array): SseEvent[];
+  /** The last event, when the stream ended without its blank line. */
+  end(): SseEvent[];
+}
+
+export function createSseParser(): SseParser {
+  const decoder = new TextDecoder();
+  let finished = false;
+  let pending: SseEvent[] = [];
+
+  const parser = createParser({
+    onEvent({ data }) {
+      if (finished) return;
+      if (data.trim() === "[DONE]") {
+        finished = true;
+        pending.push({ type: "done" });
+        return;
+      }
+      try {
+        const chunk = JSON.parse(data) as unknown;
+        if (chunk && typeof chunk === "object") pending.push({ type: "chunk", chunk: chunk as ChatChunk });
+      } catch {
+        // Not JSON: nothing to read.
+      }
+    },
+  });
+
+  function take(): SseEvent[] {
+    const events = pending;
+    pending = [];
+    return events;
+  }
+
+  return {
+    push(bytes) {
+      parser.feed(decoder.decode(bytes, { stream: true }));
+      return take();
+    },
+    end() {
+      // A blank line completes an event left open; after a complete one it dispatches nothing.
+      parser.feed(`${decoder.decode()}\n\n`);
+      return take();
+    },
+  };
+}

@@ -1,0 +1,110 @@
+import type { Transaction } from "kysely";
+import type { AutoPayment, BillingConfig, PaymentMethodSummary, PaymentMode } from "@contract/billing";
+import { autoPaymentErrors, INVOICE_REFUSAL, NO_PAYMENT_METHOD, NOT_CONFIGURED } from "@contract/billing";
+import type { Deps } from "../context";
+import type { DB } from "../db";
+import type { Database } from "../db/schema";
+import { PlatformError } from "../http/errors";
+import type { PaymentProvider } from "../providers/stripe";
+import { paymentProvider } from "../providers/stripe";
+import { dollarsToMicros, microsToDollars } from "./money";
+
+/**
+ * The billing account of an organization: its kept balance, its payment mode, its card. The row is
+ * made with the organization (`insertAccount` in createOrganization's transaction; migration 0006 for
+ * older ones), so reads never write.
+ */
+export async function insertAccount(trx: Transaction<Database>, orgId: number, now: number): Promise<void> {
+  await trx.insertInto("billing_accounts").values({ org_id: orgId, updated_at: now }).execute();
+}
+
+/** For writers only, and defensively: an organization made outside createOrganization gets its row. */
+export async function ensureAccount(db: DB, orgId: number, now = Date.now()): Promise<void> {
+  await db
+    .insertInto("billing_accounts")
+    .values({ org_id: orgId, updated_at: now })
+    .onConflict((oc) => oc.column("org_id").doNothing())
+    .execute();
+}
+
+export async function account(deps: Deps, orgId: number) {
+  const row = await deps.db.selectFrom("billing_accounts").selectAll().where("org_id", "=", orgId).executeTakeFirst();
+  if (!row) throw new PlatformError(404, "Organization not found");
+  return row;
+}
+
+export type Account = Awaited<ReturnType<typeof account>>;
+
+/** The payment provider, or 503 when this installation has no Stripe keys. */
+export function payments(deps: Deps): PaymentProvider {
+  if (!deps.config.stripe) throw new PlatformError(503, NOT_CONFIGURED);
+  return paymentProvider(deps.config.stripe);
+}
+
+export async function getBalance(deps: Deps, orgId: number): Promise<number> {
+  return microsToDollars((await account(deps, orgId)).balance_micros);
+}
+
+export function configOf(a: Account): BillingConfig {
+  return {
+    paymentMode: a.payment_mode,
+    autoPaymentConfig:
+      a.auto_enabled && a.auto_threshold_micros !== null && a.auto_recharge_micros !== null
+        ? { thresholdAmount: microsToDollars(a.auto_threshold_micros), rechargeAmount: microsToDollars(a.auto_recharge_micros) }
+        : null,
+  };
+}
+
+export async function getConfig(deps: Deps, orgId: number): Promise<BillingConfig> {
+  return configOf(await account(deps, orgId));
+}
+
+export async function getPaymentMethod(deps: Deps, orgId: number): Promise<PaymentMethodSummary> {
+  const a = await account(deps, orgId);
+  return a.payment_method_id ? { brand: a.payment_method_brand, last4: a.payment_method_last4 } : null;
+}
+
+/** Whether the organization may use a priced model: manual/auto need balance > 0; invoice always. */
+export async function canSpend(deps: Deps, orgId: number): Promise<boolean> {
+  const a = await deps.db.selectFrom("billing_accounts").select(["payment_mode", "balance_micros"]).where("org_id", "=", orgId).executeTakeFirst();
+  return a !== undefined && (a.payment_mode === "invoice" || a.balance_micros > 0);
+}
+
+/** The operator's setting (`npm run billing-mode`, the organization editor). */
+export async function setPaymentMode(deps: Deps, orgId: number, mode: PaymentMode): Promise<void> {
+  await ensureAccount(deps.db, orgId, deps.now());
+  await deps.db.updateTable("billing_accounts").set({ payment_mode: mode, updated_at: deps.now() }).where("org_id", "=", orgId).execute();
+}
+
+/** POST /billing/auto-payment-config: the rules of SPEC §5, checked only when enabling. */
+export async function setAutoPaymentConfig(deps: Deps, orgId: number, input: AutoPayment): Promise<BillingConfig> {
+  const a = await account(deps, orgId);
+  if (a.payment_mode === "invoice") throw new PlatformError(409, `${INVOICE_REFUSAL}: auto-payment is not available`);
+  if (input.enabled) {
+    const fields = autoPaymentErrors(input);
+    const first = fields.thresholdAmount ?? fields.rechargeAmount;
+    if (first) throw new PlatformError(400, first, { fields });
+    if (!a.payment_method_id) throw new PlatformError(400, NO_PAYMENT_METHOD);
+    await deps.db
+      .updateTable("billing_accounts")
+      .set({
+        payment_mode: "auto",
+        auto_enabled: 1,
+        auto_threshold_micros: dollarsToMicros(input.thresholdAmount),
+        auto_recharge_micros: dollarsToMicros(input.rechargeAmount),
+        recharge_claimed_at: null,
+        updated_at: deps.now(),
+      })
+      .where("org_id", "=", orgId)
+      .where("payment_mode", "!=", "invoice")
+      .execute();
+  } else {
+    await deps.db
+      .updateTable("billing_accounts")
+      .set({ payment_mode: "manual", auto_enabled: 0, updated_at: deps.now() })
+      .where("org_id", "=", orgId)
+      .where("payment_mode", "!=", "invoice")
+      .execute();
+  }
+  return getConfig(deps, orgId);
+}

@@ -1,0 +1,98 @@
+import type { LedgerQuery, LedgerRow } from "@contract/billing";
+import { LEDGER_MAX_PAGE, LEDGER_PAGE } from "@contract/billing";
+import type { Deps } from "../context";
+import type { DB } from "../db";
+import { ensureAccount } from "./accounts";
+import { microsToDollars } from "./money";
+
+/** What a credited payment reads as in the ledger. */
+export const CREDIT_DESCRIPTIONS = { add_funds: "Added funds", auto_recharge: "Auto-recharge" } as const;
+export type CreditKind = keyof typeof CREDIT_DESCRIPTIONS;
+
+/**
+ * One page of the ledger, newest first. `before` pages to older rows, `after` to newer ones (keyset on
+ * the `(org_id, id)` index, so a page costs the same with ten rows or a million).
+ */
+export async function getLedger(deps: Deps, orgId: number, page: LedgerQuery): Promise<LedgerRow[]> {
+  const limit = Math.min(Math.max(page.limit ?? LEDGER_PAGE, 1), LEDGER_MAX_PAGE);
+  let query = deps.db.selectFrom("ledger_entries").selectAll().where("org_id", "=", orgId);
+  if (page.before !== undefined) query = query.where("id", "<", page.before);
+  if (page.after !== undefined) query = query.where("id", ">", page.after);
+  const rows =
+    page.after !== undefined && page.before === undefined
+      ? (await query.orderBy("id", "asc").limit(limit).execute()).reverse()
+      : await query.orderBy("id", "desc").limit(limit).execute();
+  return rows.map((r) => ({
+    id: r.id,
+    timestamp: new Date(r.created_at).toISOString(),
+    description: r.description,
+    model: r.model,
+    rateCardId: r.rate_card_id,
+    change: microsToDollars(r.change_micros),
+  }));
+}
+
+/**
+ * Debits usage: one ledger row and the balance change in one transaction. Returns what an
+ * auto-recharge decision needs of the account after it.
+ */
+export async function debitUsage(deps: Deps, usage: { orgId: number; model: string; rateCardId: string | null; costMicros: number; description: string }) {
+  const cost = Math.max(0, Math.round(usage.costMicros));
+  return deps.db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto("ledger_entries")
+      .values({
+        org_id: usage.orgId,
+        created_at: deps.now(),
+        description: usage.description,
+        model: usage.model,
+        rate_card_id: usage.rateCardId,
+        change_micros: -cost,
+        payment_intent_id: null,
+      })
+      .execute();
+    return trx
+      .updateTable("billing_accounts")
+      .set((eb) => ({ balance_micros: eb("balance_micros", "-", cost), updated_at: deps.now() }))
+      .where("org_id", "=", usage.orgId)
+      .returning(["balance_micros", "payment_mode", "auto_enabled", "auto_threshold_micros"])
+      .executeTakeFirstOrThrow();
+  });
+}
+
+/**
+ * Credits a payment: the ledger row (unique on the payment intent) and the balance in one transaction.
+ * Returns false when this payment was already credited (webhook and synchronous answer both arriving).
+ */
+export async function creditPayment(
+  deps: Deps,
+  payment: { orgId: number; paymentIntentId: string; amountMicros: number; description: string },
+  trx?: DB,
+): Promise<boolean> {
+  const run = async (db: DB) => {
+    const inserted = await db
+      .insertInto("ledger_entries")
+      .values({
+        org_id: payment.orgId,
+        created_at: deps.now(),
+        description: payment.description,
+        model: null,
+        rate_card_id: null,
+        change_micros: payment.amountMicros,
+        payment_intent_id: payment.paymentIntentId,
+      })
+      .onConflict((oc) => oc.column("payment_intent_id").doNothing())
+      .returning("id")
+      .executeTakeFirst();
+    if (!inserted) return false;
+    await db
+      .updateTable("billing_accounts")
+      .set((eb) => ({ balance_micros: eb("balance_micros", "+", payment.amountMicros), updated_at: deps.now() }))
+      .where("org_id", "=", payment.orgId)
+      .execute();
+    return true;
+  };
+  // Money received is never dropped for want of a row, whatever made the organization.
+  await ensureAccount(trx ?? deps.db, payment.orgId, deps.now());
+  return trx ? run(trx) : deps.db.transaction().execute((t) => run(t));
+}

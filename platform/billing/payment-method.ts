@@ -1,0 +1,71 @@
+import type { Deps } from "../context";
+import { PlatformError } from "../http/errors";
+import { account, payments } from "./accounts";
+
+/** `POST /billing/payment-method`: the Stripe customer on first use, then a SetupIntent for the card form. */
+export async function startPaymentMethodSetup(deps: Deps, orgId: number, orgName: string): Promise<{ clientSecret: string }> {
+  const stripe = payments(deps);
+  let a = await account(deps, orgId);
+  if (!a.stripe_customer_id) {
+    const customerId = await stripe.createCustomer({ orgId, name: orgName });
+    // Two racing first setups: the first customer recorded wins and both use it.
+    await deps.db.updateTable("billing_accounts").set({ stripe_customer_id: customerId }).where("org_id", "=", orgId).where("stripe_customer_id", "is", null).execute();
+    a = await account(deps, orgId);
+  }
+  const intent = await stripe.createSetupIntent({ customerId: a.stripe_customer_id!, orgId });
+  return { clientSecret: intent.clientSecret };
+}
+
+/** Records a succeeded setup's card (card details fetched before, no network call in a transaction). */
+export async function recordPaymentMethod(deps: Deps, orgId: number, paymentMethodId: string): Promise<void> {
+  const stripe = payments(deps);
+  const card = await stripe.retrievePaymentMethod(paymentMethodId);
+  const before = await account(deps, orgId);
+  if (before.payment_method_id === paymentMethodId) return;
+  await deps.db
+    .updateTable("billing_accounts")
+    .set({ payment_method_id: paymentMethodId, payment_method_brand: card.brand, payment_method_last4: card.last4, recharge_claimed_at: null, updated_at: deps.now() })
+    .where("org_id", "=", orgId)
+    .execute();
+  // An update replaces the card: the old one is detached from the customer.
+  if (before.payment_method_id) {
+    await stripe.detachPaymentMethod(before.payment_method_id).catch((error) => console.error("Detaching the replaced payment method failed:", error));
+  }
+}
+
+/**
+ * The synchronous path after the browser returns with `setup_intent`: the SetupIntent is retrieved from
+ * Stripe and its card recorded if it succeeded, so the page is right at once without the webhook.
+ */
+export async function confirmPaymentMethodSetup(deps: Deps, orgId: number, setupIntentId: string): Promise<{ hasPaymentMethod: boolean }> {
+  const stripe = payments(deps);
+  const a = await account(deps, orgId);
+  let intent;
+  try {
+    intent = await stripe.retrieveSetupIntent(setupIntentId);
+  } catch {
+    throw new PlatformError(404, "Setup not found");
+  }
+  if (!a.stripe_customer_id || intent.customerId !== a.stripe_customer_id) throw new PlatformError(404, "Setup not found");
+  if (intent.status !== "succeeded" || !intent.paymentMethodId) throw new PlatformError(409, "The payment method setup has not succeeded");
+  await recordPaymentMethod(deps, orgId, intent.paymentMethodId);
+  return { hasPaymentMethod: true };
+}
+
+export async function removePaymentMethod(deps: Deps, orgId: number): Promise<void> {
+  const stripe = payments(deps);
+  const a = await account(deps, orgId);
+  if (!a.payment_method_id) throw new PlatformError(404, "No payment method on file");
+  try {
+    await stripe.detachPaymentMethod(a.payment_method_id);
+  } catch (error) {
+    console.error("Detaching the payment method failed:", error);
+    throw new PlatformError(502, "Failed to remove payment method");
+  }
+  await deps.db
+    .updateTable("billing_accounts")
+    .set({ payment_method_id: null, payment_method_brand: null, payment_method_last4: null, updated_at: deps.now() })
+    .where("org_id", "=", orgId)
+    .where("payment_method_id", "=", a.payment_method_id)
+    .execute();
+}
