@@ -68,7 +68,7 @@ export const autoPaymentForm = z
   .object({
     intent: z.literal("auto-payment"),
     enabled: z.unknown().transform((v) => v === true || v === "on" || v === "true"),
-    // A blank field reaches zod as missing: refused when enabled (NaN), the default when disabled.
+    // Left as typed (conform coerces only typed schemas): blank is refused when enabled; an absent field is the default.
     thresholdAmount: z.unknown(),
     rechargeAmount: z.unknown(),
   })
