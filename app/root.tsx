@@ -1,7 +1,8 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useRouteError } from "@remix-run/react";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
+import { GeneralErrorBoundary } from "./components/GeneralErrorBoundary";
 import { ProgressBar } from "./components/ProgressBar";
 import { Toaster } from "./components/Toaster";
 import { ClientHintCheck, getHints } from "./lib/client-hints";
@@ -52,29 +53,11 @@ export default function App() {
   );
 }
 
-const statusMessages: Record<number, string> = {
-  400: "The request was not understood.",
-  403: "You don't have access to this page.",
-  404: "We couldn't find that page.",
-  500: "Something went wrong on our side. Please try again.",
-};
-
-/** The one error boundary: a friendly message per status, and a way home. */
+/** Errors outside the organization layout (sign-in, welcome, the document itself) take the whole page. */
 export function ErrorBoundary() {
-  const error = useRouteError();
-  const status = isRouteErrorResponse(error) ? error.status : 500;
-  if (!isRouteErrorResponse(error)) console.error(error);
   return (
     <main className="grid min-h-screen place-items-center p-6">
-      <div className="card w-full max-w-md bg-base-100 shadow">
-        <div className="card-body items-center text-center">
-          <p className="text-5xl font-bold text-base-content/40">{status}</p>
-          <h1 className="card-title">{statusMessages[status] ?? statusMessages[500]}</h1>
-          <Link to="/" className="btn btn-primary mt-4">
-            Go home
-          </Link>
-        </div>
-      </div>
+      <GeneralErrorBoundary />
     </main>
   );
 }

@@ -49,6 +49,8 @@ function loadSessionOnce(api: PlatformClient, request: Request, context: AppLoad
 
 type SessionFor<A extends Access> = A extends "organization" | "system" ? OrgSession : A extends "signed-out" ? Session : ValidSession;
 
+const SUBRESOURCE = new Set(["image", "script", "style", "font", "manifest", "audio", "video"]);
+
 /**
  * Applies a route guard of SPEC §2 in a loader: returns the session and the platform client, or throws
  * the redirect (remembering the origin page when it sends a visitor to sign in).
@@ -63,7 +65,9 @@ export async function requireAccess<A extends Access>(
   const result = guard(access, session);
   if (!result.allow) {
     const headers = new Headers();
-    if (result.remember) {
+    // A stray subresource (an icon, a stale script) that reaches the console's catch-all page is
+    // not a page the visitor wanted to come back to.
+    if (result.remember && !SUBRESOURCE.has(request.headers.get("sec-fetch-dest") ?? "")) {
       const url = new URL(request.url);
       const cookie = await rememberPath(request, url.pathname + url.search);
       if (cookie) headers.append("Set-Cookie", cookie);

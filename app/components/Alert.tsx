@@ -1,13 +1,17 @@
 import type { ReactNode } from "react";
 
-/** A page-level message: errors are announced as alerts, successes as polite status updates. */
-export function Alert({ kind, children }: { kind: "error" | "success"; children: ReactNode }) {
-  return kind === "error" ? (
-    <div role="alert" className="alert alert-error">
-      {children}
-    </div>
-  ) : (
-    <div role="status" className="alert alert-success">
+type AlertKind = "error" | "warning" | "success" | "info";
+
+const TONE: Record<AlertKind, string> = { error: "alert-error", warning: "alert-warning", success: "alert-success", info: "alert-info" };
+
+/**
+ * A page-level message: errors and warnings are announced as alerts, successes and information as
+ * polite status updates. The one way the console shows a message in a page.
+ */
+export function Alert({ kind, id, className = "", children }: { kind: AlertKind; id?: string; className?: string; children: ReactNode }) {
+  const urgent = kind === "error" || kind === "warning";
+  return (
+    <div id={id} role={urgent ? "alert" : "status"} className={`alert ${TONE[kind]} ${className}`.trim()}>
       {children}
     </div>
   );

@@ -1,7 +1,8 @@
-import { Form, useNavigation } from "@remix-run/react";
+import { Form } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useEffect, useRef } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
+import { useIsPending } from "~/lib/use-is-pending";
 
 interface ConfirmActionProps {
   /** The button that opens the question. */
@@ -23,10 +24,8 @@ interface ConfirmActionProps {
  * disabled while the request runs, and the step closes when it is done.
  */
 export function ConfirmAction({ label, question, confirmLabel, busyLabel, intent, fields = {}, action, summaryClassName = "btn btn-sm btn-error btn-outline", confirmClassName = "btn btn-sm btn-error" }: ConfirmActionProps) {
-  const navigation = useNavigation();
   const hydrated = useHydrated();
-  const form = navigation.formData;
-  const busy = navigation.state !== "idle" && form?.get("intent") === intent && Object.entries(fields).every(([k, v]) => form.get(k) === String(v));
+  const busy = useIsPending({ intent, fields, formAction: action });
   const details = useRef<HTMLDetailsElement>(null);
   const wasBusy = useRef(false);
   useEffect(() => {

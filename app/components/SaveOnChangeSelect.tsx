@@ -1,16 +1,20 @@
-import { Form, useNavigation, useSubmit } from "@remix-run/react";
+import { Form, useSubmit } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useEffect, useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
+import { useIsPending } from "~/lib/use-is-pending";
 
 interface SaveOnChangeSelectProps<T extends string> {
   id: string;
   /** The accessible name of the select (visually hidden). */
   label: string;
   name: string;
-  intent: string;
+  /** The route whose action takes the form (default: the current route). */
+  action?: string;
+  /** The form's `intent` field, when its action takes several forms. */
+  intent?: string;
   /** Hidden fields that say what the select is for (an id). */
-  fields: Record<string, string | number>;
+  fields?: Record<string, string | number>;
   options: readonly { value: T; label: string }[];
   /** What the server holds; the select returns to it after any answer. */
   value: T;
@@ -19,21 +23,20 @@ interface SaveOnChangeSelectProps<T extends string> {
   /** The button that posts the form before JavaScript loads (DESIGN §6). */
   saveLabel: string;
   selectClassName?: string;
+  className?: string;
   children?: ReactNode;
 }
 
 /** A select that saves on change once hydrated; before that, its own submit button posts it. */
-export function SaveOnChangeSelect<T extends string>({ id, label, name, intent, fields, options, value, answer, saveLabel, selectClassName = "select select-sm w-40", children }: SaveOnChangeSelectProps<T>) {
+export function SaveOnChangeSelect<T extends string>({ id, label, name, action, intent, fields = {}, options, value, answer, saveLabel, selectClassName = "select select-sm w-40", className = "flex flex-col gap-1", children }: SaveOnChangeSelectProps<T>) {
   const hydrated = useHydrated();
   const submit = useSubmit();
-  const navigation = useNavigation();
   const [selected, setSelected] = useState<T>(value);
   useEffect(() => setSelected(value), [value, answer]);
-  const form = navigation.formData;
-  const pending = navigation.state !== "idle" && form?.get("intent") === intent && Object.entries(fields).every(([k, v]) => form.get(k) === String(v));
+  const pending = useIsPending({ intent, fields, formAction: action });
   return (
-    <Form method="post" className="flex flex-col gap-1" onChange={(e) => hydrated && submit(e.currentTarget, { preventScrollReset: true })}>
-      <input type="hidden" name="intent" value={intent} />
+    <Form method="post" action={action} className={className} onChange={(e) => hydrated && submit(e.currentTarget, { preventScrollReset: true })}>
+      {intent ? <input type="hidden" name="intent" value={intent} /> : null}
       {Object.entries(fields).map(([k, v]) => (
         <input key={k} type="hidden" name={k} value={v} />
       ))}

@@ -6,6 +6,7 @@ import { loginErrorMessage } from "~/features/auth/login-errors";
 import { platformClient } from "~/platform/client.server";
 import { devSigninSchema } from "~/platform/schemas";
 import { loadSession, rememberPath, takeRememberedPath } from "~/session.server";
+import { Alert } from "~/components/Alert";
 
 export const meta: MetaFunction = () => [{ title: "Sign in · AI Console" }];
 
@@ -43,9 +44,9 @@ export default function Login() {
           <p className="text-base-content/70">Sign in to continue</p>
         </div>
         {error ? (
-          <div role="alert" className="alert alert-error text-sm">
+          <Alert kind="error" className="text-sm">
             {error}
-          </div>
+          </Alert>
         ) : null}
         <div className="flex flex-col gap-2">
           {providers.map((p) => (

@@ -1,16 +1,19 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { Plus } from "lucide-react";
 import { z } from "zod";
-import { EMPTY_MODEL_FORM, fieldOfPlatformError, parseModelForm, readModelForm, valuesOf } from "~/features/system/model-form";
-import type { ModelFieldErrors, ModelFormValues } from "~/features/system/model-form";
+import { Alert } from "~/components/Alert";
+import { EMPTY_MODEL_FORM, modeOf, modelFieldErrorsOf, modelForm, valuesOf } from "~/features/system/model-form";
+import type { ModelFormValues } from "~/features/system/model-form";
 import { ModelForm } from "~/features/system/ModelForm";
 import { ModelTable } from "~/features/system/ModelTable";
 import { modelStatuses } from "~/platform/models.server";
 import { systemApi } from "~/platform/system.server";
 import { requireAccess } from "~/session.server";
-import { toastHeader } from "~/toast.server";
+import { platformStatus, readForm, redirectWithToast } from "~/lib/actions.server";
 import type { RouteHandle } from "./_org";
 
 export const handle: RouteHandle = { title: "Model Editor" };
@@ -33,74 +36,61 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-export type ModelEditorResult = { ok: false; intent: "save" | "delete"; message: string; errors?: ModelFieldErrors; values?: ModelFormValues };
+/** A refused save (conform's answer: field errors and what was typed, never the key) or a refused delete. */
+export type ModelEditorResult =
+  | { intent: "save"; mode: ModelFormValues["mode"]; name: string; message: string; result: SubmissionResult<string[]> }
+  | { intent: "delete"; message: string };
 
 const deleteForm = z.object({ intent: z.literal("delete"), name: z.string().min(1) });
 
-function status(code: number) {
-  return code >= 500 ? 502 : code;
-}
-
-async function redirectWithToast(headers: Headers, message: string) {
-  headers.append("Set-Cookie", await toastHeader({ kind: "success", message }));
-  return redirect("/model-editor", { headers });
-}
+/** The key is write-only: it never travels back to the page, whatever happens. */
+const hideFields = ["apiKey"];
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { api } = await requireAccess("system", request, context);
   const system = systemApi(api);
-  const fields = Object.fromEntries(await request.formData());
+  const formData = await readForm(request);
+  const done = (message: string) => redirectWithToast("/model-editor", { kind: "success", message }, { headers: api.headers });
 
-  if (fields.intent === "delete") {
-    const parsed = deleteForm.safeParse(fields);
-    if (!parsed.success) return data<ModelEditorResult>({ ok: false, intent: "delete", message: "Failed to delete model" }, 400);
+  if (formData.get("intent") === "delete") {
+    const parsed = deleteForm.safeParse(Object.fromEntries(formData));
+    if (!parsed.success) return data<ModelEditorResult>({ intent: "delete", message: "Failed to delete model" }, 400);
     const result = await system.deleteModel(parsed.data.name);
-    if (!result.ok) return data<ModelEditorResult>({ ok: false, intent: "delete", message: result.error }, status(result.status));
-    return redirectWithToast(api.headers, `Model ${parsed.data.name} deleted.`);
+    if (!result.ok) return data<ModelEditorResult>({ intent: "delete", message: result.error }, platformStatus(result.status));
+    return done(`Model ${parsed.data.name} deleted.`);
   }
 
-  // The key never travels back to the page, whatever happens.
-  const values = readModelForm(fields);
-  const shown = { ...values, apiKey: "" };
-  const refuse = (errors: ModelFieldErrors, message = "Check the highlighted fields.", code = 400) =>
-    data<ModelEditorResult>({ ok: false, intent: "save", message, errors, values: shown }, code);
-  const parsed = parseModelForm(values);
-  if (!parsed.ok) return refuse(parsed.errors);
-  if (values.mode === "add") {
+  const mode = modeOf(formData.get("mode"));
+  const submission = parseWithZod(formData, { schema: modelForm, disableAutoCoercion: true });
+  const typedName = String(formData.get("name") ?? "");
+  const refuse = (result: SubmissionResult<string[]>, message = "Check the highlighted fields.", code = 400) =>
+    data<ModelEditorResult>({ intent: "save", mode, name: typedName, message, result }, code);
+  if (submission.status !== "success") return refuse(submission.reply({ hideFields }));
+  const { name, body } = submission.value;
+  if (mode === "add") {
     const current = await system.models();
-    if (current.ok && current.data.data.some((m) => m.name === parsed.name)) return refuse({ name: "A model with this name already exists" });
+    if (current.ok && current.data.data.some((m) => m.name === name)) return refuse(submission.reply({ fieldErrors: { name: ["A model with this name already exists"] }, hideFields }));
   }
-  const saved = await system.saveModel(parsed.name, parsed.body);
+  const saved = await system.saveModel(name, body);
   if (!saved.ok) {
-    const placed = saved.status === 400 ? fieldOfPlatformError(saved.error) : null;
-    return placed ? refuse({ [placed.field]: placed.message }) : refuse({}, saved.error, status(saved.status));
+    const placed = saved.status === 400 ? modelFieldErrorsOf(saved.fields) : null;
+    if (placed) return refuse(submission.reply({ fieldErrors: Object.fromEntries(Object.entries(placed).map(([field, message]) => [field, [message]])), hideFields }));
+    return refuse(submission.reply({ hideFields }), saved.error, platformStatus(saved.status));
   }
-  return redirectWithToast(api.headers, values.mode === "add" ? `Model ${parsed.name} added.` : `Model ${parsed.name} saved.`);
+  return done(mode === "add" ? `Model ${name} added.` : `Model ${name} saved.`);
 }
 
 export default function ModelEditorPage() {
   const { models, statuses, loadError, canEdit, editing, missing } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const refusedSave = result?.intent === "save" ? result : null;
-  const values = refusedSave?.values ?? (editing ? valuesOf(editing) : EMPTY_MODEL_FORM);
-  const formKey = refusedSave?.values ? `${values.mode}:${values.name}:refused` : editing ? `edit:${editing.name}` : "add";
+  const values = editing ? valuesOf(editing) : refusedSave ? { ...EMPTY_MODEL_FORM, mode: refusedSave.mode, name: refusedSave.name } : EMPTY_MODEL_FORM;
+  const formKey = editing ? `edit:${editing.name}` : "add";
   return (
     <div className="flex flex-col gap-6">
-      {loadError ? (
-        <div role="alert" className="alert alert-error">
-          {loadError}
-        </div>
-      ) : null}
-      {result?.intent === "delete" ? (
-        <div role="alert" className="alert alert-error">
-          {result.message}
-        </div>
-      ) : null}
-      {missing ? (
-        <div role="alert" className="alert alert-warning">
-          There is no model named {missing}.
-        </div>
-      ) : null}
+      {loadError ? <Alert kind="error">{loadError}</Alert> : null}
+      {result?.intent === "delete" ? <Alert kind="error">{result.message}</Alert> : null}
+      {missing ? <Alert kind="warning">There is no model named {missing}.</Alert> : null}
       <section className="card bg-base-100 shadow-sm">
         <div className="card-body">
           <div className="flex flex-wrap items-center justify-between gap-2">
@@ -123,12 +113,8 @@ export default function ModelEditorPage() {
             <h2 id="model-form-title" className="card-title">
               {values.mode === "edit" ? `Edit ${values.name}` : "Add a model"}
             </h2>
-            {refusedSave ? (
-              <div role="alert" className="alert alert-error">
-                {refusedSave.message}
-              </div>
-            ) : null}
-            <ModelForm key={formKey} values={values} errors={refusedSave?.errors ?? {}} hasApiKey={Boolean(editing?.hasApiKey ?? models.find((m) => m.name === values.name)?.hasApiKey)} />
+            {refusedSave ? <Alert kind="error">{refusedSave.message}</Alert> : null}
+            <ModelForm key={formKey} values={values} lastResult={refusedSave?.result} hasApiKey={Boolean(editing?.hasApiKey ?? models.find((m) => m.name === values.name)?.hasApiKey)} />
           </div>
         </section>
       ) : (

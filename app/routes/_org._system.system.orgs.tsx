@@ -2,14 +2,16 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { data } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { orgEditorForm, PAYMENT_MODE_LABELS } from "~/features/system/org-form";
-import type { RowFeedback } from "~/features/system/OrgTable";
+import { parseWithZod } from "@conform-to/zod";
+import { Alert } from "~/components/Alert";
+import { PAYMENT_MODE_LABELS, paymentModeForm, renameOrganizationForm } from "~/features/system/org-form";
+import type { OrgEditorResult } from "~/features/system/org-form";
 import { OrgTable } from "~/features/system/OrgTable";
+import { platformStatus, readForm, redirectWithToast } from "~/lib/actions.server";
 import { useTimeZone } from "~/lib/use-time-zone";
 import { systemApi } from "~/platform/system.server";
 import { requireAccess } from "~/session.server";
 import type { RouteHandle } from "./_org";
-import { Alert } from "~/components/Alert";
 
 export const handle: RouteHandle = { title: "Org Editor" };
 export const meta: MetaFunction = () => [{ title: "Org Editor · AI Console" }];
@@ -26,52 +28,53 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-export type OrgEditorResult = RowFeedback | { ok: false; orgId: null; message: string };
-
-function status(code: number) {
-  return code >= 500 ? 502 : code;
-}
+const FAILED = "Failed to update organization";
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { api } = await requireAccess("system", request, context);
-  const fields = Object.fromEntries(await request.formData());
-  const parsed = orgEditorForm.safeParse(fields);
-  const orgId = Number(fields.orgId);
+  const system = systemApi(api);
+  const formData = await readForm(request);
+  const done = (message: string) => redirectWithToast("/system/orgs", { kind: "success", message }, { headers: api.headers });
+
+  if (formData.get("intent") === "rename") {
+    const submission = parseWithZod(formData, { schema: renameOrganizationForm });
+    const orgId = Number(formData.get("orgId"));
+    if (!Number.isSafeInteger(orgId) || orgId <= 0) return data<OrgEditorResult>({ intent: "payment-mode", orgId: null, message: FAILED }, 400);
+    if (submission.status !== "success") return data<OrgEditorResult>({ intent: "rename", orgId, result: submission.reply() }, 400);
+    const result = await system.updateOrganization(orgId, { name: submission.value.name });
+    if (!result.ok) {
+      // The platform names the refused field; a refusal without one is a message for the page.
+      const reply = result.fields?.name ? submission.reply({ fieldErrors: { name: [result.fields.name] } }) : submission.reply();
+      return data<OrgEditorResult>({ intent: "rename", orgId, result: reply, message: result.fields?.name ? undefined : result.error }, platformStatus(result.status));
+    }
+    return done(`Organization ${result.data.id} is now called ${result.data.name}.`);
+  }
+
+  const parsed = paymentModeForm.safeParse(Object.fromEntries(formData));
   if (!parsed.success) {
-    const message = parsed.error.issues[0]?.message ?? "Failed to update organization";
-    if (!Number.isSafeInteger(orgId) || orgId <= 0) return data<OrgEditorResult>({ ok: false, orgId: null, message: "Failed to update organization" }, 400);
-    const intent = fields.intent === "payment-mode" ? "payment-mode" : "rename";
-    return data<OrgEditorResult>({ ok: false, orgId, intent, message, name: typeof fields.name === "string" ? fields.name : undefined }, 400);
+    const orgId = Number(formData.get("orgId"));
+    return data<OrgEditorResult>({ intent: "payment-mode", orgId: Number.isSafeInteger(orgId) && orgId > 0 ? orgId : null, message: parsed.error.issues[0]?.message ?? FAILED }, 400);
   }
-  const form = parsed.data;
-  const change = form.intent === "rename" ? { name: form.name } : { paymentMode: form.paymentMode };
-  const result = await systemApi(api).updateOrganization(form.orgId, change);
-  if (!result.ok) {
-    const message = result.error.replace(/^name: /, "");
-    return data<OrgEditorResult>({ ok: false, orgId: form.orgId, intent: form.intent, message, name: form.intent === "rename" ? form.name : undefined }, status(result.status));
-  }
-  const org = result.data;
-  const message = form.intent === "rename" ? `Organization ${org.id} is now called ${org.name}.` : `${org.name} now uses ${PAYMENT_MODE_LABELS[org.paymentMode]} billing.`;
-  return data<OrgEditorResult>({ ok: true, orgId: org.id, intent: form.intent, message });
+  const result = await system.updateOrganization(parsed.data.orgId, { paymentMode: parsed.data.paymentMode });
+  if (!result.ok) return data<OrgEditorResult>({ intent: "payment-mode", orgId: parsed.data.orgId, message: result.fields?.paymentMode ?? result.error }, platformStatus(result.status));
+  return done(`${result.data.name} now uses ${PAYMENT_MODE_LABELS[result.data.paymentMode]} billing.`);
 }
 
 export default function OrgEditorPage() {
   const { organizations, loadError, canEdit } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const timeZone = useTimeZone();
-  const rowFeedback = result && result.orgId !== null ? (result as RowFeedback) : null;
   return (
     <div className="flex flex-col gap-6">
       {loadError ? <Alert kind="error">{loadError}</Alert> : null}
-      {result && !result.ok ? <Alert kind="error">{result.message}</Alert> : null}
-      {result?.ok ? <Alert kind="success">{result.message}</Alert> : null}
+      {result?.message ? <Alert kind="error">{result.message}</Alert> : null}
       <section className="card bg-base-100 shadow-sm">
         <div className="card-body">
           <h2 className="card-title">Organizations</h2>
           <p className="text-sm text-base-content/70">
             Every organization on this platform. Prepaid organizations (manual or auto-reload) are refused priced models when their balance runs out; invoice organizations never are and see the amount since their last invoice.
           </p>
-          <OrgTable organizations={organizations} canEdit={canEdit} feedback={rowFeedback} timeZone={timeZone} />
+          <OrgTable organizations={organizations} canEdit={canEdit} refusal={result ?? null} timeZone={timeZone} />
           {!canEdit ? <p className="text-sm text-base-content/60">Only admins of the system organization can rename organizations or change how they pay.</p> : null}
         </div>
       </section>

@@ -1,34 +1,33 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { ClientOnly } from "remix-utils/client-only";
 import { UrlDialog, useDialogHref } from "~/components/UrlDialog";
-import type { FormResult, LedgerPage } from "~/features/billing/components";
-import { AddFundsForm, AutoPaymentForm, BalanceCard, LedgerTable, NoPaymentMethodBanner, PaymentMethodCard } from "~/features/billing/components";
+import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import { AddFundsForm } from "~/features/billing/AddFundsForm";
+import { AutoPaymentForm } from "~/features/billing/AutoPaymentForm";
+import { BalanceCard } from "~/features/billing/BalanceCard";
+import { LedgerTable } from "~/features/billing/LedgerTable";
+import type { LedgerPage } from "~/features/billing/ledger-page";
+import { LEDGER_PAGE_SIZE, ledgerCursor, ledgerPage } from "~/features/billing/ledger-page";
 import { BILLING_MESSAGES, SETUP_MESSAGES } from "~/features/billing/messages";
+import { NoPaymentMethodBanner } from "~/features/billing/NoPaymentMethodBanner";
+import { PaymentMethodCard } from "~/features/billing/PaymentMethodCard";
 import { PaymentMethodSetup } from "~/features/billing/PaymentMethodSetup";
-import { addFundsError, autoPaymentErrors, autoPaymentForm, readSetupReturn } from "~/features/billing/validation";
+import { addFundsForm, autoPaymentForm, readSetupReturn } from "~/features/billing/validation";
+import { readForm, redirectWithToast } from "~/lib/actions.server";
 import { useTimeZone } from "~/lib/use-time-zone";
 import { billingApi } from "~/platform/billing.server";
 import type { BillingConfig } from "~/platform/billing";
 import { requireAccess } from "~/session.server";
-import { toastHeader } from "~/toast.server";
 import type { RouteHandle } from "./_org";
 
 export const handle: RouteHandle = { title: "Billing" };
 export const meta: MetaFunction = () => [{ title: "Billing · AI Console" }];
 
-const PAGE = 50;
-
-function cursor(value: string | null): number | undefined {
-  const n = Number(value);
-  return value && Number.isInteger(n) && n > 0 ? n : undefined;
-}
-
-async function redirectWithToast(headers: Headers, toast: Parameters<typeof toastHeader>[0], to = "/billing") {
-  headers.append("Set-Cookie", await toastHeader(toast));
-  return redirect(to, { headers });
-}
+/** Every answer of this page goes back to /billing, with a toast (decision 0081). */
+const toBilling = (headers: Headers, kind: "success" | "error", message: string) => redirectWithToast("/billing", { kind, message }, { headers });
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { session, api } = await requireAccess("organization", request, context);
@@ -38,39 +37,21 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // The return from the card form's redirect (SPEC §4): record the setup now, say so, reset the URL.
   const setupReturn = readSetupReturn(url.searchParams);
   if (setupReturn.kind !== "none") {
-    if (setupReturn.kind === "failed") return redirectWithToast(api.headers, { kind: "error", message: SETUP_MESSAGES.addFailed });
+    if (setupReturn.kind === "failed") return toBilling(api.headers, "error", SETUP_MESSAGES.addFailed);
     const recorded = await billing.confirmSetup(setupReturn.setupIntentId);
-    return redirectWithToast(api.headers, recorded.ok ? { kind: "success", message: SETUP_MESSAGES.added } : { kind: "error", message: SETUP_MESSAGES.updateFailed });
+    return recorded.ok ? toBilling(api.headers, "success", SETUP_MESSAGES.added) : toBilling(api.headers, "error", SETUP_MESSAGES.updateFailed);
   }
 
-  const before = cursor(url.searchParams.get("before"));
-  const after = before === undefined ? cursor(url.searchParams.get("after")) : undefined;
+  const before = ledgerCursor(url.searchParams.get("before"));
+  const after = before === undefined ? ledgerCursor(url.searchParams.get("after")) : undefined;
   const [balance, ledger, config, paymentMethod, stripe] = await Promise.all([
     billing.balance(),
-    billing.ledger({ before, after, limit: PAGE + 1 }),
+    billing.ledger({ before, after, limit: LEDGER_PAGE_SIZE + 1 }),
     billing.config(),
     billing.paymentMethod(),
     billing.stripeConfig(),
   ]);
-
-  let page: LedgerPage = { rows: null, olderCursor: null, newerCursor: null };
-  if (ledger.ok) {
-    let rows = ledger.data;
-    let hasOlder = false;
-    let hasNewer = before !== undefined;
-    if (after !== undefined) {
-      // Rows newer than `after`, newest first: one extra at the top means a newer page exists.
-      hasOlder = true;
-      if (rows.length > PAGE) {
-        hasNewer = true;
-        rows = rows.slice(rows.length - PAGE);
-      }
-    } else if (rows.length > PAGE) {
-      hasOlder = true;
-      rows = rows.slice(0, PAGE);
-    }
-    page = { rows, olderCursor: hasOlder && rows.length ? rows[rows.length - 1].id : null, newerCursor: hasNewer && rows.length ? rows[0].id : null };
-  }
+  const page: LedgerPage = ledger.ok ? ledgerPage(ledger.data, { before, after }) : { rows: null, olderCursor: null, newerCursor: null };
 
   const fallbackConfig: BillingConfig = { paymentMode: "manual", autoPaymentConfig: null };
   return data(
@@ -88,49 +69,47 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   );
 }
 
+/** A refused add-funds or auto-payment form: conform's answer (field errors, the typed values). */
+export type BillingActionResult = { intent: "add-funds" | "auto-payment"; result: SubmissionResult<string[]> };
+
 export async function action({ request, context }: ActionFunctionArgs) {
   const { api } = await requireAccess("organization", request, context);
   const billing = billingApi(api);
-  const form = await request.formData();
-  const intent = String(form.get("intent") ?? "");
-  const values = Object.fromEntries([...form].filter(([, v]) => typeof v === "string")) as Record<string, string>;
+  const formData = await readForm(request);
+  const intent = formData.get("intent");
 
   if (intent === "add-funds") {
-    const problem = addFundsError(values.amount);
-    if (problem) return data<FormResult>({ ok: false, intent, fieldErrors: { amount: problem }, values }, { status: 400 });
-    const result = await billing.addFunds(Number(values.amount), values.nonce || undefined);
-    if (!result.ok) return data<FormResult>({ ok: false, intent, message: result.error || BILLING_MESSAGES.addFundsFailed, values }, { status: result.status >= 500 ? 502 : 400, headers: api.headers });
-    return redirectWithToast(api.headers, { kind: "success", message: BILLING_MESSAGES.addFundsOk });
+    const submission = parseWithZod(formData, { schema: addFundsForm });
+    if (submission.status !== "success") return data<BillingActionResult>({ intent, result: submission.reply() }, 400);
+    const result = await billing.addFunds(submission.value.amount, submission.value.nonce || undefined);
+    if (!result.ok) {
+      return data<BillingActionResult>({ intent, result: submission.reply({ formErrors: [result.error || BILLING_MESSAGES.addFundsFailed] }) }, { status: result.status >= 500 ? 502 : 400, headers: api.headers });
+    }
+    return toBilling(api.headers, "success", BILLING_MESSAGES.addFundsOk);
   }
 
   if (intent === "auto-payment") {
-    const parsed = autoPaymentForm.parse(values);
-    const fieldErrors = autoPaymentErrors(parsed);
-    if (Object.keys(fieldErrors).length > 0) return data<FormResult>({ ok: false, intent, fieldErrors, values }, { status: 400 });
-    const enabled = parsed.enabled;
-    const result = await billing.saveAutoPayment({
-      enabled,
-      thresholdAmount: Number(parsed.thresholdAmount) || 0,
-      rechargeAmount: Number(parsed.rechargeAmount) || 0,
-    });
-    if (!result.ok) return data<FormResult>({ ok: false, intent, message: result.error || BILLING_MESSAGES.autoPaymentFailed, values }, { status: 400, headers: api.headers });
-    return redirectWithToast(api.headers, { kind: "success", message: BILLING_MESSAGES.autoPaymentOk });
+    const submission = parseWithZod(formData, { schema: autoPaymentForm });
+    if (submission.status !== "success") return data<BillingActionResult>({ intent, result: submission.reply() }, 400);
+    const result = await billing.saveAutoPayment(submission.value);
+    if (!result.ok) return data<BillingActionResult>({ intent, result: submission.reply({ formErrors: [result.error || BILLING_MESSAGES.autoPaymentFailed] }) }, { status: 400, headers: api.headers });
+    return toBilling(api.headers, "success", BILLING_MESSAGES.autoPaymentOk);
   }
 
   if (intent === "remove-payment-method") {
     const result = await billing.removePaymentMethod();
-    if (!result.ok) return redirectWithToast(api.headers, { kind: "error", message: BILLING_MESSAGES.removeFailed });
+    if (!result.ok) return toBilling(api.headers, "error", BILLING_MESSAGES.removeFailed);
     // SPEC §4: wait 1 second, then the redirect reloads the session and shows the success.
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    return redirectWithToast(api.headers, { kind: "success", message: BILLING_MESSAGES.removeOk });
+    return toBilling(api.headers, "success", BILLING_MESSAGES.removeOk);
   }
 
-  return data<FormResult>({ ok: false, intent, message: "Unknown action" }, { status: 400 });
+  throw data({ error: "Unknown action" }, { status: 400 });
 }
 
 export default function BillingPage() {
   const { hasPaymentMethod, card, balance, config, page, stripePublicKey, nonce } = useLoaderData<typeof loader>();
-  const result = (useActionData<typeof action>() as FormResult | undefined) ?? null;
+  const answer = useActionData<typeof action>();
   const timeZone = useTimeZone();
   const closeHref = useDialogHref(null);
   return (
@@ -145,10 +124,10 @@ export default function BillingPage() {
       {config.paymentMode !== "invoice" && (
         <>
           <UrlDialog name="add-funds" title="Add funds">
-            <AddFundsForm nonce={nonce} hasPaymentMethod={hasPaymentMethod} result={result?.intent === "add-funds" ? result : null} />
+            <AddFundsForm nonce={nonce} hasPaymentMethod={hasPaymentMethod} lastResult={answer?.intent === "add-funds" ? answer.result : undefined} />
           </UrlDialog>
           <UrlDialog name="auto-payment" title="Auto-payment">
-            <AutoPaymentForm config={config} result={result?.intent === "auto-payment" ? result : null} />
+            <AutoPaymentForm config={config} lastResult={answer?.intent === "auto-payment" ? answer.result : undefined} />
           </UrlDialog>
         </>
       )}

@@ -18,6 +18,7 @@ import { useTimeZone } from "~/lib/use-time-zone";
 import { listModels, modelStatuses } from "~/platform/models.server";
 import { requireAccess } from "~/session.server";
 import type { RouteHandle } from "./_org";
+import { Alert } from "~/components/Alert";
 
 export const handle: RouteHandle = { title: "Chat" };
 export const meta: MetaFunction = () => [{ title: "Chat · AI Console" }];
@@ -119,9 +120,9 @@ export default function ChatPage() {
       </div>
 
       {modelsError && (
-        <div role="alert" className="alert alert-error m-4">
+        <Alert kind="error" className="m-4">
           {modelsError}
-        </div>
+        </Alert>
       )}
       <noscript>
         <div className="alert alert-warning m-4">Chat streams replies in the page: turn on JavaScript to use it.</div>
@@ -161,12 +162,12 @@ export default function ChatPage() {
           </div>
         )}
         {chat.error && (
-          <div role="alert" className="alert alert-error">
+          <Alert kind="error">
             <span>{chat.error}</span>
             <button type="button" className="btn btn-ghost btn-xs" onClick={() => chat.setError(null)}>
               Dismiss
             </button>
-          </div>
+          </Alert>
         )}
         <form className="flex items-end gap-2" onSubmit={submit}>
           <label htmlFor="chat-input" className="sr-only">

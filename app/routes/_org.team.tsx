@@ -5,6 +5,7 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { InvitePanel } from "~/features/team/InvitePanel";
 import { MemberTable } from "~/features/team/MemberTable";
+import { platformStatus, readForm, redirectWithToast } from "~/lib/actions.server";
 import { teamApi } from "~/platform/team.server";
 import { requireAccess } from "~/session.server";
 import type { RouteHandle } from "./_org";
@@ -35,15 +36,12 @@ const teamForm = z.discriminatedUnion("intent", [
 const FAILED = { invite: "Failed to generate invite", role: "Failed to update role", remove: "Failed to remove member" } as const;
 
 type Intent = keyof typeof FAILED;
-export type TeamActionResult = { ok: true; intent: Intent; message: string; invite?: { code: string; kind: "single-use" | "multi-use" } } | { ok: false; intent: Intent; message: string };
-
-function status(code: number) {
-  return code >= 500 ? 502 : code;
-}
+/** An invite code is shown once, so it travels in action data; the other successes redirect with a toast. */
+export type TeamActionResult = { ok: true; intent: "invite"; invite: { code: string; kind: "single-use" | "multi-use" } } | { ok: false; intent: Intent; message: string };
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { api } = await requireAccess("organization", request, context);
-  const fields = Object.fromEntries(await request.formData());
+  const fields = Object.fromEntries(await readForm(request));
   const parsed = teamForm.safeParse(fields);
   if (!parsed.success) {
     const intent: Intent = fields.intent === "role" || fields.intent === "remove" ? fields.intent : "invite";
@@ -53,17 +51,17 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const team = teamApi(api);
   if (form.intent === "invite") {
     const result = await team.invite(form.kind);
-    if (!result.ok) return data<TeamActionResult>({ ok: false, intent: "invite", message: result.error }, status(result.status));
-    return data<TeamActionResult>({ ok: true, intent: "invite", message: "Invite code generated.", invite: { code: result.data.code, kind: form.kind } });
+    if (!result.ok) return data<TeamActionResult>({ ok: false, intent: "invite", message: result.error }, platformStatus(result.status));
+    return data<TeamActionResult>({ ok: true, intent: "invite", invite: { code: result.data.code, kind: form.kind } });
   }
   if (form.intent === "role") {
     const result = await team.changeRole(form.memberId, form.role);
-    if (!result.ok) return data<TeamActionResult>({ ok: false, intent: "role", message: result.error }, status(result.status));
-    return data<TeamActionResult>({ ok: true, intent: "role", message: `${result.data.name} is now ${result.data.role === "admin" ? "an Admin" : "a Member"}.` });
+    if (!result.ok) return data<TeamActionResult>({ ok: false, intent: "role", message: result.error }, platformStatus(result.status));
+    return redirectWithToast("/team", { kind: "success", message: `${result.data.name} is now ${result.data.role === "admin" ? "an Admin" : "a Member"}.` }, { headers: api.headers });
   }
   const result = await team.remove(form.memberId);
-  if (!result.ok) return data<TeamActionResult>({ ok: false, intent: "remove", message: result.error }, status(result.status));
-  return data<TeamActionResult>({ ok: true, intent: "remove", message: "Member removed." });
+  if (!result.ok) return data<TeamActionResult>({ ok: false, intent: "remove", message: result.error }, platformStatus(result.status));
+  return redirectWithToast("/team", { kind: "success", message: "Member removed." }, { headers: api.headers });
 }
 
 export default function TeamPage() {
@@ -74,8 +72,7 @@ export default function TeamPage() {
     <div className="flex flex-col gap-6">
       {loadError ? <Alert kind="error">{loadError}</Alert> : null}
       {result && !result.ok ? <Alert kind="error">{result.message}</Alert> : null}
-      {result?.ok && result.intent !== "invite" ? <Alert kind="success">{result.message}</Alert> : null}
-      {isAdmin ? <InvitePanel invite={result?.ok && result.invite ? result.invite : null} /> : null}
+      {isAdmin ? <InvitePanel invite={result?.ok ? result.invite : null} /> : null}
       <MemberTable members={members} viewer={viewer} />
       {!isAdmin ? <p className="text-sm text-base-content/60">Only admins can invite people and change roles.</p> : null}
     </div>

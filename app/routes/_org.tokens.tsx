@@ -2,13 +2,15 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { data } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { z } from "zod";
+import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
 import { CreateTokenForm } from "~/features/tokens/CreateTokenForm";
 import { DangerZone } from "~/features/tokens/DangerZone";
 import { SecretReveal } from "~/features/tokens/SecretReveal";
 import { TokenTable } from "~/features/tokens/TokenTable";
-import type { ExpiryChoice } from "~/features/tokens/token-rules";
-import { DEFAULT_EXPIRY, expiresAtFor, isExpiryChoice } from "~/features/tokens/token-rules";
+import { createTokenForm, tokenIntentForm } from "~/features/tokens/token-forms";
+import { expiresAtFor } from "~/features/tokens/token-rules";
+import { platformStatus, readForm, redirectWithToast } from "~/lib/actions.server";
 import { useTimeZone } from "~/lib/use-time-zone";
 import { tokensApi } from "~/platform/tokens.server";
 import { requireAccess } from "~/session.server";
@@ -36,70 +38,57 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-const tokenForm = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("create"), scopes: z.array(z.string().max(100)).max(50), expiry: z.string().refine(isExpiryChoice, "Choose an expiry: 1 day, 7 days, 30 days or never") }),
-  z.object({ intent: z.literal("revoke"), publicId: z.string().min(1).max(100) }),
-  z.object({ intent: z.literal("reset") }),
-]);
-
 /** SPEC §8 defaults, per form. */
-const FAILED = { create: "Failed to create token", revoke: "Failed to revoke token", reset: "Failed to reset token" } as const;
-type Intent = keyof typeof FAILED;
+const FAILED = { revoke: "Failed to revoke token", reset: "Failed to reset token" } as const;
 
+/** A new secret is shown once, so it travels in action data; everything else redirects with a toast. */
 export type TokensActionResult =
-  | { ok: true; intent: Intent; message: string; secret?: { token: string; publicId: string } }
-  | { ok: false; intent: Intent; message: string; values?: { scopes: string[]; expiry: ExpiryChoice } };
-
-function status(code: number) {
-  return code >= 500 ? 502 : code;
-}
+  | { ok: true; intent: "create" | "reset"; secret: { token: string; publicId: string } }
+  | { ok: false; intent: "create"; result: SubmissionResult<string[]> }
+  | { ok: false; intent: keyof typeof FAILED; message: string };
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { api } = await requireAccess("organization", request, context);
-  const formData = await request.formData();
-  const fields: Record<string, unknown> & { scopes: string[] } = { ...Object.fromEntries(formData), scopes: formData.getAll("scopes").map(String) };
-  const parsed = tokenForm.safeParse(fields);
+  const formData = await readForm(request);
+  const tokens = tokensApi(api);
+  if (formData.get("intent") === "create") {
+    const submission = parseWithZod(formData, { schema: createTokenForm });
+    if (submission.status !== "success") return data<TokensActionResult>({ ok: false, intent: "create", result: submission.reply() }, 400);
+    const { scopes, expiry } = submission.value;
+    const result = await tokens.create(scopes, expiresAtFor(expiry, Date.now()));
+    if (!result.ok) return data<TokensActionResult>({ ok: false, intent: "create", result: submission.reply({ formErrors: [result.error] }) }, platformStatus(result.status));
+    return data<TokensActionResult>({ ok: true, intent: "create", secret: { token: result.data.token, publicId: result.data.publicId } });
+  }
+  const parsed = tokenIntentForm.safeParse(Object.fromEntries(formData));
   if (!parsed.success) {
-    const intent: Intent = fields.intent === "revoke" || fields.intent === "reset" ? fields.intent : "create";
-    const message = intent === "create" ? (parsed.error.issues[0]?.message ?? FAILED.create) : FAILED[intent];
-    const expiry = isExpiryChoice(fields.expiry) ? fields.expiry : DEFAULT_EXPIRY;
-    return data<TokensActionResult>({ ok: false, intent, message, values: { scopes: fields.scopes, expiry } }, 400);
+    const intent = formData.get("intent") === "reset" ? "reset" : "revoke";
+    return data<TokensActionResult>({ ok: false, intent, message: FAILED[intent] }, 400);
   }
   const form = parsed.data;
-  const tokens = tokensApi(api);
-  if (form.intent === "create") {
-    const result = await tokens.create(form.scopes, expiresAtFor(form.expiry as ExpiryChoice, Date.now()));
-    if (!result.ok) {
-      return data<TokensActionResult>({ ok: false, intent: "create", message: result.error, values: { scopes: form.scopes, expiry: form.expiry as ExpiryChoice } }, status(result.status));
-    }
-    return data<TokensActionResult>({ ok: true, intent: "create", message: "Token created.", secret: { token: result.data.token, publicId: result.data.publicId } });
-  }
   if (form.intent === "revoke") {
     const result = await tokens.revoke(form.publicId);
-    if (!result.ok) return data<TokensActionResult>({ ok: false, intent: "revoke", message: result.error }, status(result.status));
-    return data<TokensActionResult>({ ok: true, intent: "revoke", message: `Token ${form.publicId} revoked.` });
+    if (!result.ok) return data<TokensActionResult>({ ok: false, intent: "revoke", message: result.error }, platformStatus(result.status));
+    return redirectWithToast("/tokens", { kind: "success", message: `Token ${form.publicId} revoked.` }, { headers: api.headers });
   }
   const result = await tokens.resetOrganizationToken();
-  if (!result.ok) return data<TokensActionResult>({ ok: false, intent: "reset", message: result.error }, status(result.status));
-  return data<TokensActionResult>({ ok: true, intent: "reset", message: "Organization token reset.", secret: { token: result.data.token, publicId: result.data.publicId } });
+  if (!result.ok) return data<TokensActionResult>({ ok: false, intent: "reset", message: result.error }, platformStatus(result.status));
+  return data<TokensActionResult>({ ok: true, intent: "reset", secret: { token: result.data.token, publicId: result.data.publicId } });
 }
 
 export default function ApiTokensPage() {
   const { isAdmin, now, tokens, loadError, scopes, scopesError } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const timeZone = useTimeZone();
-  const failed = result && !result.ok ? result : null;
   return (
     <div className="flex flex-col gap-6">
       {loadError ? <Alert kind="error">{loadError}</Alert> : null}
-      {failed && failed.intent !== "create" ? <Alert kind="error">{failed.message}</Alert> : null}
-      {result?.ok && result.secret ? <SecretReveal title={result.intent === "reset" ? "Organization token reset" : "Token created"} token={result.secret.token} /> : null}
-      {result?.ok && !result.secret ? <Alert kind="success">{result.message}</Alert> : null}
+      {result && "message" in result ? <Alert kind="error">{result.message}</Alert> : null}
+      {result?.ok ? <SecretReveal title={result.intent === "reset" ? "Organization token reset" : "Token created"} token={result.secret.token} /> : null}
       {isAdmin ? (
         <>
           {scopesError ? <Alert kind="error">{scopesError}</Alert> : null}
           {/* A new key after each created token starts the form afresh. */}
-          <CreateTokenForm key={result?.ok && result.intent === "create" ? result.secret?.publicId : "create"} scopes={scopes} values={failed?.intent === "create" ? (failed.values ?? null) : null} error={failed?.intent === "create" ? failed.message : null} />
+          <CreateTokenForm key={result?.ok && result.intent === "create" ? result.secret.publicId : "create"} scopes={scopes} lastResult={result && "result" in result ? result.result : undefined} />
         </>
       ) : null}
       <TokenTable tokens={tokens} isAdmin={isAdmin} now={now} timeZone={timeZone} />

@@ -1,5 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { Outlet, useLoaderData, useMatches } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { Outlet, useLoaderData, useMatches, useRouteLoaderData } from "@remix-run/react";
+import { GeneralErrorBoundary } from "~/components/GeneralErrorBoundary";
 import { AppHeader } from "~/components/layout/AppHeader";
 import { Sidebar } from "~/components/layout/Sidebar";
 import { SYSTEM_ORG_ID } from "~/features/auth/guards";
@@ -21,10 +23,10 @@ export interface RouteHandle {
   title?: string;
 }
 
-export default function OrganizationLayout() {
-  const { user, organizations, activeOrganization } = useLoaderData<typeof loader>();
-  const matches = useMatches();
-  const title = [...matches].reverse().map((m) => (m.handle as RouteHandle | undefined)?.title).find(Boolean) ?? "";
+type LayoutData = Awaited<ReturnType<typeof loader>>;
+
+function Shell({ layout, title, children }: { layout: LayoutData; title: string; children: ReactNode }) {
+  const { user, organizations, activeOrganization } = layout;
   useInactivityCheck();
   return (
     <div className="flex h-screen">
@@ -32,11 +34,40 @@ export default function OrganizationLayout() {
       <div className="flex min-w-0 flex-1 flex-col">
         <AppHeader title={title} user={user} />
         <main className="flex-1 overflow-y-auto p-6">
-          <div className="mx-auto w-full max-w-content">
-            <Outlet />
-          </div>
+          <div className="mx-auto w-full max-w-content">{children}</div>
         </main>
       </div>
     </div>
+  );
+}
+
+export default function OrganizationLayout() {
+  const layout = useLoaderData<typeof loader>();
+  const matches = useMatches();
+  const title = [...matches].reverse().map((m) => (m.handle as RouteHandle | undefined)?.title).find(Boolean) ?? "";
+  return (
+    <Shell layout={layout} title={title}>
+      <Outlet />
+    </Shell>
+  );
+}
+
+/**
+ * A page's error shows in the content area: the sidebar and header survive, so the way on is one
+ * click away. When the layout's own loader failed there is no shell to keep, and the page is the boundary.
+ */
+export function ErrorBoundary() {
+  const layout = useRouteLoaderData<typeof loader>("routes/_org");
+  if (!layout) {
+    return (
+      <main className="grid min-h-screen place-items-center p-6">
+        <GeneralErrorBoundary />
+      </main>
+    );
+  }
+  return (
+    <Shell layout={layout} title="">
+      <GeneralErrorBoundary />
+    </Shell>
   );
 }

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData, useNavigation } from "@remix-run/react";
-import { DailyChart, EmptyUsage, ModelTable, PeriodTabs, SourceTable, UsageError, UsageStats } from "~/features/usage/components";
+import { EmptyUsage, ModelTable, PeriodTabs, SourceTable, UsageError, UsageStats } from "~/features/usage/components";
+import { DailyChart } from "~/features/usage/DailyChart";
 import { metricFrom, periodFrom, usageSearch } from "~/features/usage/format";
 import type { ChartMetric, UsagePeriod } from "~/features/usage/format";
 import type { UsageReport } from "~/platform/usage";

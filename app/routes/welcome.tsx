@@ -1,9 +1,14 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useState } from "react";
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useHydrated } from "remix-utils/use-hydrated";
-import { z } from "zod";
+import { Alert } from "~/components/Alert";
+import { createOrganizationForm, joinOrganizationForm } from "~/features/onboarding/forms";
+import { readForm } from "~/lib/actions.server";
+import { useIsPending } from "~/lib/use-is-pending";
 import { platformClient } from "~/platform/client.server";
 import { requireAccess } from "~/session.server";
 
@@ -17,33 +22,25 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { user: session.user, orgSignupEnabled: config.ok ? config.data.orgSignupEnabled : true };
 }
 
-const createForm = z.object({ intent: z.literal("create"), name: z.string().trim().min(1, "Enter a name for your organization").max(100, "Use at most 100 characters") });
-const joinForm = z.object({ intent: z.literal("join"), code: z.string().trim().min(1, "Enter your invite code").max(100, "That invite code is too long") });
-const logoutForm = z.object({ intent: z.literal("logout") });
-const welcomeForm = z.discriminatedUnion("intent", [createForm, joinForm, logoutForm]);
+type OnboardingIntent = "create" | "join";
+export type WelcomeActionResult = { intent: OnboardingIntent; result: SubmissionResult<string[]> } | { intent: "logout"; logoutFailed: true };
 
-type ActionResult = { intent: "create" | "join"; error: string; value: string } | { intent: "logout"; logoutFailed: true };
+const schemaOf = (intent: OnboardingIntent) => (intent === "join" ? joinOrganizationForm : createOrganizationForm);
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const api = platformClient(request, context);
-  const fields = Object.fromEntries(await request.formData());
-  const parsed = welcomeForm.safeParse(fields);
-  if (!parsed.success) {
-    const intent = fields.intent === "join" ? "join" : "create";
-    const value = String(fields[intent === "join" ? "code" : "name"] ?? "");
-    return data<ActionResult>({ intent, error: parsed.error.issues[0]?.message ?? "Invalid input", value }, 400);
-  }
-  const form = parsed.data;
-  if (form.intent === "logout") {
+  const formData = await readForm(request);
+  if (formData.get("intent") === "logout") {
     const result = await api.logout();
-    if (!result.ok) return data<ActionResult>({ intent: "logout", logoutFailed: true }, 502);
+    if (!result.ok) return data<WelcomeActionResult>({ intent: "logout", logoutFailed: true }, 502);
     throw redirect("/login", { headers: api.headers });
   }
+  const intent: OnboardingIntent = formData.get("intent") === "join" ? "join" : "create";
+  const submission = parseWithZod(formData, { schema: schemaOf(intent) });
+  if (submission.status !== "success") return data<WelcomeActionResult>({ intent, result: submission.reply() }, 400);
+  const form = submission.value;
   const result = form.intent === "create" ? await api.createOrganization(form.name) : await api.joinOrganization(form.code);
-  if (!result.ok) {
-    const value = form.intent === "create" ? form.name : form.code;
-    return data<ActionResult>({ intent: form.intent, error: result.error, value }, result.status >= 500 ? 502 : 400);
-  }
+  if (!result.ok) return data<WelcomeActionResult>({ intent, result: submission.reply({ formErrors: [result.error] }) }, result.status >= 500 ? 502 : 400);
   // SPEC §2: on success, switch to that organization and go to /team.
   await api.switchOrganization(result.data.id);
   throw redirect("/team", { headers: api.headers });
@@ -52,20 +49,18 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function Welcome() {
   const { user, orgSignupEnabled } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
-  const navigation = useNavigation();
-  const hydrated = useHydrated();
-  const pendingIntent = navigation.state !== "idle" ? navigation.formData?.get("intent") : null;
-  const busy = pendingIntent != null;
+  const busy = useIsPending();
 
   if (result && "logoutFailed" in result) {
     return (
-      <main role="alert" className="grid min-h-screen place-items-center p-6 text-xl font-semibold text-error">
-        Error: Failed to logout
+      <main className="grid min-h-screen place-items-center p-6">
+        <Alert kind="error" className="text-xl font-semibold">
+          Error: Failed to logout
+        </Alert>
       </main>
     );
   }
-  const errorFor = (intent: "create" | "join") => (result && "error" in result && result.intent === intent ? result.error : null);
-  const valueFor = (intent: "create" | "join") => (result && "value" in result && result.intent === intent ? result.value : "");
+  const resultFor = (intent: OnboardingIntent) => (result && "result" in result && result.intent === intent ? result.result : undefined);
 
   return (
     <main className="grid min-h-screen place-items-center p-4">
@@ -84,11 +79,8 @@ export default function Welcome() {
               helper="Choose a name for your organization"
               button="Create Organization"
               busyLabel="Creating..."
-              pending={pendingIntent === "create"}
               disabled={busy}
-              hydrated={hydrated}
-              error={errorFor("create")}
-              initialValue={valueFor("create")}
+              lastResult={resultFor("create")}
             />
           ) : (
             <p>Get started by entering your invite code.</p>
@@ -102,11 +94,8 @@ export default function Welcome() {
             helper="Enter the invite code provided by your organization"
             button="Join Organization"
             busyLabel="Joining..."
-            pending={pendingIntent === "join"}
             disabled={busy}
-            hydrated={hydrated}
-            error={errorFor("join")}
-            initialValue={valueFor("join")}
+            lastResult={resultFor("join")}
           />
           <Form method="post" className="flex justify-end">
             <button type="submit" name="intent" value="logout" className="btn btn-ghost btn-sm" disabled={busy}>
@@ -120,51 +109,57 @@ export default function Welcome() {
 }
 
 interface OrgFormProps {
-  intent: "create" | "join";
+  intent: OnboardingIntent;
   field: "name" | "code";
   label: string;
   placeholder: string;
   helper: string;
   button: string;
   busyLabel: string;
-  pending: boolean;
+  /** Another onboarding form is being submitted. */
   disabled: boolean;
-  hydrated: boolean;
-  error: string | null;
-  initialValue: string;
+  lastResult: SubmissionResult<string[]> | undefined;
 }
 
 /** One onboarding form: trimmed value, submit disabled while blank (after hydration) or busy (SPEC §5). */
-function OrgForm({ intent, field, label, placeholder, helper, button, busyLabel, pending, disabled, hydrated, error, initialValue }: OrgFormProps) {
-  const [value, setValue] = useState(initialValue);
-  const id = `${intent}-${field}`;
-  const blank = value.trim() === "";
+function OrgForm({ intent, field: name, label, placeholder, helper, button, busyLabel, disabled, lastResult }: OrgFormProps) {
+  const schema = schemaOf(intent);
+  const [form, fields] = useForm({
+    id: intent,
+    lastResult,
+    constraint: getZodConstraint(schema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    shouldRevalidate: "onInput",
+  });
+  const hydrated = useHydrated();
+  const pending = useIsPending({ intent });
+  const field = fields[name];
+  // The platform's refusal (an unknown code) shows where a field error would.
+  const error = field.errors?.[0] ?? form.errors?.[0] ?? null;
+  const blank = String(field.value ?? "").trim() === "";
+  const { key, ...inputProps } = getInputProps(field, { type: "text" });
   return (
-    <Form method="post" className="flex flex-col gap-2" aria-labelledby={`${id}-label`}>
+    <Form method="post" className="flex flex-col gap-2" aria-labelledby={`${field.id}-label`} {...getFormProps(form)}>
       <input type="hidden" name="intent" value={intent} />
-      <label id={`${id}-label`} htmlFor={id} className="font-semibold">
+      <label id={`${field.id}-label`} htmlFor={field.id} className="font-semibold">
         {label}
       </label>
       <input
-        id={id}
-        name={field}
+        key={key}
+        {...inputProps}
         className={`input w-full ${error ? "input-error" : ""}`}
         placeholder={placeholder}
-        required
-        maxLength={100}
         autoComplete="off"
-        value={value}
-        onChange={(e) => setValue(e.target.value)}
-        aria-describedby={`${id}-help${error ? ` ${id}-error` : ""}`}
+        aria-describedby={`${field.descriptionId}${error ? ` ${field.errorId}` : ""}`}
         aria-invalid={error ? true : undefined}
       />
-      <p id={`${id}-help`} className="text-sm text-base-content/60">
+      <p id={field.descriptionId} className="text-sm text-base-content/60">
         {helper}
       </p>
       {error ? (
-        <div id={`${id}-error`} role="alert" className="alert alert-error py-2 text-sm">
+        <Alert kind="error" id={field.errorId} className="py-2 text-sm">
           {error}
-        </div>
+        </Alert>
       ) : null}
       <button type="submit" className="btn btn-primary" disabled={disabled || (hydrated && blank)}>
         {pending ? busyLabel : button}

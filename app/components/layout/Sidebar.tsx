@@ -1,5 +1,5 @@
-import { Form, NavLink } from "@remix-run/react";
-import { useHydrated } from "remix-utils/use-hydrated";
+import { NavLink } from "@remix-run/react";
+import { SaveOnChangeSelect } from "~/components/SaveOnChangeSelect";
 import type { NavItem } from "./nav";
 import { homeNav, organizationNav, systemNav } from "./nav";
 
@@ -39,33 +39,20 @@ function NavSection({ title, items }: { title: string; items: NavItem[] }) {
   );
 }
 
-/** A dropdown that switches on change; before hydration, a Switch button submits it (DESIGN §6). */
+/** Switches on change; before hydration, a Switch button submits it (DESIGN §6). */
 function OrganizationSwitcher({ organizations, active }: Omit<SidebarProps, "showSystem">) {
-  const hydrated = useHydrated();
   return (
-    <Form method="post" action="/switch-organization" className="flex items-center gap-2 px-1">
-      <label htmlFor="organization-switcher" className="sr-only">
-        Active organization
-      </label>
-      <select
-        id="organization-switcher"
-        name="organizationId"
-        className="select select-sm w-full"
-        defaultValue={active.id}
-        key={active.id}
-        onChange={(e) => e.currentTarget.form?.requestSubmit()}
-      >
-        {organizations.map((o) => (
-          <option key={o.id} value={o.id}>
-            {o.name}
-          </option>
-        ))}
-      </select>
-      {hydrated ? null : (
-        <button type="submit" className="btn btn-sm">
-          Switch
-        </button>
-      )}
-    </Form>
+    <SaveOnChangeSelect
+      id="organization-switcher"
+      label="Active organization"
+      name="organizationId"
+      action="/switch-organization"
+      options={organizations.map((o) => ({ value: String(o.id), label: o.name }))}
+      value={String(active.id)}
+      answer={active.id}
+      saveLabel="Switch"
+      className="flex flex-col gap-1 px-1"
+      selectClassName="select select-sm w-full"
+    />
   );
 }

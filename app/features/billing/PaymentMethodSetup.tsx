@@ -6,6 +6,7 @@ import { CheckCircle2 } from "lucide-react";
 import type { FormEvent } from "react";
 import { useEffect, useState } from "react";
 import { SETUP_ENDPOINT, SETUP_MESSAGES } from "./messages";
+import { Alert } from "~/components/Alert";
 
 /** Asks the console for a SetupIntent's client secret, mapping each failure to SPEC §8's text. */
 async function requestClientSecret(): Promise<{ clientSecret: string } | { error: string }> {
@@ -61,9 +62,9 @@ export function PaymentMethodSetup({ publishableKey, onCancelHref }: { publishab
 
   if (error) {
     return (
-      <div role="alert" className="alert alert-error">
+      <Alert kind="error">
         <span>{error}</span>
-      </div>
+      </Alert>
     );
   }
   if (!stripe || !clientSecret) {

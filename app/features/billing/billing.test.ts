@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { parseWithZod } from "@conform-to/zod";
 import { describeCard, formatBalance, formatChange, formatLedgerTime } from "./format";
+import { ledgerCursor, ledgerPage } from "./ledger-page";
 import {
   addFundsError,
+  addFundsForm,
+  autoPaymentForm,
   autoPaymentDefaults,
   autoPaymentErrors,
   autoReloadEnabled,
@@ -82,5 +86,53 @@ describe("return from the card form's redirect", () => {
     expect(readSetupReturn(new URLSearchParams("setup_intent=seti_1&setup_intent_client_secret=s&redirect_status=succeeded"))).toEqual({ kind: "succeeded", setupIntentId: "seti_1" });
     expect(readSetupReturn(new URLSearchParams("setup_intent=seti_1&setup_intent_client_secret=s&redirect_status=failed"))).toEqual({ kind: "failed" });
     expect(readSetupReturn(new URLSearchParams("setup_intent=seti_1&redirect_status=succeeded"))).toEqual({ kind: "failed" });
+  });
+});
+
+describe("the billing forms as the server parses them", () => {
+  const form = (fields: Record<string, string>) => {
+    const data = new FormData();
+    for (const [k, v] of Object.entries(fields)) data.append(k, v);
+    return data;
+  };
+
+  it("add funds: the amount as a number, or the rule's words next to the field", () => {
+    const ok = parseWithZod(form({ intent: "add-funds", amount: "25", nonce: "n-1" }), { schema: addFundsForm });
+    expect(ok.status === "success" && ok.value).toEqual({ intent: "add-funds", amount: 25, nonce: "n-1" });
+    const low = parseWithZod(form({ intent: "add-funds", amount: "9" }), { schema: addFundsForm });
+    expect(low.status === "error" && low.error).toEqual({ amount: ["Amount must be at least $10"] });
+    const blank = parseWithZod(form({ intent: "add-funds", amount: "" }), { schema: addFundsForm });
+    expect(blank.status === "error" && blank.error).toEqual({ amount: ["Enter an amount"] });
+  });
+
+  it("auto-payment: both messages when enabled, nothing checked when disabled", () => {
+    const bad = parseWithZod(form({ intent: "auto-payment", enabled: "on", thresholdAmount: "-1", rechargeAmount: "5" }), { schema: autoPaymentForm });
+    expect(bad.status === "error" && bad.error).toEqual({ thresholdAmount: [THRESHOLD_NEGATIVE], rechargeAmount: [RECHARGE_TOO_SMALL] });
+    const ok = parseWithZod(form({ intent: "auto-payment", enabled: "on", thresholdAmount: "15", rechargeAmount: "30" }), { schema: autoPaymentForm });
+    expect(ok.status === "success" && ok.value).toEqual({ enabled: true, thresholdAmount: 15, rechargeAmount: 30 });
+    const off = parseWithZod(form({ intent: "auto-payment", thresholdAmount: "-1", rechargeAmount: "" }), { schema: autoPaymentForm });
+    expect(off.status === "success" && off.value).toEqual({ enabled: false, thresholdAmount: -1, rechargeAmount: 0 });
+  });
+});
+
+describe("a page of the ledger", () => {
+  const rows = (...ids: number[]) => ids.map((id) => ({ id, timestamp: "2025-01-01T00:00:00.000Z", description: "x", model: null, rateCardId: null, change: 1 }));
+
+  it("the first page: an extra row means older rows exist", () => {
+    expect(ledgerPage(rows(9, 8, 7), {}, 2)).toEqual({ rows: rows(9, 8), olderCursor: 8, newerCursor: null });
+    expect(ledgerPage(rows(9, 8), {}, 2)).toEqual({ rows: rows(9, 8), olderCursor: null, newerCursor: null });
+  });
+
+  it("before a cursor there are newer rows; after one, older rows, and an extra row at the top means newer ones", () => {
+    expect(ledgerPage(rows(6, 5), { before: 7 }, 2)).toEqual({ rows: rows(6, 5), olderCursor: null, newerCursor: 6 });
+    expect(ledgerPage(rows(9, 8, 7), { after: 6 }, 2)).toEqual({ rows: rows(8, 7), olderCursor: 7, newerCursor: 8 });
+    expect(ledgerPage([], {}, 2)).toEqual({ rows: [], olderCursor: null, newerCursor: null });
+  });
+
+  it("reads cursors from the URL as positive integers only", () => {
+    expect(ledgerCursor("12")).toBe(12);
+    expect(ledgerCursor("0")).toBeUndefined();
+    expect(ledgerCursor("1.5")).toBeUndefined();
+    expect(ledgerCursor(null)).toBeUndefined();
   });
 });

@@ -1,11 +1,10 @@
 import { z } from "zod";
 
-import { DEFAULT_RECHARGE, DEFAULT_THRESHOLD, MAX_AMOUNT, MIN_AMOUNT, RECHARGE_TOO_SMALL, THRESHOLD_NEGATIVE } from "@contract/billing";
+import { amountError, autoPaymentErrors as contractAutoPaymentErrors, DEFAULT_RECHARGE, DEFAULT_THRESHOLD, MAX_AMOUNT, MIN_AMOUNT, RECHARGE_TOO_SMALL, THRESHOLD_NEGATIVE } from "@contract/billing";
 
-/** SPEC §5 and §9: the billing forms' rules (limits and messages from the contract, shared with the platform). */
+/** SPEC §5 and §9: the billing forms' rules (limits, messages and checks from the contract, shared with the platform). */
 export { DEFAULT_RECHARGE, DEFAULT_THRESHOLD, MAX_AMOUNT, MIN_AMOUNT, RECHARGE_TOO_SMALL, THRESHOLD_NEGATIVE };
 export const QUICK_AMOUNTS = [10, 25, 50] as const;
-export const DEFAULT_AMOUNT = 10;
 
 function toNumber(value: unknown): number {
   if (typeof value === "number") return value;
@@ -15,11 +14,7 @@ function toNumber(value: unknown): number {
 
 /** Add funds: at least $10 (and at most $10,000). Returns the error text, or null when valid. */
 export function addFundsError(raw: unknown): string | null {
-  const amount = toNumber(raw);
-  if (!Number.isFinite(amount)) return "Enter an amount";
-  if (amount < MIN_AMOUNT) return `Amount must be at least $${MIN_AMOUNT}`;
-  if (amount > MAX_AMOUNT) return "Amount must be at most $10,000";
-  return null;
+  return amountError(toNumber(raw));
 }
 
 export interface AutoPaymentInput {
@@ -33,22 +28,38 @@ export type AutoPaymentErrors = Partial<Record<"thresholdAmount" | "rechargeAmou
 /** Auto-payment: checked only when enabled (SPEC §5). */
 export function autoPaymentErrors(input: { enabled: boolean; thresholdAmount: unknown; rechargeAmount: unknown }): AutoPaymentErrors {
   if (!input.enabled) return {};
-  const errors: AutoPaymentErrors = {};
-  const threshold = toNumber(input.thresholdAmount);
-  const recharge = toNumber(input.rechargeAmount);
-  if (!Number.isFinite(threshold) || threshold < 0) errors.thresholdAmount = THRESHOLD_NEGATIVE;
-  else if (threshold > MAX_AMOUNT) errors.thresholdAmount = "Threshold amount must be at most $10,000";
-  if (!Number.isFinite(recharge) || recharge < MIN_AMOUNT) errors.rechargeAmount = RECHARGE_TOO_SMALL;
-  else if (recharge > MAX_AMOUNT) errors.rechargeAmount = "Recharge amount must be at most $10,000";
-  return errors;
+  return contractAutoPaymentErrors({ thresholdAmount: toNumber(input.thresholdAmount), rechargeAmount: toNumber(input.rechargeAmount) });
 }
 
-/** The auto-payment form as the action receives it (a checkbox is absent when unchecked). */
-export const autoPaymentForm = z.object({
-  enabled: z.preprocess((v) => v === "on" || v === "true", z.boolean()),
-  thresholdAmount: z.string().default(String(DEFAULT_THRESHOLD)),
-  rechargeAmount: z.string().default(String(DEFAULT_RECHARGE)),
+/**
+ * The add-funds form (conform, on server and browser): the amount's rule is `addFundsError`'s, so
+ * both sides say the same words. The nonce makes a double submit one charge.
+ */
+export const addFundsForm = z.object({
+  intent: z.literal("add-funds"),
+  nonce: z.string().max(100).optional(),
+  amount: z
+    .unknown()
+    .superRefine((value, ctx) => {
+      const problem = addFundsError(value);
+      if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
+    })
+    .transform(Number),
 });
+
+/** The auto-payment form (conform): a checkbox is absent when unchecked; amounts are checked only when enabled. */
+export const autoPaymentForm = z
+  .object({
+    intent: z.literal("auto-payment"),
+    enabled: z.unknown().transform((v) => v === true || v === "on" || v === "true"),
+    // Left as typed (conform coerces only typed schemas): blank is refused when enabled; an absent field is the default.
+    thresholdAmount: z.unknown(),
+    rechargeAmount: z.unknown(),
+  })
+  .superRefine((v, ctx) => {
+    for (const [field, message] of Object.entries(autoPaymentErrors({ enabled: v.enabled, thresholdAmount: v.thresholdAmount, rechargeAmount: v.rechargeAmount }))) ctx.addIssue({ code: z.ZodIssueCode.custom, path: [field], message });
+  })
+  .transform((v): AutoPaymentInput => ({ enabled: v.enabled, thresholdAmount: Number(v.thresholdAmount ?? DEFAULT_THRESHOLD) || 0, rechargeAmount: Number(v.rechargeAmount ?? DEFAULT_RECHARGE) || 0 }));
 
 /** The form's starting values: the saved config, or 20 and 10 when there is none. */
 export function autoPaymentDefaults(config: { thresholdAmount: number; rechargeAmount: number } | null) {

@@ -1,7 +1,8 @@
 import { Link } from "@remix-run/react";
-import { CheckCircle2, ChevronRight, Loader2, Mic, MicOff, Music, PlayCircle, Volume2, X, XCircle } from "lucide-react";
+import { CheckCircle2, Loader2, Mic, MicOff, Music, PlayCircle, Volume2, X, XCircle } from "lucide-react";
 import type { KeyboardEvent, ReactNode } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
+import { Alert } from "~/components/Alert";
 import type { ChatMedia, ChatMessage, ToolCall } from "./multimodal";
 import { modelPickerKind } from "./playground";
 
@@ -97,7 +98,7 @@ export function VoiceButton({ listening, onToggle, className = "btn btn-circle b
 export function InlineError({ message, onDismiss }: { message: string | null; onDismiss?: () => void }) {
   if (!message) return null;
   return (
-    <div role="alert" className="alert alert-error alert-soft">
+    <Alert kind="error" className="alert-soft">
       <XCircle className="size-5" aria-hidden />
       <span>{message}</span>
       {onDismiss ? (
@@ -105,7 +106,7 @@ export function InlineError({ message, onDismiss }: { message: string | null; on
           <X className="size-4" aria-hidden />
         </button>
       ) : null}
-    </div>
+    </Alert>
   );
 }
 
@@ -180,8 +181,4 @@ export function CardLink({ to, children, className = "" }: { to: string; childre
       {children}
     </Link>
   );
-}
-
-export function Chevron() {
-  return <ChevronRight className="size-4" aria-hidden />;
 }

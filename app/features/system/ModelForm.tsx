@@ -1,60 +1,76 @@
-import { Form, Link, useNavigation } from "@remix-run/react";
+import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import { Form, Link } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { KNOWN_PROVIDERS, MODEL_STATUS_OVERRIDES } from "./model-form";
-import type { ModelField, ModelFieldErrors, ModelFormValues } from "./model-form";
+import { useIsPending } from "~/lib/use-is-pending";
+import { KNOWN_PROVIDERS, MODEL_STATUS_OVERRIDES, modelForm } from "./model-form";
+import type { z } from "zod";
+import type { ModelField, ModelFormFields, ModelFormValues } from "./model-form";
 
 interface ModelFormProps {
+  /** The stored model's values (edit) or the empty form (add). */
   values: ModelFormValues;
-  errors: ModelFieldErrors;
+  /** The server's answer to a refused save: field errors and what was typed (never the key). */
+  lastResult: SubmissionResult<string[]> | undefined;
   /** Whether the stored model has an upstream key (edit mode). */
   hasApiKey: boolean;
 }
 
-/** Add or edit one model: a plain form posting `intent=save`, so it works before JavaScript loads. */
-export function ModelForm({ values, errors, hasApiKey }: ModelFormProps) {
-  const navigation = useNavigation();
-  const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "save";
+/** Add or edit one model: a conform form posting `intent=save`, so it works before JavaScript loads. */
+export function ModelForm({ values, lastResult, hasApiKey }: ModelFormProps) {
+  const [form, fields] = useForm<ModelFormFields, z.output<typeof modelForm>>({
+    id: "model-form",
+    lastResult,
+    defaultValue: { ...values, apiKey: "", clearApiKey: values.clearApiKey ? "on" : undefined },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: modelForm, disableAutoCoercion: true }),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+  });
+  const busy = useIsPending({ intent: "save" });
   const editing = values.mode === "edit";
+  const errorOf = (name: ModelField) => fields[name].errors?.[0];
   const field = (name: ModelField, label: string, input: ReactNode, hint?: string) => (
     <div className="flex flex-col gap-1">
-      <label className="text-sm font-medium" htmlFor={`model-${name}`}>
+      <label className="text-sm font-medium" htmlFor={fields[name].id}>
         {label}
       </label>
       {input}
-      {errors[name] ? (
-        <span id={`model-${name}-error`} className="text-sm text-error">
-          {errors[name]}
+      {errorOf(name) ? (
+        <span id={fields[name].errorId} className="text-sm text-error">
+          {errorOf(name)}
         </span>
       ) : hint ? (
         <span className="text-xs text-base-content/60">{hint}</span>
       ) : null}
     </div>
   );
-  const inputProps = (name: ModelField) => ({
-    id: `model-${name}`,
-    name,
-    defaultValue: values[name],
-    "aria-invalid": errors[name] ? true : undefined,
-    "aria-describedby": errors[name] ? `model-${name}-error` : undefined,
-    className: `input w-full ${errors[name] ? "input-error" : ""}`,
-  });
+  const inputProps = (name: ModelField) => {
+    const { key, ...props } = getInputProps(fields[name], { type: "text" });
+    return { key, props: { ...props, className: `input w-full ${errorOf(name) ? "input-error" : ""}` } };
+  };
+  const input = (name: ModelField, extra: Record<string, unknown> = {}) => {
+    const { key, props } = inputProps(name);
+    return <input key={key} {...props} {...extra} />;
+  };
+  const { key: statusKey, ...statusProps } = getSelectProps(fields.status);
   return (
-    <Form method="post" className="flex flex-col gap-4" aria-label={editing ? `Edit ${values.name}` : "Add a model"}>
+    <Form method="post" className="flex flex-col gap-4" aria-label={editing ? `Edit ${values.name}` : "Add a model"} {...getFormProps(form)}>
       <input type="hidden" name="intent" value="save" />
       <input type="hidden" name="mode" value={values.mode} />
       <div className="grid gap-4 md:grid-cols-2">
         {field(
           "name",
           "Name",
-          <input {...inputProps("name")} required maxLength={100} readOnly={editing} className={`input w-full font-mono ${editing ? "input-ghost" : ""} ${errors.name ? "input-error" : ""}`} />,
+          input("name", { required: true, maxLength: 100, readOnly: editing, className: `input w-full font-mono ${editing ? "input-ghost" : ""} ${errorOf("name") ? "input-error" : ""}` }),
           editing ? "The name is the model's id in API calls; it cannot change." : "The id clients send as `model`, e.g. qwen3-32b.",
         )}
-        {field("displayName", "Display name", <input {...inputProps("displayName")} required maxLength={200} />)}
+        {field("displayName", "Display name", input("displayName", { required: true, maxLength: 200 }))}
         {field(
           "provider",
           "Provider",
           <>
-            <input {...inputProps("provider")} required maxLength={100} list="model-providers" />
+            {input("provider", { required: true, maxLength: 100, list: "model-providers" })}
             <datalist id="model-providers">
               {KNOWN_PROVIDERS.map((p) => (
                 <option key={p} value={p} />
@@ -63,19 +79,19 @@ export function ModelForm({ values, errors, hasApiKey }: ModelFormProps) {
           </>,
           "builtin answers in-process; anything else is an OpenAI-compatible upstream.",
         )}
-        {field("contextSize", "Context size (tokens)", <input {...inputProps("contextSize")} required inputMode="numeric" />)}
-        {field("baseUrl", "Base URL", <input {...inputProps("baseUrl")} type="url" placeholder="http://vllm.internal:8000/v1" />, "Required unless the provider is builtin.")}
-        {field("upstreamModel", "Upstream model", <input {...inputProps("upstreamModel")} maxLength={200} />, "The model name the upstream expects; blank uses the name.")}
+        {field("contextSize", "Context size (tokens)", input("contextSize", { required: true, inputMode: "numeric" }))}
+        {field("baseUrl", "Base URL", input("baseUrl", { type: "url", placeholder: "http://vllm.internal:8000/v1" }), "Required unless the provider is builtin.")}
+        {field("upstreamModel", "Upstream model", input("upstreamModel", { maxLength: 200 }), "The model name the upstream expects; blank uses the name.")}
         {field(
           "apiKey",
           "API key",
-          <input {...inputProps("apiKey")} defaultValue="" type="password" autoComplete="off" placeholder={hasApiKey ? "Leave blank to keep the current key" : "None"} />,
+          input("apiKey", { type: "password", autoComplete: "off", placeholder: hasApiKey ? "Leave blank to keep the current key" : "None" }),
           hasApiKey ? "A key is set. It is never shown; type a new one to replace it." : "Write-only: it is never shown again.",
         )}
         {field(
           "status",
           "Status override",
-          <select {...inputProps("status")} className={`select w-full ${errors.status ? "select-error" : ""}`}>
+          <select key={statusKey} {...statusProps} className={`select w-full ${errorOf("status") ? "select-error" : ""}`}>
             {MODEL_STATUS_OVERRIDES.map((o) => (
               <option key={o.value} value={o.value}>
                 {o.label}
@@ -87,16 +103,16 @@ export function ModelForm({ values, errors, hasApiKey }: ModelFormProps) {
       </div>
       {editing && hasApiKey ? (
         <label className="flex items-center gap-2 text-sm">
-          <input type="checkbox" name="clearApiKey" className="checkbox checkbox-sm" defaultChecked={values.clearApiKey} /> Remove the current API key
+          <input type="checkbox" name={fields.clearApiKey.name} className="checkbox checkbox-sm" defaultChecked={fields.clearApiKey.initialValue === "on"} /> Remove the current API key
         </label>
       ) : null}
       <fieldset className="rounded-box border border-base-300 p-4">
         <legend className="px-1 text-sm font-medium">Rate card</legend>
         <p className="mb-3 text-xs text-base-content/60">Prices in dollars per million tokens. Leave all three blank for a free model.</p>
         <div className="grid gap-4 md:grid-cols-3">
-          {field("rateCardId", "Rate card id", <input {...inputProps("rateCardId")} maxLength={100} />)}
-          {field("inputPerMillion", "Input price", <input {...inputProps("inputPerMillion")} inputMode="decimal" />)}
-          {field("outputPerMillion", "Output price", <input {...inputProps("outputPerMillion")} inputMode="decimal" />)}
+          {field("rateCardId", "Rate card id", input("rateCardId", { maxLength: 100 }))}
+          {field("inputPerMillion", "Input price", input("inputPerMillion", { inputMode: "decimal" }))}
+          {field("outputPerMillion", "Output price", input("outputPerMillion", { inputMode: "decimal" }))}
         </div>
       </fieldset>
       <div className="flex justify-end gap-2">

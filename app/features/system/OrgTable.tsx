@@ -1,21 +1,16 @@
-import { Form, useNavigation } from "@remix-run/react";
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import { Form } from "@remix-run/react";
 import { SaveOnChangeSelect } from "~/components/SaveOnChangeSelect";
 import { formatBalance } from "~/features/billing/format";
 import { formatDateTime } from "~/lib/datetime";
+import { useIsPending } from "~/lib/use-is-pending";
 import { PAYMENT_MODES } from "~/platform/system";
 import type { OrganizationSummary } from "~/platform/system";
-import { PAYMENT_MODE_LABELS } from "./org-form";
+import { PAYMENT_MODE_LABELS, renameOrganizationForm } from "./org-form";
+import type { OrgEditorResult } from "./org-form";
 
-/** What the last submission left for one row: a refusal to show next to it, and the text typed. */
-export interface RowFeedback {
-  orgId: number;
-  intent: "rename" | "payment-mode";
-  ok: boolean;
-  message: string;
-  name?: string;
-}
-
-export function OrgTable({ organizations, canEdit, feedback, timeZone }: { organizations: OrganizationSummary[]; canEdit: boolean; feedback: RowFeedback | null; timeZone: string }) {
+export function OrgTable({ organizations, canEdit, refusal, timeZone }: { organizations: OrganizationSummary[]; canEdit: boolean; refusal: OrgEditorResult | null; timeZone: string }) {
   return (
     <div className="overflow-x-auto">
       <table className="table" aria-label="Organizations">
@@ -33,9 +28,9 @@ export function OrgTable({ organizations, canEdit, feedback, timeZone }: { organ
           {organizations.map((org) => (
             <tr key={org.id} aria-label={org.name}>
               <td className="font-mono">{org.id}</td>
-              <td>{canEdit ? <RenameForm org={org} feedback={feedback?.orgId === org.id ? feedback : null} /> : <span className="font-medium">{org.name}</span>}</td>
+              <td>{canEdit ? <RenameForm org={org} refusal={refusal?.orgId === org.id && refusal.intent === "rename" ? refusal : null} /> : <span className="font-medium">{org.name}</span>}</td>
               <td className="text-right tabular-nums">{org.memberCount}</td>
-              <td>{canEdit ? <PaymentModeForm org={org} feedback={feedback?.orgId === org.id ? feedback : null} /> : PAYMENT_MODE_LABELS[org.paymentMode]}</td>
+              <td>{canEdit ? <PaymentModeForm org={org} refusal={refusal?.orgId === org.id && refusal.intent === "payment-mode" ? refusal : null} /> : PAYMENT_MODE_LABELS[org.paymentMode]}</td>
               <td className="text-right tabular-nums" data-testid={`balance-${org.id}`}>
                 {formatBalance(org.balance)}
                 {org.paymentMode === "invoice" ? <div className="text-xs text-base-content/60">since last invoice</div> : null}
@@ -49,36 +44,35 @@ export function OrgTable({ organizations, canEdit, feedback, timeZone }: { organ
   );
 }
 
-function RenameForm({ org, feedback }: { org: OrganizationSummary; feedback: RowFeedback | null }) {
-  const navigation = useNavigation();
-  const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "rename" && navigation.formData.get("orgId") === String(org.id);
-  const refused = feedback?.intent === "rename" && !feedback.ok ? feedback : null;
-  const id = `org-name-${org.id}`;
+/** Rename one organization (conform): the server's field error shows under the input, which keeps the typed text. */
+function RenameForm({ org, refusal }: { org: OrganizationSummary; refusal: Extract<OrgEditorResult, { intent: "rename" }> | null }) {
+  const [form, fields] = useForm({
+    id: `rename-${org.id}`,
+    lastResult: refusal?.result,
+    defaultValue: { name: org.name },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: renameOrganizationForm }),
+    shouldRevalidate: "onInput",
+  });
+  const busy = useIsPending({ intent: "rename", fields: { orgId: org.id } });
+  const error = fields.name.errors?.[0];
+  const { key, ...inputProps } = getInputProps(fields.name, { type: "text" });
   return (
-    <Form method="post" className="flex flex-col gap-1" key={refused ? `refused:${refused.name}` : org.name}>
+    // A new name from the server starts the form afresh.
+    <Form method="post" className="flex flex-col gap-1" {...getFormProps(form)} key={org.name}>
       <input type="hidden" name="intent" value="rename" />
       <input type="hidden" name="orgId" value={org.id} />
       <div className="flex items-center gap-2">
-        <label htmlFor={id} className="sr-only">
+        <label htmlFor={fields.name.id} className="sr-only">
           Name of organization {org.id}
         </label>
-        <input
-          id={id}
-          name="name"
-          className={`input input-sm w-56 ${refused ? "input-error" : ""}`}
-          defaultValue={refused?.name ?? org.name}
-          required
-          maxLength={100}
-          aria-invalid={refused ? true : undefined}
-          aria-describedby={refused ? `${id}-error` : undefined}
-        />
+        <input key={key} {...inputProps} className={`input input-sm w-56 ${error ? "input-error" : ""}`} required maxLength={100} />
         <button type="submit" className="btn btn-sm" disabled={busy}>
           {busy ? "Renaming..." : "Rename"}
         </button>
       </div>
-      {refused ? (
-        <span id={`${id}-error`} className="text-sm text-error">
-          {refused.message}
+      {error ? (
+        <span id={fields.name.errorId} className="text-sm text-error">
+          {error}
         </span>
       ) : null}
     </Form>
@@ -87,8 +81,7 @@ function RenameForm({ org, feedback }: { org: OrganizationSummary; feedback: Row
 
 const PAYMENT_MODE_OPTIONS = PAYMENT_MODES.map((mode) => ({ value: mode, label: PAYMENT_MODE_LABELS[mode] }));
 
-function PaymentModeForm({ org, feedback }: { org: OrganizationSummary; feedback: RowFeedback | null }) {
-  const refused = feedback?.intent === "payment-mode" && !feedback.ok ? feedback : null;
+function PaymentModeForm({ org, refusal }: { org: OrganizationSummary; refusal: OrgEditorResult | null }) {
   return (
     <SaveOnChangeSelect
       id={`org-mode-${org.id}`}
@@ -98,11 +91,11 @@ function PaymentModeForm({ org, feedback }: { org: OrganizationSummary; feedback
       fields={{ orgId: org.id }}
       options={PAYMENT_MODE_OPTIONS}
       value={org.paymentMode}
-      answer={feedback}
+      answer={refusal}
       saveLabel="Save mode"
       selectClassName="select select-sm w-48"
     >
-      {refused ? <span className="text-sm text-error">{refused.message}</span> : null}
+      {refusal ? <span className="text-sm text-error">{refusal.message}</span> : null}
     </SaveOnChangeSelect>
   );
 }

@@ -65,10 +65,10 @@ export function valuesOf(model: ModelConfig): ModelFormValues {
   };
 }
 
-const text = (v: FormDataEntryValue | undefined) => (typeof v === "string" ? v : "");
+const text = (v: unknown) => (typeof v === "string" ? v : "");
 
 /** Reads the submitted fields as text, whatever the browser did or did not check. */
-export function readModelForm(fields: Record<string, FormDataEntryValue>): ModelFormValues {
+export function readModelForm(fields: Record<string, unknown>): ModelFormValues {
   return {
     mode: fields.mode === "edit" ? "edit" : "add",
     name: text(fields.name),
@@ -93,7 +93,7 @@ const price = z
   .transform(Number)
   .refine((n) => n <= 1_000_000, "At most $1,000,000 per million tokens");
 
-const modelFormSchema = z
+const modelFieldsSchema = z
   .object({
     name: z
       .string()
@@ -133,11 +133,39 @@ const modelFormSchema = z
     }
   });
 
+type ParsedModelForm = z.output<typeof modelFieldsSchema>;
+
+/** The platform's PUT body for valid fields. */
+function bodyOf(v: ParsedModelForm): ModelBody {
+  const priced = Boolean(v.rateCardId);
+  return {
+    displayName: v.displayName,
+    provider: v.provider,
+    contextSize: v.contextSize,
+    baseUrl: v.baseUrl || null,
+    ...(v.upstreamModel ? { upstreamModel: v.upstreamModel } : {}),
+    // Write-only: blank keeps the current key, the checkbox removes it.
+    ...(v.clearApiKey ? { apiKey: null } : v.apiKey ? { apiKey: v.apiKey } : {}),
+    rateCard: priced ? { id: v.rateCardId, inputPerMillion: Number(v.inputPerMillion || 0), outputPerMillion: Number(v.outputPerMillion || 0) } : null,
+    status: v.status || null,
+  };
+}
+
+/**
+ * The model form for conform (parse with `disableAutoCoercion`): the submitted fields are read as
+ * text first, so a blank price or base URL means "none" rather than "missing".
+ */
+export type ModelFormFields = Partial<Record<ModelField | "mode" | "clearApiKey", string>>;
+export const modelForm = z.preprocess((raw) => readModelForm(raw && typeof raw === "object" ? (raw as Record<string, unknown>) : {}), modelFieldsSchema).transform((v) => ({ name: v.name, body: bodyOf(v) })) as z.ZodType<{ name: string; body: ModelBody }, z.ZodTypeDef, ModelFormFields>;
+
+/** The submitted mode, which the schema leaves aside (add or edit). */
+export const modeOf = (raw: FormDataEntryValue | null): ModelFormValues["mode"] => (raw === "edit" ? "edit" : "add");
+
 export type ModelFormResult = { ok: true; name: string; body: ModelBody } | { ok: false; errors: ModelFieldErrors };
 
-/** Validates the model form on the server and turns it into the platform's PUT body. */
+/** Validates the model form's values and turns them into the platform's PUT body. */
 export function parseModelForm(values: ModelFormValues): ModelFormResult {
-  const parsed = modelFormSchema.safeParse(values);
+  const parsed = modelFieldsSchema.safeParse(values);
   if (!parsed.success) {
     const errors: ModelFieldErrors = {};
     for (const issue of parsed.error.issues) {
@@ -146,40 +174,31 @@ export function parseModelForm(values: ModelFormValues): ModelFormResult {
     }
     return { ok: false, errors };
   }
-  const v = parsed.data;
-  const priced = Boolean(v.rateCardId);
-  return {
-    ok: true,
-    name: v.name,
-    body: {
-      displayName: v.displayName,
-      provider: v.provider,
-      contextSize: v.contextSize,
-      baseUrl: v.baseUrl || null,
-      ...(v.upstreamModel ? { upstreamModel: v.upstreamModel } : {}),
-      // Write-only: blank keeps the current key, the checkbox removes it.
-      ...(v.clearApiKey ? { apiKey: null } : v.apiKey ? { apiKey: v.apiKey } : {}),
-      rateCard: priced ? { id: v.rateCardId, inputPerMillion: Number(v.inputPerMillion || 0), outputPerMillion: Number(v.outputPerMillion || 0) } : null,
-      status: v.status || null,
-    },
-  };
+  return { ok: true, name: parsed.data.name, body: bodyOf(parsed.data) };
 }
 
-/** A platform refusal such as "baseUrl: Invalid url" lands next to its field; anything else is a page message. */
-export function fieldOfPlatformError(error: string): { field: ModelField; message: string } | null {
-  const match = /^(\w+)(?:\.\w+)*: (.+)$/.exec(error);
-  if (!match) return null;
-  const map: Record<string, ModelField> = {
-    name: "name",
-    displayName: "displayName",
-    provider: "provider",
-    contextSize: "contextSize",
-    baseUrl: "baseUrl",
-    upstreamModel: "upstreamModel",
-    apiKey: "apiKey",
-    rateCard: "rateCardId",
-    status: "status",
-  };
-  const field = map[match[1]];
-  return field ? { field, message: match[2] } : null;
+/** Where each field of the platform's body sits in the form (the contract's `fields` use dotted paths). */
+const FORM_FIELD_OF: Record<string, ModelField> = {
+  name: "name",
+  displayName: "displayName",
+  provider: "provider",
+  contextSize: "contextSize",
+  baseUrl: "baseUrl",
+  upstreamModel: "upstreamModel",
+  apiKey: "apiKey",
+  rateCard: "rateCardId",
+  "rateCard.id": "rateCardId",
+  "rateCard.inputPerMillion": "inputPerMillion",
+  "rateCard.outputPerMillion": "outputPerMillion",
+  status: "status",
+};
+
+/** The platform's per-field refusals placed on the form's fields; null when none of them is one. */
+export function modelFieldErrorsOf(fields: Record<string, string> | undefined): ModelFieldErrors | null {
+  const errors: ModelFieldErrors = {};
+  for (const [path, message] of Object.entries(fields ?? {})) {
+    const field = FORM_FIELD_OF[path] ?? FORM_FIELD_OF[path.split(".")[0]];
+    if (field) errors[field] ??= message;
+  }
+  return Object.keys(errors).length > 0 ? errors : null;
 }

@@ -1,3 +1,4 @@
+import type { SubmissionResult } from "@conform-to/react";
 import { z } from "zod";
 import { PAYMENT_MODES } from "~/platform/system";
 import type { PaymentMode } from "~/platform/system";
@@ -10,13 +11,24 @@ export const PAYMENT_MODE_LABELS: Record<PaymentMode, string> = {
 
 const organizationId = z.coerce.number().int().positive();
 
-/** The organization editor's two forms: rename, and the payment-mode select. */
-export const orgEditorForm = z.discriminatedUnion("intent", [
-  z.object({
-    intent: z.literal("rename"),
-    orgId: organizationId,
-    name: z.string().trim().min(1, "Organization name is required").max(100, "Organization name must be at most 100 characters"),
-  }),
-  z.object({ intent: z.literal("payment-mode"), orgId: organizationId, paymentMode: z.enum(PAYMENT_MODES, { message: "Choose manual, auto or invoice" }) }),
-]);
+const NAME_REQUIRED = "Organization name is required";
+
+/** Rename (a conform form: an empty field reaches zod as missing, hence the message twice). */
+export const renameOrganizationForm = z.object({
+  intent: z.literal("rename"),
+  orgId: organizationId,
+  name: z.string({ required_error: NAME_REQUIRED }).trim().min(1, NAME_REQUIRED).max(100, "Organization name must be at most 100 characters"),
+});
+
+/** The payment-mode select, a one-field form that saves on change. */
+export const paymentModeForm = z.object({ intent: z.literal("payment-mode"), orgId: organizationId, paymentMode: z.enum(PAYMENT_MODES, { message: "Choose manual, auto or invoice" }) });
+
+/** The organization editor's two forms. */
+export const orgEditorForm = z.discriminatedUnion("intent", [renameOrganizationForm, paymentModeForm]);
 export type OrgEditorForm = z.infer<typeof orgEditorForm>;
+
+/**
+ * The editor's answer to a refused form: the rename form's conform answer for its row (field
+ * errors, the typed name), or a message for the page; successes redirect with a toast.
+ */
+export type OrgEditorResult = { intent: "rename"; orgId: number; result: SubmissionResult<string[]>; message?: string } | { intent: "payment-mode"; orgId: number | null; message: string };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { EMPTY_MODEL_FORM, fieldOfPlatformError, parseModelForm, readModelForm, valuesOf } from "./model-form";
+import { parseWithZod } from "@conform-to/zod";
+import { EMPTY_MODEL_FORM, modelFieldErrorsOf, modelForm, parseModelForm, readModelForm, valuesOf } from "./model-form";
 import { orgEditorForm } from "./org-form";
 
 const filled = { ...EMPTY_MODEL_FORM, name: "qwen", displayName: "Qwen", provider: "vllm", contextSize: "32768", baseUrl: "http://upstream.test/v1" };
@@ -65,10 +66,21 @@ describe("the model form", () => {
     expect(stored).toMatchObject({ mode: "edit", apiKey: "", baseUrl: "", rateCardId: "rc", inputPerMillion: "1", outputPerMillion: "2", status: "maintenance" });
   });
 
-  it("places a platform refusal next to its field", () => {
-    expect(fieldOfPlatformError("baseUrl: An upstream model needs a base URL")).toEqual({ field: "baseUrl", message: "An upstream model needs a base URL" });
-    expect(fieldOfPlatformError("rateCard.id: Required")).toEqual({ field: "rateCardId", message: "Required" });
-    expect(fieldOfPlatformError("Only admins can do this")).toBeNull();
+  it("places the platform's per-field refusals next to their fields", () => {
+    expect(modelFieldErrorsOf({ baseUrl: "An upstream model needs a base URL" })).toEqual({ baseUrl: "An upstream model needs a base URL" });
+    expect(modelFieldErrorsOf({ "rateCard.id": "Required", "rateCard.outputPerMillion": "Too big" })).toEqual({ rateCardId: "Required", outputPerMillion: "Too big" });
+    expect(modelFieldErrorsOf({ somethingElse: "?" })).toBeNull();
+    expect(modelFieldErrorsOf(undefined)).toBeNull();
+  });
+
+  it("parses a submitted form as conform does, blank fields meaning none", () => {
+    const form = new FormData();
+    for (const [k, v] of Object.entries({ intent: "save", mode: "add", name: "qwen", displayName: "Qwen", provider: "vllm", contextSize: "32768", baseUrl: "http://upstream.test/v1", apiKey: "", rateCardId: "", inputPerMillion: "", outputPerMillion: "", status: "" })) form.append(k, v);
+    const submission = parseWithZod(form, { schema: modelForm, disableAutoCoercion: true });
+    expect(submission.status === "success" && submission.value).toEqual({ name: "qwen", body: { displayName: "Qwen", provider: "vllm", contextSize: 32768, baseUrl: "http://upstream.test/v1", rateCard: null, status: null } });
+    form.set("inputPerMillion", "abc");
+    const refused = parseWithZod(form, { schema: modelForm, disableAutoCoercion: true });
+    expect(refused.status === "error" && refused.error).toMatchObject({ rateCardId: ["Name the rate card, or leave all three prices blank"], inputPerMillion: ["Enter a price in dollars, such as 0.50"] });
   });
 });
 

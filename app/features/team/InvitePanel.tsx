@@ -1,13 +1,15 @@
-import { Form, useNavigation } from "@remix-run/react";
+import { Form } from "@remix-run/react";
 import { Ticket } from "lucide-react";
 import { CopyButton } from "~/components/CopyButton";
+import { useIsPending } from "~/lib/use-is-pending";
 import type { InviteKind } from "./member-rules";
 import { INVITE_KINDS } from "./member-rules";
 
 /** Admins generate single-use or multi-use invite codes; the newest code is shown with a copy button. */
 export function InvitePanel({ invite }: { invite: { code: string; kind: InviteKind } | null }) {
-  const navigation = useNavigation();
-  const pending = navigation.state !== "idle" && navigation.formData?.get("intent") === "invite" ? navigation.formData.get("kind") : null;
+  const single = useIsPending({ intent: "invite", fields: { kind: "single-use" } });
+  const multi = useIsPending({ intent: "invite", fields: { kind: "multi-use" } });
+  const pending = single ? "single-use" : multi ? "multi-use" : null;
   return (
     <section className="card bg-base-100 shadow-sm" aria-labelledby="invite-title">
       <div className="card-body gap-4">

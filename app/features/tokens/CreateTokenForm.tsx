@@ -1,20 +1,31 @@
-import { Form, useNavigation } from "@remix-run/react";
+import { getFormProps, getSelectProps, useForm } from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import { Form } from "@remix-run/react";
 import { KeyRound } from "lucide-react";
-import type { ExpiryChoice } from "./token-rules";
+import { Alert } from "~/components/Alert";
+import { useIsPending } from "~/lib/use-is-pending";
+import { createTokenForm } from "./token-forms";
 import { DEFAULT_EXPIRY, EXPIRY_CHOICES } from "./token-rules";
 
 interface CreateTokenFormProps {
   scopes: string[];
-  /** What the user chose, kept after a refusal. */
-  values: { scopes: string[]; expiry: ExpiryChoice } | null;
-  error: string | null;
+  /** The server's answer to the last submission: its errors, and what the user chose. */
+  lastResult: SubmissionResult<string[]> | undefined;
 }
 
 /** Admins create a token: any scopes (none required, SPEC §5) and an expiry of 1, 7 or 30 days or never. */
-export function CreateTokenForm({ scopes, values, error }: CreateTokenFormProps) {
-  const navigation = useNavigation();
-  const pending = navigation.state !== "idle" && navigation.formData?.get("intent") === "create";
-  const chosen = new Set(values?.scopes ?? []);
+export function CreateTokenForm({ scopes, lastResult }: CreateTokenFormProps) {
+  const [form, fields] = useForm({
+    id: "create-token",
+    lastResult,
+    defaultValue: { scopes: [], expiry: DEFAULT_EXPIRY },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: createTokenForm }),
+  });
+  const pending = useIsPending({ intent: "create" });
+  const chosen = new Set((fields.scopes.initialValue as string[] | undefined) ?? []);
+  const error = form.errors?.[0] ?? fields.expiry.errors?.[0] ?? fields.scopes.errors?.[0] ?? null;
+  const { key: expiryKey, ...expiryProps } = getSelectProps(fields.expiry);
   return (
     <section className="card bg-base-100 shadow-sm" aria-labelledby="create-token-title">
       <div className="card-body">
@@ -22,15 +33,14 @@ export function CreateTokenForm({ scopes, values, error }: CreateTokenFormProps)
           <KeyRound className="size-5" aria-hidden />
           Create API token
         </h2>
-        {/* The key resets the fields to what the server kept after each answer. */}
-        <Form method="post" className="flex flex-col gap-4" key={JSON.stringify(values)}>
+        <Form method="post" className="flex flex-col gap-4" {...getFormProps(form)}>
           <input type="hidden" name="intent" value="create" />
           <fieldset className="fieldset">
             <legend className="fieldset-legend">Scopes</legend>
-            <div className="flex flex-wrap gap-x-6 gap-y-2">
+            <div className="flex flex-wrap gap-x-6 gap-y-2" key={fields.scopes.key}>
               {scopes.map((scope) => (
                 <label key={scope} className="label cursor-pointer gap-2 text-base-content">
-                  <input type="checkbox" name="scopes" value={scope} className="checkbox checkbox-sm" defaultChecked={chosen.has(scope)} />
+                  <input type="checkbox" name={fields.scopes.name} value={scope} className="checkbox checkbox-sm" defaultChecked={chosen.has(scope)} />
                   <span className="font-mono text-sm">{scope}</span>
                 </label>
               ))}
@@ -38,10 +48,10 @@ export function CreateTokenForm({ scopes, values, error }: CreateTokenFormProps)
             <p className="label">Choose what the token may call. None is required.</p>
           </fieldset>
           <fieldset className="fieldset max-w-xs">
-            <label className="fieldset-legend" htmlFor="token-expiry">
+            <label className="fieldset-legend" htmlFor={fields.expiry.id}>
               Expiry
             </label>
-            <select id="token-expiry" name="expiry" className="select" defaultValue={values?.expiry ?? DEFAULT_EXPIRY}>
+            <select key={expiryKey} {...expiryProps} className="select">
               {EXPIRY_CHOICES.map((c) => (
                 <option key={c.value} value={c.value}>
                   {c.label}
@@ -49,11 +59,7 @@ export function CreateTokenForm({ scopes, values, error }: CreateTokenFormProps)
               ))}
             </select>
           </fieldset>
-          {error ? (
-            <div role="alert" className="alert alert-error">
-              {error}
-            </div>
-          ) : null}
+          {error ? <Alert kind="error">{error}</Alert> : null}
           <div>
             <button type="submit" className="btn btn-primary" disabled={pending}>
               {pending ? "Creating..." : "Create token"}

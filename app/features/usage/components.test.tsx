@@ -3,7 +3,8 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { StaticRouter } from "react-router-dom/server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { DailyUsage, UsageFigures } from "~/platform/usage";
-import { DailyChart, EmptyUsage, PeriodTabs, SourceTable, UsageError, UsageStats } from "./components";
+import { EmptyUsage, PeriodTabs, SourceTable, UsageError, UsageStats } from "./components";
+import { DailyChart } from "./DailyChart";
 
 // Links render through react-router, whose layout effects warn under the server renderer: not our concern here.
 beforeAll(() => {

@@ -1,0 +1,89 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import { Form, Link, useSearchParams } from "@remix-run/react";
+import { useHydrated } from "remix-utils/use-hydrated";
+import { Alert } from "~/components/Alert";
+import { useDialogHref } from "~/components/UrlDialog";
+import { useIsPending } from "~/lib/use-is-pending";
+import { NoPaymentMethodBanner } from "./NoPaymentMethodBanner";
+import { addFundsError, addFundsForm, MAX_AMOUNT, MIN_AMOUNT, QUICK_AMOUNTS } from "./validation";
+
+/**
+ * Add funds (conform): quick amounts are links (`?amount=`) before JavaScript loads and set the field
+ * after; the button is disabled below the minimum once hydrated (SPEC §5), the server says why before.
+ */
+export function AddFundsForm({ nonce, hasPaymentMethod, lastResult }: { nonce: string; hasPaymentMethod: boolean; lastResult: SubmissionResult<string[]> | undefined }) {
+  const [params] = useSearchParams();
+  const fromUrl = params.get("amount");
+  const [form, fields] = useForm({
+    id: "add-funds",
+    lastResult,
+    defaultValue: { amount: fromUrl && /^\d+(\.\d+)?$/.test(fromUrl) ? fromUrl : "10" },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: addFundsForm }),
+    shouldRevalidate: "onInput",
+  });
+  const hydrated = useHydrated();
+  const pending = useIsPending({ intent: "add-funds" });
+  const amount = String(fields.amount.value ?? "");
+  const invalid = addFundsError(amount) !== null;
+  const quickHref = useDialogHref("add-funds");
+  const { key, ...amountProps } = getInputProps(fields.amount, { type: "number", ariaDescribedBy: "amount-help" });
+  const fieldError = fields.amount.errors?.[0];
+  return (
+    <Form method="post" className="space-y-4" replace {...getFormProps(form)}>
+      <input type="hidden" name="intent" value="add-funds" />
+      <input type="hidden" name="nonce" value={nonce} />
+      {!hasPaymentMethod && <NoPaymentMethodBanner />}
+      <div>
+        <p className="mb-2 text-sm font-medium" id="quick-amounts">
+          Quick amounts
+        </p>
+        <div className="flex gap-2" role="group" aria-labelledby="quick-amounts">
+          {QUICK_AMOUNTS.map((quick) => {
+            const search = new URLSearchParams(quickHref.split("?")[1] ?? "");
+            search.set("amount", String(quick));
+            return (
+              <Link
+                key={quick}
+                to={`?${search.toString()}`}
+                replace
+                preventScrollReset
+                className={`btn btn-sm ${Number(amount) === quick ? "btn-primary" : "btn-outline"}`}
+                aria-pressed={Number(amount) === quick}
+                onClick={(e) => {
+                  e.preventDefault();
+                  form.update({ name: fields.amount.name, value: String(quick) });
+                }}
+              >
+                ${quick}
+              </Link>
+            );
+          })}
+        </div>
+      </div>
+      <label className="form-control block">
+        <span className="mb-1 block text-sm font-medium">Amount (USD)</span>
+        <input key={key} {...amountProps} min={MIN_AMOUNT} max={MAX_AMOUNT} step="0.01" required className={`input input-bordered w-full ${fieldError ? "input-error" : ""}`} />
+        <span id="amount-help" className="mt-1 block text-xs text-base-content/60">
+          Minimum $10.
+        </span>
+      </label>
+      {fieldError && (
+        <p id={fields.amount.errorId} className="text-sm text-error">
+          {fieldError}
+        </p>
+      )}
+      {form.errors?.[0] && (
+        <Alert kind="error">
+          <span>{form.errors[0]}</span>
+        </Alert>
+      )}
+      <div className="modal-action">
+        <button type="submit" className="btn btn-primary" disabled={!hasPaymentMethod || pending || (hydrated && invalid)}>
+          {pending ? "Adding funds…" : "Add funds"}
+        </button>
+      </div>
+    </Form>
+  );
+}

@@ -1,0 +1,61 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import type { FieldMetadata, SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import { Form } from "@remix-run/react";
+import { Alert } from "~/components/Alert";
+import { useIsPending } from "~/lib/use-is-pending";
+import type { BillingConfig } from "~/platform/billing";
+import { autoPaymentDefaults, autoPaymentForm } from "./validation";
+
+/** Auto-payment (conform): the amounts are checked only when enabled, next to each field (SPEC §5). */
+export function AutoPaymentForm({ config, lastResult }: { config: BillingConfig; lastResult: SubmissionResult<string[]> | undefined }) {
+  const defaults = autoPaymentDefaults(config.autoPaymentConfig);
+  const [form, fields] = useForm({
+    id: "auto-payment",
+    lastResult,
+    defaultValue: { enabled: defaults.enabled ? "on" : undefined, thresholdAmount: String(defaults.thresholdAmount), rechargeAmount: String(defaults.rechargeAmount) },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: autoPaymentForm }),
+    shouldRevalidate: "onInput",
+  });
+  const pending = useIsPending({ intent: "auto-payment" });
+  const { key: enabledKey, ...enabledProps } = getInputProps(fields.enabled, { type: "checkbox" });
+  return (
+    <Form method="post" className="space-y-4" replace {...getFormProps(form)}>
+      <input type="hidden" name="intent" value="auto-payment" />
+      <label className="flex cursor-pointer items-center gap-3">
+        <input key={enabledKey} {...enabledProps} className="toggle toggle-primary" />
+        <span className="font-medium">Enable auto-payment</span>
+      </label>
+      <p className="text-sm text-base-content/70">When your balance falls below the threshold, your card is charged the recharge amount.</p>
+      <AmountField label="Threshold amount (USD)" field={fields.thresholdAmount} />
+      <AmountField label="Recharge amount (USD)" field={fields.rechargeAmount} />
+      {form.errors?.[0] && (
+        <Alert kind="error">
+          <span>{form.errors[0]}</span>
+        </Alert>
+      )}
+      <div className="modal-action">
+        <button type="submit" className="btn btn-primary" disabled={pending}>
+          {pending ? "Saving…" : "Save"}
+        </button>
+      </div>
+    </Form>
+  );
+}
+
+/** A dollar amount input with its field error beside it (the server's message, kept with the typed value). */
+function AmountField({ label, field }: { label: string; field: FieldMetadata<unknown> }) {
+  const error = field.errors?.[0];
+  const { key, ...props } = getInputProps(field, { type: "number" });
+  return (
+    <label className="block">
+      <span className="mb-1 block text-sm font-medium">{label}</span>
+      <input key={key} {...props} step="0.01" className={`input input-bordered w-full ${error ? "input-error" : ""}`} />
+      {error && (
+        <span id={field.errorId} className="mt-1 block text-sm text-error">
+          {error}
+        </span>
+      )}
+    </label>
+  );
+}

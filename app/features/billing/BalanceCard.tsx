@@ -1,0 +1,59 @@
+import { RefreshCw, Wallet } from "lucide-react";
+import { Alert } from "~/components/Alert";
+import { DialogLink } from "~/components/UrlDialog";
+import type { BillingConfig } from "~/platform/billing";
+import { formatBalance } from "./format";
+import { BILLING_MESSAGES } from "./messages";
+import { autoReloadEnabled } from "./validation";
+
+/** The balance (or the amount since the last invoice), Add funds, and the auto-reload summary. */
+export function BalanceCard({ balance, config, hasPaymentMethod }: { balance: number | null; config: BillingConfig; hasPaymentMethod: boolean }) {
+  const invoice = config.paymentMode === "invoice";
+  const enabled = autoReloadEnabled(config);
+  return (
+    <section className="card bg-base-100 shadow-sm" aria-labelledby="balance-title">
+      <div className="card-body">
+        <h2 id="balance-title" className="card-title">
+          <Wallet className="size-5" aria-hidden /> {invoice ? "Since Last Invoice" : "Current Balance"}
+        </h2>
+        {balance === null ? (
+          <Alert kind="error">
+            <span>{BILLING_MESSAGES.balanceFailed}</span>
+          </Alert>
+        ) : (
+          <p className="text-4xl font-bold tabular-nums" data-testid="balance">
+            {formatBalance(invoice ? Math.abs(balance) : balance)}
+          </p>
+        )}
+        {invoice ? (
+          <p className="text-sm text-base-content/70">Usage is billed by invoice.</p>
+        ) : (
+          <>
+            <div className="card-actions">
+              <DialogLink name="add-funds" className="btn btn-primary btn-sm" disabled={!hasPaymentMethod}>
+                Add funds
+              </DialogLink>
+            </div>
+            <div className="divider my-1" />
+            <div className="flex flex-wrap items-center justify-between gap-3">
+              <div>
+                <p className="flex items-center gap-2 font-medium">
+                  <RefreshCw className="size-4" aria-hidden /> Auto-reload:{" "}
+                  <span className={`badge ${enabled ? "badge-success" : "badge-ghost"}`}>{enabled ? "Enabled" : "Disabled"}</span>
+                </p>
+                {enabled && config.autoPaymentConfig && (
+                  <p className="mt-1 text-sm text-base-content/70">
+                    Adds {formatBalance(config.autoPaymentConfig.rechargeAmount)} when the balance falls below {formatBalance(config.autoPaymentConfig.thresholdAmount)}.
+                  </p>
+                )}
+              </div>
+              <DialogLink name="auto-payment" className="btn btn-outline btn-sm" disabled={!hasPaymentMethod}>
+                Configure
+              </DialogLink>
+            </div>
+          </>
+        )}
+      </div>
+    </section>
+  );
+}

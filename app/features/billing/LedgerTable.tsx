@@ -1,0 +1,75 @@
+import { Link } from "@remix-run/react";
+import { ChevronLeft, ChevronRight } from "lucide-react";
+import { Alert } from "~/components/Alert";
+import { formatChange, formatLedgerTime } from "./format";
+import type { LedgerPage } from "./ledger-page";
+import { BILLING_MESSAGES } from "./messages";
+
+/** One page of the ledger, newest first, with Previous and Next as plain links (keyset pages). */
+export function LedgerTable({ page, timeZone }: { page: LedgerPage; timeZone: string }) {
+  return (
+    <section className="card bg-base-100 shadow-sm" aria-labelledby="ledger-title">
+      <div className="card-body">
+        <h2 id="ledger-title" className="card-title">
+          Activity
+        </h2>
+        {page.rows === null ? (
+          <Alert kind="error">
+            <span>{BILLING_MESSAGES.ledgerFailed}</span>
+          </Alert>
+        ) : page.rows.length === 0 ? (
+          <p className="py-6 text-center text-base-content/70">{BILLING_MESSAGES.emptyLedger}</p>
+        ) : (
+          <div className="overflow-x-auto">
+            <table className="table">
+              <thead>
+                <tr>
+                  <th scope="col">Timestamp</th>
+                  <th scope="col">Description</th>
+                  <th scope="col">Model</th>
+                  <th scope="col">Rate card</th>
+                  <th scope="col" className="text-right">
+                    Change
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {page.rows.map((row) => (
+                  <tr key={row.id}>
+                    <td className="whitespace-nowrap tabular-nums">{formatLedgerTime(row.timestamp, timeZone)}</td>
+                    <td>{row.description}</td>
+                    <td>{row.model ?? "—"}</td>
+                    <td>{row.rateCardId ?? "—"}</td>
+                    <td className={`text-right tabular-nums font-medium ${row.change < 0 ? "text-error" : "text-success"}`}>{formatChange(row.change)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        {(page.newerCursor !== null || page.olderCursor !== null) && (
+          <nav className="join mt-2 self-end" aria-label="Ledger pages">
+            {page.newerCursor !== null ? (
+              <Link className="join-item btn btn-sm" to={`?after=${page.newerCursor}`} preventScrollReset>
+                <ChevronLeft className="size-4" aria-hidden /> Previous
+              </Link>
+            ) : (
+              <button type="button" className="join-item btn btn-sm" disabled>
+                <ChevronLeft className="size-4" aria-hidden /> Previous
+              </button>
+            )}
+            {page.olderCursor !== null ? (
+              <Link className="join-item btn btn-sm" to={`?before=${page.olderCursor}`} preventScrollReset>
+                Next <ChevronRight className="size-4" aria-hidden />
+              </Link>
+            ) : (
+              <button type="button" className="join-item btn btn-sm" disabled>
+                Next <ChevronRight className="size-4" aria-hidden />
+              </button>
+            )}
+          </nav>
+        )}
+      </div>
+    </section>
+  );
+}
