@@ -5,3 +5,12 @@ const wholeDollars = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 }
 export function dollars(amount: number): string {
   return `$${wholeDollars.format(amount)}`;
 }
+
+const twoDecimals = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/** An amount shown to a person: $ and 2 decimals, the sign in front (SPEC §9): `$1,234.50`, `-$3.10`. */
+export function formatMoney(amount: number): string {
+  const rounded = Math.round(amount * 100) / 100;
+  const text = `$${twoDecimals.format(Math.abs(rounded))}`;
+  return rounded < 0 ? `-${text}` : text;
+}

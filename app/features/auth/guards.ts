@@ -1,3 +1,4 @@
+import { SYSTEM_ORG_ID } from "@contract/system";
 import type { Session } from "~/platform/schemas";
 
 /** A same-site path only: one leading slash, not `//` or `/\` (which browsers treat as another host). */
@@ -14,7 +15,7 @@ export function homeFor(session: Session): "/team" | "/welcome" | "/login" {
   return session.activeOrganization ? "/team" : "/welcome";
 }
 
-export const SYSTEM_ORG_ID = 1;
+export { SYSTEM_ORG_ID };
 
 export type Access = "signed-out" | "signed-in" | "welcome" | "organization" | "system";
 

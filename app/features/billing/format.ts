@@ -1,18 +1,13 @@
+import { formatMoney } from "@contract/money";
 import { formatDateTime } from "~/lib/datetime";
 
-const twoDecimals = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-
 /** A balance with 2 decimals and $ (SPEC §9): `$1,234.50`, `-$3.10`. */
-export function formatBalance(dollars: number): string {
-  const rounded = Math.round(dollars * 100) / 100;
-  const text = `$${twoDecimals.format(Math.abs(rounded))}`;
-  return rounded < 0 ? `-${text}` : text;
-}
+export const formatBalance = formatMoney;
 
 /** A ledger change always carries its sign: `+$25.00`, `-$0.01` (SPEC §2, §9). */
 export function formatChange(dollars: number): string {
   const rounded = Math.round(dollars * 100) / 100;
-  return `${rounded < 0 ? "-" : "+"}$${twoDecimals.format(Math.abs(rounded))}`;
+  return rounded < 0 ? formatMoney(rounded) : `+${formatMoney(rounded)}`;
 }
 
 /** Ledger timestamps in the viewer's 24-hour local format. */

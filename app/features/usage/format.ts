@@ -1,8 +1,10 @@
+import { formatMoney } from "@contract/money";
+import type { UsagePeriod } from "@contract/usage";
+import { USAGE_PERIODS } from "@contract/usage";
 import type { UsageFigures } from "~/platform/usage";
 
 /** The periods offered on /usage (`?days=`), and the one shown when the URL names none or another. */
-export const USAGE_PERIODS = [7, 30, 90] as const;
-export type UsagePeriod = (typeof USAGE_PERIODS)[number];
+export { USAGE_PERIODS, type UsagePeriod };
 export const DEFAULT_PERIOD: UsagePeriod = 30;
 
 /** What the daily chart measures (`?chart=`). */
@@ -28,14 +30,10 @@ export function usageSearch(days: UsagePeriod, metric: ChartMetric): string {
 }
 
 const count = new Intl.NumberFormat("en-US");
-const money = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const compact = new Intl.NumberFormat("en-US", { notation: "compact", maximumFractionDigits: 1 });
 
 /** Costs with $ and 2 decimals: `$1,234.50`. */
-export function formatCost(dollars: number): string {
-  const rounded = Math.round(dollars * 100) / 100;
-  return `${rounded < 0 ? "-" : ""}$${money.format(Math.abs(rounded))}`;
-}
+export const formatCost = formatMoney;
 
 /** Counts thousands-separated: `12,345`. */
 export function formatCount(value: number): string {
