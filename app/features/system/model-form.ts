@@ -1,3 +1,17 @@
+import {
+  BASE_URL_REQUIRED,
+  BUILTIN_PROVIDER,
+  CONTEXT_SIZE_MAX,
+  DISPLAY_NAME_MAX,
+  MODEL_FORM_FIELD,
+  MODEL_NAME_MAX,
+  MODEL_NAME_PATTERN,
+  MODEL_NAME_RULE,
+  PRICE_MAX,
+  PROVIDER_MAX,
+  RATE_CARD_ID_MAX,
+  UPSTREAM_MODEL_MAX,
+} from "@contract/models";
 import { z } from "zod";
 import type { ModelBody, ModelConfig } from "~/platform/system";
 
@@ -91,7 +105,7 @@ const price = z
   .trim()
   .regex(/^\d+(\.\d+)?$/, "Enter a price in dollars, such as 0.50")
   .transform(Number)
-  .refine((n) => n <= 1_000_000, "At most $1,000,000 per million tokens");
+  .refine((n) => n <= PRICE_MAX, "At most $1,000,000 per million tokens");
 
 const modelFieldsSchema = z
   .object({
@@ -99,21 +113,21 @@ const modelFieldsSchema = z
       .string()
       .trim()
       .min(1, "Name is required")
-      .max(100, "Name must be at most 100 characters")
-      .regex(/^[\w.:/-]+$/, "Use letters, digits and . _ : / - only"),
-    displayName: z.string().trim().min(1, "Display name is required").max(200, "Display name must be at most 200 characters"),
-    provider: z.string().trim().min(1, "Provider is required").max(100, "Provider must be at most 100 characters"),
+      .max(MODEL_NAME_MAX, `Name must be at most ${MODEL_NAME_MAX} characters`)
+      .regex(MODEL_NAME_PATTERN, MODEL_NAME_RULE),
+    displayName: z.string().trim().min(1, "Display name is required").max(DISPLAY_NAME_MAX, `Display name must be at most ${DISPLAY_NAME_MAX} characters`),
+    provider: z.string().trim().min(1, "Provider is required").max(PROVIDER_MAX, `Provider must be at most ${PROVIDER_MAX} characters`),
     contextSize: z
       .string()
       .trim()
       .regex(/^\d+$/, "Enter a whole number of tokens")
       .transform(Number)
-      .refine((n) => n >= 1 && n <= 100_000_000, "Between 1 and 100,000,000 tokens"),
+      .refine((n) => n >= 1 && n <= CONTEXT_SIZE_MAX, "Between 1 and 100,000,000 tokens"),
     baseUrl: z.string().trim(),
-    upstreamModel: z.string().trim().max(200, "Upstream model must be at most 200 characters"),
+    upstreamModel: z.string().trim().max(UPSTREAM_MODEL_MAX, `Upstream model must be at most ${UPSTREAM_MODEL_MAX} characters`),
     apiKey: z.string().trim().max(1000, "API key must be at most 1000 characters"),
     clearApiKey: z.boolean(),
-    rateCardId: z.string().trim().max(100, "Rate card id must be at most 100 characters"),
+    rateCardId: z.string().trim().max(RATE_CARD_ID_MAX, `Rate card id must be at most ${RATE_CARD_ID_MAX} characters`),
     inputPerMillion: z.string().trim(),
     outputPerMillion: z.string().trim(),
     status: z.enum(["", "maintenance", "standby"], { message: "Choose a status override" }),
@@ -122,7 +136,7 @@ const modelFieldsSchema = z
     const issue = (path: ModelField, message: string) => ctx.addIssue({ code: z.ZodIssueCode.custom, path: [path], message });
     if (v.baseUrl) {
       if (!/^https?:\/\/[^\s]+$/i.test(v.baseUrl) || !URL.canParse(v.baseUrl)) issue("baseUrl", "Enter a URL starting with http:// or https://");
-    } else if (v.provider !== "builtin") issue("baseUrl", "An upstream model needs a base URL");
+    } else if (v.provider !== BUILTIN_PROVIDER) issue("baseUrl", BASE_URL_REQUIRED);
     const priced = v.rateCardId || v.inputPerMillion || v.outputPerMillion;
     if (priced) {
       if (!v.rateCardId) issue("rateCardId", "Name the rate card, or leave all three prices blank");
@@ -177,28 +191,15 @@ export function parseModelForm(values: ModelFormValues): ModelFormResult {
   return { ok: true, name: parsed.data.name, body: bodyOf(parsed.data) };
 }
 
-/** Where each field of the platform's body sits in the form (the contract's `fields` use dotted paths). */
-const FORM_FIELD_OF: Record<string, ModelField> = {
-  name: "name",
-  displayName: "displayName",
-  provider: "provider",
-  contextSize: "contextSize",
-  baseUrl: "baseUrl",
-  upstreamModel: "upstreamModel",
-  apiKey: "apiKey",
-  rateCard: "rateCardId",
-  "rateCard.id": "rateCardId",
-  "rateCard.inputPerMillion": "inputPerMillion",
-  "rateCard.outputPerMillion": "outputPerMillion",
-  status: "status",
-};
+const MODEL_FIELDS = new Set<string>(["name", "displayName", "provider", "contextSize", "baseUrl", "upstreamModel", "apiKey", "rateCardId", "inputPerMillion", "outputPerMillion", "status"]);
 
 /** The platform's per-field refusals placed on the form's fields; null when none of them is one. */
 export function modelFieldErrorsOf(fields: Record<string, string> | undefined): ModelFieldErrors | null {
   const errors: ModelFieldErrors = {};
   for (const [path, message] of Object.entries(fields ?? {})) {
-    const field = FORM_FIELD_OF[path] ?? FORM_FIELD_OF[path.split(".")[0]];
-    if (field) errors[field] ??= message;
+    // The contract's `fields` name the form's fields; a dotted body path is mapped as the platform maps it.
+    const field = MODEL_FORM_FIELD[path] ?? MODEL_FORM_FIELD[path.split(".")[0]] ?? path.split(".")[0];
+    if (MODEL_FIELDS.has(field)) errors[field as ModelField] ??= message;
   }
   return Object.keys(errors).length > 0 ? errors : null;
 }
