@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -15,7 +16,14 @@ import { isAllowedOrigin, MUTATING_METHODS } from "../platform/http/origin";
 import { listenHosts, loadEnv } from "./env";
 import { startPlatform } from "./platform";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+/** The project folder (build/, public/): the nearest package.json above this module, run from server/ or compiled into build/app/. */
+function projectRoot(from: string): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, "package.json"))) return dir;
+    if (path.dirname(dir) === dir) return process.cwd();
+  }
+}
+const root = projectRoot(path.dirname(fileURLToPath(import.meta.url)));
 
 let env;
 try {
