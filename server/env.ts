@@ -41,6 +41,8 @@ const schema = z.object({
   GITHUB_API_URL: z.string().url().default("https://api.github.com"),
   /** JSON list of models to seed the registry with at start (platform/models/service.ts). */
   MODELS_FILE: z.string().optional(),
+  /** On SIGTERM/SIGINT, how long in-flight requests and streams may run before they are stopped (server/shutdown.ts). */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(25_000),
   /** The API host is the app host with this prefix swapped for API_HOST_PREFIX (the /chat API examples). */
   APP_HOST_PREFIX: z.string().default(""),
   API_HOST_PREFIX: z.string().default(""),
