@@ -82,6 +82,13 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
   }
   const env = parsed.data;
+  if (env.DATABASE_URL && !env.SESSION_SECRET && !env.PLATFORM_URL) {
+    // Several processes share one PostgreSQL database: a secret each process made up for itself would
+    // sign sessions the others refuse (sign-in fails behind a load balancer).
+    throw new Error(
+      "Invalid configuration:\n  SESSION_SECRET: required when DATABASE_URL is set (every process must sign sessions with the same secret, at least 32 characters)",
+    );
+  }
   const sessionSecret = env.SESSION_SECRET ?? persistedSecret(path.dirname(path.resolve(env.DATABASE_PATH)));
   const google = provider(env.GOOGLE_CLIENT_ID, env.GOOGLE_CLIENT_SECRET, {
     authorizationEndpoint: env.GOOGLE_AUTHORIZATION_URL,
