@@ -17,9 +17,13 @@ RUN npm install --no-audit --no-fund
 
 FROM deps AS build
 COPY . .
-# Build, then keep production dependencies only, and of the native module only its binary.
+# Build, then keep what runs: production dependencies (not the optional TypeScript peer of Remix),
+# without source maps, type declarations and docs; of the native module only its binary; of the
+# tokenizer only its modules (not its browser bundles, sources and test data).
 RUN npm run build \
- && npm prune --omit=dev --no-audit --no-fund \
+ && npm prune --omit=dev --omit=peer --no-audit --no-fund \
+ && find node_modules -type f \( -name "*.map" -o -name "*.d.ts" -o -name "*.d.mts" -o -name "*.d.cts" -o -iname "*.md" \) -delete \
+ && rm -rf node_modules/@types node_modules/gpt-tokenizer/dist node_modules/gpt-tokenizer/src node_modules/gpt-tokenizer/data \
  && cd node_modules/better-sqlite3 \
  && mv build/Release/better_sqlite3.node /tmp/ && rm -rf build deps src \
  && mkdir -p build/Release && mv /tmp/better_sqlite3.node build/Release/ \
