@@ -18,6 +18,9 @@ BASE=node:22-bookworm-slim
 SECRET=ci-secret-ci-secret-ci-secret-ci-secret-0123
 export DOCKER_HOST=unix://$W/docker.sock DEBIAN_FRONTEND=noninteractive CI_LOG_DIR=$W/logs
 mkdir -p "$W"
+# The CLI that comes with Debian's dockerd (20.10) builds with BuildKit itself; a newer CLI elsewhere on
+# PATH would want the buildx plugin for that.
+[ -x /usr/bin/docker ] && docker() { /usr/bin/docker "$@"; }
 # shellcheck source=scripts/ci/lib.sh
 . scripts/ci/lib.sh
 B=http://127.0.0.1:$PORT
@@ -94,6 +97,8 @@ check "GET /login serves the page and its assets" sh -c "curl -fs $B/login | gre
 check "development sign-in sets a session" signin "$B" "CI Admin" ci-admin@example.test "$jar"
 check "creates an organization" test "$(json_post "$B" "$jar" /api/v1/organizations '{"name":"CI Co"}')" = 201
 check "a chat reply from the built-in model" sh -c "[ \$(curl -s -o $ci_log/chat -w '%{http_code}' -b $jar -H 'origin: $B' -H 'content-type: application/json' -d '{\"model\":\"builtin\",\"stream\":false,\"messages\":[{\"role\":\"user\",\"content\":\"hello\"}]}' $B/api/v1/chat/completions) = 200 ] && grep -q 'built-in development model' $ci_log/chat"
+pages_render() { for p in /team /chat /models /usage /billing /tokens; do [ "$(curl -s -o /dev/null -w '%{http_code}' -b "$jar" "$B$p")" = 200 ] || { echo "$p"; return 1; }; done; }
+check "the console's pages render (server-side, production dependencies only)" pages_render
 check "operator command: npm run system-admin -- EMAIL" sh -c "docker exec ci-console npm run system-admin -- ci-admin@example.test | tee /dev/stderr | grep -q 'now admin'"
 check "operator command: node build/cli.js billing-mode ORG_ID MODE" sh -c "docker exec ci-console node build/cli.js billing-mode 2 invoice | grep -q 'invoice billing'"
 check "operator command: unknown commands are refused with the list" sh -c "docker exec ci-console node build/cli.js nope 2>&1 | grep -q system-admin"
