@@ -31,7 +31,8 @@ export default defineConfig({
   },
   projects: [{ name: "chromium", use: { browserName: "chromium" } }],
   webServer: {
-    command: "npm run build && tsx server/index.ts",
+    // The compiled server, as it ships (npm run build compiles it; npm run serve runs it).
+    command: "npm run build && node build/app/server.js",
     url: `${baseURL}/healthz`,
     timeout: 240_000,
     reuseExistingServer: false,

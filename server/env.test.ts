@@ -28,6 +28,18 @@ describe("configuration", () => {
     expect(loadEnv({ DATABASE_PATH: path.join(dir, "db.sqlite") }).sessionSecret).toBe(first);
   });
 
+  it("requires SESSION_SECRET with DATABASE_URL, where several processes must share it", () => {
+    const url = "postgres://console@127.0.0.1:5432/console";
+    expect(() => loadEnv({ DATABASE_URL: url })).toThrow(/SESSION_SECRET: required when DATABASE_URL is set/);
+    expect(loadEnv({ DATABASE_URL: url, SESSION_SECRET: "s".repeat(40) }).sessionSecret).toBe("s".repeat(40));
+  });
+
+  it("drains for 25 s on shutdown unless SHUTDOWN_TIMEOUT_MS says otherwise", () => {
+    expect(loadEnv({ ...base }).SHUTDOWN_TIMEOUT_MS).toBe(25_000);
+    expect(loadEnv({ ...base, SHUTDOWN_TIMEOUT_MS: "5000" }).SHUTDOWN_TIMEOUT_MS).toBe(5_000);
+    expect(() => loadEnv({ ...base, SHUTDOWN_TIMEOUT_MS: "soon" })).toThrow(/SHUTDOWN_TIMEOUT_MS/);
+  });
+
   it("normalises SYSTEM_ADMINS and APP_ORIGIN", () => {
     const env = loadEnv({ ...base, SYSTEM_ADMINS: " Root@Example.test, ,ops@example.test", APP_ORIGIN: "https://console.example/some/path" });
     expect(env.platform.systemAdmins).toEqual(["root@example.test", "ops@example.test"]);

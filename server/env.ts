@@ -41,6 +41,8 @@ const schema = z.object({
   GITHUB_API_URL: z.string().url().default("https://api.github.com"),
   /** JSON list of models to seed the registry with at start (platform/models/service.ts). */
   MODELS_FILE: z.string().optional(),
+  /** On SIGTERM/SIGINT, how long in-flight requests and streams may run before they are stopped (server/shutdown.ts). */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(25_000),
   /** The API host is the app host with this prefix swapped for API_HOST_PREFIX (the /chat API examples). */
   APP_HOST_PREFIX: z.string().default(""),
   API_HOST_PREFIX: z.string().default(""),
@@ -80,6 +82,13 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
   }
   const env = parsed.data;
+  if (env.DATABASE_URL && !env.SESSION_SECRET && !env.PLATFORM_URL) {
+    // Several processes share one PostgreSQL database: a secret each process made up for itself would
+    // sign sessions the others refuse (sign-in fails behind a load balancer).
+    throw new Error(
+      "Invalid configuration:\n  SESSION_SECRET: required when DATABASE_URL is set (every process must sign sessions with the same secret, at least 32 characters)",
+    );
+  }
   const sessionSecret = env.SESSION_SECRET ?? persistedSecret(path.dirname(path.resolve(env.DATABASE_PATH)));
   const google = provider(env.GOOGLE_CLIENT_ID, env.GOOGLE_CLIENT_SECRET, {
     authorizationEndpoint: env.GOOGLE_AUTHORIZATION_URL,

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -14,8 +15,16 @@ import { isDevSignin } from "../platform/config";
 import { isAllowedOrigin, MUTATING_METHODS } from "../platform/http/origin";
 import { listenHosts, loadEnv } from "./env";
 import { startPlatform } from "./platform";
+import { createStreamTracker, handleShutdown } from "./shutdown";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+/** The project folder (build/, public/): the nearest package.json above this module, run from server/ or compiled into build/app/. */
+function projectRoot(from: string): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, "package.json"))) return dir;
+    if (path.dirname(dir) === dir) return process.cwd();
+  }
+}
+const root = projectRoot(path.dirname(fileURLToPath(import.meta.url)));
 
 let env;
 try {
@@ -35,6 +44,11 @@ try {
 }
 
 const platform = await startPlatform(env);
+// Streamed replies pass through the tracker, so a shutdown can end (and meter) those still running.
+const streams = createStreamTracker();
+const platformFetch = async (request: Request, bindings?: unknown) => streams.track(await platform.fetch(request, bindings));
+const servers: http.Server[] = [];
+const shutdown = handleShutdown({ servers, streams, close: platform.close, timeoutMs: env.SHUTDOWN_TIMEOUT_MS });
 
 const app = express();
 app.disable("x-powered-by");
@@ -47,6 +61,12 @@ app.use(
     filter: (req, res) => !String(res.getHeader("Content-Type") ?? "").includes("text/event-stream") && compression.filter(req, res),
   }),
 );
+
+app.use((_req, res, next) => {
+  // While draining, a kept-alive connection carries no further request.
+  if (shutdown.draining()) res.setHeader("Connection", "close");
+  next();
+});
 
 app.get("/healthz", (_req, res) => {
   res.json({ ok: true });
@@ -87,7 +107,7 @@ app.use(
 if (env.LOG_REQUESTS === "true") app.use(morgan(production ? "combined" : "dev"));
 
 // The platform answers everything under its prefixes itself (no next()).
-const platformListener = getRequestListener(platform.fetch);
+const platformListener = getRequestListener(platformFetch);
 app.all("/api/v1/*", (req, res) => void platformListener(req, res));
 app.all("/openai/v1/*", (req, res) => void platformListener(req, res));
 
@@ -118,7 +138,7 @@ app.all(
     mode: production ? "production" : "development",
     getLoadContext: (_req, res) => ({
       cspNonce: res.locals.cspNonce as string,
-      platformFetch: platform.fetch,
+      platformFetch,
       hostPrefixes: { app: env.APP_HOST_PREFIX, api: env.API_HOST_PREFIX },
     }),
   }),
@@ -133,5 +153,7 @@ for (const host of hosts) {
     process.exit(1);
   });
   server.listen(env.PORT, host);
+  servers.push(server);
 }
+for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => void shutdown.shutdown(signal));
 console.log(`Console on http://localhost:${env.PORT}${devSignin ? " (development sign-in: no identity provider is configured)" : ""}`);

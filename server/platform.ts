@@ -8,6 +8,8 @@ import type { Env } from "./env";
 export interface MountedPlatform {
   /** Answers /api/v1 (and /openai/v1) requests, in-process or by forwarding. */
   fetch: (request: Request, env?: unknown) => Promise<Response>;
+  /** Closes the database (after the last request: server/shutdown.ts). */
+  close: () => Promise<void>;
 }
 
 /** The embedded platform over its own database, or a proxy to PLATFORM_URL (DESIGN §1). */
@@ -18,11 +20,11 @@ export async function startPlatform(env: Env): Promise<MountedPlatform> {
       const url = new URL(c.req.url);
       return proxy(`${base}${url.pathname}${url.search}`, { ...c.req, headers: { ...c.req.header(), host: undefined } });
     });
-    return { fetch: async (request) => forward.fetch(request) };
+    return { fetch: async (request) => forward.fetch(request), close: async () => {} };
   }
   const db = openDatabase({ url: env.DATABASE_URL, path: env.DATABASE_PATH });
   await migrate(db);
   if (env.MODELS_FILE) await seedModelsFromFile(db, env.MODELS_FILE);
   const app = createPlatform({ db, config: env.platform, now: Date.now });
-  return { fetch: async (request, bindings) => app.fetch(request, bindings) };
+  return { fetch: async (request, bindings) => app.fetch(request, bindings), close: () => db.destroy() };
 }

@@ -36,7 +36,11 @@ export function openDatabase(options: DatabaseOptions): DB {
   if (options.url?.startsWith("postgres")) {
     // int8 columns (times, money) come back as strings unless told otherwise; they fit in a double.
     pg.types.setTypeParser(20, (v) => Number(v));
-    return new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: options.url }) }) });
+    const pool = new pg.Pool({ connectionString: options.url });
+    // An idle connection that breaks (a PostgreSQL restart, a failover) is dropped from the pool and the
+    // next query opens a new one: a logged event, never a crash (unhandled, it would end the process).
+    pool.on("error", (error) => console.error(`PostgreSQL connection lost (reconnecting on next use): ${error.message}`));
+    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   const file = options.path ?? "data/console.db";
   if (file !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });

@@ -110,29 +110,31 @@ export async function seedModelsFromFile(db: DB, file: string, now = Date.now())
   return list.length;
 }
 
-const statusCache = new WeakMap<DB, { at: number; map: Promise<Record<string, ModelStatus>> }>();
+/** Probe results, per process: by model and the upstream it points at, each kept for 30 s. */
+const statusCache = new WeakMap<DB, Map<string, { at: number; status: Promise<ModelStatus> }>>();
 
 /**
  * Each model's status: the operator's override, else a probe of its upstream (online when `/models`
- * answers, starting on 503, offline when unreachable). Probes run concurrently with a short timeout,
- * and one round is shared by every caller for 30 s.
+ * answers, starting on 503, offline when unreachable). The registry is read on every call, so an
+ * override set through any process is seen by all at once; only probe results are reused for 30 s,
+ * and the probes that are due run concurrently with a short timeout.
  */
 export async function modelStatuses(deps: Deps): Promise<Record<string, ModelStatus>> {
-  const cached = statusCache.get(deps.db);
-  if (cached && deps.now() - cached.at < STATUS_CACHE_MS) return cached.map;
-  const map = probeAll(deps);
-  statusCache.set(deps.db, { at: deps.now(), map });
-  map.catch(() => statusCache.delete(deps.db));
-  return map;
-}
-
-async function probeAll(deps: Deps): Promise<Record<string, ModelStatus>> {
   const models = await listModels(deps);
+  let probes = statusCache.get(deps.db);
+  if (!probes) statusCache.set(deps.db, (probes = new Map()));
   const entries = await Promise.all(
     models.map(async (m): Promise<[string, ModelStatus]> => {
       if (m.status_override) return [m.name, m.status_override];
       if (isBuiltin(m)) return [m.name, "online"];
-      return [m.name, await probeUpstream(m, PROBE_TIMEOUT_MS)];
+      const key = `${m.name}\n${m.base_url}\n${m.upstream_model}`;
+      let probe = probes.get(key);
+      if (!probe || deps.now() - probe.at >= STATUS_CACHE_MS) {
+        probe = { at: deps.now(), status: probeUpstream(m, PROBE_TIMEOUT_MS) };
+        probes.set(key, probe);
+        probe.status.catch(() => probes.delete(key));
+      }
+      return [m.name, await probe.status];
     }),
   );
   return Object.fromEntries(entries);

@@ -4,12 +4,12 @@ import path from "node:path";
 
 /**
  * A second console server on its own port and database, for settings the shared e2e server doesn't
- * have. It reuses the build the shared server made.
+ * have. It runs the compiled server the shared one was built with.
  */
 export async function startServer(env: Record<string, string>, portOffset: number) {
   const port = Number(process.env.E2E_PORT ?? 3100) + portOffset;
   const dataDir = path.join(process.env.E2E_DATA_DIR!, `extra-${port}`);
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], {
+  const child: ChildProcess = spawn(process.execPath, ["build/app/server.js"], {
     env: { ...process.env, NODE_ENV: "production", PORT: String(port), DATABASE_PATH: path.join(dataDir, "console.db"), LOG_REQUESTS: "false", ...env },
     stdio: "ignore",
   });

@@ -1,0 +1,52 @@
+/**
+ * The operator commands, one file each in scripts/cli/commands/ (adding a command is adding a file):
+ *   node build/cli.js COMMAND ARGS…        the compiled form (production, the container)
+ *   npm run system-admin -- EMAIL          the npm shortcuts run the compiled form
+ *   npx tsx scripts/cli/index.ts COMMAND   development, without a build
+ * They use the server's database settings (DATABASE_URL, or DATABASE_PATH, default data/console.db).
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Command } from "./command";
+
+// The compiled CLI can't list a folder at run time: the build passes the names (scripts/build-server.mjs).
+declare const __CLI_COMMANDS__: string[] | undefined;
+
+function commandNames(): string[] {
+  if (typeof __CLI_COMMANDS__ !== "undefined") return __CLI_COMMANDS__;
+  const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), "commands");
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"))
+    .map((f) => f.slice(0, -3))
+    .sort();
+}
+
+async function load(name: string): Promise<Command> {
+  // A template import: esbuild bundles every file the pattern matches, tsx resolves it at run time.
+  const module = (await import(`./commands/${name}.ts`)) as { command: Command };
+  return module.command;
+}
+
+export async function main(argv: string[], program = "node build/cli.js"): Promise<number> {
+  const [name, ...args] = argv;
+  const names = commandNames();
+  if (!name || !names.includes(name)) {
+    if (name && name !== "help" && name !== "--help") console.error(`Unknown command: ${name}`);
+    console.error(`Usage: ${program} COMMAND ARGS…\n`);
+    for (const n of names) {
+      const c = await load(n);
+      console.error(`  ${n} ${c.usage}\n      ${c.summary}`);
+    }
+    return 2;
+  }
+  const command = await load(name);
+  const status = await command.run(args);
+  if (status === 2) console.error(`Usage: ${program} ${name} ${command.usage}`);
+  return status;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  process.exitCode = await main(process.argv.slice(2));
+}

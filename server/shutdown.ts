@@ -1,0 +1,121 @@
+import type http from "node:http";
+
+/**
+ * The platform's streamed replies (chat), so a shutdown can end the ones still running after the
+ * drain time: cancelling a reply's body is what the chat service meters as "stopped", and the cancel
+ * resolves once that usage is written.
+ */
+export function createStreamTracker() {
+  const running = new Set<() => Promise<void>>();
+  return {
+    get size() {
+      return running.size;
+    },
+    /** The response, its event-stream body passed through a stream the shutdown can cancel. */
+    track(response: Response): Response {
+      if (!response.body || !String(response.headers.get("content-type")).includes("text/event-stream")) return response;
+      const reader = response.body.getReader();
+      let stop: () => Promise<void>;
+      const body = new ReadableStream<Uint8Array>({
+        start() {
+          stop = async () => {
+            running.delete(stop);
+            // The client sees the reply end, as when the upstream ends it; the source meters what was sent.
+            await reader.cancel("The server is shutting down");
+          };
+          running.add(stop);
+        },
+        async pull(controller) {
+          let next: ReadableStreamReadResult<Uint8Array>;
+          try {
+            next = await reader.read();
+          } catch (error) {
+            running.delete(stop);
+            throw error;
+          }
+          const { done, value } = next;
+          if (done) {
+            running.delete(stop);
+            controller.close();
+          } else controller.enqueue(value);
+        },
+        async cancel(reason) {
+          running.delete(stop);
+          await reader.cancel(reason);
+        },
+      });
+      return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+    },
+    /** Ends every running stream; resolves when their sources finished (metered). */
+    async cancelAll(): Promise<void> {
+      await Promise.allSettled([...running].map((stop) => stop()));
+    },
+  };
+}
+
+export type StreamTracker = ReturnType<typeof createStreamTracker>;
+
+export interface ShutdownOptions {
+  servers: http.Server[];
+  streams: StreamTracker;
+  /** Closes what the servers used (the platform's database). */
+  close: () => Promise<void>;
+  /** How long in-flight requests and streams may take to finish on their own. */
+  timeoutMs: number;
+  log?: (message: string) => void;
+  exit?: (code: number) => void;
+}
+
+const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+
+/**
+ * Stops accepting, lets in-flight requests and streams finish for up to `timeoutMs`, then cancels the
+ * streams still running (metered as stopped), closes the remaining connections and the database, and
+ * exits 0. A second signal exits at once (1).
+ */
+export function handleShutdown(options: ShutdownOptions): { draining: () => boolean; shutdown: (reason: string) => Promise<void> } {
+  const { servers, streams, close, timeoutMs, log = console.log, exit = process.exit } = options;
+  let started = false;
+
+  async function shutdown(reason: string): Promise<void> {
+    if (started) {
+      log(`${reason} again: exiting without waiting`);
+      exit(1);
+      return;
+    }
+    started = true;
+    const t0 = Date.now();
+    log(`${reason}: shutting down, in-flight requests have ${timeoutMs} ms to finish`);
+    // If anything below hangs, the process still ends (a supervisor would kill it anyway).
+    setTimeout(() => {
+      log("Shutdown did not complete in time: exiting");
+      exit(1);
+    }, timeoutMs + 10_000).unref();
+
+    const closed = Promise.all(servers.map((s) => new Promise<void>((resolve) => (s.listening ? s.close(() => resolve()) : resolve()))));
+    // Keep-alive connections that finish their request become idle: close them as they do.
+    const idle = setInterval(() => servers.forEach((s) => s.closeIdleConnections()), 100);
+    servers.forEach((s) => s.closeIdleConnections());
+
+    const finished = await Promise.race([closed.then(() => true), wait(timeoutMs).then(() => false)]);
+    if (!finished) {
+      if (streams.size > 0) log(`Stopping ${streams.size} stream(s) still running`);
+      await streams.cancelAll();
+      // A cancelled stream ends its response normally; give those a moment to flush, then cut the rest.
+      await Promise.race([closed, wait(1_000)]);
+      servers.forEach((s) => s.closeAllConnections());
+    }
+    clearInterval(idle);
+    try {
+      await close();
+    } catch (error) {
+      log(`Closing the database failed: ${error instanceof Error ? error.message : String(error)}`);
+      exit(1);
+      return;
+    }
+    log(`Shut down in ${Date.now() - t0} ms`);
+    exit(0);
+  }
+
+  return { draining: () => started, shutdown };
+}
