@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet, useLoaderData, useMatches } from "@remix-run/react";
 import { AppHeader } from "~/components/layout/AppHeader";
 import { Sidebar } from "~/components/layout/Sidebar";
+import { SidebarLayout } from "~/components/layout/SidebarLayout";
 import { SYSTEM_ORG_ID } from "~/features/auth/guards";
 import { useInactivityCheck } from "~/features/auth/use-inactivity-check";
 import { requireAccess } from "~/session.server";
@@ -27,16 +28,11 @@ export default function OrganizationLayout() {
   const title = [...matches].reverse().map((m) => (m.handle as RouteHandle | undefined)?.title).find(Boolean) ?? "";
   useInactivityCheck();
   return (
-    <div className="flex h-screen">
-      <Sidebar organizations={organizations} active={activeOrganization} showSystem={activeOrganization.id === SYSTEM_ORG_ID} />
-      <div className="flex min-w-0 flex-1 flex-col">
-        <AppHeader title={title} user={user} />
-        <main className="flex-1 overflow-y-auto p-6">
-          <div className="mx-auto w-full max-w-content">
-            <Outlet />
-          </div>
-        </main>
-      </div>
-    </div>
+    <SidebarLayout
+      sidebar={<Sidebar organizations={organizations} active={activeOrganization} showSystem={activeOrganization.id === SYSTEM_ORG_ID} />}
+      header={<AppHeader title={title} user={user} />}
+    >
+      <Outlet />
+    </SidebarLayout>
   );
 }
