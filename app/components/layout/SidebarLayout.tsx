@@ -27,7 +27,7 @@ export function SidebarLayout({ sidebar, header, children }: { sidebar: ReactNod
     const onKey = (e: KeyboardEvent) => {
       if (e.key !== "Escape") return;
       setOpen(false);
-      document.querySelector<HTMLElement>(`label[for="${NAV_DRAWER_ID}"].drawer-button`)?.focus();
+      toggle.current?.focus(); // its focus ring shows on the menu button
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
@@ -48,17 +48,18 @@ export function SidebarLayout({ sidebar, header, children }: { sidebar: ReactNod
           checked={open}
           onChange={(e) => setOpen(e.currentTarget.checked)}
         />
-        <div className="drawer-content flex h-dvh min-w-0 flex-col">
-          {header}
-          <main id="main" tabIndex={-1} className="flex-1 overflow-y-auto p-4 outline-none sm:p-6">
-            <div className="mx-auto w-full max-w-content">{children}</div>
-          </main>
-        </div>
+        {/* The sidebar before the page in the DOM, as on screen, so Tab meets it first (the grid places both). */}
         <div className="drawer-side z-40">
           <label htmlFor={NAV_DRAWER_ID} className="drawer-overlay">
             <span className="sr-only">Close navigation menu</span>
           </label>
           {sidebar}
+        </div>
+        <div className="drawer-content flex h-dvh min-w-0 flex-col">
+          {header}
+          <main id="main" tabIndex={-1} className="flex-1 overflow-y-auto p-4 outline-none sm:p-6">
+            <div className="mx-auto w-full max-w-content">{children}</div>
+          </main>
         </div>
       </div>
     </>
