@@ -50,7 +50,7 @@ export function SidebarLayout({ sidebar, header, children }: { sidebar: ReactNod
         />
         {/* The sidebar before the page in the DOM, as on screen, so Tab meets it first (the grid places both). */}
         <div className="drawer-side z-40">
-          <label htmlFor={NAV_DRAWER_ID} className="drawer-overlay">
+          <label htmlFor={NAV_DRAWER_ID} className="drawer-overlay lg:hidden">
             <span className="sr-only">Close navigation menu</span>
           </label>
           {sidebar}
