@@ -87,6 +87,23 @@ async function signIn(page: Page, screen: Screen) {
   if (screen.path.startsWith("/billing")) await addCardWithRequests(page);
 }
 
+async function seriousViolations(page: Page, path: string) {
+  const found: { theme: string; rule: string; target: string; summary: string }[] = [];
+  for (const colorScheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme });
+    // Let transitions (the drawer, dialogs, theme colours) settle so colours are measured at rest.
+    await page.waitForTimeout(400);
+    const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+    found.push(
+      ...results.violations
+        .filter((v) => v.impact === "serious" || v.impact === "critical")
+        .flatMap((v) => v.nodes.map((n) => ({ theme: colorScheme, rule: v.id, target: n.target.join(" "), summary: n.failureSummary?.split("\n").slice(0, 2).join(" ") ?? "" })))
+        .filter((n) => !known(path, n.rule, n.target)),
+    );
+  }
+  return found;
+}
+
 // One sign-in and page load per screen, measured in both themes (the colours follow the media query).
 for (const screen of SCREENS) {
   test(`${screen.path} has no serious or critical violations in the light and dark themes`, async ({ page }) => {
@@ -95,19 +112,25 @@ for (const screen of SCREENS) {
     await page.goto(screen.path);
     await page.waitForLoadState("networkidle");
     if (screen.ready) await screen.ready(page);
-    const found: { theme: string; rule: string; target: string; summary: string }[] = [];
-    for (const colorScheme of ["light", "dark"] as const) {
-      await page.emulateMedia({ colorScheme });
-      // Let transitions (the drawer, dialogs, theme colours) settle so colours are measured at rest.
-      await page.waitForTimeout(400);
-      const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-      found.push(
-        ...results.violations
-          .filter((v) => v.impact === "serious" || v.impact === "critical")
-          .flatMap((v) => v.nodes.map((n) => ({ theme: colorScheme, rule: v.id, target: n.target.join(" "), summary: n.failureSummary?.split("\n").slice(0, 2).join(" ") ?? "" })))
-          .filter((n) => !known(screen.path, n.rule, n.target)),
-      );
-    }
+    const found = await seriousViolations(page, screen.path);
     expect(found, JSON.stringify(found, null, 1)).toEqual([]);
   });
 }
+
+test.describe("at 390 px", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  for (const drawer of ["closed", "open"] as const) {
+    test(`/team with the navigation drawer ${drawer} has no serious or critical violations in either theme`, async ({ page }) => {
+      await signInWithOrganization(page);
+      await page.goto("/team");
+      await page.waitForLoadState("networkidle");
+      if (drawer === "open") {
+        await page.locator("header label.drawer-button").click();
+        await expect(page.getByRole("navigation", { name: "Organization" })).toBeVisible();
+      }
+      const found = await seriousViolations(page, "/team");
+      expect(found, JSON.stringify(found, null, 1)).toEqual([]);
+    });
+  }
+});
