@@ -3,16 +3,28 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { Activity, Boxes, Gauge, KeyRound, PiggyBank } from "lucide-react";
 import { useState } from "react";
 import { CopyButton } from "~/components/CopyButton";
+import { apiBaseUrl } from "~/features/chat/hosts";
 import type { EndpointId, SampleLanguage } from "~/features/demos/api-samples";
-import { API_STATS, ENDPOINTS, SAMPLE_LANGUAGES, apiSample } from "~/features/demos/api-samples";
+import { API_STATS, ENDPOINTS, SAMPLE_LANGUAGES, apiSample, sampleChatModel } from "~/features/demos/api-samples";
+import { listModels } from "~/platform/models.server";
+import { requireAccess } from "~/session.server";
 import type { RouteHandle } from "./_org";
 
 export const handle: RouteHandle = { title: "API" };
 export const meta: MetaFunction = () => [{ title: "API · AI Console" }];
 
-/** The public OpenAI-compatible API of this server is mounted under /openai (its paths are /v1/…). */
-export function loader({ request }: LoaderFunctionArgs) {
-  return { baseUrl: `${new URL(request.url).origin}/openai` };
+/**
+ * The public OpenAI-compatible API of this install is mounted under /openai (its paths are /v1/…), on
+ * the API host the chat's examples use; the chat sample names one of the models it serves.
+ */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { api } = await requireAccess("organization", request, context);
+  const models = await listModels(api);
+  const { app: appHostPrefix, api: apiHostPrefix } = context.hostPrefixes;
+  return {
+    baseUrl: apiBaseUrl(request.url, appHostPrefix, apiHostPrefix).replace(/\/v1$/, ""),
+    chatModel: sampleChatModel(models.ok ? models.models : []),
+  };
 }
 
 const statIcons = [Activity, Gauge, PiggyBank, Boxes];
@@ -20,7 +32,7 @@ const languageLabels: Record<SampleLanguage, string> = { curl: "curl", python: "
 
 /** SPEC §2 /api-home: static stats and copyable samples for three endpoints in three languages. */
 export default function ApiHomePage() {
-  const { baseUrl } = useLoaderData<typeof loader>();
+  const { baseUrl, chatModel } = useLoaderData<typeof loader>();
   return (
     <section className="flex flex-col gap-8">
       <header className="flex flex-wrap items-end justify-between gap-4">
@@ -37,26 +49,37 @@ export default function ApiHomePage() {
           const Icon = statIcons[i];
           return (
             <div key={s.label} className="stat">
-              <div className="stat-figure text-primary">
-                <Icon className="size-8" aria-hidden />
-              </div>
               <dt className="stat-title">{s.label}</dt>
               <dd className="stat-value">{s.value}</dd>
               <dd className="stat-desc">{s.note}</dd>
+              {/* Only dt and dd may sit in a dl's group (axe definition-list); the grid places the icon. */}
+              <dd className="stat-figure text-primary" aria-hidden>
+                <Icon className="size-8" />
+              </dd>
             </div>
           );
         })}
       </dl>
       {ENDPOINTS.map((e) => (
-        <EndpointSamples key={e.id} id={e.id} title={e.title} method={e.method} path={e.path} baseUrl={baseUrl} />
+        <EndpointSamples key={e.id} id={e.id} title={e.title} method={e.method} path={e.path} servedHere={e.servedHere} baseUrl={baseUrl} chatModel={chatModel} />
       ))}
     </section>
   );
 }
 
-function EndpointSamples({ id, title, method, path, baseUrl }: { id: EndpointId; title: string; method: string; path: string; baseUrl: string }) {
+interface EndpointSamplesProps {
+  id: EndpointId;
+  title: string;
+  method: string;
+  path: string;
+  servedHere: boolean;
+  baseUrl: string;
+  chatModel: string;
+}
+
+function EndpointSamples({ id, title, method, path, servedHere, baseUrl, chatModel }: EndpointSamplesProps) {
   const [language, setLanguage] = useState<SampleLanguage>("curl");
-  const code = apiSample(id, language, baseUrl);
+  const code = apiSample(id, language, baseUrl, chatModel);
   return (
     <section className="card bg-base-100 shadow-sm" aria-labelledby={`endpoint-${id}`}>
       <div className="card-body gap-3">
@@ -64,9 +87,10 @@ function EndpointSamples({ id, title, method, path, baseUrl }: { id: EndpointId;
           <h3 id={`endpoint-${id}`} className="card-title">
             {title}
           </h3>
-          <code className="badge badge-neutral font-mono">
-            {method} {path}
+          <code className="badge badge-neutral h-auto font-mono break-all">
+            {method} /openai{path}
           </code>
+          {servedHere ? null : <span className="badge badge-outline">Example</span>}
           <div role="tablist" aria-label={`${title} language`} className="tabs tabs-box tabs-sm ml-auto">
             {SAMPLE_LANGUAGES.map((l) => (
               <button key={l} type="button" role="tab" aria-selected={l === language} className={`tab ${l === language ? "tab-active" : ""}`} onClick={() => setLanguage(l)}>
@@ -75,8 +99,13 @@ function EndpointSamples({ id, title, method, path, baseUrl }: { id: EndpointId;
             ))}
           </div>
         </div>
+        {servedHere ? (
+          <p className="text-sm text-base-content/70">Runs as shown against this console once {"{key}"} is one of your API tokens.</p>
+        ) : (
+          <p className="text-sm text-base-content/70">An example of the API&apos;s shape: this install does not serve this endpoint yet.</p>
+        )}
         <div className="relative">
-          <pre className="overflow-x-auto rounded-box bg-neutral p-4 pr-28 text-sm text-neutral-content" aria-label={`${title} ${language} sample`}>
+          <pre tabIndex={0} className="overflow-x-auto rounded-box bg-neutral p-4 pr-28 text-sm text-neutral-content" aria-label={`${title} ${language} sample`}>
             <code>{code}</code>
           </pre>
           <div className="absolute right-2 top-2">

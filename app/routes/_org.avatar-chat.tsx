@@ -89,6 +89,17 @@ export default function AvatarChatPage() {
       <div className="flex min-h-[32rem] flex-col gap-4">
         <div className="card flex-1 bg-base-100 shadow-sm">
           <MessageList className="card-body gap-2" messages={messages} pending={pending} pendingLabel="Nova is thinking" />
+          {/* The prompt from /avatar-home is kept even without JavaScript, which the replies need. */}
+          <noscript>
+            <div className="card-body gap-2 pt-0">
+              {initialPrompt ? (
+                <p>
+                  Your prompt: <q>{initialPrompt}</q>
+                </p>
+              ) : null}
+              <p className="text-base-content/70">Nova&apos;s replies and voice are simulated in your browser: turn on JavaScript to talk with her.</p>
+            </div>
+          </noscript>
         </div>
         <PromptComposer
           id="avatar-chat-input"

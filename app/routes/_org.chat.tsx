@@ -11,8 +11,9 @@ import type { ChatMessage } from "~/features/chat/messages";
 import { messageId, truncateAfter } from "~/features/chat/messages";
 import { ModelSelector } from "~/features/chat/ModelSelector";
 import { splitReasoning } from "~/features/chat/reasoning";
-import { RETRY_NOTICES, retryChip } from "~/features/chat/retry";
+import { isUnavailableStatus, RETRY_NOTICES, retryChip, UNAVAILABLE_NOTICES } from "~/features/chat/retry";
 import { useChatStream, useRetryCountdown } from "~/features/chat/use-chat-stream";
+import { statusOf } from "~/features/models/status";
 import { useModelStatus } from "~/features/models/use-model-status";
 import { useTimeZone } from "~/lib/use-time-zone";
 import { listModels, modelStatuses } from "~/platform/models.server";
@@ -59,8 +60,15 @@ export default function ChatPage() {
     const answer = splitReasoning(message.content, message.reasoning).answer;
     setAnnouncement(`Reply finished: ${answer.slice(0, 500)}`);
   }, []);
-  const chat = useChatStream(setMessages, onFinished);
+  const chat = useChatStream(setMessages, onFinished, (name) => statusOf(status, name));
   const retryLeft = useRetryCountdown(chat.retry, (retry) => void chat.run(retry.history, retry.model));
+
+  // A warm-up retry stops when the poll says the model is down for longer (maintenance, offline, standby).
+  const { retry: pendingRetry, stopRetryAs } = chat;
+  const pendingStatus = pendingRetry && pendingRetry.status === 503 ? statusOf(status, pendingRetry.model) : null;
+  useEffect(() => {
+    if (isUnavailableStatus(pendingStatus)) stopRetryAs(pendingStatus);
+  }, [pendingStatus, stopRetryAs]);
 
   useEffect(() => {
     listEnd.current?.scrollIntoView?.({ block: "end" });
@@ -159,6 +167,11 @@ export default function ChatPage() {
           <div role="status" className="alert alert-warning">
             <span>{RETRY_NOTICES[chat.retry.status]}</span>
             <span className="badge badge-neutral">{retryChip(retryLeft)}</span>
+          </div>
+        )}
+        {chat.unavailable && (
+          <div role="status" className="alert alert-warning">
+            <span>{UNAVAILABLE_NOTICES[chat.unavailable]}</span>
           </div>
         )}
         {chat.error && (

@@ -83,7 +83,22 @@ export default function MultimodalChatPage() {
       <div className="card min-h-96 flex-1 bg-base-100 shadow-sm">
         <div className="card-body">
           {messages.length === 0 ? (
-            <p className="m-auto text-center text-base-content/60">{initialPrompt ? "Starting..." : "Ask for text, images, video or audio: the assistant answers with all of them."}</p>
+            <div className="m-auto text-center text-base-content/70">
+              {initialPrompt ? (
+                <>
+                  {/* Without JavaScript nothing would ever start: show the prompt and say why instead. */}
+                  <p className="hide-without-script">Starting...</p>
+                  <noscript>
+                    <p>
+                      Your prompt: <q className="text-base-content">{initialPrompt}</q>
+                    </p>
+                    <p>The assistant&apos;s replies are simulated in your browser: turn on JavaScript to see them.</p>
+                  </noscript>
+                </>
+              ) : (
+                <p>Ask for text, images, video or audio: the assistant answers with all of them.</p>
+              )}
+            </div>
           ) : (
             <MessageList
               className="flex flex-col gap-2"

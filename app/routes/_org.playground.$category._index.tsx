@@ -41,9 +41,8 @@ export default function PlaygroundCategoryPage() {
                       Open <ArrowRight className="size-4" aria-hidden />
                     </Link>
                   ) : (
-                    <Link to={playgroundPath(category.id, u.id)} className="btn btn-ghost btn-sm" aria-label={`Open ${u.title}`}>
-                      Coming soon
-                    </Link>
+                    // Not a link: there is nothing to open yet (it led to 'Playground not found').
+                    <span className="badge badge-outline">Coming soon</span>
                   )}
                 </div>
               </div>

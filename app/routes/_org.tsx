@@ -4,6 +4,7 @@ import { Outlet, useLoaderData, useMatches, useRouteLoaderData } from "@remix-ru
 import { GeneralErrorBoundary } from "~/components/GeneralErrorBoundary";
 import { AppHeader } from "~/components/layout/AppHeader";
 import { Sidebar } from "~/components/layout/Sidebar";
+import { SidebarLayout } from "~/components/layout/SidebarLayout";
 import { SYSTEM_ORG_ID } from "~/features/auth/guards";
 import { useInactivityCheck } from "~/features/auth/use-inactivity-check";
 import { requireAccess } from "~/session.server";
@@ -29,15 +30,12 @@ function Shell({ layout, title, children }: { layout: LayoutData; title: string;
   const { user, organizations, activeOrganization } = layout;
   useInactivityCheck();
   return (
-    <div className="flex h-screen">
-      <Sidebar organizations={organizations} active={activeOrganization} showSystem={activeOrganization.id === SYSTEM_ORG_ID} />
-      <div className="flex min-w-0 flex-1 flex-col">
-        <AppHeader title={title} user={user} />
-        <main className="flex-1 overflow-y-auto p-6">
-          <div className="mx-auto w-full max-w-content">{children}</div>
-        </main>
-      </div>
-    </div>
+    <SidebarLayout
+      sidebar={<Sidebar organizations={organizations} active={activeOrganization} showSystem={activeOrganization.id === SYSTEM_ORG_ID} />}
+      header={<AppHeader title={title} user={user} />}
+    >
+      {children}
+    </SidebarLayout>
   );
 }
 

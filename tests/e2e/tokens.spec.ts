@@ -40,7 +40,9 @@ test("an admin creates a token: the secret appears once and is gone after reload
   await expect(form.getByLabel("chat", { exact: true })).not.toBeChecked();
 
   await expect(tokenRows(page)).toHaveCount(2);
-  const created = tokenRows(page).nth(1);
+  // SPEC §4: a token expiring within 7 days comes first, above the primary token (issue 14).
+  const created = tokenRows(page).nth(0);
+  await expect(tokenRows(page).nth(1)).toContainText("primary");
   await expect(created).toContainText("active");
   await expect(created).toContainText("chat");
   await expect(created).toContainText("models:read");
@@ -55,7 +57,7 @@ test("an admin creates a token: the secret appears once and is gone after reload
   expect(await page.content()).not.toContain(secret);
   await expect(tokenRows(page)).toHaveCount(2);
 
-  const row = tokenRows(page).nth(1);
+  const row = tokenRows(page).nth(0);
   await row.getByRole("button", { name: "Revoke" }).click();
   const confirm = page.getByRole("alertdialog");
   await expect(confirm).toContainText("Requests using it are refused");

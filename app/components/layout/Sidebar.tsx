@@ -11,7 +11,7 @@ interface SidebarProps {
 
 export function Sidebar({ organizations, active, showSystem }: SidebarProps) {
   return (
-    <aside className="flex h-full w-sidebar flex-col gap-2 overflow-y-auto border-r border-base-300 bg-base-100 p-3" aria-label="Sidebar">
+    <aside className="flex min-h-full w-sidebar max-w-[85vw] flex-col gap-2 border-r border-base-300 bg-base-100 p-3" aria-label="Sidebar">
       <div className="px-2 py-3 text-lg font-bold">AI Console</div>
       {organizations.length > 1 ? <OrganizationSwitcher organizations={organizations} active={active} /> : <p className="truncate px-2 text-sm text-base-content/70">{active.name}</p>}
       <NavSection title="Home" items={homeNav} />

@@ -22,7 +22,7 @@ export function ApiExamplesDialog({ baseUrl, model }: { baseUrl: string; model: 
         snippets.map((s) => (
           <section key={s.id} className="mb-3">
             <h3 className="mb-1 font-semibold">{s.label}</h3>
-            <pre className="max-h-60 overflow-auto rounded-box bg-neutral p-3 text-xs text-neutral-content">
+            <pre tabIndex={0} className="max-h-60 overflow-auto rounded-box bg-neutral p-3 text-xs text-neutral-content">
               <code>{s.code}</code>
             </pre>
           </section>
@@ -35,7 +35,7 @@ export function ApiExamplesDialog({ baseUrl, model }: { baseUrl: string; model: 
         ))}
       </div>
       <div hidden={!hydrated} role="tabpanel" aria-label={active.label}>
-        <pre className="max-h-80 overflow-auto rounded-box bg-neutral p-3 text-xs text-neutral-content">
+        <pre tabIndex={0} className="max-h-80 overflow-auto rounded-box bg-neutral p-3 text-xs text-neutral-content">
           <code data-testid="api-snippet">{active.code}</code>
         </pre>
         <div className="mt-3 flex justify-end">

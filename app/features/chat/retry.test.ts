@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isRetryStatus, RETRY_NOTICES, RETRY_SECONDS, retryChip, secondsLeft } from "./retry";
+import { classifyFailure, isRetryStatus, RETRY_NOTICES, RETRY_SECONDS, retryChip, secondsLeft, UNAVAILABLE_NOTICES } from "./retry";
 
 describe("retry countdown", () => {
   it("waits 30 s after a 503 and 5 s after a 429", () => {
@@ -24,5 +24,39 @@ describe("retry countdown", () => {
     expect(retryChip(30)).toBe("Retrying in 30s");
     expect(RETRY_NOTICES[503]).toBe("Model is warming up. This usually takes a few minutes for the first request.");
     expect(RETRY_NOTICES[429]).toBe("Rate limit exceeded. Please wait a moment.");
+  });
+});
+
+describe("which failures are retried", () => {
+  const maintenance = "The model 'x' is under maintenance";
+
+  it("retries a 503 as warming up only for a model starting, unknown or reported online", () => {
+    expect(classifyFailure(503, "Upstream busy", "starting")).toEqual({ kind: "retry", status: 503 });
+    expect(classifyFailure(503, "", "unknown")).toEqual({ kind: "retry", status: 503 });
+    expect(classifyFailure(503, "", null)).toEqual({ kind: "retry", status: 503 });
+    expect(classifyFailure(503, "", "online")).toEqual({ kind: "retry", status: 503 });
+  });
+
+  it("stops on a 503 whose message says maintenance, whatever the polled status", () => {
+    expect(classifyFailure(503, maintenance, "online")).toEqual({ kind: "unavailable", status: "maintenance" });
+    expect(classifyFailure(503, maintenance, "unknown")).toEqual({ kind: "unavailable", status: "maintenance" });
+  });
+
+  it("stops on a 503 from a model polled as maintenance, offline or standby", () => {
+    expect(classifyFailure(503, "", "maintenance")).toEqual({ kind: "unavailable", status: "maintenance" });
+    expect(classifyFailure(503, "", "offline")).toEqual({ kind: "unavailable", status: "offline" });
+    expect(classifyFailure(503, "", "standby")).toEqual({ kind: "unavailable", status: "standby" });
+  });
+
+  it("always retries a 429 and never other statuses", () => {
+    expect(classifyFailure(429, maintenance, "maintenance")).toEqual({ kind: "retry", status: 429 });
+    expect(classifyFailure(500, "", "starting")).toEqual({ kind: "error" });
+    expect(classifyFailure(502, "", "offline")).toEqual({ kind: "error" });
+  });
+
+  it("says the status plainly", () => {
+    expect(UNAVAILABLE_NOTICES.maintenance).toBe("This model is under maintenance.");
+    expect(UNAVAILABLE_NOTICES.offline).toBe("This model is offline.");
+    expect(UNAVAILABLE_NOTICES.standby).toBe("This model is on standby.");
   });
 });

@@ -1,3 +1,5 @@
+import type { ModelStatus } from "~/features/models/status";
+
 /** SPEC §4 and §9: a 503 (warming up) retries after 30 s, a 429 (rate limit) after 5 s, whatever Retry-After says. */
 export const RETRY_SECONDS = { 503: 30, 429: 5 } as const;
 
@@ -19,4 +21,36 @@ export function secondsLeft(total: number, startedAt: number, now: number): numb
 
 export function retryChip(seconds: number): string {
   return `Retrying in ${seconds}s`;
+}
+
+/** Statuses in which a model will not come up by itself: a 503 from it is not "warming up". */
+export const UNAVAILABLE_STATUSES = ["maintenance", "offline", "standby"] as const;
+export type UnavailableStatus = (typeof UNAVAILABLE_STATUSES)[number];
+
+export const UNAVAILABLE_NOTICES: Record<UnavailableStatus, string> = {
+  maintenance: "This model is under maintenance.",
+  offline: "This model is offline.",
+  standby: "This model is on standby.",
+};
+
+export function isUnavailableStatus(status: ModelStatus | string | null | undefined): status is UnavailableStatus {
+  return (UNAVAILABLE_STATUSES as readonly string[]).includes(status ?? "");
+}
+
+/** What the chat does with a failed answer: retry after a countdown, stop on an unavailable model, or show the error. */
+export type FailureOutcome = { kind: "retry"; status: RetryStatus } | { kind: "unavailable"; status: UnavailableStatus } | { kind: "error" };
+
+/**
+ * The rule (issue 14): a 429 is always retried after 5 s. A 503 is "warming up" (retried after 30 s)
+ * only when nothing says the model is down for longer: the platform's 503 for a model under
+ * maintenance says so in its message, and the polled status may say maintenance, offline or standby.
+ * Those show their status and stop, with no countdown; a model that is starting, unknown or (by a
+ * stale poll) online is warming up.
+ */
+export function classifyFailure(status: number, message: string, modelStatus: ModelStatus | null | undefined): FailureOutcome {
+  if (status === 429) return { kind: "retry", status };
+  if (status !== 503) return { kind: "error" };
+  if (/under maintenance/i.test(message)) return { kind: "unavailable", status: "maintenance" };
+  if (isUnavailableStatus(modelStatus)) return { kind: "unavailable", status: modelStatus };
+  return { kind: "retry", status };
 }

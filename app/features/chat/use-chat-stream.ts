@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { ChatMessage } from "./messages";
 import { apiErrorMessage, messageId, toWire } from "./messages";
-import type { RetryStatus } from "./retry";
-import { isRetryStatus, RETRY_SECONDS, secondsLeft } from "./retry";
+import type { ModelStatus } from "~/features/models/status";
+import type { RetryStatus, UnavailableStatus } from "./retry";
+import { classifyFailure, RETRY_SECONDS, secondsLeft } from "./retry";
 import { createSseParser, deltaOf } from "./sse";
 
 export interface PendingRetry {
@@ -17,16 +18,20 @@ type SetMessages = (update: (messages: ChatMessage[]) => ChatMessage[]) => void;
 
 /**
  * Sends a conversation to the console's resource route and streams the reply into the message list
- * (SPEC §4): 503 and 429 schedule a retry after 30 s / 5 s, Stop aborts the request all the way to
- * the upstream, and a finished reply is handed to `onFinished` (for the live region).
+ * (SPEC §4): 429 and a warming-up 503 schedule a retry after 5 s / 30 s, a model under maintenance,
+ * offline or on standby stops with its status (`classifyFailure`), Stop aborts the request all the
+ * way to the upstream, and a finished reply is handed to `onFinished` (for the live region).
  */
-export function useChatStream(setMessages: SetMessages, onFinished: (message: ChatMessage) => void) {
+export function useChatStream(setMessages: SetMessages, onFinished: (message: ChatMessage) => void, statusOfModel: (model: string) => ModelStatus) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [retry, setRetry] = useState<PendingRetry | null>(null);
+  const [unavailable, setUnavailable] = useState<UnavailableStatus | null>(null);
   const controller = useRef<AbortController | null>(null);
   const finished = useRef(onFinished);
   finished.current = onFinished;
+  const statusOf = useRef(statusOfModel);
+  statusOf.current = statusOfModel;
 
   const run = useCallback(
     async (history: ChatMessage[], model: string) => {
@@ -36,6 +41,7 @@ export function useChatStream(setMessages: SetMessages, onFinished: (message: Ch
       setBusy(true);
       setError(null);
       setRetry(null);
+      setUnavailable(null);
       let assistant: ChatMessage | null = null;
       const update = (patch: Partial<ChatMessage>) => {
         if (!assistant) return;
@@ -51,12 +57,11 @@ export function useChatStream(setMessages: SetMessages, onFinished: (message: Ch
           signal: abort.signal,
         });
         if (!response.ok) {
-          if (isRetryStatus(response.status)) {
-            await response.body?.cancel().catch(() => {});
-            setRetry({ status: response.status, seconds: RETRY_SECONDS[response.status], startedAt: Date.now(), history, model });
-          } else {
-            setError(await apiErrorMessage(response));
-          }
+          const message = await apiErrorMessage(response);
+          const outcome = classifyFailure(response.status, message, statusOf.current(model));
+          if (outcome.kind === "retry") setRetry({ status: outcome.status, seconds: RETRY_SECONDS[outcome.status], startedAt: Date.now(), history, model });
+          else if (outcome.kind === "unavailable") setUnavailable(outcome.status);
+          else setError(message);
           return;
         }
         if (!response.body) {
@@ -125,11 +130,20 @@ export function useChatStream(setMessages: SetMessages, onFinished: (message: Ch
     setRetry(null);
   }, []);
 
-  const cancelRetry = useCallback(() => setRetry(null), []);
+  const cancelRetry = useCallback(() => {
+    setRetry(null);
+    setUnavailable(null);
+  }, []);
+
+  /** The poll found the model down while a warm-up retry waited: show that status and stop retrying. */
+  const stopRetryAs = useCallback((status: UnavailableStatus) => {
+    setRetry(null);
+    setUnavailable(status);
+  }, []);
 
   useEffect(() => () => controller.current?.abort(), []);
 
-  return { run, stop, busy, error, setError, retry, cancelRetry };
+  return { run, stop, busy, error, setError, retry, cancelRetry, unavailable, stopRetryAs };
 }
 
 /** Seconds left of a pending retry, firing `onDone` once at zero (a new retry or null cancels it). */

@@ -1,4 +1,8 @@
-/** Code samples for /api-home: the public API paths of SPEC §7 with a bearer key. */
+/**
+ * Code samples for /api-home: the public API paths of SPEC §7 with a bearer key. The chat sample runs
+ * as shown against this install (its base URL and one of its models); the image and audio samples are
+ * examples of the API's shape that this install does not serve (`servedHere: false`, said on screen).
+ */
 
 export const API_STATS = [
   { label: "Uptime", value: "99.9%", note: "over the last 90 days" },
@@ -11,16 +15,24 @@ export const SAMPLE_LANGUAGES = ["curl", "python", "javascript"] as const;
 export type SampleLanguage = (typeof SAMPLE_LANGUAGES)[number];
 
 export const ENDPOINTS = [
-  { id: "chat", title: "Chat completions", method: "POST", path: "/v1/chat/completions" },
-  { id: "images", title: "Image generations", method: "POST", path: "/v1/images/generations" },
-  { id: "transcriptions", title: "Audio transcriptions", method: "POST", path: "/v1/audio/transcriptions" },
+  { id: "chat", title: "Chat completions", method: "POST", path: "/v1/chat/completions", servedHere: true },
+  { id: "images", title: "Image generations", method: "POST", path: "/v1/images/generations", servedHere: false },
+  { id: "transcriptions", title: "Audio transcriptions", method: "POST", path: "/v1/audio/transcriptions", servedHere: false },
 ] as const;
 export type EndpointId = (typeof ENDPOINTS)[number]["id"];
 
 export const KEY_PLACEHOLDER = "{key}";
 
-/** The sample for one endpoint in one language; `baseUrl` ends before `/v1`. */
-export function apiSample(endpoint: EndpointId, language: SampleLanguage, baseUrl: string): string {
+/** The model the chat sample names when the install has none to offer. */
+export const DEFAULT_SAMPLE_MODEL = "builtin";
+
+/** The chat sample's model: `builtin` (free, always there) when served, else the first model. */
+export function sampleChatModel(models: readonly { name: string }[]): string {
+  return models.find((m) => m.name === DEFAULT_SAMPLE_MODEL)?.name ?? models[0]?.name ?? DEFAULT_SAMPLE_MODEL;
+}
+
+/** The sample for one endpoint in one language; `baseUrl` ends before `/v1`; `chatModel` names a model of this install. */
+export function apiSample(endpoint: EndpointId, language: SampleLanguage, baseUrl: string, chatModel: string = DEFAULT_SAMPLE_MODEL): string {
   const base = baseUrl.replace(/\/$/, "");
   switch (endpoint) {
     case "chat":
@@ -29,7 +41,7 @@ export function apiSample(endpoint: EndpointId, language: SampleLanguage, baseUr
   -H "Authorization: Bearer ${KEY_PLACEHOLDER}" \\
   -H "Content-Type: application/json" \\
   -d '{
-    "model": "llama-3.1-70b",
+    "model": "${chatModel}",
     "messages": [{"role": "user", "content": "Hello!"}],
     "stream": true
   }'`;
@@ -39,7 +51,7 @@ export function apiSample(endpoint: EndpointId, language: SampleLanguage, baseUr
 client = OpenAI(base_url="${base}/v1", api_key="${KEY_PLACEHOLDER}")
 
 stream = client.chat.completions.create(
-    model="llama-3.1-70b",
+    model="${chatModel}",
     messages=[{"role": "user", "content": "Hello!"}],
     stream=True,
 )
@@ -52,7 +64,7 @@ for chunk in stream:
     "Content-Type": "application/json",
   },
   body: JSON.stringify({
-    model: "llama-3.1-70b",
+    model: "${chatModel}",
     messages: [{ role: "user", content: "Hello!" }],
     stream: true,
   }),

@@ -45,7 +45,7 @@ describe("the 7-day warning window", () => {
 });
 
 describe("sortTokens", () => {
-  it("orders primary, then expiring or recently expired, then other active, then revoked, then the rest", () => {
+  it("orders expiring or recently expired, then other active, then revoked, then the rest, a primary token included", () => {
     const tokens = [
       token("long-expired", { expiresAt: NOW - 30 * DAY_MS }),
       token("revoked", { revoked: true, expiresAt: NOW + DAY_MS }),
@@ -56,9 +56,9 @@ describe("sortTokens", () => {
       token("primary", { primary: true, createdAt: NOW - 100 * DAY_MS }),
     ];
     expect(sortTokens(tokens, NOW).map((t) => t.publicId)).toEqual([
-      "primary",
       "recently-expired",
       "expiring-soon",
+      "primary",
       "active-never",
       "active-later",
       "revoked",
@@ -76,6 +76,25 @@ describe("sortTokens", () => {
       token("revoked-new", { revoked: true, createdAt: NOW - DAY_MS }),
     ];
     expect(sortTokens(tokens, NOW).map((t) => t.publicId)).toEqual(["soon-a", "soon-b", "new", "old", "revoked-new", "revoked-old"]);
+  });
+
+  it("never pins the primary token above tokens expiring within 7 days", () => {
+    const tokens = [
+      token("primary", { primary: true, createdAt: NOW - DAY_MS }),
+      token("expiring", { expiresAt: NOW + 2 * DAY_MS, createdAt: NOW - 20 * DAY_MS }),
+      token("newer-active", { createdAt: NOW }),
+    ];
+    expect(sortTokens(tokens, NOW).map((t) => t.publicId)).toEqual(["expiring", "primary", "newer-active"]);
+  });
+
+  it("sorts a primary token that expires soon, or is revoked, with its group", () => {
+    const tokens = [
+      token("active", { createdAt: NOW }),
+      token("primary-soon", { primary: true, expiresAt: NOW + 6 * DAY_MS }),
+      token("revoked-primary", { primary: true, revoked: true }),
+      token("revoked", { revoked: true, createdAt: NOW }),
+    ];
+    expect(sortTokens(tokens, NOW).map((t) => t.publicId)).toEqual(["primary-soon", "active", "revoked-primary", "revoked"]);
   });
 
   it("does not change the list it is given", () => {

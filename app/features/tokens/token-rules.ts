@@ -34,13 +34,14 @@ export function expiryWarningText(token: Pick<TokenLike, "expiresAt" | "revoked"
 }
 
 /**
- * List order (SPEC §4): the primary token first (issue 3), then non-revoked tokens expiring or
- * recently expired within 7 days (soonest expiry first), then other active tokens, then revoked ones,
- * then the rest (expired longer ago); newest first within each of the last three groups.
+ * List order, exactly SPEC §4: non-revoked tokens expiring or recently expired within 7 days (soonest
+ * expiry first), then other active tokens, then revoked ones, then the rest (expired longer ago). The
+ * primary token takes no place of its own: it sorts by its status like any other, and only leads its
+ * group among equals (issue 3 wants it easy to find, SPEC's order comes first). Newest first within
+ * each of the last three groups.
  */
 export function sortTokens<T extends TokenLike>(tokens: readonly T[], now: number): T[] {
   const rank = (t: T) => {
-    if (t.primary) return 0;
     if (hasExpiryWarning(t, now)) return 1;
     const status = tokenStatus(t, now);
     if (status === "active") return 2;
@@ -51,7 +52,8 @@ export function sortTokens<T extends TokenLike>(tokens: readonly T[], now: numbe
     const byRank = rank(a) - rank(b);
     if (byRank !== 0) return byRank;
     if (rank(a) === 1) return (a.expiresAt ?? 0) - (b.expiresAt ?? 0) || a.publicId.localeCompare(b.publicId);
-    return b.createdAt - a.createdAt || a.publicId.localeCompare(b.publicId);
+    const byPrimary = Number(Boolean(b.primary)) - Number(Boolean(a.primary));
+    return byPrimary || b.createdAt - a.createdAt || a.publicId.localeCompare(b.publicId);
   });
 }
 

@@ -1,0 +1,153 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { newPerson, OPERATOR, signInWithOrganization, signInWithRequests } from "./support/auth";
+import { addCardWithRequests } from "./support/billing";
+import { stubSpeech } from "./support/demos";
+import { expect, test } from "./support/test";
+
+/**
+ * The axe sweep of issue 14: every screen and dialog state, in the light and the dark theme (the
+ * theme follows prefers-color-scheme, see app/styles/app.css), with no serious or critical WCAG
+ * 2.0/2.1 A/AA violation.
+ */
+
+type Who = "admin" | "operator" | "new-user" | "signed-out";
+
+interface Screen {
+  path: string;
+  who: Who;
+  /** Something visible once the screen has rendered what it shows. */
+  ready?: (page: Page) => Promise<void>;
+}
+
+const heading = (name: string | RegExp) => async (page: Page) => {
+  await expect(page.getByRole("heading", { name }).first()).toBeVisible();
+};
+
+const SCREENS: Screen[] = [
+  { path: "/login", who: "signed-out", ready: heading(/./) },
+  { path: "/welcome", who: "new-user", ready: heading(/./) },
+  { path: "/terms", who: "signed-out" },
+  { path: "/privacy", who: "signed-out" },
+  { path: "/", who: "admin", ready: heading("AI Playground") },
+  { path: "/chat", who: "admin", ready: heading("Chat") },
+  { path: "/chat?dialog=api-examples", who: "admin", ready: async (page) => void (await expect(page.getByRole("dialog")).toBeVisible()) },
+  { path: "/video-generation", who: "admin" },
+  { path: "/image-edit", who: "admin" },
+  { path: "/synthesis-home", who: "admin" },
+  { path: "/multimodal-home", who: "admin" },
+  { path: "/multimodal-chat?prompt=Hello&modalities=text,image", who: "admin" },
+  { path: "/avatar-home", who: "admin" },
+  { path: "/avatar-chat?prompt=Hello", who: "admin" },
+  { path: "/task-home", who: "admin" },
+  { path: "/task-home?dialog=start-task&task=social-posts", who: "admin" },
+  { path: "/task-execution?task=social-posts", who: "admin" },
+  { path: "/template-home", who: "admin" },
+  { path: "/template-editor", who: "admin" },
+  { path: "/api-home", who: "admin" },
+  { path: "/models", who: "admin" },
+  { path: "/playground/text", who: "admin" },
+  { path: "/playground/image", who: "admin" },
+  { path: "/playground/text/chat", who: "admin" },
+  { path: "/playground/image/text-to-image", who: "admin" },
+  { path: "/playground/nowhere", who: "admin" },
+  { path: "/team", who: "admin", ready: heading("Team") },
+  { path: "/tokens", who: "admin", ready: heading("API Tokens") },
+  { path: "/usage", who: "admin" },
+  { path: "/billing", who: "admin", ready: heading("Billing") },
+  { path: "/billing?dialog=add-funds", who: "admin", ready: async (page) => void (await expect(page.getByRole("dialog")).toBeVisible()) },
+  { path: "/billing?dialog=auto-payment", who: "admin", ready: async (page) => void (await expect(page.getByRole("dialog")).toBeVisible()) },
+  { path: "/billing/success", who: "admin" },
+  { path: "/billing/cancel", who: "admin" },
+  { path: "/model-editor", who: "operator", ready: heading("Model Editor") },
+  { path: "/model-editor?model=builtin", who: "operator", ready: heading("Model Editor") },
+  { path: "/system/orgs", who: "operator" },
+];
+
+/**
+ * Violations inside form components another branch of this round rewrites (billing dialogs, token
+ * form, team, welcome, system editor forms): left to that branch, so this sweep skips exactly these
+ * (page, rule, element) triples. The integrator empties this list after merging the forms branch.
+ */
+const KNOWN_UNTIL_FORMS_MERGE: { path: string; rule: string; target: string }[] = [
+  // The quick amounts of add funds are links with aria-pressed (app/features/billing/components.tsx).
+  { path: "/billing?dialog=add-funds", rule: "aria-allowed-attr", target: ".btn" },
+  // At 390 px the members table scrolls inside its card (app.css), and a scroll container needs a
+  // keyboard stop when nothing in it is focusable: MemberTable (app/features/team) should wrap its
+  // table in <div className="overflow-x-auto" tabIndex={0} role="region" aria-labelledby=...>.
+  { path: "/team@390", rule: "scrollable-region-focusable", target: 'section[aria-labelledby="members-title"]' },
+  // The same for the tokens table (app/features/tokens/TokenTable.tsx) while only the primary token,
+  // which has no Revoke button, is listed.
+  { path: "/tokens@390", rule: "scrollable-region-focusable", target: 'section[aria-labelledby="tokens-title"]' },
+];
+
+function known(path: string, rule: string, target: string): boolean {
+  return KNOWN_UNTIL_FORMS_MERGE.some((k) => k.path === path && k.rule === rule && target.includes(k.target));
+}
+
+async function signIn(page: Page, screen: Screen) {
+  if (screen.who === "signed-out") return;
+  if (screen.who === "operator") return signInWithRequests(page.request, OPERATOR);
+  if (screen.who === "new-user") return signInWithRequests(page.request, newPerson("Newcomer"));
+  await signInWithOrganization(page);
+  // With a card, Add funds and Configure are enabled, as most admins see them.
+  if (screen.path.startsWith("/billing")) await addCardWithRequests(page);
+}
+
+async function seriousViolations(page: Page, path: string) {
+  const found: { theme: string; rule: string; target: string; summary: string }[] = [];
+  for (const colorScheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme });
+    // Let transitions (the drawer, dialogs, theme colours) settle so colours are measured at rest.
+    await page.waitForTimeout(400);
+    const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+    found.push(
+      ...results.violations
+        .filter((v) => v.impact === "serious" || v.impact === "critical")
+        .flatMap((v) => v.nodes.map((n) => ({ theme: colorScheme, rule: v.id, target: n.target.join(" "), summary: n.failureSummary?.split("\n").slice(0, 2).join(" ") ?? "" })))
+        .filter((n) => !known(path, n.rule, n.target)),
+    );
+  }
+  return found;
+}
+
+// One sign-in and page load per screen, measured in both themes (the colours follow the media query).
+for (const screen of SCREENS) {
+  test(`${screen.path} has no serious or critical violations in the light and dark themes`, async ({ page }) => {
+    await signIn(page, screen);
+    await stubSpeech(page);
+    await page.goto(screen.path);
+    await page.waitForLoadState("networkidle");
+    if (screen.ready) await screen.ready(page);
+    const found = await seriousViolations(page, screen.path);
+    expect(found, JSON.stringify(found, null, 1)).toEqual([]);
+  });
+}
+
+test.describe("at 390 px", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  for (const drawer of ["closed", "open"] as const) {
+    test(`/team with the navigation drawer ${drawer} has no serious or critical violations in either theme`, async ({ page }) => {
+      await signInWithOrganization(page);
+      await page.goto("/team");
+      await page.waitForLoadState("networkidle");
+      if (drawer === "open") {
+        await page.locator("header label.drawer-button").click();
+        await expect(page.getByRole("navigation", { name: "Organization" })).toBeVisible();
+      }
+      const found = await seriousViolations(page, "/team@390");
+      expect(found, JSON.stringify(found, null, 1)).toEqual([]);
+    });
+  }
+
+  for (const path of ["/tokens", "/billing", "/models", "/usage", "/chat?dialog=api-examples", "/api-home"]) {
+    test(`${path} has no serious or critical violations in either theme`, async ({ page }) => {
+      await signInWithOrganization(page);
+      await page.goto(path);
+      await page.waitForLoadState("networkidle");
+      const found = await seriousViolations(page, `${path}@390`);
+      expect(found, JSON.stringify(found, null, 1)).toEqual([]);
+    });
+  }
+});

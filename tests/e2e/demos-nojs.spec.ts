@@ -1,0 +1,42 @@
+import { signInWithOrganization } from "./support/auth";
+import { expect, test } from "./support/test";
+
+/** Issue 14.5: every demo page says something meaningful without JavaScript. */
+test.use({ javaScriptEnabled: false });
+
+test.beforeEach(async ({ page }) => {
+  await signInWithOrganization(page);
+});
+
+for (const [path, title] of [
+  ["/video-generation", "Video Generation"],
+  ["/image-edit", "Image Edit"],
+] as const) {
+  test(`${path} explains the demo instead of loading forever`, async ({ page }) => {
+    await page.goto(path);
+    const note = page.getByRole("region", { name: title });
+    await expect(note).toContainText("turn on JavaScript to try it", { useInnerText: true });
+    await expect(page.locator("main").getByLabel("Loading")).toBeHidden();
+  });
+}
+
+test("/multimodal-chat shows the prompt it was given and why nothing answers", async ({ page }) => {
+  await page.goto("/multimodal-chat?prompt=Paint%20a%20fox&modalities=text,image");
+  // noscript content: rendered for a browser without scripts; Playwright's text matching skips noscript, innerText doesn't.
+  await expect(page.locator("main")).toContainText("Your prompt: Paint a fox", { useInnerText: true });
+  await expect(page.locator("main")).toContainText("turn on JavaScript to see them", { useInnerText: true });
+  await expect(page.getByText("Starting...")).toBeHidden();
+});
+
+test("/avatar-chat keeps the prompt it was given", async ({ page }) => {
+  await page.goto("/avatar-chat?prompt=Tell%20me%20a%20joke");
+  await expect(page.locator("main")).toContainText("Your prompt: Tell me a joke", { useInnerText: true });
+  await expect(page.locator("main")).toContainText("turn on JavaScript to talk with her", { useInnerText: true });
+});
+
+test("/playground: coming-soon use cases are not links, and the open links are named by what they open", async ({ page }) => {
+  await page.goto("/playground/text");
+  const cases = page.getByRole("list", { name: "Use cases" });
+  await expect(cases.getByText("Coming soon").first()).toBeVisible();
+  await expect(cases.getByRole("link", { name: /Coming soon/ })).toHaveCount(0);
+});
