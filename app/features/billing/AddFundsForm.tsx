@@ -50,7 +50,7 @@ export function AddFundsForm({ nonce, hasPaymentMethod, lastResult }: { nonce: s
                 replace
                 preventScrollReset
                 className={`btn btn-sm ${Number(amount) === quick ? "btn-primary" : "btn-outline"}`}
-                aria-pressed={Number(amount) === quick}
+                aria-current={Number(amount) === quick ? "true" : undefined}
                 onClick={(e) => {
                   e.preventDefault();
                   form.update({ name: fields.amount.name, value: String(quick) });

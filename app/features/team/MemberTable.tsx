@@ -1,3 +1,4 @@
+import { TableRegion } from "~/components/TableRegion";
 import { useActionData } from "@remix-run/react";
 import { UserMinus } from "lucide-react";
 import type { Member, Role } from "~/platform/team";
@@ -19,7 +20,8 @@ export function MemberTable({ members, viewer }: MemberTableProps) {
         <h2 id="members-title" className="card-title">
           Members <span className="badge badge-ghost">{members.length}</span>
         </h2>
-        <table className="table">
+        <TableRegion labelledBy="members-title">
+<table className="table">
           <thead>
             <tr>
               <th>Name</th>
@@ -62,6 +64,7 @@ export function MemberTable({ members, viewer }: MemberTableProps) {
             })}
           </tbody>
         </table>
+        </TableRegion>
       </div>
     </section>
   );

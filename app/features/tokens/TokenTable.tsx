@@ -1,3 +1,4 @@
+import { TableRegion } from "~/components/TableRegion";
 import { Ban, TriangleAlert } from "lucide-react";
 import { ConfirmAction } from "~/components/ConfirmAction";
 import { formatDateTime } from "~/lib/datetime";
@@ -30,7 +31,8 @@ export function TokenTable({ tokens, isAdmin, now, timeZone }: TokenTableProps) 
         {tokens.length === 0 ? (
           <p className="text-base-content/70">No tokens yet.</p>
         ) : (
-          <table className="table" aria-label="API tokens">
+          <TableRegion labelledBy="tokens-title">
+<table className="table" aria-label="API tokens">
             <thead>
               <tr>
                 <th>Token</th>
@@ -98,6 +100,7 @@ export function TokenTable({ tokens, isAdmin, now, timeZone }: TokenTableProps) 
               })}
             </tbody>
           </table>
+          </TableRegion>
         )}
       </div>
     </section>
