@@ -3,6 +3,7 @@ import { HTTPException } from "hono/http-exception";
 import { authRoutes } from "./auth/routes";
 import { billingRoutes, billingWebhookRoutes } from "./billing/routes";
 import type { Deps, PlatformEnv } from "./context";
+import { limitBody } from "./http/body-limit";
 import { PlatformError } from "./http/errors";
 import { sameOrigin } from "./http/middleware";
 import { orgRoutes } from "./orgs/routes";
@@ -16,6 +17,7 @@ import { usageRoutes } from "./usage/routes";
 /** The embedded platform: the /api/v1 contract of SPEC §7 over its own database. */
 export function createPlatform(deps: Deps) {
   const root = new Hono<PlatformEnv>();
+  root.use(limitBody);
   const app = root.basePath("/api/v1");
   app.use(async (c, next) => {
     c.set("deps", deps);

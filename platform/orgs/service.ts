@@ -3,10 +3,12 @@ import type { Deps } from "../context";
 import type { Kysely, Transaction } from "kysely";
 import type { Database, InviteKind, Role } from "../db/schema";
 import { PlatformError } from "../http/errors";
+import { normalizeOrganizationName } from "../http/names";
 import { insertPrimaryToken } from "../tokens/service";
 
 export async function createOrganization(deps: Deps, userId: number, name: string): Promise<{ id: number; name: string }> {
   if (!deps.config.orgSignupEnabled) throw new PlatformError(403, "Organization signup is disabled");
+  name = normalizeOrganizationName(name);
   return deps.db.transaction().execute(async (trx) => {
     const org = await trx.insertInto("organizations").values({ name, created_at: deps.now() }).returning(["id", "name"]).executeTakeFirstOrThrow();
     await trx.insertInto("memberships").values({ org_id: org.id, user_id: userId, role: "admin", created_at: deps.now() }).execute();

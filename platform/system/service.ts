@@ -4,6 +4,7 @@ import { microsToDollars } from "../billing/money";
 import type { Deps } from "../context";
 import type { ModelRow, PaymentMode } from "../db/schema";
 import { PlatformError } from "../http/errors";
+import { normalizeOrganizationName } from "../http/names";
 import { listModels } from "../models/service";
 
 /** A model as the operator edits it: everything but the upstream key, of which only its presence shows. */
@@ -90,7 +91,7 @@ export async function getOrganization(deps: Deps, id: number): Promise<Organizat
 /** Renames an organization and/or sets its payment mode (the billing service's own operator setting). */
 export async function updateOrganization(deps: Deps, id: number, change: { name?: string; paymentMode?: PaymentMode }): Promise<OrganizationSummary> {
   await getOrganization(deps, id);
-  if (change.name !== undefined) await deps.db.updateTable("organizations").set({ name: change.name }).where("id", "=", id).execute();
+  if (change.name !== undefined) await deps.db.updateTable("organizations").set({ name: normalizeOrganizationName(change.name) }).where("id", "=", id).execute();
   if (change.paymentMode !== undefined) await setPaymentMode(deps, id, change.paymentMode);
   return getOrganization(deps, id);
 }

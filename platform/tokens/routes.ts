@@ -7,7 +7,8 @@ import { createToken, listTokens, RateLimited, revokeToken, TOKEN_SCOPES } from 
 
 const createTokenBody = z.object({
   scopes: z.array(z.string().max(100)).max(50).default([]),
-  expiresAt: z.number().int("expiresAt must be epoch milliseconds").positive().nullable(),
+  // The service bounds it to 10 years ahead of its clock; this only keeps absurd numbers out.
+  expiresAt: z.number().int("expiresAt must be epoch milliseconds").positive().max(8.64e15, "expiresAt is too far ahead").nullable(),
 });
 
 export const tokenRoutes = new Hono<PlatformEnv>()
