@@ -10,9 +10,23 @@ export function tooLargeMessage(limit: number): string {
   return `Request body too large: at most ${limit >= 1024 * 1024 ? `${limit / (1024 * 1024)} MB` : `${limit / 1024} KB`} here.`;
 }
 
-function refuse(res: Response, limit: number) {
-  // Closing the connection stops the client's upload instead of reading the rest of it.
+/** How long a refused body is still read (and dropped) after the answer, before the connection closes. */
+const LINGER_MS = 500;
+
+/**
+ * Answers 413 and closes the connection the way servers must when a client is still sending: the
+ * answer and a FIN first, then a moment of reading and dropping, then the close. Closing at once,
+ * with the client's bytes unread, makes the kernel reset the connection and the client may lose
+ * the answer before reading it.
+ */
+function refuse(req: IncomingMessage, res: Response, limit: number) {
+  const socket = req.socket;
+  socket.destroySoon = () => {
+    socket.end();
+    setTimeout(() => socket.destroy(), LINGER_MS).unref();
+  };
   res.status(413).set("Connection", "close").type("text/plain").send(tooLargeMessage(limit));
+  req.resume();
 }
 
 type Push = IncomingMessage["push"];
@@ -30,14 +44,14 @@ export function bodyLimit(limitFor: (path: string) => number | null): RequestHan
     const chunked = req.headers["transfer-encoding"] !== undefined;
     const length = Number(req.headers["content-length"] ?? 0);
     if (limit === null || (!chunked && !(length > 0))) return next();
-    if (!chunked) return length > limit ? refuse(res, limit) : next();
+    if (!chunked) return length > limit ? refuse(req, res, limit) : next();
 
     const push: Push = req.push.bind(req);
     const held: Buffer[] = [];
     let size = req.readableLength;
     let refused = false;
     req.push = ((chunk: Buffer | null, encoding?: BufferEncoding) => {
-      if (refused) return true; // read and dropped until the connection closes
+      if (refused) return push(chunk, encoding); // to the drain, which drops it
       if (chunk === null) {
         for (const part of held) push(part);
         held.length = 0;
@@ -49,7 +63,7 @@ export function bodyLimit(limitFor: (path: string) => number | null): RequestHan
       if (size > limit) {
         refused = true;
         held.length = 0;
-        refuse(res, limit);
+        refuse(req, res, limit);
         return true;
       }
       held.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk, encoding));
