@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+import type { Socket } from "node:net";
 import type { RequestHandler, Response } from "express";
 
 /** Forms and JSON: a console form is a few fields, a platform call a small document (decision 0083). */
@@ -20,13 +21,25 @@ const LINGER_MS = 500;
  * the answer before reading it.
  */
 function refuse(req: IncomingMessage, res: Response, limit: number) {
-  const socket = req.socket;
+  lingerOnClose(req.socket);
+  res.status(413).set("Connection", "close").type("text/plain").send(tooLargeMessage(limit));
+  req.resume();
+}
+
+const lingering = Symbol("lingering");
+
+/**
+ * Node closes a connection whose request body was not read (after the 413s here and the platform's)
+ * with `destroySoon`: it ends, then destroys as soon as the answer is written, with the client's
+ * bytes unread. This makes it end, keep reading a moment, and only then destroy.
+ */
+function lingerOnClose(socket: Socket & { [lingering]?: true }) {
+  if (socket[lingering]) return;
+  socket[lingering] = true;
   socket.destroySoon = () => {
     socket.end();
     setTimeout(() => socket.destroy(), LINGER_MS).unref();
   };
-  res.status(413).set("Connection", "close").type("text/plain").send(tooLargeMessage(limit));
-  req.resume();
 }
 
 type Push = IncomingMessage["push"];
@@ -43,7 +56,9 @@ export function bodyLimit(limitFor: (path: string) => number | null): RequestHan
     const limit = limitFor(req.path);
     const chunked = req.headers["transfer-encoding"] !== undefined;
     const length = Number(req.headers["content-length"] ?? 0);
-    if (limit === null || (!chunked && !(length > 0))) return next();
+    if (!chunked && !(length > 0)) return next();
+    lingerOnClose(req.socket);
+    if (limit === null) return next();
     if (!chunked) return length > limit ? refuse(req, res, limit) : next();
 
     const push: Push = req.push.bind(req);
