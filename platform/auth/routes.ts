@@ -113,7 +113,7 @@ export const authRoutes = new Hono<PlatformEnv>()
     if (!isDevSignin(c.var.deps.config)) return fail(c, 404, "Development sign-in is off");
     if (!devSigninAllowed(c)) return fail(c, 403, "Development sign-in is only available on this machine");
     const parsed = await c.req.parseBody().catch(() => null);
-    if (!parsed) return fail(c, 400, "Malformed form body");
+    if (!parsed) throw new PlatformError(400, "Malformed form body");
     const body = Object.fromEntries(Object.entries(parsed).map(([k, v]) => [k, String(v)]));
     const form = devAuthorizeForm.safeParse(body);
     if (!form.success) {

@@ -15,11 +15,15 @@ export const JOIN_BACKOFF: Backoff = { step: 5, baseMs: 60_000, maxMs: 24 * 3600
 
 /** A 429 with the seconds to wait; routes copy `retryAfterSeconds` into `Retry-After`. */
 export class TooManyRequests extends PlatformError {
+  /** Sent with the body: `Retry-After` (the shape the platform's error handler writes). */
+  readonly headers: Record<string, string>;
+
   constructor(
     readonly retryAfterSeconds: number,
     message = `Too many requests. Try again in ${retryAfterSeconds} s.`,
   ) {
     super(429, message);
+    this.headers = { "Retry-After": String(retryAfterSeconds) };
   }
 }
 
