@@ -7,6 +7,8 @@ declare module "@remix-run/node" {
     platformFetch: (request: Request) => Promise<Response>;
     /** API examples: the API host is the app host with `app` prefix swapped for `api` (SPEC §2 /chat). */
     hostPrefixes: { app: string; api: string };
+    /** The browser's address (Express `req.ip`, one loopback proxy trusted), forwarded to the platform for its rate limits. */
+    clientAddress?: string;
   }
 }
 

@@ -1,5 +1,6 @@
 import type { AppLoadContext } from "@remix-run/node";
-import { createCookie, redirect } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { consoleCookie, consoleCookieSettings } from "./cookies.server";
 import type { Access } from "./features/auth/guards";
 import { guard, safeRedirectPath } from "./features/auth/guards";
 import type { PlatformClient } from "./platform/client.server";
@@ -7,21 +8,22 @@ import { platformClient } from "./platform/client.server";
 import type { OrgSession, Session, ValidSession } from "./platform/schemas";
 
 /** The page a signed-out visitor asked for, kept across the sign-in round trip (DESIGN §3). */
-const returnToCookie = createCookie("return_to", { httpOnly: true, sameSite: "lax", path: "/", maxAge: 600 });
+const returnToCookie = consoleCookie("return_to", { httpOnly: true, sameSite: "lax", path: "/", maxAge: 600 });
 
+/** Secure under an https APP_ORIGIN (the cookie's own setting), or when this request came over https. */
 function secure(request: Request) {
-  return new URL(request.url).protocol === "https:";
+  return consoleCookieSettings().secure || new URL(request.url).protocol === "https:";
 }
 
 export async function rememberPath(request: Request, path: string | null): Promise<string | null> {
   const safe = safeRedirectPath(path);
-  return safe ? returnToCookie.serialize(safe, { secure: secure(request) }) : null;
+  return safe ? returnToCookie().serialize(safe, { secure: secure(request) }) : null;
 }
 
 /** The remembered page (if it is a same-site path) and the header that forgets it. */
 export async function takeRememberedPath(request: Request): Promise<{ path: string | null; clear: string }> {
-  const value = (await returnToCookie.parse(request.headers.get("cookie"))) as unknown;
-  return { path: safeRedirectPath(typeof value === "string" ? value : null), clear: await returnToCookie.serialize("", { maxAge: 0 }) };
+  const value = (await returnToCookie().parse(request.headers.get("cookie"))) as unknown;
+  return { path: safeRedirectPath(typeof value === "string" ? value : null), clear: await returnToCookie().serialize("", { maxAge: 0 }) };
 }
 
 /** Loads the session through the platform; a failed check counts as signed out (SPEC §8). */

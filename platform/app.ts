@@ -4,6 +4,7 @@ import { authRoutes } from "./auth/routes";
 import { billingRoutes, billingWebhookRoutes } from "./billing/routes";
 import type { Deps, PlatformEnv } from "./context";
 import type { ErrorBody } from "@contract/errors";
+import { limitBody } from "./http/body-limit";
 import { PlatformError } from "./http/errors";
 import { sameOrigin } from "./http/middleware";
 import { orgRoutes } from "./orgs/routes";
@@ -17,6 +18,7 @@ import { usageRoutes } from "./usage/routes";
 /** The embedded platform: the /api/v1 contract of SPEC §7 over its own database. */
 export function createPlatform(deps: Deps) {
   const root = new Hono<PlatformEnv>();
+  root.use(limitBody);
   const app = root.basePath("/api/v1");
   app.use(async (c, next) => {
     c.set("deps", deps);

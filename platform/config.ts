@@ -11,8 +11,10 @@ export interface OAuthProviderConfig {
 export interface PlatformConfig {
   /** Signs the short-lived OAuth cookie. */
   sessionSecret: string;
-  /** The console's public origin; when absent, each request's own origin is used. */
+  /** The console's public origin; when absent, each request's own origin is used (platform tests). */
   appOrigin?: string;
+  /** The port the server listens on: in development sign-in mode, its loopback origins are the console's too. */
+  port?: number;
   orgSignupEnabled: boolean;
   /** Lower-case emails that become admins of the system organization when they sign in. */
   systemAdmins: string[];

@@ -105,7 +105,9 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     sessionSecret,
     platform: {
       sessionSecret,
-      appOrigin: env.APP_ORIGIN ? new URL(env.APP_ORIGIN).origin : undefined,
+      // The host allow-list, OAuth callbacks and the Origin rule all need one; loopback by default (decision 0083).
+      appOrigin: new URL(env.APP_ORIGIN ?? `http://localhost:${env.PORT}`).origin,
+      port: env.PORT,
       orgSignupEnabled: env.ORG_SIGNUP_ENABLED === "true",
       systemAdmins: env.SYSTEM_ADMINS.split(",").map((e) => e.trim().toLowerCase()).filter(Boolean),
       oauth: { ...(google && { google }), ...(github && { github }) },

@@ -12,8 +12,11 @@ import helmet from "helmet";
 import morgan from "morgan";
 import "../app/load-context";
 import { isDevSignin } from "../platform/config";
+import { consoleOrigins } from "../platform/http/hosts";
 import { isAllowedOrigin, MUTATING_METHODS } from "../platform/http/origin";
+import { bodyLimit, consoleBodyLimit } from "./body-limit";
 import { listenHosts, loadEnv } from "./env";
+import { hostAllowList } from "./host";
 import { startPlatform } from "./platform";
 import { createStreamTracker, handleShutdown } from "./shutdown";
 
@@ -43,6 +46,12 @@ try {
   process.exit(1);
 }
 
+// The console's own origins: APP_ORIGIN, plus loopback names in development sign-in mode (decision 0083).
+const origins = devSignin ? consoleOrigins(env.platform)! : [env.platform.appOrigin!];
+// The console's cookies (app/cookies.server.ts) are signed with the session secret, Secure under https.
+process.env.SESSION_SECRET = env.sessionSecret;
+process.env.APP_ORIGIN = env.platform.appOrigin;
+
 const platform = await startPlatform(env);
 // Streamed replies pass through the tracker, so a shutdown can end (and meter) those still running.
 const streams = createStreamTracker();
@@ -71,6 +80,8 @@ app.use((_req, res, next) => {
 app.get("/healthz", (_req, res) => {
   res.json({ ok: true });
 });
+app.use(hostAllowList(origins));
+app.use(bodyLimit(consoleBodyLimit));
 app.get("/favicon.ico", (_req, res) => res.redirect(301, "/favicon.svg"));
 
 app.use((_req, res, next) => {
@@ -126,7 +137,7 @@ if (production) {
 app.use((req, res, next) => {
   if (!MUTATING_METHODS.has(req.method)) return next();
   const url = `${req.protocol}://${req.get("host")}${req.originalUrl}`;
-  const ok = isAllowedOrigin({ origin: req.get("origin"), secFetchSite: req.get("sec-fetch-site") }, url, env.platform.appOrigin);
+  const ok = isAllowedOrigin({ origin: req.get("origin"), secFetchSite: req.get("sec-fetch-site") }, url, origins);
   if (ok) return next();
   res.status(403).type("text/plain").send("Cross-origin request refused");
 });
@@ -136,10 +147,11 @@ app.all(
   createRequestHandler({
     build,
     mode: production ? "production" : "development",
-    getLoadContext: (_req, res) => ({
+    getLoadContext: (req, res) => ({
       cspNonce: res.locals.cspNonce as string,
       platformFetch,
       hostPrefixes: { app: env.APP_HOST_PREFIX, api: env.API_HOST_PREFIX },
+      clientAddress: req.ip,
     }),
   }),
 );

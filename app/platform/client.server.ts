@@ -31,6 +31,9 @@ export function platformClient(request: Request, context: AppLoadContext) {
     if (cookie) headers.set("cookie", cookie);
     const origin = request.headers.get("origin");
     if (origin) headers.set("origin", origin);
+    // The platform's per-address limits (invite joins) need the browser's address; it believes this
+    // header only from in-process calls like this one (decision 0083).
+    if (context.clientAddress) headers.set("x-forwarded-for", context.clientAddress);
     if (body !== undefined) headers.set("content-type", "application/json");
     const response = await context.platformFetch(
       new Request(new URL(`/api/v1${path}`, request.url), {

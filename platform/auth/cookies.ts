@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { deleteCookie, getCookie, getSignedCookie, setCookie, setSignedCookie } from "hono/cookie";
 import type { PlatformEnv } from "../context";
+import { publicOrigin } from "../http/hosts";
 
 export const SESSION_COOKIE = "sid";
 const OAUTH_COOKIE = "oauth_flow";
@@ -8,8 +9,7 @@ export const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
 
 /** Secure whenever the console is served over https (APP_ORIGIN, or the request itself). */
 function secure(c: Context<PlatformEnv>): boolean {
-  const origin = c.var.deps.config.appOrigin ?? new URL(c.req.url).origin;
-  return origin.startsWith("https:");
+  return publicOrigin(c.var.deps.config, c.req.url).startsWith("https:");
 }
 
 export function readSessionCookie(c: Context<PlatformEnv>): string | undefined {

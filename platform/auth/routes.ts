@@ -8,6 +8,7 @@ import { isDevSignin, providerNames } from "../config";
 import type { ProviderName } from "../config";
 import type { PlatformEnv } from "../context";
 import { PlatformError } from "../http/errors";
+import { isLoopbackHost, publicOrigin } from "../http/hosts";
 import { signedIn } from "../http/middleware";
 import { valid } from "../http/validate";
 import { oauthProvider } from "../providers/oauth";
@@ -16,12 +17,15 @@ import { hasPaymentMethod, joinOrganization } from "../orgs/service";
 import { clearSessionCookie, readSessionCookie, takeOAuthFlow, writeOAuthFlow, writeSessionCookie } from "./cookies";
 import { devAuthorizeForm, devAuthorizePage, devProvider, issueDevCode } from "./dev";
 import { endSession, resolveSession, setActiveOrganization, startSession, switchOrganization, upsertUser } from "./service";
+import { consumeState, rememberState } from "./states";
 import { randomToken } from "./tokens";
+import { admitJoin, limitSignin, recordJoinFailure, TooManyRequests, tooManyResponse } from "../ratelimit/limits";
 
 type Ctx = Context<PlatformEnv>;
 
+/** The console's origin (configured, never the request's own Host: decision 0083). */
 function origin(c: Ctx): string {
-  return c.var.deps.config.appOrigin ?? new URL(c.req.url).origin;
+  return publicOrigin(c.var.deps.config, c.req.url);
 }
 
 function provider(c: Ctx, name: ProviderName): OAuthProvider | null {
@@ -31,7 +35,11 @@ function provider(c: Ctx, name: ProviderName): OAuthProvider | null {
   return settings ? oauthProvider(name, settings) : null;
 }
 
-/** Development sign-in answers loopback callers only, unless the operator allowed others. */
+/**
+ * Development sign-in answers loopback callers only, unless the operator allowed others: the peer is
+ * loopback and the browser named the server by a loopback name (or the configured origin), so a
+ * DNS-rebinding page (evil.example resolving to 127.0.0.1) is refused.
+ */
 function devSigninAllowed(c: Ctx): boolean {
   if (c.var.deps.config.allowDevSignin) return true;
   let address: string | undefined;
@@ -40,7 +48,11 @@ function devSigninAllowed(c: Ctx): boolean {
   } catch {
     return true; // an in-process call (tests, the console's own server): there is no remote peer
   }
-  return !address || address === "::1" || address.startsWith("127.") || address === "::ffff:127.0.0.1";
+  const loopbackPeer = !address || address === "::1" || address.startsWith("127.") || address === "::ffff:127.0.0.1";
+  // The node adapter builds the URL from the Host header.
+  const host = new URL(c.req.url).host;
+  const configured = c.var.deps.config.appOrigin ? new URL(c.var.deps.config.appOrigin).host : undefined;
+  return loopbackPeer && (isLoopbackHost(host) || host === configured);
 }
 
 /** The development sign-in page exists only in that mode, and only for this machine unless allowed. */
@@ -79,7 +91,16 @@ export const authRoutes = new Hono<PlatformEnv>()
     return c.json<Ok>({ ok: true });
   })
   .post("/join/:code", signedIn, valid("param", z.object({ code: z.string() })), async (c) => {
-    const org = await joinOrganization(c.var.deps, c.var.caller.userId, c.req.valid("param").code);
+    const { deps, caller } = c.var;
+    let org;
+    try {
+      await admitJoin(c, deps, caller.userId);
+      org = await joinOrganization(deps, caller.userId, c.req.valid("param").code);
+    } catch (error) {
+      if (error instanceof TooManyRequests) return tooManyResponse(c, error);
+      if (error instanceof PlatformError && error.status === 404) await recordJoinFailure(deps, caller.userId);
+      throw error;
+    }
     await setActiveOrganization(c.var.deps, c.var.caller.sessionHash, org.id);
     return c.json(org);
   })
@@ -89,7 +110,9 @@ export const authRoutes = new Hono<PlatformEnv>()
   })
   .post("/dev/authorize", async (c) => {
     devSigninOpen(c);
-    const body = Object.fromEntries(Object.entries(await c.req.parseBody()).map(([k, v]) => [k, String(v)]));
+    const parsed = await c.req.parseBody().catch(() => null);
+    if (!parsed) throw new PlatformError(400, "Malformed form body");
+    const body = Object.fromEntries(Object.entries(parsed).map(([k, v]) => [k, String(v)]));
     const form = devAuthorizeForm.safeParse(body);
     if (!form.success) {
       return c.html(devAuthorizePage(body, form.error.issues[0]?.message ?? "Invalid request", body), 400);
@@ -100,13 +123,18 @@ export const authRoutes = new Hono<PlatformEnv>()
     const name = c.req.valid("param").provider;
     const idp = provider(c, name);
     if (!idp) return loginError(c, `${name}_unavailable`);
+    const wait = await limitSignin(c, "start", c.var.deps);
+    if (wait) return tooManyResponse(c, new TooManyRequests(wait, `Too many sign-in attempts. Try again in ${wait} s.`));
     const state = randomToken(24);
     const verifier = randomToken(32);
+    await rememberState(c.var.deps, state);
     await writeOAuthFlow(c, { provider: name, state, verifier });
     return c.redirect(idp.authorizationURL(`${origin(c)}/api/v1/auth/${name}/callback`, state, verifier).toString(), 302);
   })
   .get("/:provider/callback", valid("param", providerParam), async (c) => {
     const name = c.req.valid("param").provider;
+    const wait = await limitSignin(c, "callback", c.var.deps);
+    if (wait) return tooManyResponse(c, new TooManyRequests(wait, `Too many sign-in attempts. Try again in ${wait} s.`));
     const flow = await takeOAuthFlow(c);
     const { code, state, error } = c.req.query();
     if (error) return loginError(c, "signin_denied");
@@ -116,6 +144,9 @@ export const authRoutes = new Hono<PlatformEnv>()
     try {
       const identity = await idp.exchange(`${origin(c)}/api/v1/auth/${name}/callback`, code, flow.verifier);
       if (!identity.email) return loginError(c, "signin_no_email");
+      // The state is spent once on the server, whatever flow cookie the browser replays (decision 0083);
+      // after the exchange, so a replayed spent code still reads as one.
+      if (!(await consumeState(c.var.deps, state))) return loginError(c, "signin_state");
       const userId = await upsertUser(c.var.deps, identity);
       writeSessionCookie(c, await startSession(c.var.deps, userId, readSessionCookie(c)));
       return c.redirect("/login?login_success=1", 302);

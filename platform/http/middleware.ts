@@ -4,6 +4,7 @@ import { resolveCaller } from "../auth/service";
 import type { PlatformEnv } from "../context";
 import { SYSTEM_ORG_ID } from "@contract/system";
 import { PlatformError } from "./errors";
+import { consoleOrigins } from "./hosts";
 import { isAllowedOrigin, MUTATING_METHODS } from "./origin";
 
 /** Refuses mutating browser requests from another origin (DESIGN §3). */
@@ -12,7 +13,7 @@ export const sameOrigin = createMiddleware<PlatformEnv>(async (c, next) => {
     const ok = isAllowedOrigin(
       { origin: c.req.header("origin"), secFetchSite: c.req.header("sec-fetch-site") },
       c.req.url,
-      c.var.deps.config.appOrigin,
+      consoleOrigins(c.var.deps.config),
     );
     if (!ok) throw new PlatformError(403, "Cross-origin request refused");
   }

@@ -5,13 +5,14 @@
 export function isAllowedOrigin(
   headers: { origin?: string | null; secFetchSite?: string | null },
   requestUrl: string,
-  appOrigin?: string,
+  allowed?: string | readonly string[],
 ): boolean {
   if (headers.secFetchSite === "cross-site") return false;
   const origin = headers.origin;
   if (!origin) return true; // not a browser, or a browser too old to say: there is no ambient cookie to forge with.
-  const allowed = appOrigin ?? new URL(requestUrl).origin;
-  return origin === new URL(allowed).origin;
+  // The console's configured origins (platform/http/hosts.ts); the request's own only when none is configured.
+  const origins = allowed === undefined ? [new URL(requestUrl).origin] : typeof allowed === "string" ? [allowed] : allowed;
+  return origins.some((o) => origin === new URL(o).origin);
 }
 
 export const MUTATING_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);

@@ -3,10 +3,19 @@ import type { OpenAiModelList } from "@contract/models";
 import type { Deps, PlatformEnv } from "../context";
 import { ChatError, chatCompletion, chatErrorResponse, parseChatRequest } from "../chat/service";
 import { listModels } from "../models/service";
-import { authenticateApiToken } from "../tokens/service";
+import type { ApiTokenAuth } from "../tokens/service";
+import { authenticateApiToken, tokenRateLimitWait } from "../tokens/service";
 
 function authError(status: 401 | 403, message: string): ChatError {
   return new ChatError(status, message, status === 401 ? "authentication_error" : "permission_error");
+}
+
+/** A token's optional requests-per-minute limit (decision 0083): 429 in the OpenAI shape, with Retry-After. */
+async function rateLimited(deps: Deps, auth: Extract<ApiTokenAuth, { ok: true }>): Promise<Response | null> {
+  const wait = await tokenRateLimitWait(deps, auth.tokenId, auth.rateLimitRpm);
+  if (wait === null) return null;
+  const message = `Rate limit reached: this API token allows ${auth.rateLimitRpm} requests per minute. Try again in ${wait} s.`;
+  return chatErrorResponse(new ChatError(429, message, "rate_limit_exceeded", String(wait)));
 }
 
 /**
@@ -22,6 +31,8 @@ export function openaiRoutes(deps: Deps) {
     .get("/models", async (c) => {
       const auth = await authenticateApiToken(deps, c.req.header("authorization"), "models:read");
       if (!auth.ok) return chatErrorResponse(authError(auth.status, auth.error));
+      const limited = await rateLimited(deps, auth);
+      if (limited) return limited;
       const models = await listModels(deps);
       return c.json<OpenAiModelList>({
         object: "list",
@@ -31,6 +42,8 @@ export function openaiRoutes(deps: Deps) {
     .post("/chat/completions", async (c) => {
       const auth = await authenticateApiToken(deps, c.req.header("authorization"), "chat");
       if (!auth.ok) return chatErrorResponse(authError(auth.status, auth.error));
+      const limited = await rateLimited(deps, auth);
+      if (limited) return limited;
       const body = parseChatRequest(await c.req.json().catch(() => null));
       return chatCompletion(deps, { orgId: auth.orgId, userId: null, tokenId: auth.tokenId }, body, c.req.raw.signal);
     })

@@ -5,11 +5,13 @@ import type { Database } from "../db/schema";
 import type { CreatedOrganization, Invite, InviteKind } from "@contract/orgs";
 import type { Member, Role } from "@contract/team";
 import { PlatformError } from "../http/errors";
+import { normalizeOrganizationName } from "../http/names";
 import { insertPrimaryToken } from "../tokens/service";
 import { insertAccount } from "../billing/accounts";
 
 export async function createOrganization(deps: Deps, userId: number, name: string): Promise<CreatedOrganization> {
   if (!deps.config.orgSignupEnabled) throw new PlatformError(403, "Organization signup is disabled");
+  name = normalizeOrganizationName(name);
   return deps.db.transaction().execute(async (trx) => {
     const org = await trx.insertInto("organizations").values({ name, created_at: deps.now() }).returning(["id", "name"]).executeTakeFirstOrThrow();
     await trx.insertInto("memberships").values({ org_id: org.id, user_id: userId, role: "admin", created_at: deps.now() }).execute();

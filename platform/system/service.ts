@@ -6,6 +6,7 @@ import type { ModelRow } from "../db/schema";
 import type { ModelConfig } from "@contract/models";
 import type { OrganizationChange, OrganizationSummary } from "@contract/system";
 import { PlatformError } from "../http/errors";
+import { normalizeOrganizationName } from "../http/names";
 import { listModels } from "../models/service";
 
 export function toModelConfig(row: ModelRow): ModelConfig {
@@ -68,7 +69,7 @@ export async function getOrganization(deps: Deps, id: number): Promise<Organizat
 /** Renames an organization and/or sets its payment mode (the billing service's own operator setting). */
 export async function updateOrganization(deps: Deps, id: number, change: OrganizationChange): Promise<OrganizationSummary> {
   await getOrganization(deps, id);
-  if (change.name !== undefined) await deps.db.updateTable("organizations").set({ name: change.name }).where("id", "=", id).execute();
+  if (change.name !== undefined) await deps.db.updateTable("organizations").set({ name: normalizeOrganizationName(change.name) }).where("id", "=", id).execute();
   if (change.paymentMode !== undefined) await setPaymentMode(deps, id, change.paymentMode);
   return getOrganization(deps, id);
 }

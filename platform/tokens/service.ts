@@ -5,13 +5,16 @@ import type { Deps } from "../context";
 import type { ApiTokensTable, Database } from "../db/schema";
 import type { Selectable } from "kysely";
 import { PlatformError } from "../http/errors";
-import { SlidingWindow } from "./rate-limit";
+import { TooManyRequests } from "../ratelimit/limits";
+import { hit } from "../ratelimit/store";
 import { hashTokenSecret, newPublicId, newTokenSecret } from "./secret";
 import { compiledOnce } from "../db/compiled";
 
 /** Token creation per organization: at most this many in any window (decision 0010). */
 export const TOKEN_CREATION_LIMIT = 20;
 export const TOKEN_CREATION_WINDOW_MS = 60_000;
+/** The latest expiry a token can have (decision 0083): ten years of 365.25 days. */
+export const MAX_EXPIRY_AHEAD_MS = 10 * 365.25 * 24 * 3600 * 1000;
 
 type Row = Selectable<ApiTokensTable>;
 
@@ -59,22 +62,9 @@ export async function insertPrimaryToken(trx: Transaction<Database>, orgId: numb
     .execute();
 }
 
-const limiters = new WeakMap<Deps, SlidingWindow>();
-
-function creationLimiter(deps: Deps): SlidingWindow {
-  let limiter = limiters.get(deps);
-  if (!limiter) {
-    limiter = new SlidingWindow(TOKEN_CREATION_LIMIT, TOKEN_CREATION_WINDOW_MS);
-    limiters.set(deps, limiter);
-  }
-  return limiter;
-}
-
-export class RateLimited extends PlatformError {
-  constructor(readonly retryAfterSeconds: number) {
-    super(429, `Too many tokens created: at most ${TOKEN_CREATION_LIMIT} a minute per organization. Try again in ${retryAfterSeconds} s.`, {
-      headers: { "Retry-After": String(retryAfterSeconds) },
-    });
+export class RateLimited extends TooManyRequests {
+  constructor(retryAfterSeconds: number) {
+    super(retryAfterSeconds, `Too many tokens created: at most ${TOKEN_CREATION_LIMIT} a minute per organization. Try again in ${retryAfterSeconds} s.`);
   }
 }
 
@@ -88,8 +78,10 @@ export async function createToken(
   if (unknown.length > 0) throw new PlatformError(400, `Unknown scope: ${unknown.join(", ")}`);
   const now = deps.now();
   if (input.expiresAt !== null && input.expiresAt <= now) throw new PlatformError(400, "The expiry must be in the future");
-  const allowed = creationLimiter(deps).take(String(orgId), now);
-  if (!allowed.ok) throw new RateLimited(Math.max(1, Math.ceil(allowed.retryAfterMs / 1000)));
+  if (input.expiresAt !== null && input.expiresAt > now + MAX_EXPIRY_AHEAD_MS) throw new PlatformError(400, "The expiry must be at most 10 years ahead");
+  // Counted in the database, so every process shares one limit per organization (decision 0083).
+  const allowed = await hit(deps, `token-create:org:${orgId}`, { limit: TOKEN_CREATION_LIMIT, windowMs: TOKEN_CREATION_WINDOW_MS });
+  if (!allowed.ok) throw new RateLimited(allowed.retryAfterSeconds);
 
   const secret = newTokenSecret();
   const scopes = TOKEN_SCOPES.filter((s) => input.scopes.includes(s));
@@ -148,9 +140,21 @@ export async function resetPrimaryToken(deps: Deps, orgId: number): Promise<Crea
   return { ...toApiToken(row), token: secret };
 }
 
+/**
+ * The token's own requests-per-minute limit, when it has one, counted in the database (shared by all
+ * processes): seconds to wait, or null when the request may go on.
+ */
+export async function tokenRateLimitWait(deps: Deps, tokenId: number, rpm: number | null): Promise<number | null> {
+  if (rpm === null || rpm <= 0) return null;
+  const verdict = await hit(deps, `token-rpm:${tokenId}`, { limit: rpm, windowMs: 60_000 });
+  return verdict.ok ? null : verdict.retryAfterSeconds;
+}
+
 const tokenBySecretHash = compiledOnce((db, hash: string) => db.selectFrom("api_tokens").selectAll().where("secret_hash", "=", hash));
 
-export type ApiTokenAuth = { ok: true; orgId: number; tokenId: number; scopes: string[] } | { ok: false; status: 401 | 403; error: string };
+export type ApiTokenAuth =
+  | { ok: true; orgId: number; tokenId: number; scopes: string[]; rateLimitRpm: number | null }
+  | { ok: false; status: 401 | 403; error: string };
 
 /**
  * Checks `Authorization: Bearer sk-…`: unknown, revoked or expired → 401; missing scope → 403.
@@ -169,5 +173,5 @@ export async function authenticateApiToken(deps: Deps, authorization: string | u
   const { scopes } = toApiToken(row);
   if (!scopes.includes(requiredScope)) return { ok: false, status: 403, error: `This API token does not have the '${requiredScope}' scope` };
   await deps.db.updateTable("api_tokens").set({ last_used_at: now }).where("id", "=", row.id).execute();
-  return { ok: true, orgId: row.org_id, tokenId: row.id, scopes };
+  return { ok: true, orgId: row.org_id, tokenId: row.id, scopes, rateLimitRpm: row.rate_limit_rpm ?? null };
 }

@@ -60,4 +60,15 @@ describe("safeRedirectPath: no open redirect", () => {
       expect(safeRedirectPath(bad)).toBeNull();
     }
   });
+
+  it("percent-encodes characters a Location header can't carry, and refuses what can't be encoded", () => {
+    expect(safeRedirectPath("/team?q=tëam 1")).toBe("/team?q=t%C3%ABam%201");
+    expect(safeRedirectPath("/%E2%82%AC")).toBe("/%E2%82%AC");
+    expect(safeRedirectPath("/chat?x=\u{1F600}")).toBe("/chat?x=%F0%9F%98%80");
+    expect(safeRedirectPath("/a\uD800")).toBeNull();
+    expect(safeRedirectPath("/team\u007f")).toBeNull();
+    expect(safeRedirectPath("/\u3000/evil.example")).toBe("/%E3%80%80/evil.example");
+    // The result is always a valid header value.
+    expect(() => new Headers({ Location: safeRedirectPath("/ünïcödé")! })).not.toThrow();
+  });
 });

@@ -1,12 +1,24 @@
 import { SYSTEM_ORG_ID } from "@contract/system";
 import type { Session } from "~/platform/schemas";
 
-/** A same-site path only: one leading slash, not `//` or `/\` (which browsers treat as another host). */
+/**
+ * A same-site path only: one leading slash, not `//` or `/\` (which browsers treat as another host),
+ * no control characters; returned percent-encoded (a `Location` header carries bytes, not Unicode:
+ * "/tëam" unencoded made the redirect answer 500). Anything that can't be encoded is refused.
+ */
 export function safeRedirectPath(to: string | null | undefined): string | null {
   if (!to || !to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return null;
   // Control characters (a tab or newline inside "/\t/evil.example") are dropped by URL parsers.
-  if ([...to].some((ch) => ch.charCodeAt(0) < 0x20)) return null;
-  return to;
+  if ([...to].some((ch) => ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f)) return null;
+  let encoded: string;
+  try {
+    // Everything outside printable ASCII, by UTF-8 bytes; existing %XX escapes are left as they are.
+    encoded = to.replace(/[^\x21-\x7e]/gu, (ch) => encodeURIComponent(ch));
+  } catch {
+    return null; // a lone surrogate has no UTF-8 form
+  }
+  const base = "http://same-site.invalid";
+  return new URL(encoded, base).origin === base ? encoded : null;
 }
 
 /** Where a signed-in user belongs when nothing else was asked for (SPEC §2 /login). */

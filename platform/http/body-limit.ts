@@ -1,0 +1,32 @@
+import { bodyLimit } from "hono/body-limit";
+import { createMiddleware } from "hono/factory";
+
+/** JSON and form bodies of the platform's calls (and the Stripe webhook): decision 0083. */
+export const SMALL_BODY_LIMIT = 64 * 1024;
+/** A chat request with its history; the spend-control rule bounds the characters of messages itself. */
+export const CHAT_BODY_LIMIT = 8 * 1024 * 1024;
+
+function message(limit: number) {
+  return `Request body too large: at most ${limit >= 1024 * 1024 ? `${limit / (1024 * 1024)} MB` : `${limit / 1024} KB`} here.`;
+}
+
+const small = bodyLimit({
+  maxSize: SMALL_BODY_LIMIT,
+  onError: (c) => c.json({ error: message(SMALL_BODY_LIMIT) }, 413),
+});
+
+// The chat endpoints answer in the OpenAI error shape (DESIGN §3).
+const chat = bodyLimit({
+  maxSize: CHAT_BODY_LIMIT,
+  onError: (c) => c.json({ error: { message: message(CHAT_BODY_LIMIT), type: "invalid_request_error" } }, 413),
+});
+
+/**
+ * Every request body is read with a limit, so no handler can be made to buffer more than that. Through
+ * the server, @hono/node-server then drains what the client still sends for a bounded time (500 ms,
+ * 64 MB) and closes the connection, so the client reads the 413 instead of a reset.
+ */
+export const limitBody = createMiddleware(async (c, next) => {
+  if (c.req.method === "GET" || c.req.method === "HEAD") return next();
+  return c.req.path.endsWith("/chat/completions") ? chat(c, next) : small(c, next);
+});

@@ -1,0 +1,28 @@
+import { PlatformError } from "./errors";
+
+export const ORGANIZATION_NAME_MAX = 100;
+
+// Characters that change how text around them is displayed without being seen: bidi embeddings,
+// overrides, isolates and marks. Removed from every stored name (a name must read as it is).
+const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/gu;
+// Control characters (newlines, tabs, NUL…): removed too.
+const CONTROLS = /\p{Cc}/gu;
+// What does not show: format characters (zero-width space, joiners, soft hyphen), separators and
+// the blank "letters" (Hangul fillers, braille blank). A name made only of these is empty.
+const INVISIBLE = /[\p{Cf}\p{Z}\s\u115F\u1160\u3164\uFFA0\u2800]/gu;
+
+/**
+ * The one rule for names people give things (decision 0083): NFC-normalized, without control or
+ * bidi characters, trimmed; refused when nothing visible is left. Joiners stay (emoji and some
+ * scripts need them) as long as something visible surrounds them.
+ */
+export function normalizeName(raw: string, label = "Name", max = ORGANIZATION_NAME_MAX): string {
+  const name = raw.normalize("NFC").replace(CONTROLS, "").replace(BIDI_CONTROLS, "").trim();
+  if (name.replace(INVISIBLE, "") === "") throw new PlatformError(400, `${label} is required`);
+  if ([...name].length > max) throw new PlatformError(400, `${label} must be at most ${max} characters`);
+  return name;
+}
+
+export function normalizeOrganizationName(raw: string): string {
+  return normalizeName(raw, "Organization name");
+}

@@ -1,0 +1,160 @@
+import { spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+/**
+ * The server as it runs: spawned with tsx on a port of its own (no APP_ORIGIN: the default
+ * http://localhost:PORT, development sign-in mode), spoken to with raw HTTP so the Host header and
+ * the body's framing are ours to choose.
+ */
+const PORT = Number(process.env.SECURITY_TEST_PORT ?? 4001);
+let server: ChildProcess;
+let dataDir: string;
+
+beforeAll(async () => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "security-server-"));
+  server = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], {
+    env: { ...process.env, NODE_ENV: "development", PORT: String(PORT), DATABASE_PATH: path.join(dataDir, "console.db"), LOG_REQUESTS: "false", APP_ORIGIN: "", VITEST: "" },
+    stdio: "ignore",
+  });
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      if ((await request({ method: "GET", path: "/healthz" })).status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`server on ${PORT} did not start`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}, 90_000);
+
+afterAll(() => {
+  server?.kill();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+interface Sent {
+  status: number;
+  body: string;
+  headers: http.IncomingHttpHeaders;
+  /** Bytes of the body written before the answer came. */
+  sent: number;
+}
+
+/**
+ * One request to 127.0.0.1:PORT. A body of `bytes` is written in 64 KB chunks as fast as the socket
+ * takes them, and writing stops as soon as the answer arrives.
+ */
+function request(options: { method: string; path: string; host?: string; headers?: Record<string, string>; bytes?: number; chunked?: boolean }): Promise<Sent> {
+  const bytes = options.bytes ?? 0;
+  const headers: Record<string, string> = { host: options.host ?? `localhost:${PORT}`, ...options.headers };
+  if (bytes > 0 && !options.chunked) headers["content-length"] = String(bytes);
+  return new Promise((resolve, reject) => {
+    let answered = false;
+    let sent = 0;
+    const req = http.request({ host: "127.0.0.1", port: PORT, method: options.method, path: options.path, headers, agent: false });
+    req.on("response", (res) => {
+      answered = true;
+      const parts: Buffer[] = [];
+      res.on("data", (d: Buffer) => parts.push(d));
+      res.on("end", () => {
+        resolve({ status: res.statusCode ?? 0, body: Buffer.concat(parts).toString(), headers: res.headers, sent });
+        req.destroy();
+      });
+      res.on("error", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(parts).toString(), headers: res.headers, sent }));
+    });
+    req.on("error", (error) => {
+      if (!answered) reject(error);
+    });
+    if (bytes === 0) return void req.end();
+    const chunk = Buffer.alloc(64 * 1024, 0x61);
+    const write = () => {
+      while (!answered && sent < bytes && !req.destroyed) {
+        const n = Math.min(chunk.length, bytes - sent);
+        sent += n;
+        if (!req.write(chunk.subarray(0, n))) return void req.once("drain", write);
+      }
+      if (!answered && !req.destroyed) req.end();
+    };
+    write();
+  });
+}
+
+function rssOf(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) * 1024;
+}
+
+describe("the host allow-list", () => {
+  it("refuses a forged Host with 421 before any handler, and keeps /healthz reachable", async () => {
+    const forged = await request({ method: "GET", path: "/login", host: `evil.example:${PORT}` });
+    expect(forged.status).toBe(421);
+    expect(forged.body).toMatch(/Misdirected request/);
+    expect((await request({ method: "GET", path: "/api/v1/auth/session", host: `evil.example:${PORT}` })).status).toBe(421);
+    expect((await request({ method: "GET", path: "/login", headers: { "x-forwarded-host": "evil.example" } })).status).toBe(421);
+    expect((await request({ method: "GET", path: "/healthz", host: "anything.example" })).status).toBe(200);
+  });
+
+  it("answers the configured origin and, in development sign-in mode, the loopback names", async () => {
+    for (const host of [`localhost:${PORT}`, `127.0.0.1:${PORT}`, `[::1]:${PORT}`]) {
+      expect((await request({ method: "GET", path: "/api/v1/auth/providers", host })).status).toBe(200);
+    }
+    expect((await request({ method: "GET", path: "/api/v1/auth/providers", host: "localhost:1" })).status).toBe(421);
+  });
+
+  it("refuses the DNS-rebinding sign-in: Host evil.example to the development sign-in page from 127.0.0.1", async () => {
+    const query = "?client_id=dev-google&redirect_uri=x&state=s&code_challenge=c&code_challenge_method=S256";
+    expect((await request({ method: "GET", path: `/api/v1/auth/dev/authorize${query}`, host: `evil.example:${PORT}` })).status).toBe(421);
+    const form = { "content-type": "application/x-www-form-urlencoded" };
+    expect((await request({ method: "POST", path: "/api/v1/auth/dev/authorize", host: `evil.example:${PORT}`, headers: form, bytes: 10 })).status).toBe(421);
+    expect((await request({ method: "GET", path: "/api/v1/auth/google", host: `evil.example:${PORT}` })).status).toBe(421);
+  });
+});
+
+describe("body limits", () => {
+  const form = { "content-type": "application/x-www-form-urlencoded", origin: `http://localhost:${PORT}` };
+  const json = { "content-type": "application/json" };
+
+  it("answers 413 to a console form over 64 KB, declared or chunked", async () => {
+    for (const chunked of [false, true]) {
+      const answer = await request({ method: "POST", path: "/welcome", headers: form, bytes: 100 * 1024, chunked });
+      expect(answer.status).toBe(413);
+      expect(answer.body).toBe("Request body too large: at most 64 KB here.");
+    }
+  });
+
+  it("answers 413 to a platform call over 64 KB and a chat over 8 MB, chunked included", async () => {
+    expect((await request({ method: "POST", path: "/api/v1/organizations", headers: json, bytes: 100 * 1024 })).status).toBe(413);
+    expect((await request({ method: "POST", path: "/api/v1/organizations", headers: json, bytes: 100 * 1024, chunked: true })).status).toBe(413);
+    expect((await request({ method: "POST", path: "/api/v1/billing/webhook", headers: json, bytes: 100 * 1024, chunked: true })).status).toBe(413);
+    const openai = await request({ method: "POST", path: "/openai/v1/chat/completions", headers: json, bytes: 9 * 1024 * 1024, chunked: true });
+    expect(openai.status).toBe(413);
+    expect(JSON.parse(openai.body).error.message).toBe("Request body too large: at most 8 MB here.");
+    expect((await request({ method: "POST", path: "/api/v1/chat/completions", headers: json, bytes: 9 * 1024 * 1024 })).status).toBe(413);
+    expect((await request({ method: "POST", path: "/resources/chat", headers: { ...json, origin: `http://localhost:${PORT}` }, bytes: 9 * 1024 * 1024, chunked: true })).status).toBe(413);
+  });
+
+  it("answers a 50 MB body while it is still being sent, and the server's memory does not grow with it", async () => {
+    const before = rssOf(server.pid!);
+    for (const [path, headers] of [
+      ["/welcome", form],
+      ["/api/v1/billing/webhook", json],
+      ["/openai/v1/chat/completions", json],
+      ["/welcome", form],
+      ["/api/v1/billing/webhook", json],
+    ] as const) {
+      const answer = await request({ method: "POST", path, headers, bytes: 50 * 1024 * 1024, chunked: true }).catch((error: Error) => {
+        throw new Error(`${path}: ${error.message}`);
+      });
+      expect(answer.status).toBe(413);
+      expect(answer.sent).toBeLessThan(50 * 1024 * 1024);
+    }
+    // Five 50 MB bodies: buffering any of them would show; the limits hold at most 8 MB each.
+    expect(rssOf(server.pid!) - before).toBeLessThan(40 * 1024 * 1024);
+  });
+});
