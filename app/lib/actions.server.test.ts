@@ -1,8 +1,11 @@
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { platformStatus, readForm, redirectWithToast } from "./actions.server";
 import { isPendingSubmission } from "./use-is-pending";
 
 describe("the shared action helpers", () => {
+  // The server sets it at start; the toast cookie is signed with it.
+  beforeAll(() => vi.stubEnv("SESSION_SECRET", "test-secret-test-secret-test-secret"));
+
   it("answer the platform's refusals with its status, and its failures with 502", () => {
     expect(platformStatus(400)).toBe(400);
     expect(platformStatus(409)).toBe(409);
