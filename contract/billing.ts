@@ -69,7 +69,7 @@ export const confirmSetupSchema = z.object({ setupIntentId: z.string().min(1, "s
 export const confirmedSetupSchema = z.object({ hasPaymentMethod: z.boolean() });
 
 /** POST /billing/add-funds: `idempotencyKey` (a nonce from the form) makes a double submit one charge. */
-export const amountSchema = z.coerce.number({ invalid_type_error: AMOUNT_NOT_A_NUMBER }).finite(AMOUNT_NOT_A_NUMBER);
+export const amountSchema = dollarAmount("Amount");
 export const addFundsSchema = z.object({ amount: amountSchema, idempotencyKey: z.string().min(8).max(100).optional() });
 export type AddFunds = z.infer<typeof addFundsSchema>;
 export const addFundsResultSchema = z.object({ balance: z.number() });
@@ -77,8 +77,8 @@ export const addFundsResultSchema = z.object({ balance: z.number() });
 /** POST /billing/auto-payment-config: answered with the new BillingConfig. */
 export const autoPaymentSchema = z.object({
   enabled: z.boolean(),
-  thresholdAmount: z.coerce.number().finite().default(DEFAULT_THRESHOLD),
-  rechargeAmount: z.coerce.number().finite().default(DEFAULT_RECHARGE),
+  thresholdAmount: dollarAmount("Threshold amount").default(DEFAULT_THRESHOLD),
+  rechargeAmount: dollarAmount("Recharge amount").default(DEFAULT_RECHARGE),
 });
 export type AutoPayment = z.infer<typeof autoPaymentSchema>;
 
@@ -87,6 +87,7 @@ export function amountError(amount: number): string | null {
   if (!Number.isFinite(amount)) return AMOUNT_REQUIRED;
   if (amount < MIN_AMOUNT) return AMOUNT_TOO_SMALL;
   if (amount > MAX_AMOUNT) return AMOUNT_TOO_LARGE;
+  if (!hasCents(amount)) return AMOUNT_DECIMALS;
   return null;
 }
 
@@ -96,7 +97,56 @@ export function autoPaymentErrors(input: { thresholdAmount: number; rechargeAmou
   const { thresholdAmount: threshold, rechargeAmount: recharge } = input;
   if (!Number.isFinite(threshold) || threshold < 0) errors.thresholdAmount = THRESHOLD_NEGATIVE;
   else if (threshold > MAX_AMOUNT) errors.thresholdAmount = THRESHOLD_TOO_LARGE;
+  else if (!hasCents(threshold)) errors.thresholdAmount = decimalsMessage("Threshold amount");
   if (!Number.isFinite(recharge) || recharge < MIN_AMOUNT) errors.rechargeAmount = RECHARGE_TOO_SMALL;
   else if (recharge > MAX_AMOUNT) errors.rechargeAmount = RECHARGE_TOO_LARGE;
+  else if (!hasCents(recharge)) errors.rechargeAmount = decimalsMessage("Recharge amount");
   return errors;
 }
+
+// ---- Issue 11, money in and out (B): strict amounts, the daily recharge limit ----
+
+/** True when an amount of dollars has at most 2 decimals (a number parsed from `10.01` prints back as `10.01`). */
+export function hasCents(amount: number): boolean {
+  return Number.isFinite(amount) && Number(amount.toFixed(2)) === amount;
+}
+
+export function decimalsMessage(label: string): string {
+  return `${label} must have at most 2 decimals`;
+}
+export function notANumberMessage(label: string): string {
+  return `${label} must be a number`;
+}
+export const AMOUNT_DECIMALS = decimalsMessage("Amount");
+
+/**
+ * Dollars on the wire (DESIGN §3): a JSON number with at most 2 decimals. Nothing is coerced: `"10"`,
+ * `"0x10"`, `[10]` and `true` are refused, as is `10.001`, each with a message that says why.
+ */
+export function dollarAmount(label: string) {
+  return z
+    .number({ required_error: `${label} is required`, invalid_type_error: notANumberMessage(label) })
+    .finite(notANumberMessage(label))
+    .refine(hasCents, decimalsMessage(label));
+}
+
+/** At most this many automatic recharges in any 24 hours, unless the operator set another limit. */
+export const DEFAULT_RECHARGES_PER_DAY = 3;
+export const RECHARGE_PAUSED = "Automatic recharge paused";
+
+/** "At most 3 automatic recharges a day": the limit as the auto-payment area states it. */
+export function rechargeLimitText(perDay: number): string {
+  return `At most ${perDay} automatic recharge${perDay === 1 ? "" : "s"} a day`;
+}
+
+/** Why a recharge was refused at the limit, as recorded with the account. */
+export function rechargeCapReason(perDay: number): string {
+  return `${perDay} recharge${perDay === 1 ? "" : "s"} today, the daily limit`;
+}
+
+/** GET /billing/recharges: the daily limit, and the last refused recharge until a charge succeeds again. */
+export const rechargeStatusSchema = z.object({
+  rechargesPerDay: z.number().int(),
+  paused: z.object({ at: z.string(), reason: z.string() }).nullable(),
+});
+export type RechargeStatus = z.infer<typeof rechargeStatusSchema>;

@@ -2,13 +2,14 @@ import { Hono } from "hono";
 import { proxy } from "hono/proxy";
 import { createPlatform } from "../platform/app";
 import { migrate, openDatabase } from "../platform/db";
+import { startPaymentReconciler } from "../platform/billing/payment-intents";
 import { seedModelsFromFile } from "../platform/models/service";
 import type { Env } from "./env";
 
 export interface MountedPlatform {
   /** Answers /api/v1 (and /openai/v1) requests, in-process or by forwarding. */
   fetch: (request: Request, env?: unknown) => Promise<Response>;
-  /** Closes the database (after the last request: server/shutdown.ts). */
+  /** Stops the platform's periodic work (payment reconciliation) and closes its database: for graceful shutdown, after the last request. */
   close: () => Promise<void>;
 }
 
@@ -25,6 +26,15 @@ export async function startPlatform(env: Env): Promise<MountedPlatform> {
   const db = openDatabase({ url: env.DATABASE_URL, path: env.DATABASE_PATH });
   await migrate(db);
   if (env.MODELS_FILE) await seedModelsFromFile(db, env.MODELS_FILE);
-  const app = createPlatform({ db, config: env.platform, now: Date.now });
-  return { fetch: async (request, bindings) => app.fetch(request, bindings), close: () => db.destroy() };
+  const deps = { db, config: env.platform, now: Date.now };
+  const app = createPlatform(deps);
+  // Charges a crash left between the provider and the ledger are finished at start and every minute.
+  const reconciler = startPaymentReconciler(deps);
+  return {
+    fetch: async (request, bindings) => app.fetch(request, bindings),
+    close: async () => {
+      await reconciler.stop();
+      await db.destroy();
+    },
+  };
 }

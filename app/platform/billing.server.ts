@@ -1,5 +1,5 @@
 import type { AutoPayment, LedgerQuery } from "@contract/billing";
-import { confirmedSetupSchema } from "@contract/billing";
+import { confirmedSetupSchema, rechargeStatusSchema } from "@contract/billing";
 import type { PlatformClient } from "./client.server";
 import {
   addFundsResultSchema,
@@ -30,6 +30,7 @@ export function billingApi(api: PlatformClient) {
       api.call("POST", "/billing/payment-method/confirm", confirmedSetupSchema, "Failed to update billing information. Please contact support.", { setupIntentId }),
     removePaymentMethod: () => api.call("DELETE", "/billing/payment-method", anySchema, "Failed to remove payment method"),
     addFunds: (amount: number, idempotencyKey?: string) => api.call("POST", "/billing/add-funds", addFundsResultSchema, "Adding funds failed", { amount, idempotencyKey }),
+    recharges: () => api.call("GET", "/billing/recharges", rechargeStatusSchema, "Failed to load the automatic recharge status."),
     saveAutoPayment: (input: AutoPayment) =>
       api.call("POST", "/billing/auto-payment-config", billingConfigSchema, "Failed to save auto-payment settings", input),
   };

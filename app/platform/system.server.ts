@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { PlatformClient } from "./client.server";
-import type { ModelBody, OrganizationChange } from "./system";
+import type { GrantCredit, ModelBody, OrganizationChange } from "./system";
 import { modelConfigListSchema, organizationListSchema, organizationSummarySchema } from "./system";
 
 /** The system pages' calls (organization 1 only, enforced by the platform). */
@@ -11,6 +11,7 @@ export const systemApi = (api: PlatformClient) => ({
   organizations: () => api.call("GET", "/system/organizations", organizationListSchema, "Failed to load organizations"),
   updateOrganization: (id: number, change: OrganizationChange) =>
     api.call("PUT", `/system/organizations/${id}`, organizationSummarySchema, "Failed to update organization", change),
+  grantCredit: (id: number, credit: GrantCredit) => api.call("POST", `/system/organizations/${id}/credits`, organizationSummarySchema, "Failed to grant credit", credit),
 });
 
 /** The name may hold slashes (`org/model`): each segment is encoded, the slashes kept, as the route expects. */

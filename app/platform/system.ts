@@ -4,4 +4,4 @@ export type { PaymentMode } from "@contract/billing";
 export { modelConfigListSchema, modelConfigSchema } from "@contract/models";
 export type { ModelBody, ModelConfig } from "@contract/models";
 export { organizationListSchema, organizationSummarySchema } from "@contract/system";
-export type { OrganizationChange, OrganizationSummary } from "@contract/system";
+export type { GrantCredit, OrganizationChange, OrganizationSummary } from "@contract/system";

@@ -4,7 +4,8 @@ import { data } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { parseWithZod } from "@conform-to/zod";
 import { Alert } from "~/components/Alert";
-import { PAYMENT_MODE_LABELS, paymentModeForm, renameOrganizationForm } from "~/features/system/org-form";
+import { formatBalance } from "~/features/billing/format";
+import { grantCreditForm, PAYMENT_MODE_LABELS, paymentModeForm, renameOrganizationForm } from "~/features/system/org-form";
 import type { OrgEditorResult } from "~/features/system/org-form";
 import { OrgTable } from "~/features/system/OrgTable";
 import { platformStatus, readForm, redirectWithToast } from "~/lib/actions.server";
@@ -50,6 +51,24 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return done(`Organization ${result.data.id} is now called ${result.data.name}.`);
   }
 
+  if (formData.get("intent") === "grant-credit") {
+    const submission = parseWithZod(formData, { schema: grantCreditForm });
+    const orgId = Number(formData.get("orgId"));
+    if (!Number.isSafeInteger(orgId) || orgId <= 0) return data<OrgEditorResult>({ intent: "payment-mode", orgId: null, message: "Failed to grant credit" }, 400);
+    if (submission.status !== "success") return data<OrgEditorResult>({ intent: "grant-credit", orgId, result: submission.reply() }, 400);
+    const { amount, reason } = submission.value;
+    const result = await system.grantCredit(orgId, { amount, reason });
+    if (!result.ok) {
+      const fieldErrors = Object.fromEntries(Object.entries(result.fields ?? {}).filter(([name]) => name === "amount" || name === "reason").map(([name, text]) => [name, [text]]));
+      const named = Object.keys(fieldErrors).length > 0;
+      return data<OrgEditorResult>(
+        { intent: "grant-credit", orgId, result: named ? submission.reply({ fieldErrors }) : submission.reply(), message: named ? undefined : result.error },
+        platformStatus(result.status),
+      );
+    }
+    return done(`Granted ${formatBalance(amount)} to ${result.data.name}: Credit: ${reason}. Balance ${formatBalance(result.data.balance)}.`);
+  }
+
   const parsed = paymentModeForm.safeParse(Object.fromEntries(formData));
   if (!parsed.success) {
     const orgId = Number(formData.get("orgId"));
@@ -75,7 +94,7 @@ export default function OrgEditorPage() {
             Every organization on this platform. Prepaid organizations (manual or auto-reload) are refused priced models when their balance runs out; invoice organizations never are and see the amount since their last invoice.
           </p>
           <OrgTable organizations={organizations} canEdit={canEdit} refusal={result ?? null} timeZone={timeZone} />
-          {!canEdit ? <p className="text-sm text-base-content/60">Only admins of the system organization can rename organizations or change how they pay.</p> : null}
+          {!canEdit ? <p className="text-sm text-base-content/60">Only admins of the system organization can rename organizations, change how they pay or grant credit.</p> : null}
         </div>
       </section>
     </div>

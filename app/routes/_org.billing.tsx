@@ -15,6 +15,7 @@ import { BILLING_MESSAGES, SETUP_MESSAGES } from "~/features/billing/messages";
 import { NoPaymentMethodBanner } from "~/features/billing/NoPaymentMethodBanner";
 import { PaymentMethodCard } from "~/features/billing/PaymentMethodCard";
 import { PaymentMethodSetup } from "~/features/billing/PaymentMethodSetup";
+import { RechargePausedBanner } from "~/features/billing/RechargePausedBanner";
 import { addFundsForm, autoPaymentForm, readSetupReturn } from "~/features/billing/validation";
 import { readForm, redirectWithToast } from "~/lib/actions.server";
 import { useTimeZone } from "~/lib/use-time-zone";
@@ -44,12 +45,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
   const before = ledgerCursor(url.searchParams.get("before"));
   const after = before === undefined ? ledgerCursor(url.searchParams.get("after")) : undefined;
-  const [balance, ledger, config, paymentMethod, stripe] = await Promise.all([
+  const [balance, ledger, config, paymentMethod, stripe, recharges] = await Promise.all([
     billing.balance(),
     billing.ledger({ before, after, limit: LEDGER_PAGE_SIZE + 1 }),
     billing.config(),
     billing.paymentMethod(),
     billing.stripeConfig(),
+    billing.recharges(),
   ]);
   const page: LedgerPage = ledger.ok ? ledgerPage(ledger.data, { before, after }) : { rows: null, olderCursor: null, newerCursor: null };
 
@@ -62,6 +64,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       config: config.ok ? config.data : fallbackConfig,
       page,
       stripePublicKey: stripe.ok ? stripe.data.stripePublicKey : null,
+      recharges: recharges.ok ? recharges.data : null,
       // Rendered into the add-funds form: a double submit carries the same key, so it is one charge.
       nonce: crypto.randomUUID(),
     },
@@ -108,16 +111,17 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function BillingPage() {
-  const { hasPaymentMethod, card, balance, config, page, stripePublicKey, nonce } = useLoaderData<typeof loader>();
+  const { hasPaymentMethod, card, balance, config, page, stripePublicKey, nonce, recharges } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   const timeZone = useTimeZone();
   const closeHref = useDialogHref(null);
   return (
     <div className="space-y-6">
       {!hasPaymentMethod && <NoPaymentMethodBanner />}
+      {recharges?.paused && config.paymentMode === "auto" && <RechargePausedBanner paused={recharges.paused} timeZone={timeZone} />}
       <div className="grid gap-6 md:grid-cols-2">
         <PaymentMethodCard hasPaymentMethod={hasPaymentMethod} card={card} />
-        <BalanceCard balance={balance} config={config} hasPaymentMethod={hasPaymentMethod} />
+        <BalanceCard balance={balance} config={config} hasPaymentMethod={hasPaymentMethod} rechargesPerDay={recharges?.rechargesPerDay ?? null} />
       </div>
       <LedgerTable page={page} timeZone={timeZone} />
 

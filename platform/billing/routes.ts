@@ -6,7 +6,7 @@ import { PlatformError } from "../http/errors";
 import { inOrganization, signedIn } from "../http/middleware";
 import { valid } from "../http/validate";
 import { getBalance, getConfig, getPaymentMethod, setAutoPaymentConfig } from "./accounts";
-import { addFunds } from "./charges";
+import { addFunds, getRechargeStatus } from "./charges";
 import { getLedger } from "./ledger";
 import { confirmPaymentMethodSetup, removePaymentMethod, startPaymentMethodSetup } from "./payment-method";
 import { handleWebhook } from "./webhook";
@@ -26,6 +26,7 @@ export const billingRoutes = new Hono<PlatformEnv>()
   .get("/balance", async (c) => c.json(await getBalance(c.var.deps, c.var.membership.orgId)))
   .get("/ledger", valid("query", ledgerQuerySchema), async (c) => c.json(await getLedger(c.var.deps, c.var.membership.orgId, c.req.valid("query"))))
   .get("/config", async (c) => c.json(await getConfig(c.var.deps, c.var.membership.orgId)))
+  .get("/recharges", async (c) => c.json(await getRechargeStatus(c.var.deps, c.var.membership.orgId)))
   .get("/stripe-config", (c) => {
     const key = c.var.deps.config.stripe?.publishableKey;
     if (!key) throw new PlatformError(503, NOT_CONFIGURED);

@@ -6,6 +6,7 @@ import type { PaymentEvent } from "../providers/stripe";
 import { payments } from "./accounts";
 import { CREDIT_DESCRIPTIONS, creditPayment } from "./ledger";
 import { centsToMicros } from "./money";
+import { markCreditedByProviderId } from "./payment-intents";
 import { recordPaymentMethod } from "./payment-method";
 
 export type WebhookAnswer = { received: true; duplicate?: true };
@@ -43,6 +44,7 @@ export async function handleWebhook(deps: Deps, rawBody: string, signature: stri
       if (first && owner) {
         const description = CREDIT_DESCRIPTIONS[event.purpose];
         await creditPayment(deps, { orgId: owner.org_id, paymentIntentId: event.paymentIntentId, amountMicros: centsToMicros(event.amountCents), description }, trx);
+        await markCreditedByProviderId(deps, event.paymentIntentId, trx);
       }
       return first;
     });

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
-import { idParamSchema, organizationChangeSchema } from "@contract/system";
+import { grantCreditSchema, idParamSchema, organizationChangeSchema } from "@contract/system";
+import { grantCredit } from "../billing/credits";
 import type { PlatformEnv } from "../context";
 import { adminOnly, inOrganization, signedIn, systemOrganization } from "../http/middleware";
 import { valid } from "../http/validate";
@@ -19,4 +20,10 @@ export const systemRoutes = new Hono<PlatformEnv>()
   .get("/organizations/:id", organizationParam, async (c) => c.json(await getOrganization(c.var.deps, c.req.valid("param").id)))
   .put("/organizations/:id", adminOnly, organizationParam, valid("json", organizationChangeSchema), async (c) =>
     c.json(await updateOrganization(c.var.deps, c.req.valid("param").id, c.req.valid("json"))),
-  );
+  )
+  .post("/organizations/:id/credits", adminOnly, organizationParam, valid("json", grantCreditSchema), async (c) => {
+    const { id } = c.req.valid("param");
+    const { amount, reason } = c.req.valid("json");
+    await grantCredit(c.var.deps, id, amount, reason);
+    return c.json(await getOrganization(c.var.deps, id));
+  });

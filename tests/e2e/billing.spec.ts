@@ -1,5 +1,5 @@
 import { signInWithOrganization } from "./support/auth";
-import { addCardThroughDialog, addCardWithRequests, blockStripeJs, setBillingMode, useFakeStripe } from "./support/billing";
+import { addCardThroughDialog, addCardWithRequests, blockStripeJs, grantCreditWithCli, setBillingMode, useFakeStripe, writeDatabase } from "./support/billing";
 import { expect, test } from "./support/test";
 
 const BANNER = "No Payment Method: Your organization does not have a payment method set up.";
@@ -153,4 +153,37 @@ test("Stripe.js that cannot load shows the initialization error", async ({ page 
   await signInWithOrganization(page);
   await page.goto("/billing?dialog=payment-method");
   await expect(page.getByRole("dialog").getByText("Failed to initialize billing. Please try again later.")).toBeVisible();
+});
+
+test.describe("money in and out", () => {
+  test("a credit granted from the CLI shows in the balance and the ledger", async ({ page }) => {
+    const { orgId } = await signInWithOrganization(page, "CliCredit");
+    expect(grantCreditWithCli(orgId, "7.25", "Support goodwill")).toContain("Credited $7.25");
+    await page.goto("/billing");
+    await expect(page.getByTestId("balance")).toHaveText("$7.25");
+    await expect(page.getByRole("row").filter({ hasText: "Credit: Support goodwill" })).toContainText("+$7.25");
+  });
+
+  test("a sub-cent debit shows -$0.00 with its exact amount; a refused recharge and the daily limit show", async ({ page }) => {
+    const { orgId } = await signInWithOrganization(page, "SubCent");
+    await addCardWithRequests(page);
+    const saved = await page.request.post("/api/v1/billing/auto-payment-config", { data: { enabled: true, thresholdAmount: 10, rechargeAmount: 20 } });
+    expect(saved.ok()).toBe(true);
+    await writeDatabase([
+      { sql: "insert into ledger_entries (org_id, created_at, description, model, rate_card_id, change_micros, payment_intent_id) values (?, ?, 'Chat usage', 'tiny', 'rc-tiny', -123, null)", params: [orgId, Date.now()] },
+      { sql: "update billing_accounts set balance_micros = balance_micros - 123, recharge_refused_at = ?, recharge_refused_reason = '3 recharges today, the daily limit' where org_id = ?", params: [Date.now(), orgId] },
+    ]);
+    await page.goto("/billing");
+    const change = page.getByRole("row").filter({ hasText: "Chat usage" }).getByTitle("-$0.000123");
+    await expect(change).toBeVisible();
+    await expect(change).toContainText("-$0.00");
+    await expect(page.getByRole("alert").filter({ hasText: "Automatic recharge paused: 3 recharges today, the daily limit." })).toBeVisible();
+    await expect(page.getByText("At most 3 automatic recharges a day.")).toBeVisible();
+
+    // The next successful charge clears it.
+    await page.goto("/billing?dialog=add-funds");
+    await page.getByRole("dialog", { name: "Add funds" }).getByRole("button", { name: "Add funds" }).click();
+    await expect(page.getByText("Adding funds successful! Balance will update shortly.")).toBeVisible();
+    await expect(page.getByText(/Automatic recharge paused/)).toHaveCount(0);
+  });
 });

@@ -166,3 +166,51 @@ test("a member of another organization is kept out of the system calls", async (
   await page.goto("/system/orgs");
   await expect(page).toHaveURL(/\/team$/);
 });
+
+test.describe("granting credit", () => {
+  test("the operator grants credit in the organization editor and the organization's balance rises", async ({ page, browser, baseURL }) => {
+    test.slow(); // two people, two browser contexts
+    const { orgName } = await signInWithOrganization(page, "Granted");
+    const operator = await operatorPage(browser, baseURL!);
+    await operator.goto("/system/orgs");
+    const row = operator.getByRole("row", { name: orgName, exact: true });
+    await expect(row).toContainText("$0.00");
+    await row.getByText("Grant credit", { exact: true }).click();
+    const form = row.getByRole("form", { name: `Grant credit to ${orgName}` });
+    await form.getByLabel("Amount (USD)").fill("12.5");
+    await form.getByLabel("Reason").fill("Welcome trial");
+    await form.getByRole("button", { name: "Grant", exact: true }).click();
+    await expect(operator.getByText(`Granted $12.50 to ${orgName}: Credit: Welcome trial. Balance $12.50.`)).toBeVisible();
+    await expect(operator.getByRole("row", { name: orgName, exact: true })).toContainText("$12.50");
+
+    await page.goto("/billing");
+    await expect(page.getByTestId("balance")).toHaveText("$12.50");
+    await expect(page.getByRole("row").filter({ hasText: "Credit: Welcome trial" })).toContainText("+$12.50");
+    await operator.context().close();
+  });
+
+  test.describe("without JavaScript", () => {
+    test.use({ javaScriptEnabled: false });
+
+    test("a blank reason is refused with the amount kept, then the credit is granted", async ({ page, browser, baseURL }) => {
+      const { orgName } = await signInWithOrganization(page, "GrantedNoJs");
+      const operator = await operatorPage(browser, baseURL!, { javaScriptEnabled: false });
+      await operator.goto("/system/orgs");
+      const row = operator.getByRole("row", { name: orgName, exact: true });
+      await row.getByText("Grant credit", { exact: true }).click();
+      const form = row.getByRole("form", { name: `Grant credit to ${orgName}` });
+      await form.getByLabel("Amount (USD)").fill("5");
+      await form.getByLabel("Reason").fill("   ");
+      await form.getByRole("button", { name: "Grant", exact: true }).click();
+
+      const refused = operator.getByRole("row", { name: orgName, exact: true }).getByRole("form", { name: `Grant credit to ${orgName}` });
+      await expect(refused.getByText("Enter a reason")).toBeVisible();
+      await expect(refused.getByLabel("Amount (USD)")).toHaveValue("5");
+      await refused.getByLabel("Reason").fill("Trial");
+      await refused.getByRole("button", { name: "Grant", exact: true }).click();
+      await expect(operator.getByText(`Granted $5.00 to ${orgName}: Credit: Trial. Balance $5.00.`)).toBeVisible();
+      await expect(operator.getByRole("row", { name: orgName, exact: true })).toContainText("$5.00");
+      await operator.context().close();
+    });
+  });
+});

@@ -4,10 +4,22 @@ import { DialogLink } from "~/components/UrlDialog";
 import type { BillingConfig } from "~/platform/billing";
 import { formatBalance } from "./format";
 import { BILLING_MESSAGES } from "./messages";
+import { rechargeLimitText } from "./recharge";
 import { autoReloadEnabled } from "./validation";
 
 /** The balance (or the amount since the last invoice), Add funds, and the auto-reload summary. */
-export function BalanceCard({ balance, config, hasPaymentMethod }: { balance: number | null; config: BillingConfig; hasPaymentMethod: boolean }) {
+export function BalanceCard({
+  balance,
+  config,
+  hasPaymentMethod,
+  rechargesPerDay = null,
+}: {
+  balance: number | null;
+  config: BillingConfig;
+  hasPaymentMethod: boolean;
+  /** The daily limit of automatic recharges, when known. */
+  rechargesPerDay?: number | null;
+}) {
   const invoice = config.paymentMode === "invoice";
   const enabled = autoReloadEnabled(config);
   return (
@@ -46,6 +58,7 @@ export function BalanceCard({ balance, config, hasPaymentMethod }: { balance: nu
                     Adds {formatBalance(config.autoPaymentConfig.rechargeAmount)} when the balance falls below {formatBalance(config.autoPaymentConfig.thresholdAmount)}.
                   </p>
                 )}
+                {rechargesPerDay !== null && <p className="mt-1 text-sm text-base-content/70">{rechargeLimitText(rechargesPerDay)}.</p>}
               </div>
               <DialogLink name="auto-payment" className="btn btn-outline btn-sm" disabled={!hasPaymentMethod}>
                 Configure

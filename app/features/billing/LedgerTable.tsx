@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
 import { ChevronLeft, ChevronRight } from "lucide-react";
 import { Alert } from "~/components/Alert";
-import { formatChange, formatLedgerTime } from "./format";
+import { formatChange, formatExactChange, formatLedgerTime } from "./format";
 import type { LedgerPage } from "./ledger-page";
 import { BILLING_MESSAGES } from "./messages";
 
@@ -40,7 +40,9 @@ export function LedgerTable({ page, timeZone }: { page: LedgerPage; timeZone: st
                     <td>{row.description}</td>
                     <td>{row.model ?? "—"}</td>
                     <td>{row.rateCardId ?? "—"}</td>
-                    <td className={`text-right tabular-nums font-medium ${row.change < 0 ? "text-error" : "text-success"}`}>{formatChange(row.change)}</td>
+                    <td className={`text-right tabular-nums font-medium ${row.change < 0 ? "text-error" : "text-success"}`}>
+                      <Change dollars={row.change} />
+                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -71,5 +73,18 @@ export function LedgerTable({ page, timeZone }: { page: LedgerPage; timeZone: st
         )}
       </div>
     </section>
+  );
+}
+
+/** A change as SPEC shows it (2 decimals); one it rounds (a sub-cent debit) carries its exact amount in its title and accessible name. */
+export function Change({ dollars }: { dollars: number }) {
+  const shown = formatChange(dollars);
+  const exact = formatExactChange(dollars);
+  if (exact === shown) return <>{shown}</>;
+  return (
+    <span title={exact}>
+      <span aria-hidden="true">{shown}</span>
+      <span className="sr-only">{exact}</span>
+    </span>
   );
 }

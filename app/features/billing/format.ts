@@ -4,10 +4,20 @@ import { formatDateTime } from "~/lib/datetime";
 /** A balance with 2 decimals and $ (SPEC §9): `$1,234.50`, `-$3.10`. */
 export const formatBalance = formatMoney;
 
-/** A ledger change always carries its sign: `+$25.00`, `-$0.01` (SPEC §2, §9). */
+const upToMicros = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 6 });
+
+/**
+ * A ledger change always carries its sign: `+$25.00`, `-$0.01` (SPEC §2, §9). The sign is the
+ * change's, not the rounded figure's: a debit under a cent is `-$0.00`, never `+$0.00`.
+ */
 export function formatChange(dollars: number): string {
-  const rounded = Math.round(dollars * 100) / 100;
-  return rounded < 0 ? formatMoney(rounded) : `+${formatMoney(rounded)}`;
+  // The sign is the change's own: a debit under a cent reads -$0.00, never +$0.00.
+  return `${dollars < 0 ? "-" : "+"}${formatMoney(Math.abs(dollars))}`;
+}
+
+/** The exact change, to the micro-dollar: `-$0.000123`, `+$25.00` (the title and accessible name of a rounded one). */
+export function formatExactChange(dollars: number): string {
+  return `${dollars < 0 ? "-" : "+"}$${upToMicros.format(Math.abs(dollars))}`;
 }
 
 /** Ledger timestamps in the viewer's 24-hour local format. */

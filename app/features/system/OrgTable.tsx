@@ -7,6 +7,7 @@ import { formatDateTime } from "~/lib/datetime";
 import { useIsPending } from "~/lib/use-is-pending";
 import { PAYMENT_MODES } from "~/platform/system";
 import type { OrganizationSummary } from "~/platform/system";
+import { GrantCreditForm } from "./GrantCreditForm";
 import { PAYMENT_MODE_LABELS, renameOrganizationForm } from "./org-form";
 import type { OrgEditorResult } from "./org-form";
 
@@ -22,6 +23,7 @@ export function OrgTable({ organizations, canEdit, refusal, timeZone }: { organi
             <th>Payment mode</th>
             <th className="text-right">Balance</th>
             <th>Created</th>
+            {canEdit ? <th>Credit</th> : null}
           </tr>
         </thead>
         <tbody>
@@ -36,6 +38,11 @@ export function OrgTable({ organizations, canEdit, refusal, timeZone }: { organi
                 {org.paymentMode === "invoice" ? <div className="text-xs text-base-content/60">since last invoice</div> : null}
               </td>
               <td className="whitespace-nowrap text-sm text-base-content/70">{formatDateTime(org.createdAt, timeZone)}</td>
+              {canEdit ? (
+                <td>
+                  <GrantCreditForm org={org} refusal={refusal?.orgId === org.id && refusal.intent === "grant-credit" ? refusal : null} />
+                </td>
+              ) : null}
             </tr>
           ))}
         </tbody>

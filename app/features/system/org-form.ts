@@ -1,5 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { z } from "zod";
+import { creditAmount, creditReason } from "@contract/system";
 import { PAYMENT_MODES } from "~/platform/system";
 import type { PaymentMode } from "~/platform/system";
 
@@ -23,12 +24,35 @@ export const renameOrganizationForm = z.object({
 /** The payment-mode select, a one-field form that saves on change. */
 export const paymentModeForm = z.object({ intent: z.literal("payment-mode"), orgId: organizationId, paymentMode: z.enum(PAYMENT_MODES, { message: "Choose manual, auto or invoice" }) });
 
-/** The organization editor's two forms. */
-export const orgEditorForm = z.discriminatedUnion("intent", [renameOrganizationForm, paymentModeForm]);
+export const CREDIT_AMOUNT_REQUIRED = "Enter an amount";
+export const CREDIT_AMOUNT_FORMAT = "Enter an amount in dollars, such as 25 or 12.50";
+
+/**
+ * Grant credit (conform). The amount is typed text held to a plain decimal first (no `0x10`, no
+ * `1e3`), then to the wire's rule (more than $0, at most $10,000, 2 decimals).
+ */
+export const grantCreditForm = z.object({
+  intent: z.literal("grant-credit"),
+  orgId: organizationId,
+  amount: z
+    .string({ required_error: CREDIT_AMOUNT_REQUIRED })
+    .trim()
+    .min(1, CREDIT_AMOUNT_REQUIRED)
+    .regex(/^\d+(\.\d+)?$/, CREDIT_AMOUNT_FORMAT)
+    .transform(Number)
+    .pipe(creditAmount),
+  reason: creditReason,
+});
+
+/** The organization editor's forms. */
+export const orgEditorForm = z.discriminatedUnion("intent", [renameOrganizationForm, paymentModeForm, grantCreditForm]);
 export type OrgEditorForm = z.infer<typeof orgEditorForm>;
 
 /**
  * The editor's answer to a refused form: the rename form's conform answer for its row (field
  * errors, the typed name), or a message for the page; successes redirect with a toast.
  */
-export type OrgEditorResult = { intent: "rename"; orgId: number; result: SubmissionResult<string[]>; message?: string } | { intent: "payment-mode"; orgId: number | null; message: string };
+export type OrgEditorResult =
+  | { intent: "rename"; orgId: number; result: SubmissionResult<string[]>; message?: string }
+  | { intent: "grant-credit"; orgId: number; result: SubmissionResult<string[]>; message?: string }
+  | { intent: "payment-mode"; orgId: number | null; message: string };

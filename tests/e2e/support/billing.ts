@@ -53,3 +53,28 @@ export async function addCardWithRequests(page: Page, cardNumber = "424242424242
   const recorded = await page.request.post("/api/v1/billing/payment-method/confirm", { data: { setupIntentId: id } });
   if (!recorded.ok()) throw new Error(`recording the card answered ${recorded.status()}`);
 }
+
+/** `npm run grant-credit` against the e2e server's database. */
+export function grantCreditWithCli(orgId: number, amount: string, reason: string): string {
+  return execFileSync("npx", ["tsx", "scripts/grant-credit.ts", String(orgId), amount, reason], {
+    env: { ...process.env, DATABASE_PATH: path.join(process.env.E2E_DATA_DIR!, "console.db") },
+    stdio: "pipe",
+  }).toString();
+}
+
+/**
+ * Writes to the e2e server's database directly, for states a browser test can't reach quickly (a
+ * sub-cent debit, a recharge refused at the daily limit). The platform tests make those for real.
+ */
+export async function writeDatabase(statements: { sql: string; params?: unknown[] }[]) {
+  const { default: Database } = await import("better-sqlite3");
+  const db = new Database(path.join(process.env.E2E_DATA_DIR!, "console.db"));
+  db.pragma("busy_timeout = 5000");
+  try {
+    db.transaction(() => {
+      for (const s of statements) db.prepare(s.sql).run(...(s.params ?? []));
+    })();
+  } finally {
+    db.close();
+  }
+}

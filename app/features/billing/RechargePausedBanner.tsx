@@ -1,0 +1,14 @@
+import { Alert } from "~/components/Alert";
+import { formatLedgerTime } from "./format";
+import { rechargePausedText } from "./recharge";
+
+/** Shown on /billing while automatic recharges are refused (the daily limit), until a charge succeeds. */
+export function RechargePausedBanner({ paused, timeZone }: { paused: { at: string; reason: string }; timeZone: string }) {
+  return (
+    <Alert kind="warning">
+      <span>
+        {rechargePausedText(paused.reason)} <span className="text-sm opacity-80">Since {formatLedgerTime(paused.at, timeZone)}.</span>
+      </span>
+    </Alert>
+  );
+}

@@ -1,0 +1,59 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import type { FieldMetadata } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import { Form } from "@remix-run/react";
+import { Alert } from "~/components/Alert";
+import { useIsPending } from "~/lib/use-is-pending";
+import type { OrganizationSummary } from "~/platform/system";
+import { CREDIT_MAX, CREDIT_REASON_MAX } from "@contract/system";
+import { grantCreditForm } from "./org-form";
+import type { OrgEditorResult } from "./org-form";
+
+/**
+ * 'Grant credit' for one organization (conform), behind a disclosure so the table stays compact; it
+ * opens by itself when the server refused it, showing the errors beside the typed values.
+ */
+export function GrantCreditForm({ org, refusal }: { org: OrganizationSummary; refusal: Extract<OrgEditorResult, { intent: "grant-credit" }> | null }) {
+  const [form, fields] = useForm({
+    id: `credit-${org.id}`,
+    lastResult: refusal?.result,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: grantCreditForm }),
+    shouldRevalidate: "onInput",
+  });
+  const busy = useIsPending({ intent: "grant-credit", fields: { orgId: org.id } });
+  return (
+    <details className="group" open={refusal !== null || undefined}>
+      <summary className="btn btn-sm btn-ghost">Grant credit</summary>
+      <Form method="post" className="mt-2 flex w-64 flex-col gap-2" aria-label={`Grant credit to ${org.name}`} {...getFormProps(form)}>
+        <input type="hidden" name="intent" value="grant-credit" />
+        <input type="hidden" name="orgId" value={org.id} />
+        <Field label="Amount (USD)" field={fields.amount} type="number" extra={{ min: 0.01, max: CREDIT_MAX, step: 0.01, required: true }} />
+        <Field label="Reason" field={fields.reason} type="text" extra={{ maxLength: CREDIT_REASON_MAX, required: true, placeholder: "Trial, support…" }} />
+        {refusal?.message ? (
+          <Alert kind="error">
+            <span>{refusal.message}</span>
+          </Alert>
+        ) : null}
+        <button type="submit" className="btn btn-sm btn-primary" disabled={busy}>
+          {busy ? "Granting..." : "Grant"}
+        </button>
+      </Form>
+    </details>
+  );
+}
+
+function Field({ label, field, type, extra }: { label: string; field: FieldMetadata<unknown>; type: "number" | "text"; extra: Record<string, unknown> }) {
+  const error = field.errors?.[0];
+  const { key, ...props } = getInputProps(field, { type });
+  return (
+    <label className="block">
+      <span className="mb-1 block text-sm">{label}</span>
+      <input key={key} {...props} {...extra} className={`input input-sm w-full ${error ? "input-error" : ""}`} />
+      {error ? (
+        <span id={field.errorId} className="mt-1 block text-sm text-error">
+          {error}
+        </span>
+      ) : null}
+    </label>
+  );
+}

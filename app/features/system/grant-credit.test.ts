@@ -1,0 +1,39 @@
+import { parseWithZod } from "@conform-to/zod";
+import { describe, expect, it } from "vitest";
+import { AMOUNT_DECIMALS } from "@contract/billing";
+import { CREDIT_NOT_POSITIVE, CREDIT_TOO_LARGE, REASON_REQUIRED, REASON_TOO_LONG } from "@contract/system";
+import { CREDIT_AMOUNT_FORMAT, CREDIT_AMOUNT_REQUIRED, grantCreditForm } from "./org-form";
+
+function submit(fields: Record<string, string>) {
+  const data = new FormData();
+  data.set("intent", "grant-credit");
+  data.set("orgId", "7");
+  for (const [k, v] of Object.entries(fields)) data.set(k, v);
+  return parseWithZod(data, { schema: grantCreditForm });
+}
+
+describe("the grant credit form", () => {
+  it("reads a plain amount and a trimmed reason", () => {
+    const done = submit({ amount: "12.50", reason: "  Welcome trial " });
+    expect(done.status).toBe("success");
+    expect(done.status === "success" && done.value).toEqual({ intent: "grant-credit", orgId: 7, amount: 12.5, reason: "Welcome trial" });
+  });
+
+  it("names each refused field with the platform's words", () => {
+    const cases: [Record<string, string>, string, string][] = [
+      [{ amount: "", reason: "x" }, "amount", CREDIT_AMOUNT_REQUIRED],
+      [{ amount: "0x10", reason: "x" }, "amount", CREDIT_AMOUNT_FORMAT],
+      [{ amount: "1e3", reason: "x" }, "amount", CREDIT_AMOUNT_FORMAT],
+      [{ amount: "0", reason: "x" }, "amount", CREDIT_NOT_POSITIVE],
+      [{ amount: "10000.01", reason: "x" }, "amount", CREDIT_TOO_LARGE],
+      [{ amount: "1.234", reason: "x" }, "amount", AMOUNT_DECIMALS],
+      [{ amount: "5", reason: "   " }, "reason", REASON_REQUIRED],
+      [{ amount: "5", reason: "x".repeat(201) }, "reason", REASON_TOO_LONG],
+    ];
+    for (const [fields, name, message] of cases) {
+      const result = submit(fields);
+      if (result.status !== "error") throw new Error(`accepted ${JSON.stringify(fields)}`);
+      expect(result.error?.[name], JSON.stringify(fields)).toEqual([message]);
+    }
+  });
+});

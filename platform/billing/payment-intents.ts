@@ -1,0 +1,155 @@
+import type { Deps } from "../context";
+import type { DB } from "../db";
+import type { PaymentIntentsTable } from "../db/schema";
+import { PaymentDeclined } from "../providers/stripe";
+import { account, payments } from "./accounts";
+import { CREDIT_DESCRIPTIONS, creditPayment } from "./ledger";
+import { centsToMicros, microsToCents } from "./money";
+
+/**
+ * Charges are recorded before the provider is called (`pending`), then `succeeded` or `failed` with
+ * the provider's answer, then `credited` in the transaction that writes the ledger row. A process
+ * that dies between the charge and the credit leaves a `pending` or `succeeded` intent, which
+ * reconciliation finishes: nothing charged is ever left uncredited, nothing is credited twice (the
+ * ledger's unique payment id).
+ */
+export type IntentKind = PaymentIntentsTable["kind"];
+
+/** An intent only a minute old may still be in flight in another request (Stripe's timeout is 20 s, one retry). */
+export const RECONCILE_AFTER_MS = 60_000;
+/** Stripe forgets an idempotency key after 24 hours: a replay after that could be a new charge, so it stops short. */
+export const RECONCILE_GIVE_UP_MS = 23 * 60 * 60_000;
+export const RECONCILE_EVERY_MS = 60_000;
+
+/** Records a charge about to be made; a key already recorded (a double submit) is the same intent. */
+export async function recordIntent(deps: Deps, intent: { orgId: number; kind: IntentKind; amountMicros: number; key: string }): Promise<void> {
+  const now = deps.now();
+  await deps.db
+    .insertInto("payment_intents")
+    .values({ org_id: intent.orgId, kind: intent.kind, amount_micros: intent.amountMicros, idempotency_key: intent.key, provider_intent_id: null, status: "pending", created_at: now, updated_at: now })
+    .onConflict((oc) => oc.column("idempotency_key").doNothing())
+    .execute();
+}
+
+/** The provider's answer. Only a pending intent moves: a concurrent double submit may have credited it already. */
+export async function markIntent(deps: Deps, key: string, status: "succeeded" | "failed", providerIntentId: string | null = null): Promise<void> {
+  await deps.db
+    .updateTable("payment_intents")
+    .set({ status, ...(providerIntentId && { provider_intent_id: providerIntentId }), updated_at: deps.now() })
+    .where("idempotency_key", "=", key)
+    .where("status", "=", "pending")
+    .execute();
+}
+
+/**
+ * Credits a succeeded charge: the ledger row, the balance, the intent marked credited, and a paused
+ * automatic recharge cleared (a charge went through), in one transaction. False when already credited.
+ */
+export async function creditIntent(deps: Deps, intent: { orgId: number; kind: IntentKind; key: string; providerIntentId: string; amountMicros: number }): Promise<boolean> {
+  return deps.db.transaction().execute(async (trx) => {
+    const first = await creditPayment(deps, { orgId: intent.orgId, paymentIntentId: intent.providerIntentId, amountMicros: intent.amountMicros, description: CREDIT_DESCRIPTIONS[intent.kind] }, trx);
+    const now = deps.now();
+    await trx.updateTable("payment_intents").set({ status: "credited", provider_intent_id: intent.providerIntentId, updated_at: now }).where("idempotency_key", "=", intent.key).execute();
+    await trx.updateTable("billing_accounts").set({ recharge_refused_at: null, recharge_refused_reason: null }).where("org_id", "=", intent.orgId).execute();
+    return first;
+  });
+}
+
+/** The webhook credited this payment: its intent (if it has been told the provider's id) is done too. */
+export async function markCreditedByProviderId(deps: Deps, providerIntentId: string, db: DB = deps.db): Promise<void> {
+  await db.updateTable("payment_intents").set({ status: "credited", updated_at: deps.now() }).where("provider_intent_id", "=", providerIntentId).where("status", "!=", "credited").execute();
+}
+
+type IntentRow = Awaited<ReturnType<typeof staleIntents>>[number];
+
+function staleIntents(deps: Deps) {
+  return deps.db
+    .selectFrom("payment_intents")
+    .selectAll()
+    .where("status", "in", ["pending", "succeeded"])
+    .where("updated_at", "<", deps.now() - RECONCILE_AFTER_MS)
+    .orderBy("id")
+    .limit(100)
+    .execute();
+}
+
+/**
+ * Finishes the charges a crash (or a lost answer) left behind: a `succeeded` intent is credited; a
+ * `pending` one is asked again with its idempotency key, which the provider answers with the first
+ * request's result, and credited once if it succeeded. Returns how many were credited.
+ */
+export async function reconcilePayments(deps: Deps): Promise<{ credited: number }> {
+  let credited = 0;
+  for (const row of await staleIntents(deps)) {
+    try {
+      if (await reconcileOne(deps, row)) credited += 1;
+    } catch (error) {
+      console.error(`Reconciling payment intent ${row.id} (organization ${row.org_id}) failed; will try again:`, error);
+    }
+  }
+  return { credited };
+}
+
+async function reconcileOne(deps: Deps, row: IntentRow): Promise<boolean> {
+  const base = { orgId: row.org_id, kind: row.kind, key: row.idempotency_key };
+  if (row.status === "succeeded" && row.provider_intent_id) {
+    return creditIntent(deps, { ...base, providerIntentId: row.provider_intent_id, amountMicros: Number(row.amount_micros) });
+  }
+  if (Number(row.created_at) < deps.now() - RECONCILE_GIVE_UP_MS) {
+    console.error(`Payment intent ${row.id} (organization ${row.org_id}, key ${row.idempotency_key}) was never confirmed by the provider; marked failed. Check it in the Stripe dashboard.`);
+    await markIntent(deps, row.idempotency_key, "failed");
+    return false;
+  }
+  if (!deps.config.stripe) return false;
+  const a = await account(deps, row.org_id);
+  if (!a.stripe_customer_id || !a.payment_method_id) return false;
+  let answer;
+  try {
+    answer = await payments(deps).charge({
+      customerId: a.stripe_customer_id,
+      paymentMethodId: a.payment_method_id,
+      amountCents: microsToCents(Number(row.amount_micros)),
+      idempotencyKey: row.idempotency_key,
+      orgId: row.org_id,
+      kind: row.kind,
+      description: CREDIT_DESCRIPTIONS[row.kind],
+    });
+  } catch (error) {
+    if (error instanceof PaymentDeclined) {
+      await markIntent(deps, row.idempotency_key, "failed");
+      return false;
+    }
+    throw error;
+  }
+  if (answer.status !== "succeeded") {
+    await markIntent(deps, row.idempotency_key, "failed", answer.id);
+    return false;
+  }
+  await markIntent(deps, row.idempotency_key, "succeeded", answer.id);
+  return creditIntent(deps, { ...base, providerIntentId: answer.id, amountMicros: centsToMicros(answer.amountCents) });
+}
+
+/**
+ * Reconciliation at start and every minute, one run at a time. `stop()` (graceful shutdown) clears the
+ * timer and waits for a run in progress.
+ */
+export function startPaymentReconciler(deps: Deps, everyMs = RECONCILE_EVERY_MS): { stop: () => Promise<void> } {
+  let running: Promise<void> | null = null;
+  const run = () => {
+    running ??= reconcilePayments(deps)
+      .then(() => undefined, (error: unknown) => console.error("Payment reconciliation failed:", error))
+      .finally(() => {
+        running = null;
+      });
+    return running;
+  };
+  void run();
+  const timer = setInterval(() => void run(), everyMs);
+  timer.unref();
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
