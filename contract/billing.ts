@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { dollars } from "./money";
+import { dollars, hasAtMostCents } from "./money";
 
 /** SPEC §5 and §9: add funds and auto-recharge take 10 to 10,000 dollars. */
 export const MIN_AMOUNT = 10;
@@ -100,3 +100,24 @@ export function autoPaymentErrors(input: { thresholdAmount: number; rechargeAmou
   else if (recharge > MAX_AMOUNT) errors.rechargeAmount = RECHARGE_TOO_LARGE;
   return errors;
 }
+
+// ---- Spend control (issue 11, engineer A): the organization's monthly spend cap ----
+export const SPEND_CAP_MAX = 10_000_000;
+export const SPEND_CAP_NOT_A_NUMBER = "The monthly cap must be a number of dollars";
+export const SPEND_CAP_TOO_SMALL = "The monthly cap must be more than $0";
+export const SPEND_CAP_TOO_LARGE = `The monthly cap must be at most ${dollars(SPEND_CAP_MAX)}`;
+export const SPEND_CAP_CENTS = "The monthly cap may have at most 2 decimals";
+/** POST /billing/spend-cap (admins): dollars as a JSON number (never a string), or null for no cap. */
+export const spendCapSchema = z.object({
+  monthlyCap: z
+    .number({ invalid_type_error: SPEND_CAP_NOT_A_NUMBER, required_error: SPEND_CAP_NOT_A_NUMBER })
+    .finite(SPEND_CAP_NOT_A_NUMBER)
+    .positive(SPEND_CAP_TOO_SMALL)
+    .max(SPEND_CAP_MAX, SPEND_CAP_TOO_LARGE)
+    .refine(hasAtMostCents, SPEND_CAP_CENTS)
+    .nullable(),
+});
+export type SpendCapInput = z.infer<typeof spendCapSchema>;
+/** GET and POST /billing/spend-cap: the cap, what the month has spent, what open requests hold. */
+export const spendCapStateSchema = z.object({ monthlyCap: z.number().nullable(), spentThisMonth: z.number(), reserved: z.number() });
+export type SpendCapState = z.infer<typeof spendCapStateSchema>;

@@ -3,6 +3,7 @@ import { proxy } from "hono/proxy";
 import { createPlatform } from "../platform/app";
 import { migrate, openDatabase } from "../platform/db";
 import { seedModelsFromFile } from "../platform/models/service";
+import { startReservationSweeper } from "../platform/spend/reservations";
 import type { Env } from "./env";
 
 export interface MountedPlatform {
@@ -23,6 +24,9 @@ export async function startPlatform(env: Env): Promise<MountedPlatform> {
   const db = openDatabase({ url: env.DATABASE_URL, path: env.DATABASE_PATH });
   await migrate(db);
   if (env.MODELS_FILE) await seedModelsFromFile(db, env.MODELS_FILE);
-  const app = createPlatform({ db, config: env.platform, now: Date.now });
+  const deps = { db, config: env.platform, now: Date.now };
+  const app = createPlatform(deps);
+  // Releases the spend reservations a dead process left (decision 0084); unref'd, stopped by `close()` at shutdown.
+  startReservationSweeper(deps);
   return { fetch: async (request, bindings) => app.fetch(request, bindings) };
 }

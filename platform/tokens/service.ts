@@ -1,5 +1,5 @@
 import type { Transaction } from "kysely";
-import type { ApiToken, CreatedApiToken, CreateToken } from "@contract/tokens";
+import type { ApiToken, CreatedApiToken, CreateToken, TokenSettings } from "@contract/tokens";
 import { TOKEN_SCOPES } from "@contract/tokens";
 import type { Deps } from "../context";
 import type { ApiTokensTable, Database } from "../db/schema";
@@ -8,6 +8,8 @@ import { PlatformError } from "../http/errors";
 import { SlidingWindow } from "./rate-limit";
 import { hashTokenSecret, newPublicId, newTokenSecret } from "./secret";
 import { compiledOnce } from "../db/compiled";
+import { dollarsToMicros, microsToDollars } from "../billing/money";
+import { monthKey } from "../spend/reservations";
 
 /** Token creation per organization: at most this many in any window (decision 0010). */
 export const TOKEN_CREATION_LIMIT = 20;
@@ -15,7 +17,14 @@ export const TOKEN_CREATION_WINDOW_MS = 60_000;
 
 type Row = Selectable<ApiTokensTable>;
 
-function toApiToken(row: Row): ApiToken {
+export function allowedModelsOf(row: Pick<Row, "allowed_models">): string[] | null {
+  return row.allowed_models === null ? null : (JSON.parse(row.allowed_models) as string[]);
+}
+
+function toApiToken(row: Row, now = Date.now()): ApiToken {
+  const monthly = row.budget_period === "month";
+  // Spent, as the budget counts it: this month's for a monthly budget (a past month's counts as nothing).
+  const spent = monthly ? (row.month_key === monthKey(now) ? row.month_spent_micros : 0) : row.spent_micros;
   return {
     publicId: row.public_id,
     // The primary token carries every scope the API knows, including ones added after it was made.
@@ -25,7 +34,34 @@ function toApiToken(row: Row): ApiToken {
     createdAt: row.created_at,
     primary: row.is_primary === 1,
     lastUsedAt: row.last_used_at,
+    budget: row.budget_micros === null ? null : { amount: microsToDollars(row.budget_micros), period: monthly ? "month" : "total", spent: microsToDollars(spent) },
+    allowedModels: allowedModelsOf(row),
+    rateLimitRpm: row.rate_limit_rpm,
   };
+}
+
+/** The columns of a token's spend settings (issue 11); only the fields given are written. */
+function settingsColumns(input: Partial<TokenSettings>) {
+  return {
+    ...(input.budget !== undefined
+      ? { budget_micros: input.budget ? dollarsToMicros(input.budget.amount) : null, budget_period: input.budget ? input.budget.period : null }
+      : {}),
+    ...(input.allowedModels !== undefined ? { allowed_models: input.allowedModels ? JSON.stringify([...new Set(input.allowedModels)]) : null } : {}),
+    ...(input.rateLimitRpm !== undefined ? { rate_limit_rpm: input.rateLimitRpm } : {}),
+  };
+}
+
+/** PUT /tokens/{publicId} (admins): a token's budget, allow-list and request rate; null removes each. */
+export async function updateTokenSettings(deps: Deps, orgId: number, publicId: string, input: TokenSettings): Promise<ApiToken> {
+  const row = await deps.db
+    .updateTable("api_tokens")
+    .set(settingsColumns(input))
+    .where("org_id", "=", orgId)
+    .where("public_id", "=", publicId)
+    .returningAll()
+    .executeTakeFirst();
+  if (!row) throw new PlatformError(404, "Token not found");
+  return toApiToken(row, deps.now());
 }
 
 export async function listTokens(deps: Deps, orgId: number): Promise<ApiToken[]> {
@@ -37,7 +73,8 @@ export async function listTokens(deps: Deps, orgId: number): Promise<ApiToken[]>
     .orderBy("created_at", "desc")
     .orderBy("id", "desc")
     .execute();
-  return rows.map(toApiToken);
+  const now = deps.now();
+  return rows.map((row) => toApiToken(row, now));
 }
 
 /** Made by createOrganization inside its transaction: every organization has exactly one. */
@@ -106,10 +143,11 @@ export async function createToken(
       last_used_at: null,
       created_by: userId,
       created_at: now,
+      ...settingsColumns(input),
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  return { ...toApiToken(row), token: secret };
+  return { ...toApiToken(row, now), token: secret };
 }
 
 /** Revokes a token of the organization: once, never the primary one, never an expired one. */
@@ -150,7 +188,9 @@ export async function resetPrimaryToken(deps: Deps, orgId: number): Promise<Crea
 
 const tokenBySecretHash = compiledOnce((db, hash: string) => db.selectFrom("api_tokens").selectAll().where("secret_hash", "=", hash));
 
-export type ApiTokenAuth = { ok: true; orgId: number; tokenId: number; scopes: string[] } | { ok: false; status: 401 | 403; error: string };
+export type ApiTokenAuth =
+  | { ok: true; orgId: number; tokenId: number; scopes: string[]; allowedModels: string[] | null }
+  | { ok: false; status: 401 | 403; error: string };
 
 /**
  * Checks `Authorization: Bearer sk-…`: unknown, revoked or expired → 401; missing scope → 403.
@@ -169,5 +209,5 @@ export async function authenticateApiToken(deps: Deps, authorization: string | u
   const { scopes } = toApiToken(row);
   if (!scopes.includes(requiredScope)) return { ok: false, status: 403, error: `This API token does not have the '${requiredScope}' scope` };
   await deps.db.updateTable("api_tokens").set({ last_used_at: now }).where("id", "=", row.id).execute();
-  return { ok: true, orgId: row.org_id, tokenId: row.id, scopes };
+  return { ok: true, orgId: row.org_id, tokenId: row.id, scopes, allowedModels: allowedModelsOf(row) };
 }
