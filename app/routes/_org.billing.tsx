@@ -15,6 +15,8 @@ import { BILLING_MESSAGES, SETUP_MESSAGES } from "~/features/billing/messages";
 import { NoPaymentMethodBanner } from "~/features/billing/NoPaymentMethodBanner";
 import { PaymentMethodCard } from "~/features/billing/PaymentMethodCard";
 import { PaymentMethodSetup } from "~/features/billing/PaymentMethodSetup";
+import { SpendCapForm } from "~/features/billing/SpendCapForm";
+import { loadSpendCap, spendCapAction } from "~/features/billing/spend-cap.server";
 import { addFundsForm, autoPaymentForm, readSetupReturn } from "~/features/billing/validation";
 import { readForm, redirectWithToast } from "~/lib/actions.server";
 import { useTimeZone } from "~/lib/use-time-zone";
@@ -44,6 +46,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
   const before = ledgerCursor(url.searchParams.get("before"));
   const after = before === undefined ? ledgerCursor(url.searchParams.get("after")) : undefined;
+  const spendCap = loadSpendCap(api);
   const [balance, ledger, config, paymentMethod, stripe] = await Promise.all([
     billing.balance(),
     billing.ledger({ before, after, limit: LEDGER_PAGE_SIZE + 1 }),
@@ -64,6 +67,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       stripePublicKey: stripe.ok ? stripe.data.stripePublicKey : null,
       // Rendered into the add-funds form: a double submit carries the same key, so it is one charge.
       nonce: crypto.randomUUID(),
+      spendCap: await spendCap,
+      isAdmin: session.activeRole === "admin",
     },
     { headers: api.headers },
   );
@@ -96,6 +101,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return toBilling(api.headers, "success", BILLING_MESSAGES.autoPaymentOk);
   }
 
+  if (intent === "spend-cap") return spendCapAction(formData, api);
+
   if (intent === "remove-payment-method") {
     const result = await billing.removePaymentMethod();
     if (!result.ok) return toBilling(api.headers, "error", BILLING_MESSAGES.removeFailed);
@@ -108,7 +115,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function BillingPage() {
-  const { hasPaymentMethod, card, balance, config, page, stripePublicKey, nonce } = useLoaderData<typeof loader>();
+  const { hasPaymentMethod, card, balance, config, page, stripePublicKey, nonce, spendCap, isAdmin } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   const timeZone = useTimeZone();
   const closeHref = useDialogHref(null);
@@ -119,6 +126,7 @@ export default function BillingPage() {
         <PaymentMethodCard hasPaymentMethod={hasPaymentMethod} card={card} />
         <BalanceCard balance={balance} config={config} hasPaymentMethod={hasPaymentMethod} />
       </div>
+      <SpendCapForm state={spendCap} isAdmin={isAdmin} lastResult={answer?.intent === "spend-cap" ? answer.result : undefined} />
       <LedgerTable page={page} timeZone={timeZone} />
 
       {config.paymentMode !== "invoice" && (
