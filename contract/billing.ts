@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { dollars } from "./money";
+import { dollars, hasAtMostCents } from "./money";
 
 /** SPEC §5 and §9: add funds and auto-recharge take 10 to 10,000 dollars. */
 export const MIN_AMOUNT = 10;
@@ -87,7 +87,7 @@ export function amountError(amount: number): string | null {
   if (!Number.isFinite(amount)) return AMOUNT_REQUIRED;
   if (amount < MIN_AMOUNT) return AMOUNT_TOO_SMALL;
   if (amount > MAX_AMOUNT) return AMOUNT_TOO_LARGE;
-  if (!hasCents(amount)) return AMOUNT_DECIMALS;
+  if (!hasAtMostCents(amount)) return AMOUNT_DECIMALS;
   return null;
 }
 
@@ -97,19 +97,14 @@ export function autoPaymentErrors(input: { thresholdAmount: number; rechargeAmou
   const { thresholdAmount: threshold, rechargeAmount: recharge } = input;
   if (!Number.isFinite(threshold) || threshold < 0) errors.thresholdAmount = THRESHOLD_NEGATIVE;
   else if (threshold > MAX_AMOUNT) errors.thresholdAmount = THRESHOLD_TOO_LARGE;
-  else if (!hasCents(threshold)) errors.thresholdAmount = decimalsMessage("Threshold amount");
+  else if (!hasAtMostCents(threshold)) errors.thresholdAmount = decimalsMessage("Threshold amount");
   if (!Number.isFinite(recharge) || recharge < MIN_AMOUNT) errors.rechargeAmount = RECHARGE_TOO_SMALL;
   else if (recharge > MAX_AMOUNT) errors.rechargeAmount = RECHARGE_TOO_LARGE;
-  else if (!hasCents(recharge)) errors.rechargeAmount = decimalsMessage("Recharge amount");
+  else if (!hasAtMostCents(recharge)) errors.rechargeAmount = decimalsMessage("Recharge amount");
   return errors;
 }
 
 // ---- Issue 11, money in and out (B): strict amounts, the daily recharge limit ----
-
-/** True when an amount of dollars has at most 2 decimals (a number parsed from `10.01` prints back as `10.01`). */
-export function hasCents(amount: number): boolean {
-  return Number.isFinite(amount) && Number(amount.toFixed(2)) === amount;
-}
 
 export function decimalsMessage(label: string): string {
   return `${label} must have at most 2 decimals`;
@@ -127,7 +122,7 @@ export function dollarAmount(label: string) {
   return z
     .number({ required_error: `${label} is required`, invalid_type_error: notANumberMessage(label) })
     .finite(notANumberMessage(label))
-    .refine(hasCents, decimalsMessage(label));
+    .refine(hasAtMostCents, decimalsMessage(label));
 }
 
 /** At most this many automatic recharges in any 24 hours, unless the operator set another limit. */
@@ -150,3 +145,24 @@ export const rechargeStatusSchema = z.object({
   paused: z.object({ at: z.string(), reason: z.string() }).nullable(),
 });
 export type RechargeStatus = z.infer<typeof rechargeStatusSchema>;
+
+// ---- Spend control (issue 11, engineer A): the organization's monthly spend cap ----
+export const SPEND_CAP_MAX = 10_000_000;
+export const SPEND_CAP_NOT_A_NUMBER = "The monthly cap must be a number of dollars";
+export const SPEND_CAP_TOO_SMALL = "The monthly cap must be more than $0";
+export const SPEND_CAP_TOO_LARGE = `The monthly cap must be at most ${dollars(SPEND_CAP_MAX)}`;
+export const SPEND_CAP_CENTS = "The monthly cap may have at most 2 decimals";
+/** POST /billing/spend-cap (admins): dollars as a JSON number (never a string), or null for no cap. */
+export const spendCapSchema = z.object({
+  monthlyCap: z
+    .number({ invalid_type_error: SPEND_CAP_NOT_A_NUMBER, required_error: SPEND_CAP_NOT_A_NUMBER })
+    .finite(SPEND_CAP_NOT_A_NUMBER)
+    .positive(SPEND_CAP_TOO_SMALL)
+    .max(SPEND_CAP_MAX, SPEND_CAP_TOO_LARGE)
+    .refine(hasAtMostCents, SPEND_CAP_CENTS)
+    .nullable(),
+});
+export type SpendCapInput = z.infer<typeof spendCapSchema>;
+/** GET and POST /billing/spend-cap: the cap, what the month has spent, what open requests hold. */
+export const spendCapStateSchema = z.object({ monthlyCap: z.number().nullable(), spentThisMonth: z.number(), reserved: z.number() });
+export type SpendCapState = z.infer<typeof spendCapStateSchema>;

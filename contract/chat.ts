@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { exactDollars } from "./money";
 
 /** The header naming the completion's usage record (GET /api/v1/chat/receipts/{id}). */
 export const RECEIPT_HEADER = "x-receipt-id";
@@ -64,4 +65,29 @@ export function deltaOf(chunk: ChatChunk): { content: string; reasoning: string 
   const content = typeof delta?.content === "string" ? delta.content : "";
   const reasoning = typeof delta?.reasoning_content === "string" ? delta.reasoning_content : typeof delta?.reasoning === "string" ? delta.reasoning : "";
   return { content, reasoning };
+}
+
+// ---- Spend control (issue 11): the refusals of admission, as the client reads them ----
+/** A request whose messages hold more characters than this is refused with 413 (config MAX_REQUEST_CHARS). */
+export const DEFAULT_MAX_REQUEST_CHARS = 1_000_000;
+
+export function insufficientBalanceMessage(worstCase: number, available: number): string {
+  return `Insufficient balance: this request may cost up to ${exactDollars(worstCase)}, ${exactDollars(Math.max(0, available))} is available. Add funds to use this model.`;
+}
+
+export function monthlyCapMessage(worstCase: number, cap: number, spent: number): string {
+  return `Monthly spend cap reached: this request may cost up to ${exactDollars(worstCase)}, and the organization has used ${exactDollars(spent)} of its ${exactDollars(cap)} cap this month.`;
+}
+
+export function tokenBudgetMessage(worstCase: number, budget: number, spent: number, period: "total" | "month"): string {
+  const when = period === "month" ? " this month" : "";
+  return `Token budget exceeded: this request may cost up to ${exactDollars(worstCase)}, and this API token has used ${exactDollars(spent)} of its ${exactDollars(budget)} budget${when}.`;
+}
+
+export function allowListMessage(models: string[]): string {
+  return `This API token may only call: ${models.join(", ")}`;
+}
+
+export function tooLargeMessage(limit: number): string {
+  return `The request is too large: its messages may hold at most ${limit.toLocaleString("en-US")} characters.`;
 }

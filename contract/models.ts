@@ -52,6 +52,8 @@ export const modelConfigSchema = z.object({
   hasApiKey: z.boolean(),
   rateCard: rateCardSchema.nullable(),
   status: z.enum(MODEL_STATUS_OVERRIDES).nullable(),
+  /** The output cap reserved for a request without max_tokens (issue 11); null: the context size. */
+  defaultMaxTokens: z.number().nullable().optional(),
 });
 export type ModelConfig = z.infer<typeof modelConfigSchema>;
 export const modelConfigListSchema = z.object({ data: z.array(modelConfigSchema) });
@@ -70,6 +72,8 @@ export const modelInputSchema = z.object({
   upstreamModel: z.string().trim().min(1).max(UPSTREAM_MODEL_MAX).optional(),
   rateCard: z.object({ id: z.string().trim().min(1).max(RATE_CARD_ID_MAX), inputPerMillion: price, outputPerMillion: price }).nullable().optional(),
   status: z.enum(MODEL_STATUS_OVERRIDES).nullable().optional(),
+  /** Issue 11: the output cap a request without max_tokens is reserved for, at most the context size. */
+  defaultMaxTokens: z.number().int().min(1).max(CONTEXT_SIZE_MAX).nullable().optional(),
 });
 export type ModelInput = z.infer<typeof modelInputSchema>;
 

@@ -14,3 +14,17 @@ export function formatMoney(amount: number): string {
   const text = `$${twoDecimals.format(Math.abs(rounded))}`;
   return rounded < 0 ? `-${text}` : text;
 }
+
+/**
+ * A strict amount of dollars on the wire (issue 11): a JSON number, never a string, array or boolean
+ * coerced, with at most two decimals.
+ */
+export function hasAtMostCents(amount: number): boolean {
+  return Number.isFinite(amount) && Math.abs(Math.round(amount * 100) - amount * 100) < 1e-6;
+}
+
+/** `$0.000123`: an amount to the micro-dollar, for sums a request may cost. */
+export function exactDollars(amount: number): string {
+  const cents = Math.abs(amount) >= 0.01 && hasAtMostCents(amount);
+  return `$${amount.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: cents ? 2 : 6 })}`;
+}

@@ -24,6 +24,10 @@ export interface PlatformConfig {
   allowDevSignin: boolean;
   /** The card payment provider; absent: billing answers 503 where it needs Stripe. */
   stripe?: StripeConfig;
+  /** A chat request whose messages hold more characters is refused with 413 (default 1,000,000). */
+  maxRequestChars?: number;
+  /** How long a spend reservation holds before the sweeper releases it (default 15 minutes). */
+  reservationTtlMs?: number;
 }
 
 export interface StripeConfig {

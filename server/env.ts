@@ -52,6 +52,9 @@ const schema = z.object({
   STRIPE_API_HOST: z.string().optional(),
   STRIPE_API_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   STRIPE_API_PROTOCOL: z.enum(["http", "https"]).optional(),
+  /** Spend control (decision 0084): a chat request's character limit (413 above) and a reservation's lifetime. */
+  MAX_REQUEST_CHARS: z.coerce.number().int().min(1).optional(),
+  RESERVATION_TTL_MS: z.coerce.number().int().min(1000).optional(),
 });
 
 export type Env = z.infer<typeof schema> & { sessionSecret: string; platform: PlatformConfig };
@@ -112,6 +115,8 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
       systemAdmins: env.SYSTEM_ADMINS.split(",").map((e) => e.trim().toLowerCase()).filter(Boolean),
       oauth: { ...(google && { google }), ...(github && { github }) },
       allowDevSignin: env.ALLOW_DEV_SIGNIN,
+      maxRequestChars: env.MAX_REQUEST_CHARS,
+      reservationTtlMs: env.RESERVATION_TTL_MS,
       ...(env.STRIPE_SECRET_KEY && {
         stripe: {
           secretKey: env.STRIPE_SECRET_KEY,

@@ -4,6 +4,7 @@ import { createPlatform } from "../platform/app";
 import { migrate, openDatabase } from "../platform/db";
 import { startPaymentReconciler } from "../platform/billing/payment-intents";
 import { seedModelsFromFile } from "../platform/models/service";
+import { startReservationSweeper } from "../platform/spend/reservations";
 import type { Env } from "./env";
 
 export interface MountedPlatform {
@@ -29,10 +30,13 @@ export async function startPlatform(env: Env): Promise<MountedPlatform> {
   const deps = { db, config: env.platform, now: Date.now };
   const app = createPlatform(deps);
   // Charges a crash left between the provider and the ledger are finished at start and every minute.
+  // Releases the spend reservations a dead process left (decision 0084).
+  const sweeper = startReservationSweeper(deps);
   const reconciler = startPaymentReconciler(deps);
   return {
     fetch: async (request, bindings) => app.fetch(request, bindings),
     close: async () => {
+      sweeper.close();
       await reconciler.stop();
       await db.destroy();
     },

@@ -1,3 +1,4 @@
+import type { CreateToken, TokenSettings } from "@contract/tokens";
 import type { PlatformClient } from "./client.server";
 import { createdTokenSchema, scopeListSchema, tokenListSchema, tokenSchema } from "./tokens";
 
@@ -5,7 +6,9 @@ import { createdTokenSchema, scopeListSchema, tokenListSchema, tokenSchema } fro
 export const tokensApi = (api: PlatformClient) => ({
   list: () => api.call("GET", "/tokens", tokenListSchema, "Failed to load tokens"),
   scopes: () => api.call("GET", "/tokens/scopes", scopeListSchema, "Failed to load tokens"),
-  create: (scopes: string[], expiresAt: number | null) => api.call("POST", "/tokens", createdTokenSchema, "Failed to create token", { scopes, expiresAt }),
+  create: (input: CreateToken) => api.call("POST", "/tokens", createdTokenSchema, "Failed to create token", input),
+  updateSettings: (publicId: string, settings: TokenSettings) =>
+    api.call("PUT", `/tokens/${encodeURIComponent(publicId)}`, tokenSchema, "Failed to save token settings", settings),
   revoke: (publicId: string) => api.call("DELETE", `/tokens/${encodeURIComponent(publicId)}`, tokenSchema, "Failed to revoke token"),
   resetOrganizationToken: () => api.call("POST", "/organizations/reset-token", createdTokenSchema, "Failed to reset token"),
 });

@@ -16,6 +16,8 @@ import { NoPaymentMethodBanner } from "~/features/billing/NoPaymentMethodBanner"
 import { PaymentMethodCard } from "~/features/billing/PaymentMethodCard";
 import { PaymentMethodSetup } from "~/features/billing/PaymentMethodSetup";
 import { RechargePausedBanner } from "~/features/billing/RechargePausedBanner";
+import { SpendCapForm } from "~/features/billing/SpendCapForm";
+import { loadSpendCap, spendCapAction } from "~/features/billing/spend-cap.server";
 import { addFundsForm, autoPaymentForm, readSetupReturn } from "~/features/billing/validation";
 import { readForm, redirectWithToast } from "~/lib/actions.server";
 import { useTimeZone } from "~/lib/use-time-zone";
@@ -45,6 +47,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
   const before = ledgerCursor(url.searchParams.get("before"));
   const after = before === undefined ? ledgerCursor(url.searchParams.get("after")) : undefined;
+  const spendCap = loadSpendCap(api);
   const [balance, ledger, config, paymentMethod, stripe, recharges] = await Promise.all([
     billing.balance(),
     billing.ledger({ before, after, limit: LEDGER_PAGE_SIZE + 1 }),
@@ -67,6 +70,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       recharges: recharges.ok ? recharges.data : null,
       // Rendered into the add-funds form: a double submit carries the same key, so it is one charge.
       nonce: crypto.randomUUID(),
+      spendCap: await spendCap,
+      isAdmin: session.activeRole === "admin",
     },
     { headers: api.headers },
   );
@@ -99,6 +104,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return toBilling(api.headers, "success", BILLING_MESSAGES.autoPaymentOk);
   }
 
+  if (intent === "spend-cap") return spendCapAction(formData, api);
+
   if (intent === "remove-payment-method") {
     const result = await billing.removePaymentMethod();
     if (!result.ok) return toBilling(api.headers, "error", BILLING_MESSAGES.removeFailed);
@@ -111,7 +118,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function BillingPage() {
-  const { hasPaymentMethod, card, balance, config, page, stripePublicKey, nonce, recharges } = useLoaderData<typeof loader>();
+  const { hasPaymentMethod, card, balance, config, page, stripePublicKey, nonce, recharges, spendCap, isAdmin } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   const timeZone = useTimeZone();
   const closeHref = useDialogHref(null);
@@ -123,6 +130,7 @@ export default function BillingPage() {
         <PaymentMethodCard hasPaymentMethod={hasPaymentMethod} card={card} />
         <BalanceCard balance={balance} config={config} hasPaymentMethod={hasPaymentMethod} rechargesPerDay={recharges?.rechargesPerDay ?? null} />
       </div>
+      <SpendCapForm state={spendCap} isAdmin={isAdmin} lastResult={answer?.intent === "spend-cap" ? answer.result : undefined} />
       <LedgerTable page={page} timeZone={timeZone} />
 
       {config.paymentMode !== "invoice" && (

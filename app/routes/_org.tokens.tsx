@@ -8,10 +8,12 @@ import { CreateTokenForm } from "~/features/tokens/CreateTokenForm";
 import { DangerZone } from "~/features/tokens/DangerZone";
 import { SecretReveal } from "~/features/tokens/SecretReveal";
 import { TokenTable } from "~/features/tokens/TokenTable";
-import { createTokenForm, tokenIntentForm } from "~/features/tokens/token-forms";
+import { TokenSettingsForm } from "~/features/tokens/TokenSettingsForm";
+import { createTokenForm, SETTINGS_FORM_FIELD, settingsOf, tokenIntentForm, tokenSettingsForm } from "~/features/tokens/token-forms";
 import { expiresAtFor } from "~/features/tokens/token-rules";
 import { platformStatus, readForm, redirectWithToast } from "~/lib/actions.server";
 import { useTimeZone } from "~/lib/use-time-zone";
+import { listModels } from "~/platform/models.server";
 import { tokensApi } from "~/platform/tokens.server";
 import { requireAccess } from "~/session.server";
 import type { RouteHandle } from "./_org";
@@ -26,8 +28,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { session, api } = await requireAccess("organization", request, context);
   const isAdmin = session.activeRole === "admin";
   const tokens = tokensApi(api);
-  const [list, scopes] = await Promise.all([tokens.list(), isAdmin ? tokens.scopes() : null]);
+  const [list, scopes, models] = await Promise.all([tokens.list(), isAdmin ? tokens.scopes() : null, isAdmin ? listModels(api) : null]);
   return {
+    // The token whose settings are open (`?edit=publicId`: a link, so it works without JavaScript).
+    editing: isAdmin ? new URL(request.url).searchParams.get("edit") : null,
+    models: models?.ok ? models.models.map((m) => m.name) : [],
     isAdmin,
     // One clock for the page, so the server's and the browser's status and order agree.
     now: Date.now(),
@@ -44,7 +49,7 @@ const FAILED = { revoke: "Failed to revoke token", reset: "Failed to reset token
 /** A new secret is shown once, so it travels in action data; everything else redirects with a toast. */
 export type TokensActionResult =
   | { ok: true; intent: "create" | "reset"; secret: { token: string; publicId: string } }
-  | { ok: false; intent: "create"; result: SubmissionResult<string[]> }
+  | { ok: false; intent: "create" | "settings"; result: SubmissionResult<string[]> }
   | { ok: false; intent: keyof typeof FAILED; message: string };
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -54,10 +59,21 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (formData.get("intent") === "create") {
     const submission = parseWithZod(formData, { schema: createTokenForm });
     if (submission.status !== "success") return data<TokensActionResult>({ ok: false, intent: "create", result: submission.reply() }, 400);
-    const { scopes, expiry } = submission.value;
-    const result = await tokens.create(scopes, expiresAtFor(expiry, Date.now()));
+    const { scopes, expiry, ...settings } = submission.value;
+    const result = await tokens.create({ scopes, expiresAt: expiresAtFor(expiry, Date.now()), ...settingsOf(settings) });
     if (!result.ok) return data<TokensActionResult>({ ok: false, intent: "create", result: submission.reply({ formErrors: [result.error] }) }, platformStatus(result.status));
     return data<TokensActionResult>({ ok: true, intent: "create", secret: { token: result.data.token, publicId: result.data.publicId } });
+  }
+  if (formData.get("intent") === "settings") {
+    const submission = parseWithZod(formData, { schema: tokenSettingsForm });
+    if (submission.status !== "success") return data<TokensActionResult>({ ok: false, intent: "settings", result: submission.reply() }, 400);
+    const result = await tokens.updateSettings(submission.value.publicId, settingsOf(submission.value));
+    if (!result.ok) {
+      const fieldErrors = Object.fromEntries(Object.entries(result.fields ?? {}).map(([path, message]) => [SETTINGS_FORM_FIELD[path] ?? path, [message]]));
+      const reply = Object.keys(fieldErrors).length > 0 ? submission.reply({ fieldErrors }) : submission.reply({ formErrors: [result.error] });
+      return data<TokensActionResult>({ ok: false, intent: "settings", result: reply }, platformStatus(result.status));
+    }
+    return redirectWithToast("/tokens", { kind: "success", message: `Settings of ${submission.value.publicId} saved.` }, { headers: api.headers });
   }
   const parsed = tokenIntentForm.safeParse(Object.fromEntries(formData));
   if (!parsed.success) {
@@ -76,7 +92,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function ApiTokensPage() {
-  const { isAdmin, now, tokens, loadError, scopes, scopesError } = useLoaderData<typeof loader>();
+  const { isAdmin, now, tokens, loadError, scopes, scopesError, editing, models } = useLoaderData<typeof loader>();
+  const edited = editing ? tokens.find((t) => t.publicId === editing && !t.revoked) : undefined;
   const result = useActionData<typeof action>();
   const timeZone = useTimeZone();
   return (
@@ -88,7 +105,15 @@ export default function ApiTokensPage() {
         <>
           {scopesError ? <Alert kind="error">{scopesError}</Alert> : null}
           {/* A new key after each created token starts the form afresh. */}
-          <CreateTokenForm key={result?.ok && result.intent === "create" ? result.secret.publicId : "create"} scopes={scopes} lastResult={result && "result" in result ? result.result : undefined} />
+          {edited ? (
+            <TokenSettingsForm key={edited.publicId} token={edited} models={models} lastResult={result && "result" in result && result.intent === "settings" ? result.result : undefined} />
+          ) : null}
+          <CreateTokenForm
+            key={result?.ok && result.intent === "create" ? result.secret.publicId : "create"}
+            scopes={scopes}
+            models={models}
+            lastResult={result && "result" in result && result.intent === "create" ? result.result : undefined}
+          />
         </>
       ) : null}
       <TokenTable tokens={tokens} isAdmin={isAdmin} now={now} timeZone={timeZone} />

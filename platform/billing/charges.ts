@@ -135,8 +135,9 @@ export async function getRechargeStatus(deps: Deps, orgId: number): Promise<Rech
 export async function recordUsage(
   deps: Deps,
   usage: { orgId: number; model: string; rateCardId: string | null; costMicros: number; description: string },
+  within?: Parameters<typeof debitUsage>[2],
 ): Promise<void> {
-  const after = await debitUsage(deps, usage);
+  const after = await debitUsage(deps, usage, within);
   if (after.payment_mode === "auto" && after.auto_enabled && after.auto_threshold_micros !== null && after.balance_micros < after.auto_threshold_micros) {
     try {
       await autoRecharge(deps, usage.orgId);

@@ -34,11 +34,17 @@ export async function getLedger(deps: Deps, orgId: number, page: LedgerQuery): P
 
 /**
  * Debits usage: one ledger row and the balance change in one transaction. Returns what an
- * auto-recharge decision needs of the account after it.
+ * auto-recharge decision needs of the account after it. `within` runs first in the same transaction
+ * (the spend reservation's settlement and the usage row), so the cost is charged exactly once.
  */
-export async function debitUsage(deps: Deps, usage: { orgId: number; model: string; rateCardId: string | null; costMicros: number; description: string }) {
+export async function debitUsage(
+  deps: Deps,
+  usage: { orgId: number; model: string; rateCardId: string | null; costMicros: number; description: string },
+  within?: (trx: DB) => Promise<void>,
+) {
   const cost = Math.max(0, Math.round(usage.costMicros));
   return deps.db.transaction().execute(async (trx) => {
+    if (within) await within(trx);
     await trx
       .insertInto("ledger_entries")
       .values({

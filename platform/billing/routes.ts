@@ -10,6 +10,9 @@ import { addFunds, getRechargeStatus } from "./charges";
 import { getLedger } from "./ledger";
 import { confirmPaymentMethodSetup, removePaymentMethod, startPaymentMethodSetup } from "./payment-method";
 import { handleWebhook } from "./webhook";
+import { spendCapSchema } from "@contract/billing";
+import { adminOnly } from "../http/middleware";
+import { getSpendCap, setSpendCap } from "../spend/cap";
 
 /**
  * The Stripe webhook, mounted before the platform's Origin rule: it carries no session and is
@@ -45,4 +48,7 @@ export const billingRoutes = new Hono<PlatformEnv>()
     const body = c.req.valid("json");
     return c.json(await addFunds(c.var.deps, c.var.membership.orgId, body.amount, body.idempotencyKey));
   })
-  .post("/auto-payment-config", valid("json", autoPaymentSchema), async (c) => c.json(await setAutoPaymentConfig(c.var.deps, c.var.membership.orgId, c.req.valid("json"))));
+  .post("/auto-payment-config", valid("json", autoPaymentSchema), async (c) => c.json(await setAutoPaymentConfig(c.var.deps, c.var.membership.orgId, c.req.valid("json"))))
+  // Spend control (issue 11): the organization's monthly cap, set by admins.
+  .get("/spend-cap", async (c) => c.json(await getSpendCap(c.var.deps, c.var.membership.orgId)))
+  .post("/spend-cap", adminOnly, valid("json", spendCapSchema), async (c) => c.json(await setSpendCap(c.var.deps, c.var.membership.orgId, c.req.valid("json"))));

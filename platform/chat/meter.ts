@@ -20,6 +20,32 @@ export function countPromptTokens(messages: { content: unknown }[]): number {
   return messages.reduce((sum, m) => sum + countTokens(messageText(m.content)) + MESSAGE_OVERHEAD, 0) + 3;
 }
 
+/** The characters of a request's messages, checked against MAX_REQUEST_CHARS before any counting. */
+export function requestChars(messages: { content: unknown }[]): number {
+  return messages.reduce((sum, m) => sum + messageText(m.content).length, 0);
+}
+
+/** Characters tokenized between two yields to the event loop: a few milliseconds of work. */
+const SLICE_CHARS = 16_000;
+
+/**
+ * countPromptTokens without holding the event loop: long texts are counted slice by slice, yielding
+ * between slices, so one tenant's huge prompt does not stall everyone else's requests. A cut inside a
+ * word may count a token more than the whole would: the worst case errs on the side of holding more.
+ */
+export async function countPromptTokensAsync(messages: { content: unknown }[]): Promise<number> {
+  let sum = 3;
+  for (const m of messages) {
+    const text = messageText(m.content);
+    sum += MESSAGE_OVERHEAD;
+    for (let i = 0; i < text.length; i += SLICE_CHARS) {
+      if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+      sum += countTokens(text.slice(i, i + SLICE_CHARS));
+    }
+  }
+  return sum;
+}
+
 /** The reasoning inside `<think>…</think>` of a content string (closed or not). */
 export function thinkText(content: string): string {
   const open = content.indexOf("<think>");
@@ -38,6 +64,12 @@ export class StreamMeter {
   reasoning = "";
   usage: UpstreamUsage | null = null;
   done = false;
+  /** Output tokens so far, counted delta by delta (to cut a stream that passes its reservation). */
+  outputTokens = 0;
+  /** What a JSON completion assembled from the stream needs. */
+  id: string | null = null;
+  created: number | null = null;
+  finishReason: string | null = null;
 
   push(bytes: Uint8Array): void {
     this.read(this.parser.push(bytes));
@@ -55,18 +87,26 @@ export class StreamMeter {
         continue;
       }
       if (event.chunk.usage) this.usage = event.chunk.usage;
+      const raw = event.chunk as { id?: unknown; created?: unknown; choices?: { finish_reason?: unknown }[] };
+      if (typeof raw.id === "string") this.id = raw.id;
+      if (typeof raw.created === "number") this.created = raw.created;
+      const finish = raw.choices?.[0]?.finish_reason;
+      if (typeof finish === "string") this.finishReason = finish;
       const delta = deltaOf(event.chunk);
       this.content += delta.content;
       this.reasoning += delta.reasoning;
+      if (delta.content) this.outputTokens += countTokens(delta.content);
+      if (delta.reasoning) this.outputTokens += countTokens(delta.reasoning);
     }
   }
 
-  count(messages: { content: unknown }[]): TokenCount {
+  count(messages: { content: unknown }[] | number): TokenCount {
     return tokenCount(messages, this.content, this.reasoning, this.usage);
   }
 }
 
-export function tokenCount(messages: { content: unknown }[], content: string, reasoning: string, usage: UpstreamUsage | null): TokenCount {
+/** `messages`, or their prompt tokens already counted (then not counted again). */
+export function tokenCount(messages: { content: unknown }[] | number, content: string, reasoning: string, usage: UpstreamUsage | null): TokenCount {
   const reasoningText = reasoning + thinkText(content);
   if (usage && typeof usage.prompt_tokens === "number" && typeof usage.completion_tokens === "number") {
     return {
@@ -77,7 +117,7 @@ export function tokenCount(messages: { content: unknown }[], content: string, re
     };
   }
   return {
-    promptTokens: countPromptTokens(messages),
+    promptTokens: typeof messages === "number" ? messages : countPromptTokens(messages),
     completionTokens: countTokens(content) + countTokens(reasoning),
     reasoningTokens: reasoningText ? countTokens(reasoningText) : 0,
     estimated: true,
@@ -87,4 +127,47 @@ export function tokenCount(messages: { content: unknown }[], content: string, re
 /** Micro-dollars for a completion at a rate card priced in micro-dollars per million tokens. */
 export function costMicros(count: Pick<TokenCount, "promptTokens" | "completionTokens">, inputPerMillion: number, outputPerMillion: number): number {
   return Math.round((count.promptTokens * inputPerMillion + count.completionTokens * outputPerMillion) / 1e6);
+}
+
+/**
+ * Rewrites the `model` of each SSE data line to the name the client asked for (the upstream's own id
+ * is not the client's business). Works on whole lines: a line split across chunks waits for its end.
+ */
+export class ModelRenamer {
+  private decoder = new TextDecoder();
+  private encoder = new TextEncoder();
+  private partial = "";
+
+  constructor(private readonly model: string) {}
+
+  push(bytes: Uint8Array): Uint8Array {
+    const text = this.partial + this.decoder.decode(bytes, { stream: true });
+    const cut = text.lastIndexOf("\n") + 1;
+    this.partial = text.slice(cut);
+    return this.encoder.encode(this.rename(text.slice(0, cut)));
+  }
+
+  end(): Uint8Array {
+    const rest = this.partial + this.decoder.decode();
+    this.partial = "";
+    return this.encoder.encode(this.rename(rest));
+  }
+
+  private rename(lines: string): string {
+    if (!lines.includes('"model"')) return lines;
+    return lines
+      .split("\n")
+      .map((line) => {
+        if (!line.startsWith("data:") || !line.includes('"model"')) return line;
+        const carriage = line.endsWith("\r") ? "\r" : "";
+        try {
+          const chunk = JSON.parse(line.slice(5, line.length - carriage.length)) as unknown;
+          if (!chunk || typeof chunk !== "object" || !("model" in chunk)) return line;
+          return `data: ${JSON.stringify({ ...chunk, model: this.model })}${carriage}`;
+        } catch {
+          return line;
+        }
+      })
+      .join("\n");
+  }
 }

@@ -1,28 +1,31 @@
 import { randomBytes } from "node:crypto";
 import type { ChatRequest, Receipt } from "@contract/chat";
-import { chatRequestSchema, RECEIPT_HEADER } from "@contract/chat";
+import { allowListMessage, chatRequestSchema, DEFAULT_MAX_REQUEST_CHARS, RECEIPT_HEADER, tooLargeMessage } from "@contract/chat";
 import type { Deps } from "../context";
 import type { ModelRow } from "../db/schema";
 import { findModel, isBuiltin, isPriced } from "../models/service";
 import type { UpstreamReply } from "../providers/upstream";
 import { postChatCompletion, replyOf } from "../providers/upstream";
 import { builtinChatCompletion } from "../providers/upstream-builtin";
-import { canSpend } from "../billing/accounts";
 import { recordUsage } from "../billing/charges";
+import type { DB } from "../db";
+import { release, reserve, settleWithin, SpendRefused } from "../spend/reservations";
 import type { TokenCount } from "./meter";
-import { costMicros, StreamMeter, tokenCount } from "./meter";
+import { costMicros, countPromptTokensAsync, ModelRenamer, requestChars, StreamMeter, tokenCount } from "./meter";
 
 /** Who a completion is billed to: a member through the console, or an API token. */
 export interface ChatCaller {
   orgId: number;
   userId: number | null;
   tokenId: number | null;
+  /** The API token's allow-list; null or absent: every model. */
+  allowedModels?: string[] | null;
 }
 
 /** An OpenAI-shaped refusal: `{"error": {"message", "type"}}` with its status (and Retry-After). */
 export class ChatError extends Error {
   constructor(
-    readonly status: 400 | 401 | 402 | 403 | 404 | 429 | 500 | 502 | 503 | 504,
+    readonly status: 400 | 401 | 402 | 403 | 404 | 413 | 429 | 500 | 502 | 503 | 504,
     message: string,
     readonly type: string,
     readonly retryAfter: string | null = null,
@@ -61,19 +64,66 @@ async function upstreamMessage(response: UpstreamReply): Promise<string> {
   return text.trim().slice(0, 300) || `Upstream answered ${response.status}`;
 }
 
+/** The output a request may generate: its own cap, else the model's default, never past the context. */
+export function maxOutputTokens(model: Pick<ModelRow, "default_max_tokens" | "context_size">, body: ChatRequest): number {
+  const asked = [body.max_tokens, body.max_completion_tokens].find((v): v is number => typeof v === "number" && Number.isFinite(v) && v > 0);
+  return Math.min(Math.ceil(asked ?? model.default_max_tokens ?? model.context_size), model.context_size);
+}
+
+/** The most a request can cost, in micro-dollars: its counted prompt and its output cap at the rate card. */
+export function worstCaseMicros(model: ModelRow, promptTokens: number, body: ChatRequest): number {
+  return Math.ceil((promptTokens * model.input_micros_per_million) / 1e6) + Math.ceil((maxOutputTokens(model, body) * model.output_micros_per_million) / 1e6);
+}
+
 /**
- * One chat completion: checks the model and the organization's balance, forwards to the model's
- * upstream (or the built-in model), passes the answer through as it arrives, and meters what was
- * generated when the answer ends: finished, broken, or stopped by the client.
+ * One chat completion: checks the request's size, the caller's allow-list and the model, holds the
+ * request's worst-case cost (a spend reservation: balance, monthly cap, token budget), forwards to the
+ * model's upstream (or the built-in model), passes the answer through as it arrives with the model name
+ * the client asked for, and settles what was generated when the answer ends: finished, broken, stopped
+ * by the client, or cut because it passed what was held.
  */
 export async function chatCompletion(deps: Deps, caller: ChatCaller, body: ChatRequest, signal: AbortSignal): Promise<Response> {
+  const limit = deps.config.maxRequestChars ?? DEFAULT_MAX_REQUEST_CHARS;
+  if (requestChars(body.messages) > limit) throw new ChatError(413, tooLargeMessage(limit), "invalid_request_error");
+  if (caller.allowedModels && !caller.allowedModels.includes(body.model)) throw new ChatError(403, allowListMessage(caller.allowedModels), "permission_error");
   const model = await findModel(deps, body.model);
   if (!model) throw new ChatError(404, `The model '${body.model}' does not exist`, "invalid_request_error");
   if (model.status_override === "maintenance") throw new ChatError(503, `The model '${model.name}' is under maintenance`, "service_unavailable");
-  if (isPriced(model) && !(await canSpend(deps, caller.orgId))) {
-    throw new ChatError(402, "Your organization's balance is not above zero. Add funds to use this model.", "insufficient_quota");
-  }
 
+  const receiptId = `rcpt_${randomBytes(12).toString("hex")}`;
+  const priced = isPriced(model);
+  // Free models hold nothing: they cost nothing against any balance, cap or budget.
+  let promptTokens: number | null = null;
+  let held = 0;
+  if (priced) {
+    promptTokens = await countPromptTokensAsync(body.messages);
+    held = worstCaseMicros(model, promptTokens, body);
+    try {
+      await reserve(deps, { orgId: caller.orgId, tokenId: caller.tokenId, receiptId, amountMicros: held });
+    } catch (error) {
+      if (error instanceof SpendRefused) throw new ChatError(402, error.message, "insufficient_quota");
+      throw error;
+    }
+  }
+  try {
+    return await forward(deps, caller, body, signal, model, receiptId, held, promptTokens);
+  } catch (error) {
+    // Nothing was generated: what was held goes back now rather than at expiry.
+    if (priced) await release(deps, receiptId).catch((e) => console.error(`Releasing ${receiptId} failed:`, e));
+    throw error;
+  }
+}
+
+async function forward(
+  deps: Deps,
+  caller: ChatCaller,
+  body: ChatRequest,
+  signal: AbortSignal,
+  model: ModelRow,
+  receiptId: string,
+  held: number,
+  promptTokens: number | null,
+): Promise<Response> {
   const upstreamAbort = new AbortController();
   const onClientAbort = () => upstreamAbort.abort(signal.reason);
   if (signal.aborted) onClientAbort();
@@ -104,19 +154,52 @@ export async function chatCompletion(deps: Deps, caller: ChatCaller, body: ChatR
     throw new ChatError(502, message, "upstream_error");
   }
 
-  const receiptId = `rcpt_${randomBytes(12).toString("hex")}`;
   const meter = (count: TokenCount, outcome: "completed" | "stopped" | "failed") => meterCompletion(deps, caller, model, receiptId, count, outcome);
+  const prompt = promptTokens ?? body.messages;
+  /** Whether what was generated so far costs more than was held (a priced request only). */
+  const passedHold = (watcher: StreamMeter) =>
+    held > 0 && costMicros({ promptTokens: promptTokens ?? 0, completionTokens: watcher.outputTokens }, model.input_micros_per_million, model.output_micros_per_million) > held;
 
   const contentType = upstream.header("content-type") ?? "application/json";
-  const streaming = Boolean(body.stream) && contentType.includes("text/event-stream");
-  if (!streaming) {
+  const upstreamStreams = contentType.includes("text/event-stream");
+  const headers = { [RECEIPT_HEADER]: receiptId };
+
+  if (!body.stream && upstreamStreams) {
+    // The client asked for one JSON answer and the upstream streamed anyway: read it all, bill it, assemble it.
+    const watcher = new StreamMeter();
+    let outcome: "completed" | "stopped" | "failed" = "completed";
+    try {
+      for await (const bytes of upstream.chunks) {
+        watcher.push(bytes);
+        if (passedHold(watcher)) {
+          outcome = "stopped";
+          upstreamAbort.abort();
+          upstream.cancel();
+          break;
+        }
+      }
+      watcher.end();
+      if (outcome === "completed" && !watcher.done) outcome = "failed";
+    } catch {
+      outcome = signal.aborted ? "stopped" : "failed";
+    } finally {
+      stop();
+    }
+    await meter(watcher.count(prompt), outcome);
+    if (signal.aborted) throw new ChatError(400, "The request was cancelled", "request_cancelled");
+    return Response.json(assembled(body.model, watcher, deps.now()), { headers });
+  }
+
+  if (!body.stream || !upstreamStreams) {
     stop();
     const text = await upstream.text();
     let usage = null;
     let content = "";
     let reasoning = "";
+    let answer = text;
     try {
       const parsed = JSON.parse(text) as {
+        model?: unknown;
         usage?: null;
         choices?: { message?: { content?: unknown; reasoning_content?: unknown; reasoning?: unknown } }[];
       };
@@ -125,24 +208,23 @@ export async function chatCompletion(deps: Deps, caller: ChatCaller, body: ChatR
       content = typeof message?.content === "string" ? message.content : "";
       const r = message?.reasoning_content ?? message?.reasoning;
       reasoning = typeof r === "string" ? r : "";
+      if (parsed && typeof parsed === "object" && "model" in parsed) answer = JSON.stringify({ ...parsed, model: body.model });
     } catch {
       // An unparseable body is still passed on; it is billed for what it says it generated: nothing but the prompt.
     }
-    await meter(tokenCount(body.messages, content, reasoning, usage), "completed");
-    return new Response(text, {
-      status: upstream.status,
-      headers: { "content-type": contentType, [RECEIPT_HEADER]: receiptId },
-    });
+    await meter(tokenCount(prompt, content, reasoning, usage), "completed");
+    return new Response(answer, { status: upstream.status, headers: { "content-type": contentType, ...headers } });
   }
 
   const chunks = upstream.chunks[Symbol.asyncIterator]();
   const watcher = new StreamMeter();
+  const renamer = new ModelRenamer(body.model);
   let metered = false;
   const finish = async (outcome: "completed" | "stopped" | "failed") => {
     if (metered) return;
     metered = true;
     stop();
-    await meter(watcher.count(body.messages), outcome);
+    await meter(watcher.count(prompt), outcome);
   };
   // A client that goes away while nothing is being read still gets billed for what reached it.
   signal.addEventListener("abort", () => void finish("stopped"), { once: true });
@@ -162,13 +244,25 @@ export async function chatCompletion(deps: Deps, caller: ChatCaller, body: ChatR
       }
       if (result.done) {
         watcher.end();
+        const rest = renamer.end();
+        if (rest.length > 0) controller.enqueue(rest);
         controller.close();
         await finish(watcher.done ? "completed" : "failed");
         return;
       }
       // Passed on before it is parsed for metering: the reader waits for nothing.
-      controller.enqueue(result.value);
+      const renamed = renamer.push(result.value);
+      if (renamed.length > 0) controller.enqueue(renamed);
       watcher.push(result.value);
+      if (passedHold(watcher)) {
+        // Past what was held: the stream is cut here, and what was sent is billed (never more is let through).
+        upstreamAbort.abort();
+        upstream.cancel();
+        const rest = renamer.end();
+        if (rest.length > 0) controller.enqueue(rest);
+        controller.close();
+        await finish("stopped");
+      }
     },
     async cancel(reason) {
       upstreamAbort.abort(reason);
@@ -178,25 +272,28 @@ export async function chatCompletion(deps: Deps, caller: ChatCaller, body: ChatR
   });
   return new Response(out, {
     status: 200,
-    headers: { "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no", [RECEIPT_HEADER]: receiptId },
+    headers: { "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no", ...headers },
   });
+}
+
+/** The JSON completion a client that asked for no stream gets, made from the stream the upstream sent. */
+function assembled(model: string, watcher: StreamMeter, now: number) {
+  const message: Record<string, string> = { role: "assistant", content: watcher.content };
+  if (watcher.reasoning) message.reasoning_content = watcher.reasoning;
+  return {
+    id: watcher.id ?? `chatcmpl-${randomBytes(12).toString("hex")}`,
+    object: "chat.completion",
+    created: watcher.created ?? Math.floor(now / 1000),
+    model,
+    choices: [{ index: 0, message, finish_reason: watcher.finishReason ?? "stop" }],
+    ...(watcher.usage ? { usage: watcher.usage } : {}),
+  };
 }
 
 async function meterCompletion(deps: Deps, caller: ChatCaller, model: ModelRow, receiptId: string, count: TokenCount, outcome: "completed" | "stopped" | "failed") {
   const cost = isPriced(model) ? costMicros(count, model.input_micros_per_million, model.output_micros_per_million) : 0;
-  try {
-    // The ledger first: once a receipt can be read, the completion has been billed.
-    if (isPriced(model)) {
-      const how = outcome === "completed" ? "" : `, ${outcome}`;
-      await recordUsage(deps, {
-        orgId: caller.orgId,
-        model: model.name,
-        rateCardId: model.rate_card_id,
-        costMicros: cost,
-        description: `Chat: ${count.promptTokens} input + ${count.completionTokens} output tokens${count.estimated ? " (estimated)" : ""}${how}`,
-      });
-    }
-    await deps.db
+  const usageRow = (db: DB) =>
+    db
       .insertInto("chat_usage")
       .values({
         receipt_id: receiptId,
@@ -214,6 +311,27 @@ async function meterCompletion(deps: Deps, caller: ChatCaller, model: ModelRow, 
         created_at: deps.now(),
       })
       .execute();
+  try {
+    if (!isPriced(model)) {
+      await usageRow(deps.db);
+      return;
+    }
+    const how = outcome === "completed" ? "" : `, ${outcome}`;
+    // The reservation's settlement, the ledger row and the usage row in one transaction: charged exactly once.
+    await recordUsage(
+      deps,
+      {
+        orgId: caller.orgId,
+        model: model.name,
+        rateCardId: model.rate_card_id,
+        costMicros: cost,
+        description: `Chat: ${count.promptTokens} input + ${count.completionTokens} output tokens${count.estimated ? " (estimated)" : ""}${how}`,
+      },
+      async (trx) => {
+        await settleWithin(trx, deps.now(), { orgId: caller.orgId, tokenId: caller.tokenId, receiptId, costMicros: cost });
+        await usageRow(trx);
+      },
+    );
   } catch (error) {
     console.error(`Metering of ${receiptId} failed:`, error);
   }

@@ -48,7 +48,12 @@ export async function upsertModel(db: DB, input: ModelInput, position: number, n
   if (input.provider !== BUILTIN_PROVIDER && !input.baseUrl) {
     throw new PlatformError(400, `baseUrl: ${BASE_URL_REQUIRED}`, { fields: { baseUrl: BASE_URL_REQUIRED } });
   }
+  if (input.defaultMaxTokens != null && input.defaultMaxTokens > input.contextSize) {
+    const message = "The default max tokens must be at most the context size";
+    throw new PlatformError(400, `defaultMaxTokens: ${message}`, { fields: { defaultMaxTokens: message } });
+  }
   const values = {
+    default_max_tokens: input.defaultMaxTokens ?? null,
     display_name: input.displayName,
     provider: input.provider,
     context_size: input.contextSize,

@@ -45,7 +45,7 @@ export function openaiRoutes(deps: Deps) {
       const limited = await rateLimited(deps, auth);
       if (limited) return limited;
       const body = parseChatRequest(await c.req.json().catch(() => null));
-      return chatCompletion(deps, { orgId: auth.orgId, userId: null, tokenId: auth.tokenId }, body, c.req.raw.signal);
+      return chatCompletion(deps, { orgId: auth.orgId, userId: null, tokenId: auth.tokenId, allowedModels: auth.allowedModels }, body, c.req.raw.signal);
     })
     .all("*", () => chatErrorResponse(new ChatError(404, "Not found", "invalid_request_error")))
     .onError((error) => {

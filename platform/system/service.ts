@@ -22,6 +22,8 @@ export function toModelConfig(row: ModelRow): ModelConfig {
       ? { id: row.rate_card_id, inputPerMillion: microsToDollars(row.input_micros_per_million), outputPerMillion: microsToDollars(row.output_micros_per_million) }
       : null,
     status: row.status_override,
+    // Absent when unset: the record as it was before issue 11.
+    defaultMaxTokens: row.default_max_tokens ?? undefined,
   };
 }
 

@@ -1,9 +1,9 @@
 import { Hono } from "hono";
-import { createTokenSchema, TOKEN_SCOPES, tokenParamSchema } from "@contract/tokens";
+import { createTokenSchema, TOKEN_SCOPES, tokenParamSchema, tokenSettingsSchema } from "@contract/tokens";
 import type { PlatformEnv } from "../context";
 import { adminOnly, inOrganization, signedIn } from "../http/middleware";
 import { valid } from "../http/validate";
-import { createToken, listTokens, revokeToken } from "./service";
+import { createToken, listTokens, revokeToken, updateTokenSettings } from "./service";
 
 export const tokenRoutes = new Hono<PlatformEnv>()
   .use(signedIn, inOrganization)
@@ -11,6 +11,9 @@ export const tokenRoutes = new Hono<PlatformEnv>()
   .get("/scopes", (c) => c.json([...TOKEN_SCOPES]))
   .post("/", adminOnly, valid("json", createTokenSchema), async (c) =>
     c.json(await createToken(c.var.deps, c.var.membership.orgId, c.var.caller.userId, c.req.valid("json")), 201),
+  )
+  .put("/:publicId", adminOnly, valid("param", tokenParamSchema, { notFound: "Token not found" }), valid("json", tokenSettingsSchema), async (c) =>
+    c.json(await updateTokenSettings(c.var.deps, c.var.membership.orgId, c.req.valid("param").publicId, c.req.valid("json"))),
   )
   .delete("/:publicId", adminOnly, valid("param", tokenParamSchema, { notFound: "Token not found" }), async (c) =>
     c.json(await revokeToken(c.var.deps, c.var.membership.orgId, c.req.valid("param").publicId)),

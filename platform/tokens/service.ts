@@ -1,5 +1,5 @@
 import type { Transaction } from "kysely";
-import type { ApiToken, CreatedApiToken, CreateToken } from "@contract/tokens";
+import type { ApiToken, CreatedApiToken, CreateToken, TokenSettings } from "@contract/tokens";
 import { TOKEN_SCOPES } from "@contract/tokens";
 import type { Deps } from "../context";
 import type { ApiTokensTable, Database } from "../db/schema";
@@ -9,6 +9,8 @@ import { TooManyRequests } from "../ratelimit/limits";
 import { hit } from "../ratelimit/store";
 import { hashTokenSecret, newPublicId, newTokenSecret } from "./secret";
 import { compiledOnce } from "../db/compiled";
+import { dollarsToMicros, microsToDollars } from "../billing/money";
+import { monthKey } from "../spend/reservations";
 
 /** Token creation per organization: at most this many in any window (decision 0010). */
 export const TOKEN_CREATION_LIMIT = 20;
@@ -18,7 +20,14 @@ export const MAX_EXPIRY_AHEAD_MS = 10 * 365.25 * 24 * 3600 * 1000;
 
 type Row = Selectable<ApiTokensTable>;
 
-function toApiToken(row: Row): ApiToken {
+export function allowedModelsOf(row: Pick<Row, "allowed_models">): string[] | null {
+  return row.allowed_models === null ? null : (JSON.parse(row.allowed_models) as string[]);
+}
+
+function toApiToken(row: Row, now = Date.now()): ApiToken {
+  const monthly = row.budget_period === "month";
+  // Spent, as the budget counts it: this month's for a monthly budget (a past month's counts as nothing).
+  const spent = monthly ? (row.month_key === monthKey(now) ? row.month_spent_micros : 0) : row.spent_micros;
   return {
     publicId: row.public_id,
     // The primary token carries every scope the API knows, including ones added after it was made.
@@ -28,7 +37,34 @@ function toApiToken(row: Row): ApiToken {
     createdAt: row.created_at,
     primary: row.is_primary === 1,
     lastUsedAt: row.last_used_at,
+    budget: row.budget_micros === null ? null : { amount: microsToDollars(row.budget_micros), period: monthly ? "month" : "total", spent: microsToDollars(spent) },
+    allowedModels: allowedModelsOf(row),
+    rateLimitRpm: row.rate_limit_rpm,
   };
+}
+
+/** The columns of a token's spend settings (issue 11); only the fields given are written. */
+function settingsColumns(input: Partial<TokenSettings>) {
+  return {
+    ...(input.budget !== undefined
+      ? { budget_micros: input.budget ? dollarsToMicros(input.budget.amount) : null, budget_period: input.budget ? input.budget.period : null }
+      : {}),
+    ...(input.allowedModels !== undefined ? { allowed_models: input.allowedModels ? JSON.stringify([...new Set(input.allowedModels)]) : null } : {}),
+    ...(input.rateLimitRpm !== undefined ? { rate_limit_rpm: input.rateLimitRpm } : {}),
+  };
+}
+
+/** PUT /tokens/{publicId} (admins): a token's budget, allow-list and request rate; null removes each. */
+export async function updateTokenSettings(deps: Deps, orgId: number, publicId: string, input: TokenSettings): Promise<ApiToken> {
+  const row = await deps.db
+    .updateTable("api_tokens")
+    .set(settingsColumns(input))
+    .where("org_id", "=", orgId)
+    .where("public_id", "=", publicId)
+    .returningAll()
+    .executeTakeFirst();
+  if (!row) throw new PlatformError(404, "Token not found");
+  return toApiToken(row, deps.now());
 }
 
 export async function listTokens(deps: Deps, orgId: number): Promise<ApiToken[]> {
@@ -40,7 +76,8 @@ export async function listTokens(deps: Deps, orgId: number): Promise<ApiToken[]>
     .orderBy("created_at", "desc")
     .orderBy("id", "desc")
     .execute();
-  return rows.map(toApiToken);
+  const now = deps.now();
+  return rows.map((row) => toApiToken(row, now));
 }
 
 /** Made by createOrganization inside its transaction: every organization has exactly one. */
@@ -98,10 +135,11 @@ export async function createToken(
       last_used_at: null,
       created_by: userId,
       created_at: now,
+      ...settingsColumns(input),
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  return { ...toApiToken(row), token: secret };
+  return { ...toApiToken(row, now), token: secret };
 }
 
 /** Revokes a token of the organization: once, never the primary one, never an expired one. */
@@ -153,7 +191,7 @@ export async function tokenRateLimitWait(deps: Deps, tokenId: number, rpm: numbe
 const tokenBySecretHash = compiledOnce((db, hash: string) => db.selectFrom("api_tokens").selectAll().where("secret_hash", "=", hash));
 
 export type ApiTokenAuth =
-  | { ok: true; orgId: number; tokenId: number; scopes: string[]; rateLimitRpm: number | null }
+  | { ok: true; orgId: number; tokenId: number; scopes: string[]; rateLimitRpm: number | null; allowedModels: string[] | null }
   | { ok: false; status: 401 | 403; error: string };
 
 /**
@@ -173,5 +211,5 @@ export async function authenticateApiToken(deps: Deps, authorization: string | u
   const { scopes } = toApiToken(row);
   if (!scopes.includes(requiredScope)) return { ok: false, status: 403, error: `This API token does not have the '${requiredScope}' scope` };
   await deps.db.updateTable("api_tokens").set({ last_used_at: now }).where("id", "=", row.id).execute();
-  return { ok: true, orgId: row.org_id, tokenId: row.id, scopes, rateLimitRpm: row.rate_limit_rpm ?? null };
+  return { ok: true, orgId: row.org_id, tokenId: row.id, scopes, rateLimitRpm: row.rate_limit_rpm ?? null, allowedModels: allowedModelsOf(row) };
 }

@@ -35,9 +35,9 @@ test("an admin creates a token: the secret appears once and is gone after reload
   await expect(reveal.getByRole("button", { name: "Copied!" })).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
 
-  // The form starts afresh for the next token.
+  // The form starts afresh for the next token: every scope checked again (issue 11).
   await expect(form.getByLabel("Expiry")).toHaveValue("30");
-  await expect(form.getByLabel("chat", { exact: true })).not.toBeChecked();
+  await expect(form.getByLabel("chat", { exact: true })).toBeChecked();
 
   await expect(tokenRows(page)).toHaveCount(2);
   // SPEC §4: a token expiring within 7 days comes first, above the primary token (issue 14).
@@ -72,6 +72,8 @@ test("a token with no scope and no expiry can be created", async ({ page }) => {
   await signInWithOrganization(page);
   await page.goto("/tokens");
   const form = page.getByRole("region", { name: "Create API token" });
+  // Every scope starts checked (issue 11); an admin may still clear them all (SPEC §5).
+  for (const scope of ["chat", "models:read", "images", "audio"]) await form.getByLabel(scope, { exact: true }).uncheck();
   await form.getByLabel("Expiry").selectOption("never");
   await form.getByRole("button", { name: "Create token" }).click();
   await expect(page.getByRole("region", { name: "Token created" })).toBeVisible();

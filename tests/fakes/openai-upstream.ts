@@ -11,7 +11,10 @@ import type { AddressInfo } from "node:net";
  * - `no-usage`: never sends a usage chunk, even when asked;
  * - `rate-limited`: 429 with `Retry-After: 7`; `warming`: 503 with `Retry-After: 120`;
  * - `warming-once`: 503 the first time, then like echo;
- * - `hang`: sends the first chunk, then nothing until the client goes away.
+ * - `hang`: sends the first chunk, then nothing until the client goes away;
+ * - `to-the-limit`: like echo, but its usage says it generated exactly `max_tokens` (1000 when absent);
+ * - `streams-anyway`: streams (with its usage chunk) even when asked for `stream: false`;
+ * - `long`: streams `LONG_PIECES` one-word pieces and no usage (to be cut when it passes its reservation).
  */
 export interface FakeUpstream {
   url: string;
@@ -34,6 +37,9 @@ export const FAKE_REASONING = "Let me think about this.";
 export const FAKE_ANSWER_PIECES = ["Hello", " from", " the", " fake", " upstream."];
 export const FAKE_USAGE = { prompt_tokens: 11, completion_tokens: 13, total_tokens: 24, completion_tokens_details: { reasoning_tokens: 6 } };
 
+export const LONG_PIECES = 400;
+export const LIMIT_PROMPT_TOKENS = 10;
+
 export async function startFakeUpstream(options: { apiKey?: string } = {}): Promise<FakeUpstream> {
   const warmedUp = new Set<string>();
   let closeWaiters: (() => void)[] = [];
@@ -55,7 +61,7 @@ export async function startFakeUpstream(options: { apiKey?: string } = {}): Prom
     }
     let raw = "";
     for await (const chunk of req) raw += chunk;
-    const body = JSON.parse(raw) as { model: string; stream?: boolean; stream_options?: { include_usage?: boolean } };
+    const body = JSON.parse(raw) as { model: string; stream?: boolean; stream_options?: { include_usage?: boolean }; max_tokens?: number };
     state.requests.push({ model: body.model, body, authorization: req.headers.authorization });
 
     const error = (status: number, retryAfter: string, message: string) =>
@@ -71,13 +77,19 @@ export async function startFakeUpstream(options: { apiKey?: string } = {}): Prom
     const think = body.model === "think";
     const deltas: Record<string, string>[] = think
       ? [{ content: "<think>" }, { content: FAKE_REASONING }, { content: "</think>" }, ...FAKE_ANSWER_PIECES.map((content) => ({ content }))]
-      : [{ reasoning_content: FAKE_REASONING }, ...FAKE_ANSWER_PIECES.map((content) => ({ content }))];
+      : body.model === "long"
+        ? Array.from({ length: LONG_PIECES }, () => ({ content: " word" }))
+        : [{ reasoning_content: FAKE_REASONING }, ...FAKE_ANSWER_PIECES.map((content) => ({ content }))];
+    const completion = body.max_tokens ?? 1000;
+    const usage =
+      body.model === "to-the-limit" ? { prompt_tokens: LIMIT_PROMPT_TOKENS, completion_tokens: completion, total_tokens: LIMIT_PROMPT_TOKENS + completion } : FAKE_USAGE;
+    const streamsAnyway = body.model === "streams-anyway";
 
-    if (!body.stream) {
+    if (!body.stream && !streamsAnyway) {
       const content = deltas.map((d) => d.content ?? "").join("");
       const message = think ? { role: "assistant", content } : { role: "assistant", content, reasoning_content: FAKE_REASONING };
       res.writeHead(200, { "content-type": "application/json" }).end(
-        JSON.stringify({ id, object: "chat.completion", created: 1, model: body.model, choices: [{ index: 0, message, finish_reason: "stop" }], usage: FAKE_USAGE }),
+        JSON.stringify({ id, object: "chat.completion", created: 1, model: body.model, choices: [{ index: 0, message, finish_reason: "stop" }], usage }),
       );
       return;
     }
@@ -97,15 +109,15 @@ export async function startFakeUpstream(options: { apiKey?: string } = {}): Prom
       send({ id, object: "chat.completion.chunk", created: 1, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }] });
     chunk({ role: "assistant", content: "" });
     if (body.model === "hang") return; // and never another byte
-    const delay = body.model === "slow" ? state.slowDelayMs : state.delayMs;
+    const delay = body.model === "slow" ? state.slowDelayMs : body.model === "long" ? 0 : state.delayMs;
     for (const delta of deltas) {
-      await new Promise((r) => setTimeout(r, delay));
+      await new Promise((r) => (delay ? setTimeout(r, delay) : setImmediate(r)));
       if (res.destroyed) return;
       chunk(delta);
     }
     chunk({}, "stop");
-    if (body.stream_options?.include_usage && body.model !== "no-usage") {
-      send({ id, object: "chat.completion.chunk", created: 1, model: body.model, choices: [], usage: FAKE_USAGE });
+    if ((body.stream_options?.include_usage || streamsAnyway) && body.model !== "no-usage" && body.model !== "long") {
+      send({ id, object: "chat.completion.chunk", created: 1, model: body.model, choices: [], usage });
     }
     res.write("data: [DONE]\n\n");
     finished = true;

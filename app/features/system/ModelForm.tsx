@@ -80,6 +80,7 @@ export function ModelForm({ values, lastResult, hasApiKey }: ModelFormProps) {
           "builtin answers in-process; anything else is an OpenAI-compatible upstream.",
         )}
         {field("contextSize", "Context size (tokens)", input("contextSize", { required: true, inputMode: "numeric" }))}
+        {field("defaultMaxTokens", "Default max tokens", input("defaultMaxTokens", { inputMode: "numeric", placeholder: "The context size" }), "The output a request without max_tokens may cost, at most the context size.")}
         {field("baseUrl", "Base URL", input("baseUrl", { type: "url", placeholder: "http://vllm.internal:8000/v1" }), "Required unless the provider is builtin.")}
         {field("upstreamModel", "Upstream model", input("upstreamModel", { maxLength: 200 }), "The model name the upstream expects; blank uses the name.")}
         {field(

@@ -39,6 +39,8 @@ export interface ModelFormValues {
   inputPerMillion: string;
   outputPerMillion: string;
   status: string;
+  /** Issue 11: the output cap reserved for a request without max_tokens; blank: the context size. */
+  defaultMaxTokens: string;
 }
 
 export type ModelField = Exclude<keyof ModelFormValues, "mode" | "clearApiKey">;
@@ -58,6 +60,7 @@ export const EMPTY_MODEL_FORM: ModelFormValues = {
   inputPerMillion: "",
   outputPerMillion: "",
   status: "",
+  defaultMaxTokens: "",
 };
 
 /** The form filled from a stored model (the key stays blank: it is write-only). */
@@ -76,6 +79,7 @@ export function valuesOf(model: ModelConfig): ModelFormValues {
     inputPerMillion: model.rateCard ? String(model.rateCard.inputPerMillion) : "",
     outputPerMillion: model.rateCard ? String(model.rateCard.outputPerMillion) : "",
     status: model.status ?? "",
+    defaultMaxTokens: model.defaultMaxTokens == null ? "" : String(model.defaultMaxTokens),
   };
 }
 
@@ -97,6 +101,7 @@ export function readModelForm(fields: Record<string, unknown>): ModelFormValues 
     inputPerMillion: text(fields.inputPerMillion),
     outputPerMillion: text(fields.outputPerMillion),
     status: text(fields.status),
+    defaultMaxTokens: text(fields.defaultMaxTokens),
   };
 }
 
@@ -131,12 +136,14 @@ const modelFieldsSchema = z
     inputPerMillion: z.string().trim(),
     outputPerMillion: z.string().trim(),
     status: z.enum(["", "maintenance", "standby"], { message: "Choose a status override" }),
+    defaultMaxTokens: z.string().trim().regex(/^\d*$/, "Enter a whole number of tokens"),
   })
   .superRefine((v, ctx) => {
     const issue = (path: ModelField, message: string) => ctx.addIssue({ code: z.ZodIssueCode.custom, path: [path], message });
     if (v.baseUrl) {
       if (!/^https?:\/\/[^\s]+$/i.test(v.baseUrl) || !URL.canParse(v.baseUrl)) issue("baseUrl", "Enter a URL starting with http:// or https://");
     } else if (v.provider !== BUILTIN_PROVIDER) issue("baseUrl", BASE_URL_REQUIRED);
+    if (v.defaultMaxTokens && (Number(v.defaultMaxTokens) < 1 || Number(v.defaultMaxTokens) > v.contextSize)) issue("defaultMaxTokens", "Between 1 and the context size");
     const priced = v.rateCardId || v.inputPerMillion || v.outputPerMillion;
     if (priced) {
       if (!v.rateCardId) issue("rateCardId", "Name the rate card, or leave all three prices blank");
@@ -162,6 +169,8 @@ function bodyOf(v: ParsedModelForm): ModelBody {
     ...(v.clearApiKey ? { apiKey: null } : v.apiKey ? { apiKey: v.apiKey } : {}),
     rateCard: priced ? { id: v.rateCardId, inputPerMillion: Number(v.inputPerMillion || 0), outputPerMillion: Number(v.outputPerMillion || 0) } : null,
     status: v.status || null,
+    // Blank is left out, which the platform reads as none.
+    defaultMaxTokens: v.defaultMaxTokens ? Number(v.defaultMaxTokens) : undefined,
   };
 }
 
@@ -191,7 +200,7 @@ export function parseModelForm(values: ModelFormValues): ModelFormResult {
   return { ok: true, name: parsed.data.name, body: bodyOf(parsed.data) };
 }
 
-const MODEL_FIELDS = new Set<string>(["name", "displayName", "provider", "contextSize", "baseUrl", "upstreamModel", "apiKey", "rateCardId", "inputPerMillion", "outputPerMillion", "status"]);
+const MODEL_FIELDS = new Set<string>(["name", "displayName", "provider", "contextSize", "baseUrl", "upstreamModel", "apiKey", "rateCardId", "inputPerMillion", "outputPerMillion", "status", "defaultMaxTokens"]);
 
 /** The platform's per-field refusals placed on the form's fields; null when none of them is one. */
 export function modelFieldErrorsOf(fields: Record<string, string> | undefined): ModelFieldErrors | null {

@@ -7,24 +7,32 @@ import { Alert } from "~/components/Alert";
 import { useIsPending } from "~/lib/use-is-pending";
 import { createTokenForm } from "./token-forms";
 import { DEFAULT_EXPIRY, EXPIRY_CHOICES } from "./token-rules";
+import { SpendSettingsFields } from "./SpendSettingsFields";
 
 interface CreateTokenFormProps {
   scopes: string[];
+  /** The models an allow-list may name. */
+  models: string[];
   /** The server's answer to the last submission: its errors, and what the user chose. */
   lastResult: SubmissionResult<string[]> | undefined;
 }
 
-/** Admins create a token: any scopes (none required, SPEC §5) and an expiry of 1, 7 or 30 days or never. */
-export function CreateTokenForm({ scopes, lastResult }: CreateTokenFormProps) {
+/**
+ * Admins create a token: any scopes (every one checked to start with, none required, SPEC §5), an expiry
+ * of 1, 7 or 30 days or never, and optionally a budget, an allow-list and a request rate (issue 11).
+ */
+export function CreateTokenForm({ scopes, models, lastResult }: CreateTokenFormProps) {
   const [form, fields] = useForm({
     id: "create-token",
     lastResult,
-    defaultValue: { scopes: [], expiry: DEFAULT_EXPIRY },
+    // A token without scopes can call nothing: all are checked to start with (issue 11).
+    defaultValue: { scopes, expiry: DEFAULT_EXPIRY, budgetPeriod: "total", allowedModels: [] },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: createTokenForm }),
   });
   const pending = useIsPending({ intent: "create" });
   const chosen = new Set((fields.scopes.initialValue as string[] | undefined) ?? []);
   const error = form.errors?.[0] ?? fields.expiry.errors?.[0] ?? fields.scopes.errors?.[0] ?? null;
+  const settings = { budgetAmount: fields.budgetAmount, budgetPeriod: fields.budgetPeriod, allowedModels: fields.allowedModels, rateLimitRpm: fields.rateLimitRpm };
   const { key: expiryKey, ...expiryProps } = getSelectProps(fields.expiry);
   return (
     <section className="card bg-base-100 shadow-sm" aria-labelledby="create-token-title">
@@ -59,6 +67,7 @@ export function CreateTokenForm({ scopes, lastResult }: CreateTokenFormProps) {
               ))}
             </select>
           </fieldset>
+          <SpendSettingsFields fields={settings} models={models} />
           {error ? <Alert kind="error">{error}</Alert> : null}
           <div>
             <button type="submit" className="btn btn-primary" disabled={pending}>

@@ -1,10 +1,12 @@
 import { TableRegion } from "~/components/TableRegion";
-import { Ban, TriangleAlert } from "lucide-react";
+import { Link } from "@remix-run/react";
+import { Ban, SlidersHorizontal, TriangleAlert } from "lucide-react";
 import { ConfirmAction } from "~/components/ConfirmAction";
 import { formatDateTime } from "~/lib/datetime";
 import type { ApiToken } from "~/platform/tokens";
 import type { TokenStatus } from "./token-rules";
 import { expiryWarningText, sortTokens, tokenStatus } from "./token-rules";
+import { budgetText, modelsText, rateText } from "./spend-text";
 
 const STATUS_BADGE: Record<TokenStatus, string> = {
   active: "badge-success",
@@ -41,6 +43,9 @@ export function TokenTable({ tokens, isAdmin, now, timeZone }: TokenTableProps) 
                 <th>Created</th>
                 <th>Expires</th>
                 <th>Last used</th>
+                <th>Spent / limit</th>
+                <th>Models</th>
+                <th>Rate limit</th>
                 {isAdmin ? <th className="text-right">Actions</th> : null}
               </tr>
             </thead>
@@ -77,8 +82,21 @@ export function TokenTable({ tokens, isAdmin, now, timeZone }: TokenTableProps) 
                       </span>
                     </td>
                     <td className="whitespace-nowrap">{token.lastUsedAt === null ? <span className="text-base-content/50">Never used</span> : date(token.lastUsedAt)}</td>
+                    <td className="whitespace-nowrap">{budgetText(token.budget) ?? <span className="text-base-content/50">No limit</span>}</td>
+                    <td className={token.allowedModels ? "font-mono text-sm" : "text-base-content/50"}>{modelsText(token.allowedModels)}</td>
+                    <td className="whitespace-nowrap">{rateText(token.rateLimitRpm) ?? <span className="text-base-content/50">No limit</span>}</td>
                     {isAdmin ? (
                       <td className="text-right">
+                        {status === "active" ? (
+                          <Link
+                            to={`/tokens?edit=${encodeURIComponent(token.publicId)}`}
+                            className="btn btn-ghost btn-sm"
+                            aria-label={`Settings of ${token.publicId}`}
+                            preventScrollReset
+                          >
+                            <SlidersHorizontal className="size-4" aria-hidden /> Settings
+                          </Link>
+                        ) : null}
                         {status === "active" && !token.primary ? (
                           <ConfirmAction
                             label={

@@ -1,0 +1,69 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import { Form } from "@remix-run/react";
+import { Gauge } from "lucide-react";
+import type { SpendCapState } from "@contract/billing";
+import { Alert } from "~/components/Alert";
+import { useIsPending } from "~/lib/use-is-pending";
+import { spendCapForm } from "./spend-cap-form";
+
+const money = (amount: number) => `$${amount.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+
+/**
+ * The organization's monthly spend cap (issue 11): what this UTC month has spent against it, and for
+ * admins the form that sets it (empty: no cap). Requests that could pass it are refused with 402.
+ */
+export function SpendCapForm({ state, isAdmin, lastResult }: { state: SpendCapState | null; isAdmin: boolean; lastResult: SubmissionResult<string[]> | undefined }) {
+  const [form, fields] = useForm({
+    id: "spend-cap",
+    lastResult,
+    defaultValue: { monthlyCap: state?.monthlyCap === null || !state ? "" : String(state.monthlyCap) },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: spendCapForm }),
+  });
+  const pending = useIsPending({ intent: "spend-cap" });
+  const { key, ...capProps } = getInputProps(fields.monthlyCap, { type: "text", ariaDescribedBy: "spend-cap-help" });
+  const fieldError = fields.monthlyCap.errors?.[0];
+  return (
+    <section className="card bg-base-100 shadow-sm" aria-labelledby="spend-cap-title">
+      <div className="card-body gap-3">
+        <h2 id="spend-cap-title" className="card-title">
+          <Gauge className="size-5" aria-hidden />
+          Monthly spend cap
+        </h2>
+        {state ? (
+          <p>
+            {state.monthlyCap === null
+              ? `No cap. Spent this month: ${money(state.spentThisMonth)}.`
+              : `Spent this month: ${money(state.spentThisMonth)} of ${money(state.monthlyCap)}.`}
+          </p>
+        ) : (
+          <Alert kind="warning">The monthly spend cap could not be loaded.</Alert>
+        )}
+        {isAdmin ? (
+          <Form method="post" className="flex flex-col gap-2" replace preventScrollReset {...getFormProps(form)}>
+            <input type="hidden" name="intent" value="spend-cap" />
+            <label className="fieldset-legend" htmlFor={fields.monthlyCap.id}>
+              Monthly spend cap (USD)
+            </label>
+            <div className="flex flex-wrap items-start gap-2">
+              <input key={key} {...capProps} inputMode="decimal" placeholder="No cap" className={`input max-w-xs ${fieldError ? "input-error" : ""}`} />
+              <button type="submit" className="btn btn-primary" disabled={pending}>
+                {pending ? "Saving…" : "Save cap"}
+              </button>
+            </div>
+            {fieldError ? (
+              <p id={fields.monthlyCap.errorId} className="text-sm text-error">
+                {fieldError}
+              </p>
+            ) : null}
+            <p id="spend-cap-help" className="text-sm text-base-content/70">
+              Leave empty for no cap. Requests that could take this month past the cap are refused.
+            </p>
+            {form.errors?.[0] ? <Alert kind="error">{form.errors[0]}</Alert> : null}
+          </Form>
+        ) : null}
+      </div>
+    </section>
+  );
+}

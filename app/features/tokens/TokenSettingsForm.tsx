@@ -1,0 +1,59 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import { Form, Link } from "@remix-run/react";
+import { SlidersHorizontal } from "lucide-react";
+import { Alert } from "~/components/Alert";
+import { useIsPending } from "~/lib/use-is-pending";
+import type { ApiToken } from "~/platform/tokens";
+import { SpendSettingsFields } from "./SpendSettingsFields";
+import { tokenSettingsForm } from "./token-forms";
+
+interface TokenSettingsFormProps {
+  token: ApiToken;
+  models: string[];
+  lastResult: SubmissionResult<string[]> | undefined;
+}
+
+/** One token's budget, allow-list and request rate (admins), opened by `?edit=publicId`: works without JavaScript. */
+export function TokenSettingsForm({ token, models, lastResult }: TokenSettingsFormProps) {
+  const [form, fields] = useForm({
+    id: `token-settings-${token.publicId}`,
+    lastResult,
+    defaultValue: {
+      publicId: token.publicId,
+      budgetAmount: token.budget ? String(token.budget.amount) : "",
+      budgetPeriod: token.budget?.period ?? "total",
+      allowedModels: token.allowedModels ?? [],
+      rateLimitRpm: token.rateLimitRpm === null ? "" : String(token.rateLimitRpm),
+    },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: tokenSettingsForm }),
+  });
+  const pending = useIsPending({ intent: "settings" });
+  const settings = { budgetAmount: fields.budgetAmount, budgetPeriod: fields.budgetPeriod, allowedModels: fields.allowedModels, rateLimitRpm: fields.rateLimitRpm };
+  const titleId = `token-settings-title-${token.publicId}`;
+  return (
+    <section className="card bg-base-100 shadow-sm" aria-labelledby={titleId}>
+      <div className="card-body">
+        <h2 id={titleId} className="card-title">
+          <SlidersHorizontal className="size-5" aria-hidden />
+          Settings of {token.publicId}
+        </h2>
+        <Form method="post" action={`/tokens?edit=${encodeURIComponent(token.publicId)}`} className="flex flex-col gap-4" {...getFormProps(form)}>
+          <input type="hidden" name="intent" value="settings" />
+          <input type="hidden" name="publicId" value={token.publicId} />
+          <SpendSettingsFields fields={settings} models={models} />
+          {form.errors?.[0] ? <Alert kind="error">{form.errors[0]}</Alert> : null}
+          <div className="flex gap-2">
+            <button type="submit" className="btn btn-primary" disabled={pending}>
+              {pending ? "Saving…" : "Save settings"}
+            </button>
+            <Link to="/tokens" className="btn btn-ghost">
+              Cancel
+            </Link>
+          </div>
+        </Form>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,30 @@
+import type { SpendCapInput, SpendCapState } from "@contract/billing";
+import type { Deps } from "../context";
+import { PlatformError } from "../http/errors";
+import { dollarsToMicros, microsToDollars } from "../billing/money";
+import { monthKey } from "./reservations";
+
+/** GET /billing/spend-cap: the organization's monthly cap, what this UTC month has spent, what is held. */
+export async function getSpendCap(deps: Deps, orgId: number): Promise<SpendCapState> {
+  const a = await deps.db
+    .selectFrom("billing_accounts")
+    .select(["monthly_cap_micros", "month_key", "month_spent_micros", "reserved_micros"])
+    .where("org_id", "=", orgId)
+    .executeTakeFirst();
+  if (!a) throw new PlatformError(404, "Organization not found");
+  return {
+    monthlyCap: a.monthly_cap_micros === null ? null : microsToDollars(a.monthly_cap_micros),
+    spentThisMonth: microsToDollars(a.month_key === monthKey(deps.now()) ? a.month_spent_micros : 0),
+    reserved: microsToDollars(a.reserved_micros),
+  };
+}
+
+/** POST /billing/spend-cap (admins): null removes the cap. A lower cap refuses new requests, never running ones. */
+export async function setSpendCap(deps: Deps, orgId: number, input: SpendCapInput): Promise<SpendCapState> {
+  await deps.db
+    .updateTable("billing_accounts")
+    .set({ monthly_cap_micros: input.monthlyCap === null ? null : dollarsToMicros(input.monthlyCap), updated_at: deps.now() })
+    .where("org_id", "=", orgId)
+    .execute();
+  return getSpendCap(deps, orgId);
+}

@@ -1,0 +1,175 @@
+import { sql } from "kysely";
+import { insufficientBalanceMessage, monthlyCapMessage, tokenBudgetMessage } from "@contract/chat";
+import type { Deps } from "../context";
+import type { DB } from "../db";
+import { microsToDollars } from "../billing/money";
+
+/** How long a reservation holds when its request never settles (a process that died): config RESERVATION_TTL_MS. */
+export const DEFAULT_RESERVATION_TTL_MS = 15 * 60_000;
+/** How often expired reservations are looked for. */
+export const SWEEP_INTERVAL_MS = 60_000;
+
+/** The UTC calendar month ('YYYY-MM') that monthly spend counts. */
+export function monthKey(now: number): string {
+  return new Date(now).toISOString().slice(0, 7);
+}
+
+/** A refusal of admission: 402 with the message the client reads. */
+export class SpendRefused extends Error {
+  readonly status = 402 as const;
+}
+
+export interface Admission {
+  orgId: number;
+  /** The API token, when the call came through /openai/v1. */
+  tokenId: number | null;
+  receiptId: string;
+  /** The worst case of the request, in micro-dollars. */
+  amountMicros: number;
+}
+
+/** What a month's running total was, given the month it counts (a past month counts as nothing). */
+const thisMonth = (m: string) => sql<number>`(case when month_key = ${m} then month_spent_micros else 0 end)`;
+
+/**
+ * Holds the worst case of a request before it is forwarded: one transaction of conditional updates, so
+ * concurrent requests (in one process or many over one PostgreSQL) can never hold more than the balance,
+ * the organization's monthly cap or the token's budget allow. PostgreSQL re-checks each WHERE on the row
+ * it locked; SQLite runs the transactions one at a time. Throws SpendRefused when anything says no.
+ */
+export async function reserve(deps: Deps, admission: Admission): Promise<void> {
+  const { orgId, tokenId, receiptId, amountMicros: r } = admission;
+  const now = deps.now();
+  const m = monthKey(now);
+  const ttl = deps.config.reservationTtlMs ?? DEFAULT_RESERVATION_TTL_MS;
+  await deps.db.transaction().execute(async (trx) => {
+    const account = await trx
+      .updateTable("billing_accounts")
+      .set((eb) => ({ reserved_micros: eb("reserved_micros", "+", r), month_key: m, month_spent_micros: thisMonth(m) }))
+      .where("org_id", "=", orgId)
+      .where((eb) => eb.or([eb("payment_mode", "=", "invoice"), eb(eb("balance_micros", "-", eb.ref("reserved_micros")), ">=", r)]))
+      .where((eb) => eb.or([eb("monthly_cap_micros", "is", null), eb(sql<number>`${thisMonth(m)} + reserved_micros + ${r}`, "<=", eb.ref("monthly_cap_micros"))]))
+      .returning("org_id")
+      .executeTakeFirst();
+    if (!account) throw await accountRefusal(trx, orgId, r, m);
+
+    let heldOnToken = false;
+    if (tokenId !== null) {
+      const token = await trx.selectFrom("api_tokens").select(["budget_micros", "budget_period"]).where("id", "=", tokenId).executeTakeFirst();
+      if (token?.budget_micros != null) {
+        const monthly = token.budget_period === "month";
+        const held = await trx
+          .updateTable("api_tokens")
+          .set((eb) => ({ reserved_micros: eb("reserved_micros", "+", r), month_key: m, month_spent_micros: thisMonth(m) }))
+          .where("id", "=", tokenId)
+          .where((eb) =>
+            eb(monthly ? sql<number>`${thisMonth(m)} + reserved_micros + ${r}` : sql<number>`spent_micros + reserved_micros + ${r}`, "<=", eb.ref("budget_micros")),
+          )
+          .returning("id")
+          .executeTakeFirst();
+        if (!held) throw await tokenRefusal(trx, tokenId, r, m);
+        heldOnToken = true;
+      }
+    }
+
+    await trx
+      .insertInto("spend_reservations")
+      .values({ org_id: orgId, token_id: heldOnToken ? tokenId : null, receipt_id: receiptId, amount_micros: r, created_at: now, expires_at: now + ttl })
+      .execute();
+  });
+}
+
+async function accountRefusal(trx: DB, orgId: number, r: number, m: string): Promise<SpendRefused> {
+  const a = await trx.selectFrom("billing_accounts").selectAll().where("org_id", "=", orgId).executeTakeFirst();
+  if (!a) return new SpendRefused(insufficientBalanceMessage(microsToDollars(r), 0));
+  const spent = a.month_key === m ? a.month_spent_micros : 0;
+  if (a.payment_mode !== "invoice" && a.balance_micros - a.reserved_micros < r) {
+    return new SpendRefused(insufficientBalanceMessage(microsToDollars(r), microsToDollars(a.balance_micros - a.reserved_micros)));
+  }
+  return new SpendRefused(monthlyCapMessage(microsToDollars(r), microsToDollars(a.monthly_cap_micros ?? 0), microsToDollars(spent + a.reserved_micros)));
+}
+
+async function tokenRefusal(trx: DB, tokenId: number, r: number, m: string): Promise<SpendRefused> {
+  const t = await trx.selectFrom("api_tokens").selectAll().where("id", "=", tokenId).executeTakeFirstOrThrow();
+  const period = t.budget_period === "month" ? "month" : "total";
+  const spent = (period === "month" ? (t.month_key === m ? t.month_spent_micros : 0) : t.spent_micros) + t.reserved_micros;
+  return new SpendRefused(tokenBudgetMessage(microsToDollars(r), microsToDollars(t.budget_micros ?? 0), microsToDollars(spent), period));
+}
+
+/**
+ * Settles a completion inside the transaction that writes its ledger row and its usage row: releases its
+ * reservation if it is still there (one sweeper or settlement wins the delete, so nothing is released
+ * twice), and counts the cost against the month and the token. The balance itself is the ledger's.
+ */
+export async function settleWithin(trx: DB, now: number, settlement: { orgId: number; tokenId: number | null; receiptId: string; costMicros: number }): Promise<void> {
+  const { orgId, tokenId, receiptId } = settlement;
+  const cost = Math.max(0, Math.round(settlement.costMicros));
+  const m = monthKey(now);
+  const released = await trx.deleteFrom("spend_reservations").where("receipt_id", "=", receiptId).returning(["amount_micros", "token_id"]).executeTakeFirst();
+  const held = released?.amount_micros ?? 0;
+  await trx
+    .updateTable("billing_accounts")
+    .set((eb) => ({ reserved_micros: eb("reserved_micros", "-", held), month_key: m, month_spent_micros: sql<number>`${thisMonth(m)} + ${cost}` }))
+    .where("org_id", "=", orgId)
+    .execute();
+  if (tokenId !== null) {
+    const tokenHeld = released?.token_id != null ? held : 0;
+    await trx
+      .updateTable("api_tokens")
+      .set((eb) => ({
+        reserved_micros: eb("reserved_micros", "-", tokenHeld),
+        spent_micros: eb("spent_micros", "+", cost),
+        month_key: m,
+        month_spent_micros: sql<number>`${thisMonth(m)} + ${cost}`,
+      }))
+      .where("id", "=", tokenId)
+      .execute();
+  }
+}
+
+/** Releases a reservation whose request was never forwarded (the upstream refused or was unreachable). */
+export async function release(deps: Deps, receiptId: string): Promise<boolean> {
+  return deps.db.transaction().execute((trx) => releaseWithin(trx, receiptId));
+}
+
+async function releaseWithin(trx: DB, receiptId: string): Promise<boolean> {
+  const released = await trx.deleteFrom("spend_reservations").where("receipt_id", "=", receiptId).returning(["org_id", "token_id", "amount_micros"]).executeTakeFirst();
+  if (!released) return false;
+  await trx
+    .updateTable("billing_accounts")
+    .set((eb) => ({ reserved_micros: eb("reserved_micros", "-", released.amount_micros) }))
+    .where("org_id", "=", released.org_id)
+    .execute();
+  if (released.token_id !== null) {
+    await trx
+      .updateTable("api_tokens")
+      .set((eb) => ({ reserved_micros: eb("reserved_micros", "-", released.amount_micros) }))
+      .where("id", "=", released.token_id)
+      .execute();
+  }
+  return true;
+}
+
+/**
+ * Releases the reservations of requests that never settled (their process died): each in its own
+ * transaction, by the same delete that settlement uses, so a late settlement charges its cost and
+ * releases nothing. Returns how many were released.
+ */
+export async function sweepExpiredReservations(deps: Deps): Promise<number> {
+  const expired = await deps.db.selectFrom("spend_reservations").select("receipt_id").where("expires_at", "<=", deps.now()).limit(1000).execute();
+  let count = 0;
+  for (const { receipt_id } of expired) {
+    if (await deps.db.transaction().execute((trx) => releaseWithin(trx, receipt_id))) count += 1;
+  }
+  return count;
+}
+
+/** Sweeps at start and every minute until closed (graceful shutdown calls `close`). */
+export function startReservationSweeper(deps: Deps, intervalMs = SWEEP_INTERVAL_MS): { close: () => void } {
+  const sweep = () =>
+    void sweepExpiredReservations(deps).catch((error) => console.error("Releasing expired spend reservations failed:", error));
+  sweep();
+  const timer = setInterval(sweep, intervalMs);
+  timer.unref();
+  return { close: () => clearInterval(timer) };
+}

@@ -1,0 +1,309 @@
+import type { CreatedApiToken } from "@contract/tokens";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { creditPayment } from "../../platform/billing/ledger";
+import { saveModel } from "../../platform/models/service";
+import { reserve, sweepExpiredReservations, DEFAULT_RESERVATION_TTL_MS } from "../../platform/spend/reservations";
+import type { FakeUpstream } from "../fakes/openai-upstream";
+import { FAKE_ANSWER_PIECES, FAKE_USAGE, LIMIT_PROMPT_TOKENS, LONG_PIECES, startFakeUpstream } from "../fakes/openai-upstream";
+import type { Harness } from "./harness";
+import { createHarness } from "./harness";
+
+/**
+ * Spend control (issue 11, decision 0084): concurrent requests never spend more than the balance, the
+ * organization's monthly cap or a token's budget allow, and the ledger is charged exactly what was
+ * delivered. Runs on SQLite, and on PostgreSQL with TEST_DATABASE_URL.
+ */
+let fake: FakeUpstream;
+let h: Harness;
+let clock = Date.now();
+
+beforeAll(async () => {
+  fake = await startFakeUpstream();
+});
+afterAll(() => fake.close());
+afterEach(() => h?.close());
+
+/** $1 per million input tokens and $100 per million output tokens: one micro-dollar and 100 a token. */
+const INPUT = 1;
+const OUTPUT = 100;
+
+let payments = 0;
+async function setup(balance = 10) {
+  clock = Date.now();
+  h = await createHarness({}, () => clock);
+  for (const upstream of ["to-the-limit", "echo", "streams-anyway", "hang", "long"]) {
+    await saveModel(h.deps, {
+      name: `fake-${upstream}`,
+      displayName: `Fake ${upstream}`,
+      provider: "vllm",
+      contextSize: 32768,
+      baseUrl: fake.url,
+      upstreamModel: upstream,
+      rateCard: { id: `rc-${upstream}`, inputPerMillion: INPUT, outputPerMillion: OUTPUT },
+    });
+  }
+  const admin = await h.admin();
+  if (balance > 0) {
+    payments += 1;
+    await creditPayment(h.deps, { orgId: admin.orgId, paymentIntentId: `pi_spend_${payments}_${Math.random()}`, amountMicros: balance * 1e6, description: "Test funds" });
+  }
+  return admin;
+}
+
+const ask = (model: string, extra: Record<string, unknown> = {}) => ({ model, messages: [{ role: "user", content: "Say hello" }], stream: true, ...extra });
+
+async function account(orgId: number) {
+  return h.deps.db.selectFrom("billing_accounts").selectAll().where("org_id", "=", orgId).executeTakeFirstOrThrow();
+}
+
+/** Waits until no reservation is open (every stream's settlement has run). */
+async function settled() {
+  await expect
+    .poll(async () => Number((await h.deps.db.selectFrom("spend_reservations").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n), {
+      timeout: 10_000,
+    })
+    .toBe(0);
+}
+
+/** What the ledger debited for usage, what the receipts say, in micro-dollars. */
+async function charged(orgId: number) {
+  const ledger = await h.deps.db
+    .selectFrom("ledger_entries")
+    .select((eb) => eb.fn.sum<number>("change_micros").as("sum"))
+    .where("org_id", "=", orgId)
+    .where("model", "is not", null)
+    .executeTakeFirstOrThrow();
+  const receipts = await h.deps.db
+    .selectFrom("chat_usage")
+    .select((eb) => [eb.fn.sum<number>("cost_micros").as("sum"), eb.fn.countAll<number>().as("n")])
+    .where("org_id", "=", orgId)
+    .executeTakeFirstOrThrow();
+  return { ledger: -Number(ledger.sum ?? 0) || 0, receipts: Number(receipts.sum ?? 0), count: Number(receipts.n) };
+}
+
+async function token(admin: Awaited<ReturnType<typeof setup>>, settings: Record<string, unknown> = {}) {
+  const created = await admin.call("POST", "/tokens", { scopes: ["chat", "models:read"], expiresAt: null, ...settings });
+  expect(created.status).toBe(201);
+  return (await created.json()) as CreatedApiToken;
+}
+
+const viaToken = (secret: string, body: unknown, signal?: AbortSignal) =>
+  h.fetch("/openai/v1/chat/completions", { method: "POST", json: body, headers: { authorization: `Bearer ${secret}` }, signal });
+
+/** Sends them all at once, reads every answer to its end; the statuses and the 402 messages. */
+async function all(requests: (() => Promise<Response>)[]) {
+  return Promise.all(
+    requests.map(async (send) => {
+      const response = await send();
+      const text = await response.text();
+      return { status: response.status, message: response.status === 200 ? null : (JSON.parse(text) as { error: { message: string } }).error.message };
+    }),
+  );
+}
+
+describe("admission by reservation", () => {
+  it("serves 200 concurrent priced completions against $10 without going below zero, charging exactly what was delivered", async () => {
+    const admin = await setup(10);
+    // Each request may cost 10 + 1000 × 100 micro-dollars ($0.10001), and does: the fake generates to the limit.
+    const answers = await all(Array.from({ length: 200 }, () => () => admin.call("POST", "/chat/completions", ask("fake-to-the-limit", { max_tokens: 1000 }))));
+    await settled();
+    const served = answers.filter((a) => a.status === 200).length;
+    const refused = answers.filter((a) => a.status === 402);
+    expect(served + refused.length).toBe(200);
+    expect(served).toBeGreaterThan(0);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(refused[0].message).toMatch(/^Insufficient balance: this request may cost up to \$0\.10\d*, \$[\d.]+ is available/);
+
+    const after = await account(admin.orgId);
+    expect(after.balance_micros).toBeGreaterThanOrEqual(0);
+    expect(after.reserved_micros).toBe(0);
+    const { ledger, receipts, count } = await charged(admin.orgId);
+    expect(count).toBe(served);
+    expect(ledger).toBe(receipts);
+    expect(ledger).toBe(10e6 - after.balance_micros);
+    expect(receipts).toBe(served * (LIMIT_PROMPT_TOKENS * INPUT + 1000 * OUTPUT));
+    expect(after.month_spent_micros).toBe(ledger);
+  }, 60_000);
+
+  it("holds a token to its $0.10 budget under 20 concurrent calls, and counts what it spent", async () => {
+    const admin = await setup(10);
+    const limited = await token(admin, { budget: { amount: 0.1, period: "total" } });
+    // Each may cost 10 + 200 × 100 micro-dollars ($0.02001): four fit in $0.10, a fifth does not.
+    const answers = await all(Array.from({ length: 20 }, () => () => viaToken(limited.token, ask("fake-to-the-limit", { max_tokens: 200 }))));
+    await settled();
+    const served = answers.filter((a) => a.status === 200).length;
+    const refused = answers.filter((a) => a.status === 402);
+    expect(served).toBe(4);
+    expect(refused).toHaveLength(16);
+    expect(refused[0].message).toMatch(/^Token budget exceeded: this request may cost up to \$0\.0200\d+, and this API token has used \$0\.0[\d]+ of its \$0\.10 budget/);
+
+    const row = await h.deps.db.selectFrom("api_tokens").selectAll().where("public_id", "=", limited.publicId).executeTakeFirstOrThrow();
+    const { ledger } = await charged(admin.orgId);
+    expect(row.spent_micros).toBe(ledger);
+    expect(row.spent_micros).toBeLessThanOrEqual(100_000);
+    expect(row.reserved_micros).toBe(0);
+    const listed = ((await (await admin.call("GET", "/tokens")).json()) as { publicId: string; budget: unknown }[]).find((t) => t.publicId === limited.publicId);
+    expect(listed?.budget).toEqual({ amount: 0.1, period: "total", spent: ledger / 1e6 });
+  }, 60_000);
+
+  it("holds the organization to its monthly cap under 20 concurrent requests", async () => {
+    const admin = await setup(10);
+    const set = await admin.call("POST", "/billing/spend-cap", { monthlyCap: 0.25 });
+    expect(set.status).toBe(200);
+    expect(await set.json()).toEqual({ monthlyCap: 0.25, spentThisMonth: 0, reserved: 0 });
+    const answers = await all(Array.from({ length: 20 }, () => () => admin.call("POST", "/chat/completions", ask("fake-to-the-limit", { max_tokens: 200 }))));
+    await settled();
+    const served = answers.filter((a) => a.status === 200).length;
+    const refused = answers.filter((a) => a.status === 402);
+    expect(served).toBe(12);
+    expect(refused[0].message).toMatch(/^Monthly spend cap reached: this request may cost up to \$0\.0200\d+, and the organization has used \$0\.2\d+ of its \$0\.25 cap this month\.$/);
+    const state = await (await admin.call("GET", "/billing/spend-cap")).json();
+    expect(state.spentThisMonth).toBeLessThanOrEqual(0.25);
+    expect(state.spentThisMonth).toBeCloseTo((await charged(admin.orgId)).ledger / 1e6, 9);
+    // Only admins set it, with a strict amount; null removes it.
+    expect((await admin.call("POST", "/billing/spend-cap", { monthlyCap: "10" })).status).toBe(400);
+    expect((await admin.call("POST", "/billing/spend-cap", { monthlyCap: 10.001 })).status).toBe(400);
+    expect(await (await admin.call("POST", "/billing/spend-cap", { monthlyCap: null })).json()).toMatchObject({ monthlyCap: null });
+  }, 60_000);
+
+  it("releases a reservation left by a crashed process once it expires, and never charges twice", async () => {
+    const admin = await setup(10);
+    await reserve(h.deps, { orgId: admin.orgId, tokenId: null, receiptId: "rcpt_crashed", amountMicros: 2_000_000 });
+    expect((await account(admin.orgId)).reserved_micros).toBe(2_000_000);
+    expect(await sweepExpiredReservations(h.deps)).toBe(0);
+
+    // A completed request settles its own reservation; the sweeper finds nothing of it later.
+    const response = await admin.call("POST", "/chat/completions", ask("fake-echo"));
+    await response.text();
+    await expect.poll(async () => (await account(admin.orgId)).reserved_micros).toBe(2_000_000);
+    const before = await account(admin.orgId);
+
+    clock += DEFAULT_RESERVATION_TTL_MS + 1;
+    expect(await sweepExpiredReservations(h.deps)).toBe(1);
+    expect(await sweepExpiredReservations(h.deps)).toBe(0);
+    const after = await account(admin.orgId);
+    expect(after.reserved_micros).toBe(0);
+    expect(after.balance_micros).toBe(before.balance_micros);
+    const { ledger } = await charged(admin.orgId);
+    expect(ledger).toBe(10e6 - after.balance_micros);
+  });
+
+  it("skips free models entirely: nothing held, nothing charged, even with no balance", async () => {
+    const admin = await setup(0);
+    const response = await admin.call("POST", "/chat/completions", ask("builtin"));
+    expect(response.status).toBe(200);
+    await response.text();
+    expect((await account(admin.orgId)).reserved_micros).toBe(0);
+    await expect.poll(async () => (await charged(admin.orgId)).count).toBe(1);
+    expect((await charged(admin.orgId)).ledger).toBe(0);
+  });
+});
+
+describe("token settings", () => {
+  it("refuses a model outside a token's allow-list with 403 naming the allowed ones", async () => {
+    const admin = await setup(10);
+    const narrow = await token(admin, { allowedModels: ["fake-echo", "builtin"] });
+    const refused = await viaToken(narrow.token, ask("fake-long"));
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toEqual({ error: { message: "This API token may only call: fake-echo, builtin", type: "permission_error" } });
+    const served = await viaToken(narrow.token, ask("fake-echo"));
+    expect(served.status).toBe(200);
+    await served.text();
+    await settled();
+  });
+
+  it("lets admins set, change and clear a budget, an allow-list and a request rate; members and strangers may not", async () => {
+    const { admin, member, outsider } = await (async () => {
+      await setup(0);
+      return h.team();
+    })();
+    const created = (await (await admin.call("POST", "/tokens", { scopes: ["chat"], expiresAt: null })).json()) as CreatedApiToken;
+    expect(created).toMatchObject({ budget: null, allowedModels: null, rateLimitRpm: null });
+    const settings = { budget: { amount: 12.5, period: "month" }, allowedModels: ["fake-echo"], rateLimitRpm: 60 };
+    const updated = await admin.call("PUT", `/tokens/${created.publicId}`, settings);
+    expect(updated.status).toBe(200);
+    expect(await updated.json()).toMatchObject({ budget: { amount: 12.5, period: "month", spent: 0 }, allowedModels: ["fake-echo"], rateLimitRpm: 60 });
+    const listed = ((await (await member.call("GET", "/tokens")).json()) as { publicId: string }[]).find((t) => t.publicId === created.publicId);
+    expect(listed).toMatchObject({ budget: { amount: 12.5, period: "month" }, allowedModels: ["fake-echo"], rateLimitRpm: 60 });
+
+    expect((await member.call("PUT", `/tokens/${created.publicId}`, settings)).status).toBe(403);
+    expect((await outsider.call("PUT", `/tokens/${created.publicId}`, settings)).status).toBe(404);
+    for (const amount of ["10", 10.001, 0, -1, true, [5]]) {
+      const bad = await admin.call("PUT", `/tokens/${created.publicId}`, { ...settings, budget: { amount, period: "total" } });
+      expect(bad.status).toBe(400);
+      expect((await bad.json()).fields).toHaveProperty(["budget.amount"]);
+    }
+    expect((await admin.call("PUT", `/tokens/${created.publicId}`, { ...settings, rateLimitRpm: 1.5 })).status).toBe(400);
+    const cleared = await admin.call("PUT", `/tokens/${created.publicId}`, { budget: null, allowedModels: null, rateLimitRpm: null });
+    expect(await cleared.json()).toMatchObject({ budget: null, allowedModels: null, rateLimitRpm: null });
+  });
+});
+
+describe("metering at the edges", () => {
+  it("bills stream:false fully when the upstream streams anyway, and answers one JSON completion", async () => {
+    const admin = await setup(10);
+    const response = await admin.call("POST", "/chat/completions", ask("fake-streams-anyway", { stream: false }));
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toContain("application/json");
+    const body = await response.json();
+    expect(body).toMatchObject({
+      object: "chat.completion",
+      model: "fake-streams-anyway",
+      choices: [{ index: 0, message: { role: "assistant", content: FAKE_ANSWER_PIECES.join("") }, finish_reason: "stop" }],
+      usage: { completion_tokens: FAKE_USAGE.completion_tokens },
+    });
+    await settled();
+    const { ledger } = await charged(admin.orgId);
+    expect(ledger).toBe(FAKE_USAGE.prompt_tokens * INPUT + FAKE_USAGE.completion_tokens * OUTPUT);
+  });
+
+  it("refuses a request over MAX_REQUEST_CHARS with 413 before forwarding it", async () => {
+    const admin = await setup(10);
+    const sent = fake.requests.length;
+    const response = await admin.call("POST", "/chat/completions", { model: "fake-echo", messages: [{ role: "user", content: "x".repeat(1_000_001) }] });
+    expect(response.status).toBe(413);
+    expect((await response.json()).error.message).toContain("at most 1,000,000 characters");
+    expect(fake.requests.length).toBe(sent);
+    expect((await account(admin.orgId)).reserved_micros).toBe(0);
+  });
+
+  it("answers with the model name the client asked for, in JSON and in every chunk", async () => {
+    const admin = await setup(10);
+    const json = await (await admin.call("POST", "/chat/completions", ask("fake-echo", { stream: false }))).json();
+    expect(json.model).toBe("fake-echo");
+    const text = await (await admin.call("POST", "/chat/completions", ask("fake-echo"))).text();
+    const models = [...text.matchAll(/"model":"([^"]+)"/g)].map((m) => m[1]);
+    expect(models.length).toBeGreaterThan(3);
+    expect(new Set(models)).toEqual(new Set(["fake-echo"]));
+    await settled();
+  });
+
+  it("bills a stream aborted mid-way (as by a shutdown) for what was sent, and releases the rest", async () => {
+    const admin = await setup(10);
+    const controller = new AbortController();
+    const response = await h.fetch("/chat/completions", { method: "POST", cookie: admin.cookie, json: ask("fake-hang"), signal: controller.signal });
+    await response.body!.getReader().read();
+    expect((await account(admin.orgId)).reserved_micros).toBeGreaterThan(0);
+    controller.abort();
+    await settled();
+    const after = await account(admin.orgId);
+    expect(after.reserved_micros).toBe(0);
+    const receipt = await h.deps.db.selectFrom("chat_usage").selectAll().where("org_id", "=", admin.orgId).executeTakeFirstOrThrow();
+    expect(receipt.outcome).toBe("stopped");
+    expect(receipt.cost_micros).toBeGreaterThan(0);
+    expect((await charged(admin.orgId)).ledger).toBe(receipt.cost_micros);
+  });
+
+  it("cuts a stream that passes what was held, and bills what was sent", async () => {
+    const admin = await setup(10);
+    const response = await admin.call("POST", "/chat/completions", ask("fake-long", { max_tokens: 20 }));
+    const text = await response.text();
+    const pieces = (text.match(/ word/g) ?? []).length;
+    expect(pieces).toBeGreaterThan(0);
+    expect(pieces).toBeLessThan(LONG_PIECES);
+    await settled();
+    const receipt = await h.deps.db.selectFrom("chat_usage").selectAll().where("org_id", "=", admin.orgId).executeTakeFirstOrThrow();
+    expect(receipt.outcome).toBe("stopped");
+    expect((await charged(admin.orgId)).ledger).toBe(receipt.cost_micros);
+  });
+});
