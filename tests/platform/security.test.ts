@@ -116,8 +116,8 @@ describe("body limits, enforced while reading", () => {
     expect((await nine.json()).error).toMatchObject({ message: expect.stringMatching(/at most 8 MB/), type: "invalid_request_error" });
     const openai = await h.fetch("/openai/v1/chat/completions", { method: "POST", body: chunked(9 * 1024 * 1024), headers: { "content-type": "application/json" }, duplex: "half" } as RequestInit);
     expect(openai.status).toBe(413);
-    // 1 MB of chat passes the body limit (and fails later, on its content, not its size).
-    const message = JSON.stringify({ model: "no-such-model", messages: [{ role: "user", content: "x".repeat(1024 * 1024) }] });
+    // 900 KB of chat passes the body limit (and, under the 1,000,000-character limit of spend control, fails later on its content, not its size).
+    const message = JSON.stringify({ model: "no-such-model", messages: [{ role: "user", content: "x".repeat(900 * 1024) }] });
     expect((await h.fetch("/chat/completions", { method: "POST", cookie: admin.cookie, body: message, headers: { "content-type": "application/json" } })).status).not.toBe(413);
   });
 });
