@@ -3,6 +3,7 @@ import { proxy } from "hono/proxy";
 import { createPlatform } from "../platform/app";
 import { migrate, openDatabase } from "../platform/db";
 import { seedModelsFromFile } from "../platform/models/service";
+import { stopMetrics } from "../platform/models/metrics";
 import type { Env } from "./env";
 
 export interface MountedPlatform {
@@ -26,5 +27,5 @@ export async function startPlatform(env: Env): Promise<MountedPlatform> {
   await migrate(db);
   if (env.MODELS_FILE) await seedModelsFromFile(db, env.MODELS_FILE);
   const app = createPlatform({ db, config: env.platform, now: Date.now });
-  return { fetch: async (request, bindings) => app.fetch(request, bindings), close: () => db.destroy() };
+  return { fetch: async (request, bindings) => app.fetch(request, bindings), close: () => stopMetrics(db).then(() => db.destroy()) };
 }

@@ -4,6 +4,7 @@ import { chatRequestSchema, RECEIPT_HEADER } from "@contract/chat";
 import type { Deps } from "../context";
 import type { ModelRow } from "../db/schema";
 import { findModel, isBuiltin, isPriced } from "../models/service";
+import { beginRequest } from "../models/metrics";
 import type { UpstreamReply } from "../providers/upstream";
 import { postChatCompletion, replyOf } from "../providers/upstream";
 import { builtinChatCompletion } from "../providers/upstream-builtin";
@@ -82,6 +83,7 @@ export async function chatCompletion(deps: Deps, caller: ChatCaller, body: ChatR
 
   // Ask for the usage chunk, so metering uses the upstream's own figures whenever it has them.
   const forwarded: ChatRequest = body.stream ? { ...body, stream_options: { ...body.stream_options, include_usage: true } } : body;
+  const timing = beginRequest(deps, model.name, caller.orgId);
   let upstream: UpstreamReply;
   try {
     upstream = isBuiltin(model)
@@ -89,6 +91,7 @@ export async function chatCompletion(deps: Deps, caller: ChatCaller, body: ChatR
       : await postChatCompletion(model, forwarded, upstreamAbort.signal);
   } catch (error) {
     stop();
+    timing.fail(signal.aborted ? "aborted" : 502);
     if (signal.aborted) throw new ChatError(400, "The request was cancelled", "request_cancelled");
     console.error(`Upstream of ${model.name} unreachable:`, error instanceof Error ? error.message : error);
     throw new ChatError(502, `The model '${model.name}' could not be reached`, "upstream_error");
@@ -96,6 +99,7 @@ export async function chatCompletion(deps: Deps, caller: ChatCaller, body: ChatR
 
   if (upstream.status < 200 || upstream.status >= 300) {
     stop();
+    timing.fail(upstream.status);
     const message = await upstreamMessage(upstream);
     const retryAfter = upstream.header("retry-after");
     if (upstream.status === 429) throw new ChatError(429, message, "rate_limit_exceeded", retryAfter);
@@ -105,7 +109,10 @@ export async function chatCompletion(deps: Deps, caller: ChatCaller, body: ChatR
   }
 
   const receiptId = `rcpt_${randomBytes(12).toString("hex")}`;
-  const meter = (count: TokenCount, outcome: "completed" | "stopped" | "failed") => meterCompletion(deps, caller, model, receiptId, count, outcome);
+  const meter = (count: TokenCount, outcome: "completed" | "stopped" | "failed") => {
+    timing.end(outcome, count.completionTokens);
+    return meterCompletion(deps, caller, model, receiptId, count, outcome);
+  };
 
   const contentType = upstream.header("content-type") ?? "application/json";
   const streaming = Boolean(body.stream) && contentType.includes("text/event-stream");
@@ -167,6 +174,7 @@ export async function chatCompletion(deps: Deps, caller: ChatCaller, body: ChatR
         return;
       }
       // Passed on before it is parsed for metering: the reader waits for nothing.
+      timing.firstToken();
       controller.enqueue(result.value);
       watcher.push(result.value);
     },

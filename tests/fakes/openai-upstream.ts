@@ -11,7 +11,9 @@ import type { AddressInfo } from "node:net";
  * - `no-usage`: never sends a usage chunk, even when asked;
  * - `rate-limited`: 429 with `Retry-After: 7`; `warming`: 503 with `Retry-After: 120`;
  * - `warming-once`: 503 the first time, then like echo;
- * - `hang`: sends the first chunk, then nothing until the client goes away.
+ * - `hang`: sends the first chunk, then nothing until the client goes away;
+ * - `slow-first`: like echo, but the first chunk comes after `firstTokenDelayMs`;
+ * - `broken`: sends the first chunk, then drops the connection (an upstream failing mid-answer).
  */
 export interface FakeUpstream {
   url: string;
@@ -25,6 +27,7 @@ export interface FakeUpstream {
   modelsStatus: number;
   delayMs: number;
   slowDelayMs: number;
+  firstTokenDelayMs: number;
   /** Resolves when a stream's client has gone away (for abort tests). */
   nextClose: () => Promise<void>;
   close: () => Promise<void>;
@@ -37,7 +40,7 @@ export const FAKE_USAGE = { prompt_tokens: 11, completion_tokens: 13, total_toke
 export async function startFakeUpstream(options: { apiKey?: string } = {}): Promise<FakeUpstream> {
   const warmedUp = new Set<string>();
   let closeWaiters: (() => void)[] = [];
-  const state: Omit<FakeUpstream, "url" | "close" | "nextClose"> = { requests: [], closedEarly: 0, finished: 0, modelsStatus: 200, delayMs: 5, slowDelayMs: 250 };
+  const state: Omit<FakeUpstream, "url" | "close" | "nextClose"> = { requests: [], closedEarly: 0, finished: 0, modelsStatus: 200, delayMs: 5, slowDelayMs: 250, firstTokenDelayMs: 600 };
 
   const server = http.createServer(async (req, res) => {
     if (options.apiKey && req.headers.authorization !== `Bearer ${options.apiKey}`) {
@@ -95,8 +98,10 @@ export async function startFakeUpstream(options: { apiKey?: string } = {}): Prom
     const send = (payload: unknown) => res.write(`data: ${JSON.stringify(payload)}\n\n`);
     const chunk = (delta: Record<string, string>, finish: string | null = null) =>
       send({ id, object: "chat.completion.chunk", created: 1, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }] });
+    if (body.model === "slow-first") await new Promise((r) => setTimeout(r, state.firstTokenDelayMs));
     chunk({ role: "assistant", content: "" });
     if (body.model === "hang") return; // and never another byte
+    if (body.model === "broken") return void setTimeout(() => res.destroy(), state.delayMs);
     const delay = body.model === "slow" ? state.slowDelayMs : state.delayMs;
     for (const delta of deltas) {
       await new Promise((r) => setTimeout(r, delay));
