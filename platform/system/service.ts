@@ -21,9 +21,6 @@ export function toModelConfig(row: ModelRow): ModelConfig {
       ? { id: row.rate_card_id, inputPerMillion: microsToDollars(row.input_micros_per_million), outputPerMillion: microsToDollars(row.output_micros_per_million) }
       : null,
     status: row.status_override,
-    alertErrorRatePct: row.alert_error_rate_pct,
-    alertTtftMs: row.alert_ttft_ms,
-    publishMetrics: Boolean(row.publish_metrics),
   };
 }
 
