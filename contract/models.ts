@@ -54,6 +54,9 @@ export const modelConfigSchema = z.object({
   status: z.enum(MODEL_STATUS_OVERRIDES).nullable(),
   /** The output cap reserved for a request without max_tokens (issue 11); null: the context size. */
   defaultMaxTokens: z.number().nullable().optional(),
+  alertErrorRatePct: z.number().nullable().optional(),
+  alertTtftMs: z.number().nullable().optional(),
+  publishMetrics: z.boolean().optional(),
 });
 export type ModelConfig = z.infer<typeof modelConfigSchema>;
 export const modelConfigListSchema = z.object({ data: z.array(modelConfigSchema) });
@@ -74,6 +77,10 @@ export const modelInputSchema = z.object({
   status: z.enum(MODEL_STATUS_OVERRIDES).nullable().optional(),
   /** Issue 11: the output cap a request without max_tokens is reserved for, at most the context size. */
   defaultMaxTokens: z.number().int().min(1).max(CONTEXT_SIZE_MAX).nullable().optional(),
+  /** Reliability (issue 17): alert above this error rate (%) or p50 time to first token (ms) over 15 minutes; publish platform-wide figures. */
+  alertErrorRatePct: z.number().min(0).max(100).nullable().optional(),
+  alertTtftMs: z.number().int().min(1).max(600_000).nullable().optional(),
+  publishMetrics: z.boolean().optional(),
 });
 export type ModelInput = z.infer<typeof modelInputSchema>;
 
@@ -100,3 +107,72 @@ export const openAiModelListSchema = z.object({
   data: z.array(z.object({ id: z.string(), object: z.literal("model"), created: z.number(), owned_by: z.string() })),
 });
 export type OpenAiModelList = z.infer<typeof openAiModelListSchema>;
+
+/* ---- Model reliability (issue 17, decision 0086): figures from the platform's own traffic. ---- */
+
+/** Alert thresholds and publication, set per model in the model editor. */
+export const ALERT_TTFT_MS_MAX = 600_000;
+export const ALERT_WINDOW_MINUTES = 15;
+export const HISTORY_DAYS_MAX = 30;
+
+/** Figures of a set of requests: error rate 0..1 (upstream errors, 429 and 503 over all requests; client aborts are not errors). */
+export const reliabilityFiguresSchema = z.object({
+  requests: z.number(),
+  errors: z.number(),
+  aborted: z.number(),
+  errorRate: z.number().nullable(),
+  p50TtftMs: z.number().nullable(),
+  tokensPerSecond: z.number().nullable(),
+});
+export type ReliabilityFigures = z.infer<typeof reliabilityFiguresSchema>;
+
+/** GET /api/v1/models/metrics: per model, the caller's organization's last hour, and the platform's where published. */
+export const modelMetricsSchema = z.object({
+  name: z.string(),
+  lastHour: reliabilityFiguresSchema,
+  platformLastHour: reliabilityFiguresSchema.nullable(),
+  /** Share of the known time the model was online, 0..1; null when nothing was recorded yet. */
+  uptime24h: z.number().nullable(),
+  uptime7d: z.number().nullable(),
+});
+export type ModelMetrics = z.infer<typeof modelMetricsSchema>;
+export const modelMetricsListSchema = z.object({ data: z.array(modelMetricsSchema) });
+
+export const statusBandSchema = z.object({ status: z.enum(MODEL_STATUSES).catch("unknown"), from: z.number(), to: z.number() });
+export type StatusBand = z.infer<typeof statusBandSchema>;
+export const hourlyFiguresSchema = reliabilityFiguresSchema.extend({ hour: z.number() });
+export type HourlyFigures = z.infer<typeof hourlyFiguresSchema>;
+
+/** GET /api/v1/models/{name}/history?days=7 */
+export const historyQuerySchema = z.object({ days: z.coerce.number().int().min(1).max(HISTORY_DAYS_MAX).default(7) });
+export const modelHistorySchema = z.object({
+  name: z.string(),
+  days: z.number(),
+  from: z.number(),
+  to: z.number(),
+  uptime: z.number().nullable(),
+  bands: z.array(statusBandSchema),
+  /** The organization's hours with traffic, oldest first. */
+  hours: z.array(hourlyFiguresSchema),
+  /** The platform's, when the operator publishes this model's figures. */
+  platformHours: z.array(hourlyFiguresSchema).nullable(),
+});
+export type ModelHistory = z.infer<typeof modelHistorySchema>;
+
+export const modelAlertSchema = z.object({ model: z.string(), kind: z.enum(["errorRate", "latency"]), value: z.number(), threshold: z.number() });
+export type ModelAlert = z.infer<typeof modelAlertSchema>;
+
+/** GET /api/v1/system/models/metrics: every organization's traffic, with the alerts of the last 15 minutes. */
+export const systemModelMetricsSchema = z.object({
+  data: z.array(
+    z.object({
+      name: z.string(),
+      lastHour: reliabilityFiguresSchema,
+      last15m: reliabilityFiguresSchema,
+      uptime24h: z.number().nullable(),
+      uptime7d: z.number().nullable(),
+    }),
+  ),
+  alerts: z.array(modelAlertSchema),
+});
+export type SystemModelMetrics = z.infer<typeof systemModelMetricsSchema>;

@@ -5,6 +5,7 @@ import { migrate, openDatabase } from "../platform/db";
 import { startPaymentReconciler } from "../platform/billing/payment-intents";
 import { seedModelsFromFile } from "../platform/models/service";
 import { startReservationSweeper } from "../platform/spend/reservations";
+import { stopMetrics } from "../platform/models/metrics";
 import type { Env } from "./env";
 
 export interface MountedPlatform {
@@ -38,6 +39,7 @@ export async function startPlatform(env: Env): Promise<MountedPlatform> {
     close: async () => {
       sweeper.close();
       await reconciler.stop();
+      await stopMetrics(db);
       await db.destroy();
     },
   };

@@ -4,6 +4,7 @@ import { allowListMessage, chatRequestSchema, DEFAULT_MAX_REQUEST_CHARS, RECEIPT
 import type { Deps } from "../context";
 import type { ModelRow } from "../db/schema";
 import { findModel, isBuiltin, isPriced } from "../models/service";
+import { beginRequest } from "../models/metrics";
 import type { UpstreamReply } from "../providers/upstream";
 import { postChatCompletion, replyOf } from "../providers/upstream";
 import { builtinChatCompletion } from "../providers/upstream-builtin";
@@ -132,6 +133,7 @@ async function forward(
 
   // Ask for the usage chunk, so metering uses the upstream's own figures whenever it has them.
   const forwarded: ChatRequest = body.stream ? { ...body, stream_options: { ...body.stream_options, include_usage: true } } : body;
+  const timing = beginRequest(deps, model.name, caller.orgId);
   let upstream: UpstreamReply;
   try {
     upstream = isBuiltin(model)
@@ -139,6 +141,7 @@ async function forward(
       : await postChatCompletion(model, forwarded, upstreamAbort.signal);
   } catch (error) {
     stop();
+    timing.fail(signal.aborted ? "aborted" : 502);
     if (signal.aborted) throw new ChatError(400, "The request was cancelled", "request_cancelled");
     console.error(`Upstream of ${model.name} unreachable:`, error instanceof Error ? error.message : error);
     throw new ChatError(502, `The model '${model.name}' could not be reached`, "upstream_error");
@@ -146,6 +149,7 @@ async function forward(
 
   if (upstream.status < 200 || upstream.status >= 300) {
     stop();
+    timing.fail(upstream.status);
     const message = await upstreamMessage(upstream);
     const retryAfter = upstream.header("retry-after");
     if (upstream.status === 429) throw new ChatError(429, message, "rate_limit_exceeded", retryAfter);
@@ -154,7 +158,10 @@ async function forward(
     throw new ChatError(502, message, "upstream_error");
   }
 
-  const meter = (count: TokenCount, outcome: "completed" | "stopped" | "failed") => meterCompletion(deps, caller, model, receiptId, count, outcome);
+  const meter = (count: TokenCount, outcome: "completed" | "stopped" | "failed") => {
+    timing.end(outcome, count.completionTokens);
+    return meterCompletion(deps, caller, model, receiptId, count, outcome);
+  };
   const prompt = promptTokens ?? body.messages;
   /** Whether what was generated so far costs more than was held (a priced request only). */
   const passedHold = (watcher: StreamMeter) =>
@@ -251,6 +258,7 @@ async function forward(
         return;
       }
       // Passed on before it is parsed for metering: the reader waits for nothing.
+      timing.firstToken();
       const renamed = renamer.push(result.value);
       if (renamed.length > 0) controller.enqueue(renamed);
       watcher.push(result.value);

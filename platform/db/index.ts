@@ -12,6 +12,7 @@ import * as m0004 from "./migrations/0004-models";
 import * as m0005 from "./migrations/0005-usage";
 import * as m0006 from "./migrations/0006-billing-accounts";
 import * as m0007 from "./migrations/0007-spend-control-and-limits";
+import * as m0008 from "./migrations/0008-model-metrics";
 
 export type DB = Kysely<Database>;
 
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   "0005-usage": m0005,
   "0006-billing-accounts": m0006,
   "0007-spend-control-and-limits": m0007,
+  "0008-model-metrics": m0008,
 };
 
 export interface DatabaseOptions {

@@ -28,6 +28,8 @@ export interface Database {
   payment_intents: PaymentIntentsTable;
   rate_limit_buckets: RateLimitBucketsTable;
   oauth_states: OAuthStatesTable;
+  model_minute_stats: ModelMinuteStatsTable;
+  model_status_history: ModelStatusHistoryTable;
 }
 
 export interface UsersTable {
@@ -181,6 +183,10 @@ export interface ModelsTable {
   input_micros_per_million: number;
   output_micros_per_million: number;
   status_override: ModelStatusOverride | null;
+  /** Alert thresholds over the last 15 minutes (null: no alert) and whether platform-wide figures are shown to every organization. */
+  alert_error_rate_pct: number | null;
+  alert_ttft_ms: number | null;
+  publish_metrics: Generated<number>;
   position: number;
   created_at: number;
   /** The output cap a request without max_tokens is reserved for (bounded by context_size); null: the context size. */
@@ -243,4 +249,46 @@ export interface RateLimitBucketsTable {
 export interface OAuthStatesTable {
   state_hash: string;
   expires_at: number;
+}
+
+/** Counters of one model's requests for one organization in one minute (epoch ms of its start), summed by every process. */
+export interface ModelMinuteStatsTable {
+  model: string;
+  org_id: number;
+  minute: number;
+  requests: number;
+  successes: number;
+  upstream_errors: number;
+  rate_limited: number;
+  unavailable: number;
+  aborted: number;
+  ttft_count: number;
+  ttft_sum_ms: number;
+  output_tokens: number;
+  /** Milliseconds from the first token to the end, over which output_tokens were generated. */
+  generation_ms: number;
+  duration_ms: number;
+  ttft_b0: number;
+  ttft_b1: number;
+  ttft_b2: number;
+  ttft_b3: number;
+  ttft_b4: number;
+  ttft_b5: number;
+  ttft_b6: number;
+  ttft_b7: number;
+  ttft_b8: number;
+  ttft_b9: number;
+  ttft_b10: number;
+  ttft_b11: number;
+  ttft_b12: number;
+  ttft_b13: number;
+}
+
+/** A model's status from the time it was recorded: a probe result that changed it, or an operator override. */
+export interface ModelStatusHistoryTable {
+  id: Generated<number>;
+  model: string;
+  status: string;
+  source: "probe" | "override";
+  at: number;
 }

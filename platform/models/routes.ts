@@ -4,6 +4,8 @@ import { MODEL_FORM_FIELD, modelBodySchema, modelNameParamSchema } from "@contra
 import type { PlatformEnv } from "../context";
 import { adminOnly, inOrganization, signedIn, systemOrganization } from "../http/middleware";
 import { valid } from "../http/validate";
+import { historyQuerySchema } from "@contract/models";
+import { modelHistory, organizationMetrics } from "./reliability";
 import { deleteModel, listModels, modelStatuses, saveModel, toPublicModel } from "./service";
 
 /** A name that could never be saved is refused by field, like the rest of the editor's form. */
@@ -14,6 +16,10 @@ export const modelRoutes = new Hono<PlatformEnv>()
   .use(signedIn, inOrganization)
   .get("/", async (c) => c.json({ data: (await listModels(c.var.deps)).map(toPublicModel) }))
   .get("/status", async (c) => c.json(await modelStatuses(c.var.deps)))
+  .get("/metrics", async (c) => c.json({ data: await organizationMetrics(c.var.deps, c.var.membership.orgId) }))
+  .get("/:name{.+}/history", valid("query", historyQuerySchema), async (c) =>
+    c.json(await modelHistory(c.var.deps, c.var.membership.orgId, c.req.param("name"), c.req.valid("query").days)),
+  )
   .put("/:name{.+}", systemOrganization, adminOnly, valid("json", modelBodySchema, { rename: MODEL_FORM_FIELD }), nameParam, async (c) => {
     await saveModel(c.var.deps, { ...c.req.valid("json"), name: c.req.valid("param").name });
     return c.json<Ok>({ ok: true });

@@ -7,6 +7,7 @@ import type { ModelRow } from "../db/schema";
 import { PlatformError } from "../http/errors";
 import { probeUpstream } from "../providers/upstream";
 import { compiledOnce } from "../db/compiled";
+import { recordOverride, recordStatuses } from "./history";
 
 /** How long a probed status map is reused (SPEC §9 polls every 30 s; one probe round serves them all). */
 export const STATUS_CACHE_MS = 30_000;
@@ -64,6 +65,9 @@ export async function upsertModel(db: DB, input: ModelInput, position: number, n
     input_micros_per_million: Math.round((input.rateCard?.inputPerMillion ?? 0) * 1e6),
     output_micros_per_million: Math.round((input.rateCard?.outputPerMillion ?? 0) * 1e6),
     status_override: input.status ?? null,
+    alert_error_rate_pct: input.alertErrorRatePct ?? null,
+    alert_ttft_ms: input.alertTtftMs ?? null,
+    publish_metrics: input.publishMetrics ? 1 : 0,
   };
   await db
     .insertInto("models")
@@ -79,6 +83,7 @@ export async function saveModel(deps: Deps, input: ModelInput): Promise<void> {
   const apiKey = input.apiKey === undefined ? (existing?.api_key ?? null) : input.apiKey;
   await upsertModel(deps.db, { ...input, apiKey }, existing?.position ?? Number(last?.max ?? 0) + 1, deps.now());
   statusCache.delete(deps.db);
+  if (input.status && input.status !== existing?.status_override) await recordOverride(deps, input.name, input.status);
 }
 
 export async function deleteModel(deps: Deps, name: string): Promise<void> {
@@ -142,6 +147,7 @@ export async function modelStatuses(deps: Deps): Promise<Record<string, ModelSta
       return [m.name, await probe.status];
     }),
   );
+  await recordStatuses(deps, entries.map(([name, status]) => ({ model: name, status, source: models.find((m) => m.name === name)?.status_override ? "override" : "probe" })));
   return Object.fromEntries(entries);
 }
 

@@ -4,6 +4,7 @@ import { grantCredit } from "../billing/credits";
 import type { PlatformEnv } from "../context";
 import { adminOnly, inOrganization, signedIn, systemOrganization } from "../http/middleware";
 import { valid } from "../http/validate";
+import { systemMetrics } from "../models/reliability";
 import { getOrganization, listModelConfigs, listOrganizations, updateOrganization } from "./service";
 
 /** An organization id from the path; anything that isn't one is simply not found. */
@@ -16,6 +17,7 @@ const organizationParam = valid("param", idParamSchema, { notFound: "Organizatio
 export const systemRoutes = new Hono<PlatformEnv>()
   .use(signedIn, inOrganization, systemOrganization)
   .get("/models", async (c) => c.json({ data: await listModelConfigs(c.var.deps) }))
+  .get("/models/metrics", async (c) => c.json(await systemMetrics(c.var.deps)))
   .get("/organizations", async (c) => c.json({ data: await listOrganizations(c.var.deps) }))
   .get("/organizations/:id", organizationParam, async (c) => c.json(await getOrganization(c.var.deps, c.req.valid("param").id)))
   .put("/organizations/:id", adminOnly, organizationParam, valid("json", organizationChangeSchema), async (c) =>

@@ -15,6 +15,8 @@ import type { AddressInfo } from "node:net";
  * - `to-the-limit`: like echo, but its usage says it generated exactly `max_tokens` (1000 when absent);
  * - `streams-anyway`: streams (with its usage chunk) even when asked for `stream: false`;
  * - `long`: streams `LONG_PIECES` one-word pieces and no usage (to be cut when it passes its reservation).
+ * - `slow-first`: like echo, but the first chunk comes after `firstTokenDelayMs`;
+ * - `broken`: sends the first chunk, then drops the connection (an upstream failing mid-answer).
  */
 export interface FakeUpstream {
   url: string;
@@ -28,6 +30,7 @@ export interface FakeUpstream {
   modelsStatus: number;
   delayMs: number;
   slowDelayMs: number;
+  firstTokenDelayMs: number;
   /** Resolves when a stream's client has gone away (for abort tests). */
   nextClose: () => Promise<void>;
   close: () => Promise<void>;
@@ -43,7 +46,7 @@ export const LIMIT_PROMPT_TOKENS = 10;
 export async function startFakeUpstream(options: { apiKey?: string } = {}): Promise<FakeUpstream> {
   const warmedUp = new Set<string>();
   let closeWaiters: (() => void)[] = [];
-  const state: Omit<FakeUpstream, "url" | "close" | "nextClose"> = { requests: [], closedEarly: 0, finished: 0, modelsStatus: 200, delayMs: 5, slowDelayMs: 250 };
+  const state: Omit<FakeUpstream, "url" | "close" | "nextClose"> = { requests: [], closedEarly: 0, finished: 0, modelsStatus: 200, delayMs: 5, slowDelayMs: 250, firstTokenDelayMs: 600 };
 
   const server = http.createServer(async (req, res) => {
     if (options.apiKey && req.headers.authorization !== `Bearer ${options.apiKey}`) {
@@ -107,8 +110,10 @@ export async function startFakeUpstream(options: { apiKey?: string } = {}): Prom
     const send = (payload: unknown) => res.write(`data: ${JSON.stringify(payload)}\n\n`);
     const chunk = (delta: Record<string, string>, finish: string | null = null) =>
       send({ id, object: "chat.completion.chunk", created: 1, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }] });
+    if (body.model === "slow-first") await new Promise((r) => setTimeout(r, state.firstTokenDelayMs));
     chunk({ role: "assistant", content: "" });
     if (body.model === "hang") return; // and never another byte
+    if (body.model === "broken") return void setTimeout(() => res.destroy(), state.delayMs);
     const delay = body.model === "slow" ? state.slowDelayMs : body.model === "long" ? 0 : state.delayMs;
     for (const delta of deltas) {
       await new Promise((r) => (delay ? setTimeout(r, delay) : setImmediate(r)));

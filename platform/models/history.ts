@@ -1,0 +1,89 @@
+import type { ModelStatus, StatusBand } from "@contract/models";
+import type { Deps } from "../context";
+import type { DB } from "../db";
+
+/** How long this process trusts its copy of each model's last recorded status (other processes record too). */
+const LAST_KNOWN_MS = 30_000;
+const lastKnown = new WeakMap<DB, { at: number; statuses: Map<string, string> }>();
+
+async function lastStatuses(deps: Deps): Promise<Map<string, string>> {
+  const cached = lastKnown.get(deps.db);
+  if (cached && deps.now() - cached.at < LAST_KNOWN_MS) return cached.statuses;
+  const latest = deps.db.selectFrom("model_status_history").select((eb) => eb.fn.max("id").as("id")).groupBy("model");
+  const rows = await deps.db.selectFrom("model_status_history").select(["model", "status"]).where("id", "in", latest).execute();
+  const statuses = new Map(rows.map((r) => [r.model, r.status]));
+  lastKnown.set(deps.db, { at: deps.now(), statuses });
+  return statuses;
+}
+
+/**
+ * Keeps each status that differs from the model's last recorded one (a probe result, or an override
+ * read with the registry). Two processes may record the same change twice; a repeated status changes
+ * no interval, so uptime is the same.
+ */
+export async function recordStatuses(deps: Deps, statuses: { model: string; status: ModelStatus; source: "probe" | "override" }[]): Promise<void> {
+  try {
+    const last = await lastStatuses(deps);
+    const changed = statuses.filter((s) => s.status !== "unknown" && last.get(s.model) !== s.status);
+    if (changed.length === 0) return;
+    await deps.db
+      .insertInto("model_status_history")
+      .values(changed.map((s) => ({ model: s.model, status: s.status, source: s.source, at: deps.now() })))
+      .execute();
+    for (const s of changed) last.set(s.model, s.status);
+  } catch (error) {
+    // The live status is answered whatever happens to its history.
+    console.error("Recording model status failed:", error instanceof Error ? error.message : error);
+  }
+}
+
+/** An operator's override change is always kept. */
+export async function recordOverride(deps: Deps, model: string, status: ModelStatus): Promise<void> {
+  await deps.db.insertInto("model_status_history").values({ model, status, source: "override", at: deps.now() }).execute();
+  lastKnown.get(deps.db)?.statuses.set(model, status);
+}
+
+/** The known statuses of a model over [from, to): the one in force at `from`, then each change. Time before the first record is left out. */
+export async function statusBands(deps: Deps, model: string, from: number, to: number): Promise<StatusBand[]> {
+  const before = await deps.db
+    .selectFrom("model_status_history")
+    .select(["status", "at"])
+    .where("model", "=", model)
+    .where("at", "<=", from)
+    .orderBy("at", "desc")
+    .orderBy("id", "desc")
+    .limit(1)
+    .execute();
+  const during = await deps.db
+    .selectFrom("model_status_history")
+    .select(["status", "at"])
+    .where("model", "=", model)
+    .where("at", ">", from)
+    .where("at", "<", to)
+    .orderBy("at")
+    .orderBy("id")
+    .execute();
+  const changes = [...before, ...during];
+  const bands: StatusBand[] = [];
+  for (const [i, change] of changes.entries()) {
+    const start = Math.max(from, Number(change.at));
+    const end = i + 1 < changes.length ? Number(changes[i + 1].at) : to;
+    if (end <= start) continue;
+    const last = bands.at(-1);
+    if (last && last.status === change.status && last.to === start) last.to = end;
+    else bands.push({ status: change.status as ModelStatus, from: start, to: end });
+  }
+  return bands;
+}
+
+/** Share of the known time the model was online (0..1), or null when nothing is known. */
+export function uptimeOf(bands: StatusBand[]): number | null {
+  const known = bands.reduce((sum, b) => sum + (b.to - b.from), 0);
+  if (known === 0) return null;
+  return bands.reduce((sum, b) => sum + (b.status === "online" ? b.to - b.from : 0), 0) / known;
+}
+
+export async function uptime(deps: Deps, model: string, windowMs: number): Promise<number | null> {
+  const now = deps.now();
+  return uptimeOf(await statusBands(deps, model, now - windowMs, now));
+}
