@@ -25,7 +25,9 @@ export function SpendSettingsFields({ fields, models }: SpendSettingsFieldsProps
   const { key: amountKey, ...amountProps } = getInputProps(fields.budgetAmount, { type: "text" });
   const { key: periodKey, ...periodProps } = getSelectProps(fields.budgetPeriod);
   const { key: rpmKey, ...rpmProps } = getInputProps(fields.rateLimitRpm, { type: "number" });
-  const allowed = new Set(((fields.allowedModels.initialValue as string[] | undefined) ?? []).filter(Boolean));
+  // A form's one checked box comes back as a string, several as an array.
+  const initial = fields.allowedModels.initialValue as string | string[] | undefined;
+  const allowed = new Set((Array.isArray(initial) ? initial : initial ? [initial] : []).filter(Boolean));
   // A model that left the registry stays visible while the token still names it.
   const names = [...new Set([...models, ...allowed])];
   return (
