@@ -12,7 +12,10 @@ describe("the console's own cookies (toast, return_to)", () => {
   it("are signed, httpOnly, SameSite=Lax and Secure under an https APP_ORIGIN", async () => {
     const { toastHeader } = await import("./toast.server");
     const { rememberPath } = await import("./session.server");
-    for (const header of [await toastHeader({ kind: "success", message: "Saved" }), (await rememberPath(new Request("http://console.example/login"), "/billing"))!]) {
+    for (const header of [
+      await toastHeader({ kind: "success", message: "Saved" }),
+      (await rememberPath(new Request("http://console.example/login"), "/billing"))!,
+    ]) {
       expect(header).toMatch(/HttpOnly/);
       expect(header).toMatch(/SameSite=Lax/);
       expect(header).toMatch(/Secure/);

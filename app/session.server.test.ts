@@ -2,7 +2,13 @@ import type { AppLoadContext } from "@remix-run/node";
 import { describe, expect, it } from "vitest";
 import { requireAccess } from "./session.server";
 
-const signedIn = { valid: true, user: { id: 7, name: "Ada", email: "ada@example.test" }, organizations: [{ id: 2, name: "Acme" }], activeOrganization: { id: 2, name: "Acme", hasPaymentMethod: false }, activeRole: "admin" };
+const signedIn = {
+  valid: true,
+  user: { id: 7, name: "Ada", email: "ada@example.test" },
+  organizations: [{ id: 2, name: "Acme" }],
+  activeOrganization: { id: 2, name: "Acme", hasPaymentMethod: false },
+  activeRole: "admin",
+};
 
 function contextCounting() {
   const calls: string[] = [];

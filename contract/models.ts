@@ -73,7 +73,10 @@ export const modelInputSchema = z.object({
   /** Write-only: absent keeps the current key, null removes it. */
   apiKey: z.string().nullable().optional(),
   upstreamModel: z.string().trim().min(1).max(UPSTREAM_MODEL_MAX).optional(),
-  rateCard: z.object({ id: z.string().trim().min(1).max(RATE_CARD_ID_MAX), inputPerMillion: price, outputPerMillion: price }).nullable().optional(),
+  rateCard: z
+    .object({ id: z.string().trim().min(1).max(RATE_CARD_ID_MAX), inputPerMillion: price, outputPerMillion: price })
+    .nullable()
+    .optional(),
   status: z.enum(MODEL_STATUS_OVERRIDES).nullable().optional(),
   /** Issue 11: the output cap a request without max_tokens is reserved for, at most the context size. */
   defaultMaxTokens: z.number().int().min(1).max(CONTEXT_SIZE_MAX).nullable().optional(),

@@ -10,7 +10,9 @@ const STREAM =
   "data: {not json\n\n" +
   ": a comment line\n" +
   chunk({ content: "Grüße, " }) +
-  "data: " + JSON.stringify({ choices: [{ delta: { content: "世界 ✓" } }] }) + "\r\n\r\n" +
+  "data: " +
+  JSON.stringify({ choices: [{ delta: { content: "世界 ✓" } }] }) +
+  "\r\n\r\n" +
   `data: ${JSON.stringify({ choices: [], usage: { prompt_tokens: 3, completion_tokens: 5 } })}\n\n` +
   "data: [DONE]\n\n" +
   chunk({ content: "after done" });

@@ -39,10 +39,16 @@ export const REASON_REQUIRED = "Enter a reason";
 export const REASON_TOO_LONG = `Reason must be at most ${CREDIT_REASON_MAX} characters`;
 
 /** A credit's reason: 1 to 200 characters after trimming. */
-export const creditReason = z.string({ required_error: REASON_REQUIRED, invalid_type_error: REASON_REQUIRED }).trim().min(1, REASON_REQUIRED).max(CREDIT_REASON_MAX, REASON_TOO_LONG);
+export const creditReason = z
+  .string({ required_error: REASON_REQUIRED, invalid_type_error: REASON_REQUIRED })
+  .trim()
+  .min(1, REASON_REQUIRED)
+  .max(CREDIT_REASON_MAX, REASON_TOO_LONG);
 
 /** A credit's amount: dollars, more than 0 and at most $10,000, 2 decimals at most, a JSON number. */
-export const creditAmount = dollarAmount("Amount").refine((v) => v > 0, CREDIT_NOT_POSITIVE).refine((v) => v <= CREDIT_MAX, CREDIT_TOO_LARGE);
+export const creditAmount = dollarAmount("Amount")
+  .refine((v) => v > 0, CREDIT_NOT_POSITIVE)
+  .refine((v) => v <= CREDIT_MAX, CREDIT_TOO_LARGE);
 
 /** POST /api/v1/system/organizations/{id}/credits: answered with the organization, its balance raised. */
 export const grantCreditSchema = z.object({ amount: creditAmount, reason: creditReason }).strict();

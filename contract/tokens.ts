@@ -16,7 +16,10 @@ export const tokenSchema = z.object({
   primary: z.boolean().default(false),
   lastUsedAt: z.number().nullable().default(null),
   /** Spend control (issue 11): the budget with what counts against it (this month for monthly budgets). */
-  budget: z.object({ amount: z.number(), period: z.enum(["total", "month"]), spent: z.number() }).nullable().default(null),
+  budget: z
+    .object({ amount: z.number(), period: z.enum(["total", "month"]), spent: z.number() })
+    .nullable()
+    .default(null),
   /** null: every model. */
   allowedModels: z.array(z.string()).nullable().default(null),
   rateLimitRpm: z.number().nullable().default(null),

@@ -75,7 +75,11 @@ async function signIn(base: string): Promise<string> {
     .split("; ")
     .filter((c) => c.startsWith("sid="))
     .join("; ");
-  const org = await fetch(`${base}/api/v1/organizations`, { method: "POST", headers: { cookie: sid, "content-type": "application/json" }, body: JSON.stringify({ name: "Bench" }) });
+  const org = await fetch(`${base}/api/v1/organizations`, {
+    method: "POST",
+    headers: { cookie: sid, "content-type": "application/json" },
+    body: JSON.stringify({ name: "Bench" }),
+  });
   if (!org.ok) throw new Error(`create organization answered ${org.status}`);
   return sid;
 }
@@ -90,31 +94,51 @@ export async function benchChat(options: { port?: number; samples?: number; conc
   fake.delayMs = 2;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-chat-"));
   const modelsFile = path.join(dir, "models.json");
-  fs.writeFileSync(modelsFile, JSON.stringify([{ name: "bench", displayName: "Bench", provider: "fake", contextSize: 8192, baseUrl: fake.url, upstreamModel: "echo" }]));
+  fs.writeFileSync(
+    modelsFile,
+    JSON.stringify([{ name: "bench", displayName: "Bench", provider: "fake", contextSize: 8192, baseUrl: fake.url, upstreamModel: "echo" }]),
+  );
   const server = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], {
     cwd: root,
-    env: { ...process.env, NODE_ENV: "production", PORT: String(port), DATABASE_PATH: path.join(dir, "console.db"), MODELS_FILE: modelsFile, LOG_REQUESTS: "false" },
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(port),
+      DATABASE_PATH: path.join(dir, "console.db"),
+      MODELS_FILE: modelsFile,
+      LOG_REQUESTS: "false",
+    },
     stdio: ["ignore", "ignore", "inherit"],
   });
   const base = `http://localhost:${port}`;
   try {
     for (let i = 0; ; i++) {
       if (i > 300) throw new Error("server did not start");
-      const up = await fetch(`${base}/healthz`).then((r) => r.ok).catch(() => false);
+      const up = await fetch(`${base}/healthz`)
+        .then((r) => r.ok)
+        .catch(() => false);
       if (up) break;
       await new Promise((r) => setTimeout(r, 200));
     }
     const cookie = await signIn(base);
     const body = JSON.stringify({ model: "bench", messages: [{ role: "user", content: "Hello" }] });
     const consoleInit = (): RequestInit => ({ method: "POST", headers: { cookie, origin: base, "content-type": "application/json" }, body });
-    const directInit = (): RequestInit => ({ method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model: "echo", messages: [], stream: true }) });
+    const directInit = (): RequestInit => ({
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ model: "echo", messages: [], stream: true }),
+    });
 
     // Warm both paths, then interleave the samples so noise falls on both alike.
     for (let i = 0; i < 5; i++) {
       await firstToken(`${fake.url}/chat/completions`, directInit());
       await firstToken(`${base}/resources/chat`, consoleInit());
     }
-    const platformInit = (): RequestInit => ({ method: "POST", headers: { cookie, "content-type": "application/json" }, body: JSON.stringify({ ...JSON.parse(body), stream: true }) });
+    const platformInit = (): RequestInit => ({
+      method: "POST",
+      headers: { cookie, "content-type": "application/json" },
+      body: JSON.stringify({ ...JSON.parse(body), stream: true }),
+    });
     const direct: number[] = [];
     const through: number[] = [];
     const platform: number[] = [];
@@ -156,6 +180,10 @@ export async function benchChat(options: { port?: number; samples?: number; conc
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const r = await benchChat();
-  console.log(`Chat time to first token: direct ${r.ttftDirectMs.toFixed(2)} ms, through the console ${r.ttftConsoleMs.toFixed(2)} ms, platform alone ${r.ttftPlatformMs.toFixed(2)} ms (${r.ttftWithinBudget ? "within" : "OVER"} budget: 10% or 5 ms)`);
-  console.log(`${r.concurrentStreams} concurrent streams: ${r.concurrentErrors} errors; server RSS ${r.rssStartMb.toFixed(0)} MB → peak ${r.rssPeakMb.toFixed(0)} MB → ${r.rssAfterMb.toFixed(0)} MB after 3 s`);
+  console.log(
+    `Chat time to first token: direct ${r.ttftDirectMs.toFixed(2)} ms, through the console ${r.ttftConsoleMs.toFixed(2)} ms, platform alone ${r.ttftPlatformMs.toFixed(2)} ms (${r.ttftWithinBudget ? "within" : "OVER"} budget: 10% or 5 ms)`,
+  );
+  console.log(
+    `${r.concurrentStreams} concurrent streams: ${r.concurrentErrors} errors; server RSS ${r.rssStartMb.toFixed(0)} MB → peak ${r.rssPeakMb.toFixed(0)} MB → ${r.rssAfterMb.toFixed(0)} MB after 3 s`,
+  );
 }

@@ -44,7 +44,11 @@ function fillLedger(dataDir: string, orgId: number, count: number) {
 }
 
 async function createOrganization(baseURL: string, cookie: string, name: string): Promise<number> {
-  const response = await fetch(`${baseURL}/api/v1/organizations`, { method: "POST", headers: { cookie, "content-type": "application/json" }, body: JSON.stringify({ name }) });
+  const response = await fetch(`${baseURL}/api/v1/organizations`, {
+    method: "POST",
+    headers: { cookie, "content-type": "application/json" },
+    body: JSON.stringify({ name }),
+  });
   if (!response.ok) throw new Error(`could not create ${name}`);
   return ((await response.json()) as { id: number }).id;
 }

@@ -112,7 +112,9 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
       appOrigin: new URL(env.APP_ORIGIN ?? `http://localhost:${env.PORT}`).origin,
       port: env.PORT,
       orgSignupEnabled: env.ORG_SIGNUP_ENABLED === "true",
-      systemAdmins: env.SYSTEM_ADMINS.split(",").map((e) => e.trim().toLowerCase()).filter(Boolean),
+      systemAdmins: env.SYSTEM_ADMINS.split(",")
+        .map((e) => e.trim().toLowerCase())
+        .filter(Boolean),
       oauth: { ...(google && { google }), ...(github && { github }) },
       allowDevSignin: env.ALLOW_DEV_SIGNIN,
       maxRequestChars: env.MAX_REQUEST_CHARS,

@@ -41,7 +41,11 @@ describe("the console's origins", () => {
 
 describe("the host allow-list", () => {
   it("accepts each origin's host, with or without its default port", () => {
-    expect([...allowedHosts(["https://console.example", "http://localhost:3000"])].sort()).toEqual(["console.example", "console.example:443", "localhost:3000"]);
+    expect([...allowedHosts(["https://console.example", "http://localhost:3000"])].sort()).toEqual([
+      "console.example",
+      "console.example:443",
+      "localhost:3000",
+    ]);
   });
 
   it("answers 421 to any other Host before the handlers", async () => {
@@ -52,7 +56,8 @@ describe("the host allow-list", () => {
     await new Promise((r) => server.once("listening", r));
     const port = (server.address() as AddressInfo).port;
     const get = (host: string) =>
-      new Promise<number>((resolve) => http.get({ host: "127.0.0.1", port, path: "/", headers: { host } }, (res) => {
+      new Promise<number>((resolve) =>
+        http.get({ host: "127.0.0.1", port, path: "/", headers: { host } }, (res) => {
           res.resume();
           resolve(res.statusCode ?? 0);
         }),

@@ -18,7 +18,15 @@ let dataDir: string;
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "security-server-"));
   server = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], {
-    env: { ...process.env, NODE_ENV: "development", PORT: String(PORT), DATABASE_PATH: path.join(dataDir, "console.db"), LOG_REQUESTS: "false", APP_ORIGIN: "", VITEST: "" },
+    env: {
+      ...process.env,
+      NODE_ENV: "development",
+      PORT: String(PORT),
+      DATABASE_PATH: path.join(dataDir, "console.db"),
+      LOG_REQUESTS: "false",
+      APP_ORIGIN: "",
+      VITEST: "",
+    },
     stdio: "ignore",
   });
   const deadline = Date.now() + 60_000;
@@ -136,7 +144,17 @@ describe("body limits", () => {
     expect(openai.status).toBe(413);
     expect(JSON.parse(openai.body).error.message).toBe("Request body too large: at most 8 MB here.");
     expect((await request({ method: "POST", path: "/api/v1/chat/completions", headers: json, bytes: 9 * 1024 * 1024 })).status).toBe(413);
-    expect((await request({ method: "POST", path: "/resources/chat", headers: { ...json, origin: `http://localhost:${PORT}` }, bytes: 9 * 1024 * 1024, chunked: true })).status).toBe(413);
+    expect(
+      (
+        await request({
+          method: "POST",
+          path: "/resources/chat",
+          headers: { ...json, origin: `http://localhost:${PORT}` },
+          bytes: 9 * 1024 * 1024,
+          chunked: true,
+        })
+      ).status,
+    ).toBe(413);
   });
 
   it("answers a 50 MB body while it is still being sent, and the server's memory does not grow with it", async () => {

@@ -23,7 +23,17 @@ interface ConfirmActionProps {
  * `<details>` so it opens without JavaScript; with it, the confirm button shows a busy label and is
  * disabled while the request runs, and the step closes when it is done.
  */
-export function ConfirmAction({ label, question, confirmLabel, busyLabel, intent, fields = {}, action, summaryClassName = "btn btn-sm btn-error btn-outline", confirmClassName = "btn btn-sm btn-error" }: ConfirmActionProps) {
+export function ConfirmAction({
+  label,
+  question,
+  confirmLabel,
+  busyLabel,
+  intent,
+  fields = {},
+  action,
+  summaryClassName = "btn btn-sm btn-error btn-outline",
+  confirmClassName = "btn btn-sm btn-error",
+}: ConfirmActionProps) {
   const hydrated = useHydrated();
   const busy = useIsPending({ intent, fields, formAction: action });
   const details = useRef<HTMLDetailsElement>(null);
@@ -37,7 +47,11 @@ export function ConfirmAction({ label, question, confirmLabel, busyLabel, intent
       <summary role="button" className={summaryClassName}>
         {label}
       </summary>
-      <div className="dropdown-content z-30 mt-2 w-80 rounded-box border border-base-300 bg-base-100 p-4 text-left shadow-lg" role="alertdialog" aria-label={question}>
+      <div
+        className="dropdown-content z-30 mt-2 w-80 rounded-box border border-base-300 bg-base-100 p-4 text-left shadow-lg"
+        role="alertdialog"
+        aria-label={question}
+      >
         <p className="mb-3 text-sm font-normal whitespace-normal">{question}</p>
         <Form method="post" action={action} className="flex justify-end gap-2">
           <input type="hidden" name="intent" value={intent} />

@@ -28,7 +28,21 @@ interface SaveOnChangeSelectProps<T extends string> {
 }
 
 /** A select that saves on change once hydrated; before that, its own submit button posts it. */
-export function SaveOnChangeSelect<T extends string>({ id, label, name, action, intent, fields = {}, options, value, answer, saveLabel, selectClassName = "select select-sm w-40", className = "flex flex-col gap-1", children }: SaveOnChangeSelectProps<T>) {
+export function SaveOnChangeSelect<T extends string>({
+  id,
+  label,
+  name,
+  action,
+  intent,
+  fields = {},
+  options,
+  value,
+  answer,
+  saveLabel,
+  selectClassName = "select select-sm w-40",
+  className = "flex flex-col gap-1",
+  children,
+}: SaveOnChangeSelectProps<T>) {
   const hydrated = useHydrated();
   const submit = useSubmit();
   const [selected, setSelected] = useState<T>(value);

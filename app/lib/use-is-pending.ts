@@ -11,7 +11,10 @@ export interface PendingMatch {
 }
 
 /** Whether a navigation is the submission of the form described (a pure rule, tested without a browser). */
-export function isPendingSubmission(navigation: Pick<Navigation, "state" | "formData" | "formAction">, { intent, formAction, fields = {} }: PendingMatch = {}): boolean {
+export function isPendingSubmission(
+  navigation: Pick<Navigation, "state" | "formData" | "formAction">,
+  { intent, formAction, fields = {} }: PendingMatch = {},
+): boolean {
   const form = navigation.formData;
   if (navigation.state === "idle" || !form) return false;
   if (formAction !== undefined && navigation.formAction?.split("?")[0] !== formAction) return false;

@@ -27,9 +27,12 @@ export function billingApi(api: PlatformClient) {
     paymentMethod: () => api.call("GET", "/billing/payment-method", paymentMethodSchema, "Failed to load payment method."),
     setupPaymentMethod: () => api.call("POST", "/billing/payment-method", setupSchema, "Failed to setup payment method"),
     confirmSetup: (setupIntentId: string) =>
-      api.call("POST", "/billing/payment-method/confirm", confirmedSetupSchema, "Failed to update billing information. Please contact support.", { setupIntentId }),
+      api.call("POST", "/billing/payment-method/confirm", confirmedSetupSchema, "Failed to update billing information. Please contact support.", {
+        setupIntentId,
+      }),
     removePaymentMethod: () => api.call("DELETE", "/billing/payment-method", anySchema, "Failed to remove payment method"),
-    addFunds: (amount: number, idempotencyKey?: string) => api.call("POST", "/billing/add-funds", addFundsResultSchema, "Adding funds failed", { amount, idempotencyKey }),
+    addFunds: (amount: number, idempotencyKey?: string) =>
+      api.call("POST", "/billing/add-funds", addFundsResultSchema, "Adding funds failed", { amount, idempotencyKey }),
     recharges: () => api.call("GET", "/billing/recharges", rechargeStatusSchema, "Failed to load the automatic recharge status."),
     saveAutoPayment: (input: AutoPayment) =>
       api.call("POST", "/billing/auto-payment-config", billingConfigSchema, "Failed to save auto-payment settings", input),

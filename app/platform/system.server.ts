@@ -11,7 +11,8 @@ export const systemApi = (api: PlatformClient) => ({
   organizations: () => api.call("GET", "/system/organizations", organizationListSchema, "Failed to load organizations"),
   updateOrganization: (id: number, change: OrganizationChange) =>
     api.call("PUT", `/system/organizations/${id}`, organizationSummarySchema, "Failed to update organization", change),
-  grantCredit: (id: number, credit: GrantCredit) => api.call("POST", `/system/organizations/${id}/credits`, organizationSummarySchema, "Failed to grant credit", credit),
+  grantCredit: (id: number, credit: GrantCredit) =>
+    api.call("POST", `/system/organizations/${id}/credits`, organizationSummarySchema, "Failed to grant credit", credit),
 });
 
 /** The name may hold slashes (`org/model`): each segment is encoded, the slashes kept, as the route expects. */

@@ -23,10 +23,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const remembered = await rememberPath(request, url.searchParams.get("redirectTo"));
   if (remembered) headers.append("Set-Cookie", remembered);
   const providers = await api.call("GET", "/auth/providers", devSigninSchema, "");
-  return data(
-    { error: loginErrorMessage(url.searchParams.get("error")), devSignin: providers.ok && providers.data.devSignin },
-    { headers },
-  );
+  return data({ error: loginErrorMessage(url.searchParams.get("error")), devSignin: providers.ok && providers.data.devSignin }, { headers });
 }
 
 const providers = [

@@ -38,8 +38,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 /** A refused save (conform's answer: field errors and what was typed, never the key) or a refused delete. */
 export type ModelEditorResult =
-  | { intent: "save"; mode: ModelFormValues["mode"]; name: string; message: string; result: SubmissionResult<string[]> }
-  | { intent: "delete"; message: string };
+  { intent: "save"; mode: ModelFormValues["mode"]; name: string; message: string; result: SubmissionResult<string[]> } | { intent: "delete"; message: string };
 
 const deleteForm = z.object({ intent: z.literal("delete"), name: z.string().min(1) });
 
@@ -69,12 +68,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { name, body } = submission.value;
   if (mode === "add") {
     const current = await system.models();
-    if (current.ok && current.data.data.some((m) => m.name === name)) return refuse(submission.reply({ fieldErrors: { name: ["A model with this name already exists"] }, hideFields }));
+    if (current.ok && current.data.data.some((m) => m.name === name))
+      return refuse(submission.reply({ fieldErrors: { name: ["A model with this name already exists"] }, hideFields }));
   }
   const saved = await system.saveModel(name, body);
   if (!saved.ok) {
     const placed = saved.status === 400 ? modelFieldErrorsOf(saved.fields) : null;
-    if (placed) return refuse(submission.reply({ fieldErrors: Object.fromEntries(Object.entries(placed).map(([field, message]) => [field, [message]])), hideFields }));
+    if (placed)
+      return refuse(submission.reply({ fieldErrors: Object.fromEntries(Object.entries(placed).map(([field, message]) => [field, [message]])), hideFields }));
     return refuse(submission.reply({ hideFields }), saved.error, platformStatus(saved.status));
   }
   return done(mode === "add" ? `Model ${name} added.` : `Model ${name} saved.`);
@@ -96,7 +97,9 @@ export default function ModelEditorPage() {
           <div className="flex flex-wrap items-center justify-between gap-2">
             <div>
               <h2 className="card-title">Models</h2>
-              <p className="text-sm text-base-content/70">Every model in the registry, with its upstream and rate card. Changes apply to every organization at once.</p>
+              <p className="text-sm text-base-content/70">
+                Every model in the registry, with its upstream and rate card. Changes apply to every organization at once.
+              </p>
             </div>
             {canEdit && editing ? (
               <Link to="." className="btn btn-sm btn-outline" preventScrollReset>
@@ -114,7 +117,12 @@ export default function ModelEditorPage() {
               {values.mode === "edit" ? `Edit ${values.name}` : "Add a model"}
             </h2>
             {refusedSave ? <Alert kind="error">{refusedSave.message}</Alert> : null}
-            <ModelForm key={formKey} values={values} lastResult={refusedSave?.result} hasApiKey={Boolean(editing?.hasApiKey ?? models.find((m) => m.name === values.name)?.hasApiKey)} />
+            <ModelForm
+              key={formKey}
+              values={values}
+              lastResult={refusedSave?.result}
+              hasApiKey={Boolean(editing?.hasApiKey ?? models.find((m) => m.name === values.name)?.hasApiKey)}
+            />
           </div>
         </section>
       ) : (

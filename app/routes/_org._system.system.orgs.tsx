@@ -46,7 +46,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (!result.ok) {
       // The platform names the refused field; a refusal without one is a message for the page.
       const reply = result.fields?.name ? submission.reply({ fieldErrors: { name: [result.fields.name] } }) : submission.reply();
-      return data<OrgEditorResult>({ intent: "rename", orgId, result: reply, message: result.fields?.name ? undefined : result.error }, platformStatus(result.status));
+      return data<OrgEditorResult>(
+        { intent: "rename", orgId, result: reply, message: result.fields?.name ? undefined : result.error },
+        platformStatus(result.status),
+      );
     }
     return done(`Organization ${result.data.id} is now called ${result.data.name}.`);
   }
@@ -54,12 +57,17 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (formData.get("intent") === "grant-credit") {
     const submission = parseWithZod(formData, { schema: grantCreditForm });
     const orgId = Number(formData.get("orgId"));
-    if (!Number.isSafeInteger(orgId) || orgId <= 0) return data<OrgEditorResult>({ intent: "payment-mode", orgId: null, message: "Failed to grant credit" }, 400);
+    if (!Number.isSafeInteger(orgId) || orgId <= 0)
+      return data<OrgEditorResult>({ intent: "payment-mode", orgId: null, message: "Failed to grant credit" }, 400);
     if (submission.status !== "success") return data<OrgEditorResult>({ intent: "grant-credit", orgId, result: submission.reply() }, 400);
     const { amount, reason } = submission.value;
     const result = await system.grantCredit(orgId, { amount, reason });
     if (!result.ok) {
-      const fieldErrors = Object.fromEntries(Object.entries(result.fields ?? {}).filter(([name]) => name === "amount" || name === "reason").map(([name, text]) => [name, [text]]));
+      const fieldErrors = Object.fromEntries(
+        Object.entries(result.fields ?? {})
+          .filter(([name]) => name === "amount" || name === "reason")
+          .map(([name, text]) => [name, [text]]),
+      );
       const named = Object.keys(fieldErrors).length > 0;
       return data<OrgEditorResult>(
         { intent: "grant-credit", orgId, result: named ? submission.reply({ fieldErrors }) : submission.reply(), message: named ? undefined : result.error },
@@ -72,10 +80,17 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const parsed = paymentModeForm.safeParse(Object.fromEntries(formData));
   if (!parsed.success) {
     const orgId = Number(formData.get("orgId"));
-    return data<OrgEditorResult>({ intent: "payment-mode", orgId: Number.isSafeInteger(orgId) && orgId > 0 ? orgId : null, message: parsed.error.issues[0]?.message ?? FAILED }, 400);
+    return data<OrgEditorResult>(
+      { intent: "payment-mode", orgId: Number.isSafeInteger(orgId) && orgId > 0 ? orgId : null, message: parsed.error.issues[0]?.message ?? FAILED },
+      400,
+    );
   }
   const result = await system.updateOrganization(parsed.data.orgId, { paymentMode: parsed.data.paymentMode });
-  if (!result.ok) return data<OrgEditorResult>({ intent: "payment-mode", orgId: parsed.data.orgId, message: result.fields?.paymentMode ?? result.error }, platformStatus(result.status));
+  if (!result.ok)
+    return data<OrgEditorResult>(
+      { intent: "payment-mode", orgId: parsed.data.orgId, message: result.fields?.paymentMode ?? result.error },
+      platformStatus(result.status),
+    );
   return done(`${result.data.name} now uses ${PAYMENT_MODE_LABELS[result.data.paymentMode]} billing.`);
 }
 
@@ -91,10 +106,15 @@ export default function OrgEditorPage() {
         <div className="card-body">
           <h2 className="card-title">Organizations</h2>
           <p className="text-sm text-base-content/70">
-            Every organization on this platform. Prepaid organizations (manual or auto-reload) are refused priced models when their balance runs out; invoice organizations never are and see the amount since their last invoice.
+            Every organization on this platform. Prepaid organizations (manual or auto-reload) are refused priced models when their balance runs out; invoice
+            organizations never are and see the amount since their last invoice.
           </p>
           <OrgTable organizations={organizations} canEdit={canEdit} refusal={result ?? null} timeZone={timeZone} />
-          {!canEdit ? <p className="text-sm text-base-content/60">Only admins of the system organization can rename organizations, change how they pay or grant credit.</p> : null}
+          {!canEdit ? (
+            <p className="text-sm text-base-content/60">
+              Only admins of the system organization can rename organizations, change how they pay or grant credit.
+            </p>
+          ) : null}
         </div>
       </section>
     </div>

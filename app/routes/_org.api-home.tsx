@@ -61,7 +61,16 @@ export default function ApiHomePage() {
         })}
       </dl>
       {ENDPOINTS.map((e) => (
-        <EndpointSamples key={e.id} id={e.id} title={e.title} method={e.method} path={e.path} servedHere={e.servedHere} baseUrl={baseUrl} chatModel={chatModel} />
+        <EndpointSamples
+          key={e.id}
+          id={e.id}
+          title={e.title}
+          method={e.method}
+          path={e.path}
+          servedHere={e.servedHere}
+          baseUrl={baseUrl}
+          chatModel={chatModel}
+        />
       ))}
     </section>
   );
@@ -93,7 +102,14 @@ function EndpointSamples({ id, title, method, path, servedHere, baseUrl, chatMod
           {servedHere ? null : <span className="badge badge-outline">Example</span>}
           <div role="tablist" aria-label={`${title} language`} className="tabs tabs-box tabs-sm ml-auto">
             {SAMPLE_LANGUAGES.map((l) => (
-              <button key={l} type="button" role="tab" aria-selected={l === language} className={`tab ${l === language ? "tab-active" : ""}`} onClick={() => setLanguage(l)}>
+              <button
+                key={l}
+                type="button"
+                role="tab"
+                aria-selected={l === language}
+                className={`tab ${l === language ? "tab-active" : ""}`}
+                onClick={() => setLanguage(l)}
+              >
                 {languageLabels[l]}
               </button>
             ))}
@@ -105,7 +121,11 @@ function EndpointSamples({ id, title, method, path, servedHere, baseUrl, chatMod
           <p className="text-sm text-base-content/70">An example of the API&apos;s shape: this install does not serve this endpoint yet.</p>
         )}
         <div className="relative">
-          <pre tabIndex={0} className="overflow-x-auto rounded-box bg-neutral p-4 pr-28 text-sm text-neutral-content" aria-label={`${title} ${language} sample`}>
+          <pre
+            tabIndex={0}
+            className="overflow-x-auto rounded-box bg-neutral p-4 pr-28 text-sm text-neutral-content"
+            aria-label={`${title} ${language} sample`}
+          >
             <code>{code}</code>
           </pre>
           <div className="absolute right-2 top-2">

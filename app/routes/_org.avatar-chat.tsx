@@ -4,7 +4,15 @@ import { ArrowLeft } from "lucide-react";
 import { useCallback, useRef, useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { AvatarFace } from "~/features/demos/Avatar";
-import { AVATAR_GREETING, AVATAR_NUDGES, AVATAR_NUDGE_AFTER_MS, AVATAR_NUDGE_SHOWN_MS, AVATAR_REPLY_DELAY_MS, avatarReply, avatarState } from "~/features/demos/avatar";
+import {
+  AVATAR_GREETING,
+  AVATAR_NUDGES,
+  AVATAR_NUDGE_AFTER_MS,
+  AVATAR_NUDGE_SHOWN_MS,
+  AVATAR_REPLY_DELAY_MS,
+  avatarReply,
+  avatarState,
+} from "~/features/demos/avatar";
 import { MessageList, useInitialPrompt } from "~/features/demos/ChatThread";
 import type { ChatMessage } from "~/features/demos/multimodal";
 import { placeholderImage } from "~/features/demos/multimodal";
@@ -47,7 +55,13 @@ export default function AvatarChatPage() {
         const reply = avatarReply(content, n, Math.random());
         setMessages((ms) => [
           ...ms,
-          { id: `a${n}`, role: "assistant", content: reply.text, timestamp: Date.now(), media: reply.image ? [{ type: "image", url: placeholderImage(content, (n * 47) % 360) }] : undefined },
+          {
+            id: `a${n}`,
+            role: "assistant",
+            content: reply.text,
+            timestamp: Date.now(),
+            media: reply.image ? [{ type: "image", url: placeholderImage(content, (n * 47) % 360) }] : undefined,
+          },
         ]);
         setPending(false);
         speak(reply.text);

@@ -3,7 +3,10 @@ import { z } from "zod";
 import { billingApi } from "~/platform/billing.server";
 import { platformClient } from "~/platform/client.server";
 
-const body = z.discriminatedUnion("intent", [z.object({ intent: z.literal("start") }), z.object({ intent: z.literal("confirm"), setupIntentId: z.string().min(1).max(255) })]);
+const body = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("start") }),
+  z.object({ intent: z.literal("confirm"), setupIntentId: z.string().min(1).max(255) }),
+]);
 
 /**
  * The card form's server calls (a resource route, JSON in and out): `start` makes the platform's
@@ -16,5 +19,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const billing = billingApi(api);
   const result = parsed.data.intent === "start" ? await billing.setupPaymentMethod() : await billing.confirmSetup(parsed.data.setupIntentId);
   if (!result.ok) return Response.json({ error: result.error }, { status: result.status, headers: api.headers });
-  return Response.json(parsed.data.intent === "start" ? { clientSecret: (result.data as { clientSecret?: string }).clientSecret ?? null } : { ok: true }, { headers: api.headers });
+  return Response.json(parsed.data.intent === "start" ? { clientSecret: (result.data as { clientSecret?: string }).clientSecret ?? null } : { ok: true }, {
+    headers: api.headers,
+  });
 }

@@ -91,7 +91,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (submission.status !== "success") return data<BillingActionResult>({ intent, result: submission.reply() }, 400);
     const result = await billing.addFunds(submission.value.amount, submission.value.nonce || undefined);
     if (!result.ok) {
-      return data<BillingActionResult>({ intent, result: submission.reply({ formErrors: [result.error || BILLING_MESSAGES.addFundsFailed] }) }, { status: result.status >= 500 ? 502 : 400, headers: api.headers });
+      return data<BillingActionResult>(
+        { intent, result: submission.reply({ formErrors: [result.error || BILLING_MESSAGES.addFundsFailed] }) },
+        { status: result.status >= 500 ? 502 : 400, headers: api.headers },
+      );
     }
     return toBilling(api.headers, "success", BILLING_MESSAGES.addFundsOk);
   }
@@ -100,7 +103,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const submission = parseWithZod(formData, { schema: autoPaymentForm });
     if (submission.status !== "success") return data<BillingActionResult>({ intent, result: submission.reply() }, 400);
     const result = await billing.saveAutoPayment(submission.value);
-    if (!result.ok) return data<BillingActionResult>({ intent, result: submission.reply({ formErrors: [result.error || BILLING_MESSAGES.autoPaymentFailed] }) }, { status: 400, headers: api.headers });
+    if (!result.ok)
+      return data<BillingActionResult>(
+        { intent, result: submission.reply({ formErrors: [result.error || BILLING_MESSAGES.autoPaymentFailed] }) },
+        { status: 400, headers: api.headers },
+      );
     return toBilling(api.headers, "success", BILLING_MESSAGES.autoPaymentOk);
   }
 

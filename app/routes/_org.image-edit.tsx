@@ -10,5 +10,11 @@ export const meta: MetaFunction = () => [{ title: "Image Edit · AI Console" }];
 const ImageEditor = lazy(() => import("~/features/demos/ImageEditor"));
 
 export default function ImageEditPage() {
-  return <LazyDemo component={ImageEditor} title="Image Edit" description="Upload an image and describe an edit: the demo shows a simulated edited image beside the original." />;
+  return (
+    <LazyDemo
+      component={ImageEditor}
+      title="Image Edit"
+      description="Upload an image and describe an edit: the demo shows a simulated edited image beside the original."
+    />
+  );
 }

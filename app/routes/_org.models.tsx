@@ -102,7 +102,11 @@ function ModelRows({ models, initialStatus }: { models: Model[]; initialStatus: 
           </td>
           <td className="text-right tabular-nums">{formatContextSize(model.contextSize)}</td>
           <td className="text-right">
-            <Link to={`/chat?model=${encodeURIComponent(model.name)}`} className="btn btn-sm btn-primary btn-outline" aria-label={`Chat with this model: ${model.name}`}>
+            <Link
+              to={`/chat?model=${encodeURIComponent(model.name)}`}
+              className="btn btn-sm btn-primary btn-outline"
+              aria-label={`Chat with this model: ${model.name}`}
+            >
               <MessageSquare className="size-4" aria-hidden />
               Chat with this model
             </Link>

@@ -5,7 +5,15 @@ import { useCallback, useRef, useState } from "react";
 import { MessageList, useInitialPrompt } from "~/features/demos/ChatThread";
 import { ReadAloudButton } from "~/features/demos/components";
 import type { ChatMessage, Modality } from "~/features/demos/multimodal";
-import { CHAT_REPLY_DELAY_MS, MODALITIES, TOOL_CALL_DELAY_MS, cannedMultimodalReply, mediaFor, parseModalities, toolCallsFor } from "~/features/demos/multimodal";
+import {
+  CHAT_REPLY_DELAY_MS,
+  MODALITIES,
+  TOOL_CALL_DELAY_MS,
+  cannedMultimodalReply,
+  mediaFor,
+  parseModalities,
+  toolCallsFor,
+} from "~/features/demos/multimodal";
 import { PromptComposer } from "~/features/demos/PromptComposer";
 import { appendTranscript, useSpeechRecognition, useSpeechSynthesis } from "~/features/demos/speech";
 import { useTimers } from "~/features/demos/timers";
@@ -74,7 +82,13 @@ export default function MultimodalChatPage() {
         </Link>
         <div className="ml-auto flex flex-wrap gap-1" role="group" aria-label="Modalities">
           {MODALITIES.map((m) => (
-            <button key={m} type="button" className={`btn btn-xs ${modalities.includes(m) ? "btn-primary" : "btn-outline"}`} aria-pressed={modalities.includes(m)} onClick={() => toggle(m)}>
+            <button
+              key={m}
+              type="button"
+              className={`btn btn-xs ${modalities.includes(m) ? "btn-primary" : "btn-outline"}`}
+              aria-pressed={modalities.includes(m)}
+              onClick={() => toggle(m)}
+            >
               {m}
             </button>
           ))}
@@ -106,7 +120,11 @@ export default function MultimodalChatPage() {
               pending={pending}
               pendingLabel="Assistant is typing"
               followLatest
-              actions={(m) => (m === lastReply ? <ReadAloudButton speaking={voice.speaking} onClick={() => (voice.speaking ? voice.cancel() : voice.speak(m.content))} /> : undefined)}
+              actions={(m) =>
+                m === lastReply ? (
+                  <ReadAloudButton speaking={voice.speaking} onClick={() => (voice.speaking ? voice.cancel() : voice.speak(m.content))} />
+                ) : undefined
+              }
             />
           )}
         </div>

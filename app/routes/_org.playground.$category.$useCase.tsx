@@ -22,7 +22,11 @@ export default function PlaygroundGeneratorPage() {
   if (!playground) {
     const category = findCategory(params.category);
     return (
-      <NotFoundCard title={PLAYGROUND_NOT_FOUND} to={category ? `/playground/${category.id}` : "/"} back={category ? `Back to ${category.title}` : "Back to categories"}>
+      <NotFoundCard
+        title={PLAYGROUND_NOT_FOUND}
+        to={category ? `/playground/${category.id}` : "/"}
+        back={category ? `Back to ${category.title}` : "Back to categories"}
+      >
         This use case has no playground yet.
       </NotFoundCard>
     );

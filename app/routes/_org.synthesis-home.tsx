@@ -7,8 +7,20 @@ export const handle: RouteHandle = { title: "Synthesis" };
 export const meta: MetaFunction = () => [{ title: "Synthesis · AI Console" }];
 
 const cards = [
-  { title: "Multi-Modal", to: "/multimodal-home", icon: Shapes, text: "One prompt that answers with text, images, video and audio.", tone: "bg-primary/15 text-primary" },
-  { title: "Workflows", to: "/task-home", icon: Workflow, text: "Ready-made tasks that chain several models step by step.", tone: "bg-secondary/15 text-secondary" },
+  {
+    title: "Multi-Modal",
+    to: "/multimodal-home",
+    icon: Shapes,
+    text: "One prompt that answers with text, images, video and audio.",
+    tone: "bg-primary/15 text-primary",
+  },
+  {
+    title: "Workflows",
+    to: "/task-home",
+    icon: Workflow,
+    text: "Ready-made tasks that chain several models step by step.",
+    tone: "bg-secondary/15 text-secondary",
+  },
   { title: "API", to: "/api-home", icon: Code2, text: "Build it into your product with the OpenAI-compatible API.", tone: "bg-accent/15 text-accent" },
 ];
 

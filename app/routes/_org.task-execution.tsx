@@ -79,7 +79,12 @@ function TaskRun({ task }: { task: Task }) {
               );
             })}
           </ol>
-          <progress className="progress progress-primary mt-2" value={Math.max(0, Math.min(current, task.steps.length))} max={task.steps.length} aria-label="Task progress" />
+          <progress
+            className="progress progress-primary mt-2"
+            value={Math.max(0, Math.min(current, task.steps.length))}
+            max={task.steps.length}
+            aria-label="Task progress"
+          />
           {done ? (
             <div role="status" className="alert alert-success alert-soft mt-2">
               <CheckCircle2 className="size-5" aria-hidden /> Task complete (simulated). Your results would appear here.

@@ -37,7 +37,8 @@ const FAILED = { invite: "Failed to generate invite", role: "Failed to update ro
 
 type Intent = keyof typeof FAILED;
 /** An invite code is shown once, so it travels in action data; the other successes redirect with a toast. */
-export type TeamActionResult = { ok: true; intent: "invite"; invite: { code: string; kind: "single-use" | "multi-use" } } | { ok: false; intent: Intent; message: string };
+export type TeamActionResult =
+  { ok: true; intent: "invite"; invite: { code: string; kind: "single-use" | "multi-use" } } | { ok: false; intent: Intent; message: string };
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { api } = await requireAccess("organization", request, context);
@@ -57,7 +58,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (form.intent === "role") {
     const result = await team.changeRole(form.memberId, form.role);
     if (!result.ok) return data<TeamActionResult>({ ok: false, intent: "role", message: result.error }, platformStatus(result.status));
-    return redirectWithToast("/team", { kind: "success", message: `${result.data.name} is now ${result.data.role === "admin" ? "an Admin" : "a Member"}.` }, { headers: api.headers });
+    return redirectWithToast(
+      "/team",
+      { kind: "success", message: `${result.data.name} is now ${result.data.role === "admin" ? "an Admin" : "a Member"}.` },
+      { headers: api.headers },
+    );
   }
   const result = await team.remove(form.memberId);
   if (!result.ok) return data<TeamActionResult>({ ok: false, intent: "remove", message: result.error }, platformStatus(result.status));

@@ -81,7 +81,10 @@ export default function TemplateHomePage() {
                 e.preventDefault();
                 setTab(t);
               }}
-              role="tab" aria-selected={t === tab} className={`tab ${t === tab ? "tab-active" : ""}`}>
+              role="tab"
+              aria-selected={t === tab}
+              className={`tab ${t === tab ? "tab-active" : ""}`}
+            >
               {t}
             </Link>
           ))}
@@ -127,7 +130,17 @@ export default function TemplateHomePage() {
   );
 }
 
-function TemplateGrid({ templates, favourites, onFavourite, hydrated }: { templates: Template[]; favourites: ReadonlySet<string>; onFavourite: (id: string) => void; hydrated: boolean }) {
+function TemplateGrid({
+  templates,
+  favourites,
+  onFavourite,
+  hydrated,
+}: {
+  templates: Template[];
+  favourites: ReadonlySet<string>;
+  onFavourite: (id: string) => void;
+  hydrated: boolean;
+}) {
   return (
     <ul className="grid gap-4 md:grid-cols-2 xl:grid-cols-4">
       {templates.map((t) => (
@@ -139,7 +152,17 @@ function TemplateGrid({ templates, favourites, onFavourite, hydrated }: { templa
   );
 }
 
-function TemplateCard({ template: t, favourite, onFavourite, hydrated }: { template: Template; favourite: boolean; onFavourite: (id: string) => void; hydrated: boolean }) {
+function TemplateCard({
+  template: t,
+  favourite,
+  onFavourite,
+  hydrated,
+}: {
+  template: Template;
+  favourite: boolean;
+  onFavourite: (id: string) => void;
+  hydrated: boolean;
+}) {
   return (
     <article className="card h-full bg-base-100 shadow-sm" aria-label={t.title}>
       <figure className="relative grid h-28 place-items-center bg-gradient-to-br from-primary/15 to-secondary/15 text-primary" aria-hidden>

@@ -61,7 +61,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (submission.status !== "success") return data<TokensActionResult>({ ok: false, intent: "create", result: submission.reply() }, 400);
     const { scopes, expiry, ...settings } = submission.value;
     const result = await tokens.create({ scopes, expiresAt: expiresAtFor(expiry, Date.now()), ...settingsOf(settings) });
-    if (!result.ok) return data<TokensActionResult>({ ok: false, intent: "create", result: submission.reply({ formErrors: [result.error] }) }, platformStatus(result.status));
+    if (!result.ok)
+      return data<TokensActionResult>({ ok: false, intent: "create", result: submission.reply({ formErrors: [result.error] }) }, platformStatus(result.status));
     return data<TokensActionResult>({ ok: true, intent: "create", secret: { token: result.data.token, publicId: result.data.publicId } });
   }
   if (formData.get("intent") === "settings") {
@@ -106,7 +107,12 @@ export default function ApiTokensPage() {
           {scopesError ? <Alert kind="error">{scopesError}</Alert> : null}
           {/* A new key after each created token starts the form afresh. */}
           {edited ? (
-            <TokenSettingsForm key={edited.publicId} token={edited} models={models} lastResult={result && "result" in result && result.intent === "settings" ? result.result : undefined} />
+            <TokenSettingsForm
+              key={edited.publicId}
+              token={edited}
+              models={models}
+              lastResult={result && "result" in result && result.intent === "settings" ? result.result : undefined}
+            />
           ) : null}
           <CreateTokenForm
             key={result?.ok && result.intent === "create" ? result.secret.publicId : "create"}

@@ -42,7 +42,11 @@ function Shell({ layout, title, children }: { layout: LayoutData; title: string;
 export default function OrganizationLayout() {
   const layout = useLoaderData<typeof loader>();
   const matches = useMatches();
-  const title = [...matches].reverse().map((m) => (m.handle as RouteHandle | undefined)?.title).find(Boolean) ?? "";
+  const title =
+    [...matches]
+      .reverse()
+      .map((m) => (m.handle as RouteHandle | undefined)?.title)
+      .find(Boolean) ?? "";
   return (
     <Shell layout={layout} title={title}>
       <Outlet />

@@ -34,12 +34,18 @@ export default function UsagePage() {
       <div className="flex flex-wrap items-end justify-between gap-4">
         <div>
           <h2 className="text-xl font-semibold">Chat usage</h2>
-          <p className="text-sm text-base-content/70">Requests, tokens and cost of your organization over the last {days} days, today included. Days are UTC.</p>
+          <p className="text-sm text-base-content/70">
+            Requests, tokens and cost of your organization over the last {days} days, today included. Days are UTC.
+          </p>
         </div>
         <PeriodTabs days={days} metric={metric} />
       </div>
       <div aria-busy={reloading} className={`transition-opacity ${reloading ? "opacity-60" : ""}`}>
-        {usage.ok ? <UsageContent report={usage.report} days={days} metric={metric} /> : <UsageError message={usage.error} retryTo={usageSearch(days, metric)} />}
+        {usage.ok ? (
+          <UsageContent report={usage.report} days={days} metric={metric} />
+        ) : (
+          <UsageError message={usage.error} retryTo={usageSearch(days, metric)} />
+        )}
       </div>
     </div>
   );

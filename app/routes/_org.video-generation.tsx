@@ -10,5 +10,11 @@ export const meta: MetaFunction = () => [{ title: "Video Generation · AI Consol
 const VideoGenerator = lazy(() => import("~/features/demos/VideoGenerator"));
 
 export default function VideoGenerationPage() {
-  return <LazyDemo component={VideoGenerator} title="Video Generation" description="Describe a scene and get a short simulated video clip, with a choice of model, duration and aspect ratio." />;
+  return (
+    <LazyDemo
+      component={VideoGenerator}
+      title="Video Generation"
+      description="Describe a scene and get a short simulated video clip, with a choice of model, duration and aspect ratio."
+    />
+  );
 }

@@ -89,17 +89,30 @@ export function devAuthorizePage(params: Record<string, string>, error?: string,
   const provider = params.client_id?.replace(/^dev-/, "") ?? "";
   const hidden = ["client_id", "redirect_uri", "state", "code_challenge", "code_challenge_method"];
   return html`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>Development sign-in</title><style>${pageStyle}</style></head>
-<body><main>
-<h1>Development sign-in${provider ? ` (${provider})` : ""}</h1>
-<p class="warn">No identity provider is configured, so this server signs people in itself.
-Anyone who can reach it can sign in as anyone. Use it only on your own machine.</p>
-${error ? html`<p class="error" role="alert">${error}</p>` : ""}
-<form method="post" action="${DEV_AUTHORIZE_PATH}">
-${hidden.map((k) => html`<input type="hidden" name="${k}" value="${params[k] ?? ""}">`)}
-<label for="name">Name</label><input id="name" name="name" required maxlength="100" autocomplete="name" value="${values?.name ?? ""}">
-<label for="email">Email</label><input id="email" name="email" type="email" required autocomplete="email" value="${values?.email ?? ""}">
-<button type="submit">Authorize</button>
-</form></main></body></html>`;
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width,initial-scale=1" />
+        <title>Development sign-in</title>
+        <style>
+          ${pageStyle}
+        </style>
+      </head>
+      <body>
+        <main>
+          <h1>Development sign-in${provider ? ` (${provider})` : ""}</h1>
+          <p class="warn">
+            No identity provider is configured, so this server signs people in itself. Anyone who can reach it can sign in as anyone. Use it only on your own
+            machine.
+          </p>
+          ${error ? html`<p class="error" role="alert">${error}</p>` : ""}
+          <form method="post" action="${DEV_AUTHORIZE_PATH}">
+            ${hidden.map((k) => html`<input type="hidden" name="${k}" value="${params[k] ?? ""}" />`)}
+            <label for="name">Name</label><input id="name" name="name" required maxlength="100" autocomplete="name" value="${values?.name ?? ""}" />
+            <label for="email">Email</label><input id="email" name="email" type="email" required autocomplete="email" value="${values?.email ?? ""}" />
+            <button type="submit">Authorize</button>
+          </form>
+        </main>
+      </body>
+    </html>`;
 }

@@ -75,7 +75,9 @@ export const authRoutes = new Hono<PlatformEnv>()
       valid: true,
       user: session.user,
       organizations: session.organizations.map(({ id, name }) => ({ id, name })),
-      activeOrganization: session.active ? { id: session.active.id, name: session.active.name, hasPaymentMethod: await hasPaymentMethod(c.var.deps, session.active.id) } : null,
+      activeOrganization: session.active
+        ? { id: session.active.id, name: session.active.name, hasPaymentMethod: await hasPaymentMethod(c.var.deps, session.active.id) }
+        : null,
       activeRole: session.active?.role ?? null,
     });
   })

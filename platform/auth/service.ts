@@ -39,10 +39,7 @@ export async function upsertUser(deps: Deps, identity: Identity): Promise<number
       .values({ name: identity.name, email: identity.email, email_verified: identity.emailVerified ? 1 : 0, created_at: now() })
       .returning("id")
       .executeTakeFirstOrThrow();
-    await trx
-      .insertInto("oauth_accounts")
-      .values({ provider: identity.provider, subject: identity.subject, user_id: user.id, created_at: now() })
-      .execute();
+    await trx.insertInto("oauth_accounts").values({ provider: identity.provider, subject: identity.subject, user_id: user.id, created_at: now() }).execute();
     return user.id;
   });
 
@@ -89,7 +86,15 @@ const callerBySessionHash = compiledOnce((db, hash: string) =>
     .innerJoin("users", "users.id", "sessions.user_id")
     .leftJoin("memberships", (join) => join.onRef("memberships.user_id", "=", "sessions.user_id").onRef("memberships.org_id", "=", "sessions.active_org_id"))
     .leftJoin("organizations", "organizations.id", "memberships.org_id")
-    .select(["sessions.expires_at", "users.id as user_id", "users.name", "users.email", "organizations.id as org_id", "organizations.name as org_name", "memberships.role"])
+    .select([
+      "sessions.expires_at",
+      "users.id as user_id",
+      "users.name",
+      "users.email",
+      "organizations.id as org_id",
+      "organizations.name as org_name",
+      "memberships.role",
+    ])
     .where("sessions.id_hash", "=", hash),
 );
 
@@ -152,7 +157,12 @@ export async function resolveCaller(deps: Deps, id: string | undefined): Promise
 
 /** POST /auth/switch: only to an organization the caller belongs to; any other is not found (DESIGN §3). */
 export async function switchOrganization(deps: Pick<Deps, "db">, caller: { userId: number; sessionHash: string }, orgId: number): Promise<void> {
-  const membership = await deps.db.selectFrom("memberships").select("org_id").where("org_id", "=", orgId).where("user_id", "=", caller.userId).executeTakeFirst();
+  const membership = await deps.db
+    .selectFrom("memberships")
+    .select("org_id")
+    .where("org_id", "=", orgId)
+    .where("user_id", "=", caller.userId)
+    .executeTakeFirst();
   if (!membership) throw new PlatformError(404, "Organization not found");
   await setActiveOrganization(deps, caller.sessionHash, orgId);
 }

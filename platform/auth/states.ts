@@ -11,7 +11,10 @@ export const STATE_TTL_MS = 10 * 60 * 1000;
  */
 export async function rememberState(deps: Deps, state: string): Promise<void> {
   const now = deps.now();
-  await deps.db.insertInto("oauth_states").values({ state_hash: sha256(state), expires_at: now + STATE_TTL_MS }).execute();
+  await deps.db
+    .insertInto("oauth_states")
+    .values({ state_hash: sha256(state), expires_at: now + STATE_TTL_MS })
+    .execute();
   // Abandoned flows leave rows behind; each start sweeps the expired ones (an indexed primary-key table, small).
   await deps.db.deleteFrom("oauth_states").where("expires_at", "<=", now).execute();
 }

@@ -87,7 +87,12 @@ export async function autoRecharge(deps: Deps, orgId: number): Promise<boolean> 
   // Keyed by the claim, so a retried request is still one charge.
   await chargeAndCredit(deps, claimed, claimed.auto_recharge_micros, "auto_recharge", `auto-recharge:${orgId}:${claimedAt}`);
   // Released only after success: a declined card is not retried on every debit, but after the claim expires.
-  await deps.db.updateTable("billing_accounts").set({ recharge_claimed_at: null }).where("org_id", "=", orgId).where("recharge_claimed_at", "=", claimedAt).execute();
+  await deps.db
+    .updateTable("billing_accounts")
+    .set({ recharge_claimed_at: null })
+    .where("org_id", "=", orgId)
+    .where("recharge_claimed_at", "=", claimedAt)
+    .execute();
   return true;
 }
 

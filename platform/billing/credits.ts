@@ -26,7 +26,15 @@ export async function grantCredit(deps: Deps, orgId: number, amount: unknown, re
     if (!raised) throw new PlatformError(404, "Organization not found");
     await trx
       .insertInto("ledger_entries")
-      .values({ org_id: orgId, created_at: now, description: creditDescription(credit.reason), model: null, rate_card_id: null, change_micros: micros, payment_intent_id: null })
+      .values({
+        org_id: orgId,
+        created_at: now,
+        description: creditDescription(credit.reason),
+        model: null,
+        rate_card_id: null,
+        change_micros: micros,
+        payment_intent_id: null,
+      })
       .execute();
   });
   return credit;

@@ -26,7 +26,16 @@ export async function recordIntent(deps: Deps, intent: { orgId: number; kind: In
   const now = deps.now();
   await deps.db
     .insertInto("payment_intents")
-    .values({ org_id: intent.orgId, kind: intent.kind, amount_micros: intent.amountMicros, idempotency_key: intent.key, provider_intent_id: null, status: "pending", created_at: now, updated_at: now })
+    .values({
+      org_id: intent.orgId,
+      kind: intent.kind,
+      amount_micros: intent.amountMicros,
+      idempotency_key: intent.key,
+      provider_intent_id: null,
+      status: "pending",
+      created_at: now,
+      updated_at: now,
+    })
     .onConflict((oc) => oc.column("idempotency_key").doNothing())
     .execute();
 }
@@ -45,11 +54,22 @@ export async function markIntent(deps: Deps, key: string, status: "succeeded" | 
  * Credits a succeeded charge: the ledger row, the balance, the intent marked credited, and a paused
  * automatic recharge cleared (a charge went through), in one transaction. False when already credited.
  */
-export async function creditIntent(deps: Deps, intent: { orgId: number; kind: IntentKind; key: string; providerIntentId: string; amountMicros: number }): Promise<boolean> {
+export async function creditIntent(
+  deps: Deps,
+  intent: { orgId: number; kind: IntentKind; key: string; providerIntentId: string; amountMicros: number },
+): Promise<boolean> {
   return deps.db.transaction().execute(async (trx) => {
-    const first = await creditPayment(deps, { orgId: intent.orgId, paymentIntentId: intent.providerIntentId, amountMicros: intent.amountMicros, description: CREDIT_DESCRIPTIONS[intent.kind] }, trx);
+    const first = await creditPayment(
+      deps,
+      { orgId: intent.orgId, paymentIntentId: intent.providerIntentId, amountMicros: intent.amountMicros, description: CREDIT_DESCRIPTIONS[intent.kind] },
+      trx,
+    );
     const now = deps.now();
-    await trx.updateTable("payment_intents").set({ status: "credited", provider_intent_id: intent.providerIntentId, updated_at: now }).where("idempotency_key", "=", intent.key).execute();
+    await trx
+      .updateTable("payment_intents")
+      .set({ status: "credited", provider_intent_id: intent.providerIntentId, updated_at: now })
+      .where("idempotency_key", "=", intent.key)
+      .execute();
     await trx.updateTable("billing_accounts").set({ recharge_refused_at: null, recharge_refused_reason: null }).where("org_id", "=", intent.orgId).execute();
     return first;
   });
@@ -57,7 +77,12 @@ export async function creditIntent(deps: Deps, intent: { orgId: number; kind: In
 
 /** The webhook credited this payment: its intent (if it has been told the provider's id) is done too. */
 export async function markCreditedByProviderId(deps: Deps, providerIntentId: string, db: DB = deps.db): Promise<void> {
-  await db.updateTable("payment_intents").set({ status: "credited", updated_at: deps.now() }).where("provider_intent_id", "=", providerIntentId).where("status", "!=", "credited").execute();
+  await db
+    .updateTable("payment_intents")
+    .set({ status: "credited", updated_at: deps.now() })
+    .where("provider_intent_id", "=", providerIntentId)
+    .where("status", "!=", "credited")
+    .execute();
 }
 
 type IntentRow = Awaited<ReturnType<typeof staleIntents>>[number];
@@ -96,7 +121,9 @@ async function reconcileOne(deps: Deps, row: IntentRow): Promise<boolean> {
     return creditIntent(deps, { ...base, providerIntentId: row.provider_intent_id, amountMicros: Number(row.amount_micros) });
   }
   if (Number(row.created_at) < deps.now() - RECONCILE_GIVE_UP_MS) {
-    console.error(`Payment intent ${row.id} (organization ${row.org_id}, key ${row.idempotency_key}) was never confirmed by the provider; marked failed. Check it in the Stripe dashboard.`);
+    console.error(
+      `Payment intent ${row.id} (organization ${row.org_id}, key ${row.idempotency_key}) was never confirmed by the provider; marked failed. Check it in the Stripe dashboard.`,
+    );
     await markIntent(deps, row.idempotency_key, "failed");
     return false;
   }
@@ -137,7 +164,10 @@ export function startPaymentReconciler(deps: Deps, everyMs = RECONCILE_EVERY_MS)
   let running: Promise<void> | null = null;
   const run = () => {
     running ??= reconcilePayments(deps)
-      .then(() => undefined, (error: unknown) => console.error("Payment reconciliation failed:", error))
+      .then(
+        () => undefined,
+        (error: unknown) => console.error("Payment reconciliation failed:", error),
+      )
       .finally(() => {
         running = null;
       });

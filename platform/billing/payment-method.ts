@@ -9,7 +9,12 @@ export async function startPaymentMethodSetup(deps: Deps, orgId: number, orgName
   if (!a.stripe_customer_id) {
     const customerId = await stripe.createCustomer({ orgId, name: orgName });
     // Two racing first setups: the first customer recorded wins and both use it.
-    await deps.db.updateTable("billing_accounts").set({ stripe_customer_id: customerId }).where("org_id", "=", orgId).where("stripe_customer_id", "is", null).execute();
+    await deps.db
+      .updateTable("billing_accounts")
+      .set({ stripe_customer_id: customerId })
+      .where("org_id", "=", orgId)
+      .where("stripe_customer_id", "is", null)
+      .execute();
     a = await account(deps, orgId);
   }
   const intent = await stripe.createSetupIntent({ customerId: a.stripe_customer_id!, orgId });
@@ -24,7 +29,13 @@ export async function recordPaymentMethod(deps: Deps, orgId: number, paymentMeth
   if (before.payment_method_id === paymentMethodId) return;
   await deps.db
     .updateTable("billing_accounts")
-    .set({ payment_method_id: paymentMethodId, payment_method_brand: card.brand, payment_method_last4: card.last4, recharge_claimed_at: null, updated_at: deps.now() })
+    .set({
+      payment_method_id: paymentMethodId,
+      payment_method_brand: card.brand,
+      payment_method_last4: card.last4,
+      recharge_claimed_at: null,
+      updated_at: deps.now(),
+    })
     .where("org_id", "=", orgId)
     .execute();
   // An update replaces the card: the old one is detached from the customer.

@@ -48,7 +48,11 @@ export const billingRoutes = new Hono<PlatformEnv>()
     const body = c.req.valid("json");
     return c.json(await addFunds(c.var.deps, c.var.membership.orgId, body.amount, body.idempotencyKey));
   })
-  .post("/auto-payment-config", valid("json", autoPaymentSchema), async (c) => c.json(await setAutoPaymentConfig(c.var.deps, c.var.membership.orgId, c.req.valid("json"))))
+  .post("/auto-payment-config", valid("json", autoPaymentSchema), async (c) =>
+    c.json(await setAutoPaymentConfig(c.var.deps, c.var.membership.orgId, c.req.valid("json"))),
+  )
   // Spend control (issue 11): the organization's monthly cap, set by admins.
   .get("/spend-cap", async (c) => c.json(await getSpendCap(c.var.deps, c.var.membership.orgId)))
-  .post("/spend-cap", adminOnly, valid("json", spendCapSchema), async (c) => c.json(await setSpendCap(c.var.deps, c.var.membership.orgId, c.req.valid("json"))));
+  .post("/spend-cap", adminOnly, valid("json", spendCapSchema), async (c) =>
+    c.json(await setSpendCap(c.var.deps, c.var.membership.orgId, c.req.valid("json"))),
+  );

@@ -27,7 +27,9 @@ export async function handleWebhook(deps: Deps, rawBody: string, signature: stri
 
   if (event.kind === "setup_succeeded") {
     const { customerId, paymentMethodId } = event;
-    const owner = customerId ? await deps.db.selectFrom("billing_accounts").select("org_id").where("stripe_customer_id", "=", customerId).executeTakeFirst() : undefined;
+    const owner = customerId
+      ? await deps.db.selectFrom("billing_accounts").select("org_id").where("stripe_customer_id", "=", customerId).executeTakeFirst()
+      : undefined;
     // The card details come from Stripe before the transaction below (no network call inside one).
     if (owner && paymentMethodId) await recordPaymentMethod(deps, owner.org_id, paymentMethodId);
     return answer(await markEvent(deps, event));
@@ -37,13 +39,22 @@ export async function handleWebhook(deps: Deps, rawBody: string, signature: stri
     const { orgId, customerId } = event;
     const owner =
       orgId !== null
-        ? await deps.db.selectFrom("billing_accounts").select("org_id").where("org_id", "=", orgId).where("stripe_customer_id", "=", customerId).executeTakeFirst()
+        ? await deps.db
+            .selectFrom("billing_accounts")
+            .select("org_id")
+            .where("org_id", "=", orgId)
+            .where("stripe_customer_id", "=", customerId)
+            .executeTakeFirst()
         : undefined;
     const first = await deps.db.transaction().execute(async (trx) => {
       const first = await markEvent(deps, event, trx);
       if (first && owner) {
         const description = CREDIT_DESCRIPTIONS[event.purpose];
-        await creditPayment(deps, { orgId: owner.org_id, paymentIntentId: event.paymentIntentId, amountMicros: centsToMicros(event.amountCents), description }, trx);
+        await creditPayment(
+          deps,
+          { orgId: owner.org_id, paymentIntentId: event.paymentIntentId, amountMicros: centsToMicros(event.amountCents), description },
+          trx,
+        );
         await markCreditedByProviderId(deps, event.paymentIntentId, trx);
       }
       return first;

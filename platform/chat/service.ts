@@ -165,7 +165,9 @@ async function forward(
   const prompt = promptTokens ?? body.messages;
   /** Whether what was generated so far costs more than was held (a priced request only). */
   const passedHold = (watcher: StreamMeter) =>
-    held > 0 && costMicros({ promptTokens: promptTokens ?? 0, completionTokens: watcher.outputTokens }, model.input_micros_per_million, model.output_micros_per_million) > held;
+    held > 0 &&
+    costMicros({ promptTokens: promptTokens ?? 0, completionTokens: watcher.outputTokens }, model.input_micros_per_million, model.output_micros_per_million) >
+      held;
 
   const contentType = upstream.header("content-type") ?? "application/json";
   const upstreamStreams = contentType.includes("text/event-stream");
@@ -298,7 +300,14 @@ function assembled(model: string, watcher: StreamMeter, now: number) {
   };
 }
 
-async function meterCompletion(deps: Deps, caller: ChatCaller, model: ModelRow, receiptId: string, count: TokenCount, outcome: "completed" | "stopped" | "failed") {
+async function meterCompletion(
+  deps: Deps,
+  caller: ChatCaller,
+  model: ModelRow,
+  receiptId: string,
+  count: TokenCount,
+  outcome: "completed" | "stopped" | "failed",
+) {
   const cost = isPriced(model) ? costMicros(count, model.input_micros_per_million, model.output_micros_per_million) : 0;
   const usageRow = (db: DB) =>
     db

@@ -13,7 +13,10 @@ async function withUsers(...names: string[]) {
   db = openDatabase({ path: ":memory:" });
   await migrate(db);
   for (const [i, name] of names.entries()) {
-    await db.insertInto("users").values({ name, email: `${name.toLowerCase()}@example.test`, email_verified: 1, created_at: i }).execute();
+    await db
+      .insertInto("users")
+      .values({ name, email: `${name.toLowerCase()}@example.test`, email_verified: 1, created_at: i })
+      .execute();
   }
   return db;
 }

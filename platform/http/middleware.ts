@@ -10,11 +10,7 @@ import { isAllowedOrigin, MUTATING_METHODS } from "./origin";
 /** Refuses mutating browser requests from another origin (DESIGN §3). */
 export const sameOrigin = createMiddleware<PlatformEnv>(async (c, next) => {
   if (MUTATING_METHODS.has(c.req.method)) {
-    const ok = isAllowedOrigin(
-      { origin: c.req.header("origin"), secFetchSite: c.req.header("sec-fetch-site") },
-      c.req.url,
-      consoleOrigins(c.var.deps.config),
-    );
+    const ok = isAllowedOrigin({ origin: c.req.header("origin"), secFetchSite: c.req.header("sec-fetch-site") }, c.req.url, consoleOrigins(c.var.deps.config));
     if (!ok) throw new PlatformError(403, "Cross-origin request refused");
   }
   await next();

@@ -9,7 +9,10 @@ const lastKnown = new WeakMap<DB, { at: number; statuses: Map<string, string> }>
 async function lastStatuses(deps: Deps): Promise<Map<string, string>> {
   const cached = lastKnown.get(deps.db);
   if (cached && deps.now() - cached.at < LAST_KNOWN_MS) return cached.statuses;
-  const latest = deps.db.selectFrom("model_status_history").select((eb) => eb.fn.max("id").as("id")).groupBy("model");
+  const latest = deps.db
+    .selectFrom("model_status_history")
+    .select((eb) => eb.fn.max("id").as("id"))
+    .groupBy("model");
   const rows = await deps.db.selectFrom("model_status_history").select(["model", "status"]).where("id", "in", latest).execute();
   const statuses = new Map(rows.map((r) => [r.model, r.status]));
   lastKnown.set(deps.db, { at: deps.now(), statuses });

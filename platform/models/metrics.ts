@@ -12,7 +12,19 @@ export const TTFT_BOUNDS = [25, 50, 100, 200, 350, 500, 750, 1000, 1500, 2500, 4
 export const FLUSH_MS = 10_000;
 const MINUTE = 60_000;
 
-const COUNTERS = ["requests", "successes", "upstream_errors", "rate_limited", "unavailable", "aborted", "ttft_count", "ttft_sum_ms", "output_tokens", "generation_ms", "duration_ms"] as const;
+const COUNTERS = [
+  "requests",
+  "successes",
+  "upstream_errors",
+  "rate_limited",
+  "unavailable",
+  "aborted",
+  "ttft_count",
+  "ttft_sum_ms",
+  "output_tokens",
+  "generation_ms",
+  "duration_ms",
+] as const;
 type Counter = (typeof COUNTERS)[number];
 const BUCKETS = TTFT_BOUNDS.map((_, i) => `ttft_b${i}` as const);
 type Bucket = (typeof BUCKETS)[number];
@@ -63,11 +75,18 @@ class Recorder {
         try {
           await this.db
             .insertInto("model_minute_stats")
-            .values({ model: entry.model, org_id: entry.orgId, minute: entry.minute, ...(entry.row as unknown as Omit<ModelMinuteStatsTable, "model" | "org_id" | "minute">) })
+            .values({
+              model: entry.model,
+              org_id: entry.orgId,
+              minute: entry.minute,
+              ...(entry.row as unknown as Omit<ModelMinuteStatsTable, "model" | "org_id" | "minute">),
+            })
             .onConflict((oc) =>
               oc
                 .columns(["model", "org_id", "minute"])
-                .doUpdateSet(Object.fromEntries(STAT_COLUMNS.map((c) => [c, sql<number>`${sql.ref(`model_minute_stats.${c}`)} + ${sql.ref(`excluded.${c}`)}`]))),
+                .doUpdateSet(
+                  Object.fromEntries(STAT_COLUMNS.map((c) => [c, sql<number>`${sql.ref(`model_minute_stats.${c}`)} + ${sql.ref(`excluded.${c}`)}`])),
+                ),
             )
             .execute();
         } catch (error) {
@@ -126,7 +145,13 @@ export function beginRequest(deps: Deps, model: string, orgId: number): RequestT
     if (ended) return;
     ended = true;
     const now = deps.now();
-    const outcomes: Record<Outcome, Counter> = { success: "successes", upstream_error: "upstream_errors", rate_limited: "rate_limited", unavailable: "unavailable", aborted: "aborted" };
+    const outcomes: Record<Outcome, Counter> = {
+      success: "successes",
+      upstream_error: "upstream_errors",
+      rate_limited: "rate_limited",
+      unavailable: "unavailable",
+      aborted: "aborted",
+    };
     recorderOf(deps.db).add(model, orgId, now, { requests: 1, [outcomes[outcome]]: 1, duration_ms: now - started, ...change });
   };
   return {

@@ -77,7 +77,10 @@ export async function upsertModel(db: DB, input: ModelInput, position: number, n
 }
 
 export async function saveModel(deps: Deps, input: ModelInput): Promise<void> {
-  const last = await deps.db.selectFrom("models").select((eb) => eb.fn.max("position").as("max")).executeTakeFirst();
+  const last = await deps.db
+    .selectFrom("models")
+    .select((eb) => eb.fn.max("position").as("max"))
+    .executeTakeFirst();
   const existing = await findModel(deps, input.name);
   // The key is write-only: an edit that sends no apiKey keeps the current one; null removes it.
   const apiKey = input.apiKey === undefined ? (existing?.api_key ?? null) : input.apiKey;
@@ -147,7 +150,10 @@ export async function modelStatuses(deps: Deps): Promise<Record<string, ModelSta
       return [m.name, await probe.status];
     }),
   );
-  await recordStatuses(deps, entries.map(([name, status]) => ({ model: name, status, source: models.find((m) => m.name === name)?.status_override ? "override" : "probe" })));
+  await recordStatuses(
+    deps,
+    entries.map(([name, status]) => ({ model: name, status, source: models.find((m) => m.name === name)?.status_override ? "override" : "probe" })),
+  );
   return Object.fromEntries(entries);
 }
 

@@ -11,9 +11,7 @@ interface ChatMessage {
 export function messageText(content: unknown): string {
   if (typeof content === "string") return content;
   if (Array.isArray(content)) {
-    return content
-      .map((part) => (part && typeof part === "object" && "text" in part && typeof part.text === "string" ? part.text : ""))
-      .join("");
+    return content.map((part) => (part && typeof part === "object" && "text" in part && typeof part.text === "string" ? part.text : "")).join("");
   }
   return "";
 }
@@ -59,7 +57,12 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
  * Answers a chat-completions request as an OpenAI-compatible server would: SSE chunks (reasoning in a
  * `<think>` block inside the content, then the answer, then a usage chunk when asked for) or one JSON body.
  */
-export function builtinChatCompletion(body: { messages: ChatMessage[]; stream?: boolean; stream_options?: { include_usage?: boolean } }, model: string, signal: AbortSignal, now: number): Response {
+export function builtinChatCompletion(
+  body: { messages: ChatMessage[]; stream?: boolean; stream_options?: { include_usage?: boolean } },
+  model: string,
+  signal: AbortSignal,
+  now: number,
+): Response {
   const { reasoning, answer } = builtinReply(body.messages);
   const content = `<think>${reasoning}</think>\n\n${answer}`;
   const id = `chatcmpl-builtin-${now.toString(36)}${Math.random().toString(36).slice(2, 8)}`;
@@ -84,7 +87,9 @@ export function builtinChatCompletion(body: { messages: ChatMessage[]; stream?: 
   }
   const encoder = new TextEncoder();
   const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
-    encoder.encode(`data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
+    encoder.encode(
+      `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`,
+    );
   const parts = ["<think>", ...pieces(reasoning), "</think>", "\n\n", ...pieces(answer)];
   let index = -1;
   const stream = new ReadableStream<Uint8Array>({

@@ -48,7 +48,9 @@ export async function reserve(deps: Deps, admission: Admission): Promise<void> {
       .set((eb) => ({ reserved_micros: eb("reserved_micros", "+", r), month_key: m, month_spent_micros: thisMonth(m) }))
       .where("org_id", "=", orgId)
       .where((eb) => eb.or([eb("payment_mode", "=", "invoice"), eb(eb("balance_micros", "-", eb.ref("reserved_micros")), ">=", r)]))
-      .where((eb) => eb.or([eb("monthly_cap_micros", "is", null), eb(sql<number>`${thisMonth(m)} + reserved_micros + ${r}`, "<=", eb.ref("monthly_cap_micros"))]))
+      .where((eb) =>
+        eb.or([eb("monthly_cap_micros", "is", null), eb(sql<number>`${thisMonth(m)} + reserved_micros + ${r}`, "<=", eb.ref("monthly_cap_micros"))]),
+      )
       .returning("org_id")
       .executeTakeFirst();
     if (!account) throw await accountRefusal(trx, orgId, r, m);
@@ -63,7 +65,11 @@ export async function reserve(deps: Deps, admission: Admission): Promise<void> {
           .set((eb) => ({ reserved_micros: eb("reserved_micros", "+", r), month_key: m, month_spent_micros: thisMonth(m) }))
           .where("id", "=", tokenId)
           .where((eb) =>
-            eb(monthly ? sql<number>`${thisMonth(m)} + reserved_micros + ${r}` : sql<number>`spent_micros + reserved_micros + ${r}`, "<=", eb.ref("budget_micros")),
+            eb(
+              monthly ? sql<number>`${thisMonth(m)} + reserved_micros + ${r}` : sql<number>`spent_micros + reserved_micros + ${r}`,
+              "<=",
+              eb.ref("budget_micros"),
+            ),
           )
           .returning("id")
           .executeTakeFirst();
@@ -101,7 +107,11 @@ async function tokenRefusal(trx: DB, tokenId: number, r: number, m: string): Pro
  * reservation if it is still there (one sweeper or settlement wins the delete, so nothing is released
  * twice), and counts the cost against the month and the token. The balance itself is the ledger's.
  */
-export async function settleWithin(trx: DB, now: number, settlement: { orgId: number; tokenId: number | null; receiptId: string; costMicros: number }): Promise<void> {
+export async function settleWithin(
+  trx: DB,
+  now: number,
+  settlement: { orgId: number; tokenId: number | null; receiptId: string; costMicros: number },
+): Promise<void> {
   const { orgId, tokenId, receiptId } = settlement;
   const cost = Math.max(0, Math.round(settlement.costMicros));
   const m = monthKey(now);
@@ -133,7 +143,11 @@ export async function release(deps: Deps, receiptId: string): Promise<boolean> {
 }
 
 async function releaseWithin(trx: DB, receiptId: string): Promise<boolean> {
-  const released = await trx.deleteFrom("spend_reservations").where("receipt_id", "=", receiptId).returning(["org_id", "token_id", "amount_micros"]).executeTakeFirst();
+  const released = await trx
+    .deleteFrom("spend_reservations")
+    .where("receipt_id", "=", receiptId)
+    .returning(["org_id", "token_id", "amount_micros"])
+    .executeTakeFirst();
   if (!released) return false;
   await trx
     .updateTable("billing_accounts")
@@ -166,8 +180,7 @@ export async function sweepExpiredReservations(deps: Deps): Promise<number> {
 
 /** Sweeps at start and every minute until closed (graceful shutdown calls `close`). */
 export function startReservationSweeper(deps: Deps, intervalMs = SWEEP_INTERVAL_MS): { close: () => void } {
-  const sweep = () =>
-    void sweepExpiredReservations(deps).catch((error) => console.error("Releasing expired spend reservations failed:", error));
+  const sweep = () => void sweepExpiredReservations(deps).catch((error) => console.error("Releasing expired spend reservations failed:", error));
   sweep();
   const timer = setInterval(sweep, intervalMs);
   timer.unref();

@@ -19,7 +19,11 @@ export function toModelConfig(row: ModelRow): ModelConfig {
     upstreamModel: row.upstream_model,
     hasApiKey: Boolean(row.api_key),
     rateCard: row.rate_card_id
-      ? { id: row.rate_card_id, inputPerMillion: microsToDollars(row.input_micros_per_million), outputPerMillion: microsToDollars(row.output_micros_per_million) }
+      ? {
+          id: row.rate_card_id,
+          inputPerMillion: microsToDollars(row.input_micros_per_million),
+          outputPerMillion: microsToDollars(row.output_micros_per_million),
+        }
       : null,
     status: row.status_override,
     // Absent when unset: the record as it was before issue 11.
@@ -41,7 +45,11 @@ function organizations(deps: Deps) {
       "o.created_at",
       "b.payment_mode",
       "b.balance_micros",
-      eb.selectFrom("memberships as m").whereRef("m.org_id", "=", "o.id").select(sql<number>`count(*)`.as("n")).as("member_count"),
+      eb
+        .selectFrom("memberships as m")
+        .whereRef("m.org_id", "=", "o.id")
+        .select(sql<number>`count(*)`.as("n"))
+        .as("member_count"),
     ]);
 }
 
@@ -71,7 +79,12 @@ export async function getOrganization(deps: Deps, id: number): Promise<Organizat
 /** Renames an organization and/or sets its payment mode (the billing service's own operator setting). */
 export async function updateOrganization(deps: Deps, id: number, change: OrganizationChange): Promise<OrganizationSummary> {
   await getOrganization(deps, id);
-  if (change.name !== undefined) await deps.db.updateTable("organizations").set({ name: normalizeOrganizationName(change.name) }).where("id", "=", id).execute();
+  if (change.name !== undefined)
+    await deps.db
+      .updateTable("organizations")
+      .set({ name: normalizeOrganizationName(change.name) })
+      .where("id", "=", id)
+      .execute();
   if (change.paymentMode !== undefined) await setPaymentMode(deps, id, change.paymentMode);
   return getOrganization(deps, id);
 }

@@ -37,7 +37,8 @@ function toApiToken(row: Row, now = Date.now()): ApiToken {
     createdAt: row.created_at,
     primary: row.is_primary === 1,
     lastUsedAt: row.last_used_at,
-    budget: row.budget_micros === null ? null : { amount: microsToDollars(row.budget_micros), period: monthly ? "month" : "total", spent: microsToDollars(spent) },
+    budget:
+      row.budget_micros === null ? null : { amount: microsToDollars(row.budget_micros), period: monthly ? "month" : "total", spent: microsToDollars(spent) },
     allowedModels: allowedModelsOf(row),
     rateLimitRpm: row.rate_limit_rpm,
   };
@@ -105,12 +106,7 @@ export class RateLimited extends TooManyRequests {
   }
 }
 
-export async function createToken(
-  deps: Deps,
-  orgId: number,
-  userId: number,
-  input: CreateToken,
-): Promise<CreatedApiToken> {
+export async function createToken(deps: Deps, orgId: number, userId: number, input: CreateToken): Promise<CreatedApiToken> {
   const unknown = input.scopes.filter((s) => !(TOKEN_SCOPES as readonly string[]).includes(s));
   if (unknown.length > 0) throw new PlatformError(400, `Unknown scope: ${unknown.join(", ")}`);
   const now = deps.now();

@@ -62,9 +62,7 @@ export function buildReport(days: UsagePeriod, today: number, groups: UsageGroup
     to: utcDate(today),
     totals: figures(totals),
     daily: daily.map((sum, i) => ({ date: utcDate(first + i), ...figures(sum) })),
-    models: [...models]
-      .sort(([, a], [, b]) => busiest(a, b))
-      .map(([model, sum]) => ({ model, ...figures(sum) })),
+    models: [...models].sort(([, a], [, b]) => busiest(a, b)).map(([model, sum]) => ({ model, ...figures(sum) })),
     sources: [
       { kind: "console" as const, token: null, ...figures(consoleSum) },
       ...[...sources]

@@ -32,7 +32,10 @@ export async function startBuiltServer(port: number, env: Record<string, string>
 /** Signs a user in through development sign-in with plain HTTP and returns the session cookie. */
 export async function devSignIn(baseURL: string, name: string, email: string): Promise<string> {
   const start = await fetch(`${baseURL}/api/v1/auth/google`, { redirect: "manual" });
-  const flow = start.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const flow = start.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
   const authorize = new URL(start.headers.get("location")!, baseURL);
   const form = new URLSearchParams({ ...Object.fromEntries(authorize.searchParams), name, email });
   const issued = await fetch(`${baseURL}/api/v1/auth/dev/authorize`, { method: "POST", body: form, redirect: "manual" });

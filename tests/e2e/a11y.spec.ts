@@ -83,7 +83,14 @@ async function seriousViolations(page: Page) {
     found.push(
       ...results.violations
         .filter((v) => v.impact === "serious" || v.impact === "critical")
-        .flatMap((v) => v.nodes.map((n) => ({ theme: colorScheme, rule: v.id, target: n.target.join(" "), summary: n.failureSummary?.split("\n").slice(0, 2).join(" ") ?? "" })))
+        .flatMap((v) =>
+          v.nodes.map((n) => ({
+            theme: colorScheme,
+            rule: v.id,
+            target: n.target.join(" "),
+            summary: n.failureSummary?.split("\n").slice(0, 2).join(" ") ?? "",
+          })),
+        ),
     );
   }
   return found;

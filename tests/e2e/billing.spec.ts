@@ -170,8 +170,14 @@ test.describe("money in and out", () => {
     const saved = await page.request.post("/api/v1/billing/auto-payment-config", { data: { enabled: true, thresholdAmount: 10, rechargeAmount: 20 } });
     expect(saved.ok()).toBe(true);
     await writeDatabase([
-      { sql: "insert into ledger_entries (org_id, created_at, description, model, rate_card_id, change_micros, payment_intent_id) values (?, ?, 'Chat usage', 'tiny', 'rc-tiny', -123, null)", params: [orgId, Date.now()] },
-      { sql: "update billing_accounts set balance_micros = balance_micros - 123, recharge_refused_at = ?, recharge_refused_reason = '3 recharges today, the daily limit' where org_id = ?", params: [Date.now(), orgId] },
+      {
+        sql: "insert into ledger_entries (org_id, created_at, description, model, rate_card_id, change_micros, payment_intent_id) values (?, ?, 'Chat usage', 'tiny', 'rc-tiny', -123, null)",
+        params: [orgId, Date.now()],
+      },
+      {
+        sql: "update billing_accounts set balance_micros = balance_micros - 123, recharge_refused_at = ?, recharge_refused_reason = '3 recharges today, the daily limit' where org_id = ?",
+        params: [Date.now(), orgId],
+      },
     ]);
     await page.goto("/billing");
     const change = page.getByRole("row").filter({ hasText: "Chat usage" }).getByTitle("-$0.000123");

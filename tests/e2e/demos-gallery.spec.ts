@@ -57,7 +57,14 @@ test("Start Task opens a dialog with the steps and models, then goes to the task
   await page.getByRole("link", { name: "Start Task: Translate Content" }).click();
   const dialog = page.getByRole("dialog", { name: "Translate Content" });
   await expect(dialog).toBeVisible();
-  await expect(dialog.getByRole("listitem")).toContainText(["Paste or upload the content", "Choose the languages", "Translate", "Review the result", "NLLB 200", "Qwen 2.5 72B"]);
+  await expect(dialog.getByRole("listitem")).toContainText([
+    "Paste or upload the content",
+    "Choose the languages",
+    "Translate",
+    "Review the result",
+    "NLLB 200",
+    "Qwen 2.5 72B",
+  ]);
   await dialog.getByRole("link", { name: "Start Task" }).click();
   await expect(page).toHaveURL(/\/task-execution\?task=translate-content$/);
   // The steps list exists only on the execution page: once it shows, the task list and its dialog are gone.

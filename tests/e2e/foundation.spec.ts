@@ -134,7 +134,11 @@ test("system pages: a member of another organization goes to /team, the system a
 
 test("a cross-origin POST is refused by the console and by the platform", async ({ page }) => {
   await signInWithOrganization(page, "Target");
-  const consoleAction = await page.request.post("/switch-organization", { form: { organizationId: "1" }, headers: { origin: "http://evil.example" }, maxRedirects: 0 });
+  const consoleAction = await page.request.post("/switch-organization", {
+    form: { organizationId: "1" },
+    headers: { origin: "http://evil.example" },
+    maxRedirects: 0,
+  });
   expect(consoleAction.status()).toBe(403);
   const platformCall = await page.request.post("/api/v1/organizations", { data: { name: "Evil" }, headers: { origin: "http://evil.example" } });
   expect(platformCall.status()).toBe(403);

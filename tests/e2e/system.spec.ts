@@ -40,7 +40,9 @@ test.describe("the model editor", () => {
     await expect(page.getByRole("row").filter({ hasText: name })).toContainText(`Editor ${name}`);
 
     await page.goto("/model-editor");
-    await modelRow(page, name).getByRole("link", { name: `Edit ${name}` }).click();
+    await modelRow(page, name)
+      .getByRole("link", { name: `Edit ${name}` })
+      .click();
     const edit = page.getByRole("form", { name: `Edit ${name}` });
     await expect(edit.getByLabel("Name", { exact: true })).toHaveValue(name);
     await expect(edit.getByLabel("Name", { exact: true })).toHaveAttribute("readonly", "");

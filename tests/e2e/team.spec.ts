@@ -84,7 +84,10 @@ test("a refused change shows the platform's error text in an alert", async ({ pa
   await page.goto("/team");
   const demoted = await member.page.request.put(`/api/v1/organizations/members/${await memberId(page, admin.person.email)}`, { data: { role: "member" } });
   expect(demoted.ok()).toBe(true);
-  await page.getByRole("row", { name: new RegExp(member.person.email) }).getByLabel(`Role of ${member.person.name}`).selectOption("member");
+  await page
+    .getByRole("row", { name: new RegExp(member.person.email) })
+    .getByLabel(`Role of ${member.person.name}`)
+    .selectOption("member");
   await expect(page.getByRole("alert")).toHaveText("Only admins can do this");
   await member.page.context().close();
 });
@@ -106,7 +109,10 @@ test.describe("with JavaScript disabled", () => {
     await expect(page.getByRole("status").filter({ hasText: `${member.person.name} is now an Admin.` })).toBeVisible();
     await expect(page.getByRole("row", { name: new RegExp(member.person.email) }).getByLabel(`Role of ${member.person.name}`)).toHaveValue("admin");
 
-    await page.getByRole("row", { name: new RegExp(member.person.email) }).getByRole("button", { name: "Remove" }).click();
+    await page
+      .getByRole("row", { name: new RegExp(member.person.email) })
+      .getByRole("button", { name: "Remove" })
+      .click();
     await page.getByRole("alertdialog").getByRole("button", { name: "Remove member" }).click();
     await expect(page.getByRole("status").filter({ hasText: "Member removed." })).toBeVisible();
     await expect(page.getByRole("row", { name: new RegExp(member.person.email) })).toHaveCount(0);

@@ -65,7 +65,11 @@ test("an admin creates a token: the secret appears once and is gone after reload
   await expect(page.getByRole("status").filter({ hasText: "revoked." })).toBeVisible();
   await expect(tokenRows(page).nth(1)).toContainText("revoked");
   await expect(tokenRows(page).nth(1).getByRole("button", { name: "Revoke" })).toHaveCount(0);
-  await expect(tokenRows(page).nth(1).getByRole("img", { name: /Expire/ })).toHaveCount(0);
+  await expect(
+    tokenRows(page)
+      .nth(1)
+      .getByRole("img", { name: /Expire/ }),
+  ).toHaveCount(0);
 });
 
 test("a token with no scope and no expiry can be created", async ({ page }) => {

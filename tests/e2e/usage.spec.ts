@@ -19,9 +19,19 @@ test("a member who chats once with the built-in model sees one request on /usage
   const builtin = memberPage.getByRole("row", { name: /^builtin/ });
   await expect(builtin.getByRole("cell").first()).toHaveText("1");
   await expect(builtin.getByRole("cell").last()).toHaveText("$0.00");
-  await expect(memberPage.getByRole("row", { name: /^Console chat/ }).getByRole("cell").first()).toHaveText("1");
+  await expect(
+    memberPage
+      .getByRole("row", { name: /^Console chat/ })
+      .getByRole("cell")
+      .first(),
+  ).toHaveText("1");
   // Today's bar says what it stands for to a screen reader; the table behind the disclosure agrees.
-  await expect(memberPage.getByRole("list", { name: /Daily tokens/ }).getByRole("listitem").last()).toContainText("1 request");
+  await expect(
+    memberPage
+      .getByRole("list", { name: /Daily tokens/ })
+      .getByRole("listitem")
+      .last(),
+  ).toContainText("1 request");
   await memberPage.getByText("Daily figures as a table").click();
   const days = memberPage.getByRole("table", { name: "Usage per UTC day" }).getByRole("row");
   await expect(days).toHaveCount(31);
@@ -34,7 +44,12 @@ test("a member who chats once with the built-in model sees one request on /usage
 
   await memberPage.getByRole("link", { name: "Cost", exact: true }).click();
   await expect(memberPage).toHaveURL(/\/usage\?days=7&chart=cost$/);
-  await expect(memberPage.getByRole("list", { name: /Daily cost/ }).getByRole("listitem").last()).toContainText("$0.00, 1 request");
+  await expect(
+    memberPage
+      .getByRole("list", { name: /Daily cost/ })
+      .getByRole("listitem")
+      .last(),
+  ).toContainText("$0.00, 1 request");
 
   // The admin of the same organization sees the member's chat too.
   await page.goto("/usage?days=90");

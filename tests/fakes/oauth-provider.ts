@@ -29,7 +29,8 @@ export async function startFakeOAuthProvider(clientId = "client-id", clientSecre
 
     if (url.pathname === "/authorize") {
       const redirectUri = url.searchParams.get("redirect_uri")!;
-      if (url.searchParams.get("client_id") !== clientId || url.searchParams.get("code_challenge_method") !== "S256") return json(400, { error: "invalid_request" });
+      if (url.searchParams.get("client_id") !== clientId || url.searchParams.get("code_challenge_method") !== "S256")
+        return json(400, { error: "invalid_request" });
       const code = randomBytes(12).toString("hex");
       codes.set(code, { identity: state.nextIdentity, challenge: url.searchParams.get("code_challenge")!, redirectUri });
       const back = new URL(redirectUri);
@@ -48,7 +49,9 @@ export async function startFakeOAuthProvider(clientId = "client-id", clientSecre
       const entry = codes.get(body.get("code") ?? "");
       codes.delete(body.get("code") ?? "");
       if (!entry || entry.redirectUri !== body.get("redirect_uri")) return json(400, { error: "invalid_grant" });
-      const challenge = createHash("sha256").update(body.get("code_verifier") ?? "").digest("base64url");
+      const challenge = createHash("sha256")
+        .update(body.get("code_verifier") ?? "")
+        .digest("base64url");
       if (challenge !== entry.challenge) return json(400, { error: "invalid_grant" });
       const token = randomBytes(12).toString("hex");
       tokens.set(token, entry.identity);

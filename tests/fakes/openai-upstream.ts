@@ -46,7 +46,15 @@ export const LIMIT_PROMPT_TOKENS = 10;
 export async function startFakeUpstream(options: { apiKey?: string } = {}): Promise<FakeUpstream> {
   const warmedUp = new Set<string>();
   let closeWaiters: (() => void)[] = [];
-  const state: Omit<FakeUpstream, "url" | "close" | "nextClose"> = { requests: [], closedEarly: 0, finished: 0, modelsStatus: 200, delayMs: 5, slowDelayMs: 250, firstTokenDelayMs: 600 };
+  const state: Omit<FakeUpstream, "url" | "close" | "nextClose"> = {
+    requests: [],
+    closedEarly: 0,
+    finished: 0,
+    modelsStatus: 200,
+    delayMs: 5,
+    slowDelayMs: 250,
+    firstTokenDelayMs: 600,
+  };
 
   const server = http.createServer(async (req, res) => {
     if (options.apiKey && req.headers.authorization !== `Bearer ${options.apiKey}`) {
@@ -55,7 +63,9 @@ export async function startFakeUpstream(options: { apiKey?: string } = {}): Prom
     }
     const url = new URL(req.url ?? "/", "http://fake");
     if (req.method === "GET" && url.pathname.endsWith("/models")) {
-      res.writeHead(state.modelsStatus, { "content-type": "application/json" }).end(JSON.stringify({ object: "list", data: [{ id: "echo", object: "model" }] }));
+      res
+        .writeHead(state.modelsStatus, { "content-type": "application/json" })
+        .end(JSON.stringify({ object: "list", data: [{ id: "echo", object: "model" }] }));
       return;
     }
     if (req.method !== "POST" || !url.pathname.endsWith("/chat/completions")) {
@@ -85,15 +95,17 @@ export async function startFakeUpstream(options: { apiKey?: string } = {}): Prom
         : [{ reasoning_content: FAKE_REASONING }, ...FAKE_ANSWER_PIECES.map((content) => ({ content }))];
     const completion = body.max_tokens ?? 1000;
     const usage =
-      body.model === "to-the-limit" ? { prompt_tokens: LIMIT_PROMPT_TOKENS, completion_tokens: completion, total_tokens: LIMIT_PROMPT_TOKENS + completion } : FAKE_USAGE;
+      body.model === "to-the-limit"
+        ? { prompt_tokens: LIMIT_PROMPT_TOKENS, completion_tokens: completion, total_tokens: LIMIT_PROMPT_TOKENS + completion }
+        : FAKE_USAGE;
     const streamsAnyway = body.model === "streams-anyway";
 
     if (!body.stream && !streamsAnyway) {
       const content = deltas.map((d) => d.content ?? "").join("");
       const message = think ? { role: "assistant", content } : { role: "assistant", content, reasoning_content: FAKE_REASONING };
-      res.writeHead(200, { "content-type": "application/json" }).end(
-        JSON.stringify({ id, object: "chat.completion", created: 1, model: body.model, choices: [{ index: 0, message, finish_reason: "stop" }], usage }),
-      );
+      res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ id, object: "chat.completion", created: 1, model: body.model, choices: [{ index: 0, message, finish_reason: "stop" }], usage }));
       return;
     }
 

@@ -66,7 +66,17 @@ const id = (prefix: string) => `${prefix}_${randomBytes(12).toString("hex")}`;
 export class FakeStripe {
   customers = new Map<string, { id: string; object: "customer"; name: string | null; metadata: Record<string, string> }>();
   setupIntents = new Map<string, SetupIntentRecord>();
-  paymentMethods = new Map<string, { id: string; object: "payment_method"; type: "card"; customer: string | null; card: { brand: string; last4: string; exp_month: number; exp_year: number }; number: string }>();
+  paymentMethods = new Map<
+    string,
+    {
+      id: string;
+      object: "payment_method";
+      type: "card";
+      customer: string | null;
+      card: { brand: string; last4: string; exp_month: number; exp_year: number };
+      number: string;
+    }
+  >();
   paymentIntents = new Map<string, PaymentIntentRecord>();
   /** Every charge attempt, in order (idempotent replays are not attempts). */
   chargeAttempts: { amount: number; customer: string | null; succeeded: boolean; idempotencyKey: string | null }[] = [];
@@ -94,13 +104,26 @@ export class FakeStripe {
 
   /** A signed webhook body and its `Stripe-Signature` header. */
   event(type: string, object: unknown, eventId = id("evt")): { payload: string; signature: string; id: string } {
-    const payload = JSON.stringify({ id: eventId, object: "event", type, api_version: "2024-06-20", created: Math.floor(Date.now() / 1000), data: { object }, livemode: false, pending_webhooks: 1, request: null });
+    const payload = JSON.stringify({
+      id: eventId,
+      object: "event",
+      type,
+      api_version: "2024-06-20",
+      created: Math.floor(Date.now() / 1000),
+      data: { object },
+      livemode: false,
+      pending_webhooks: 1,
+      request: null,
+    });
     const signature = this.signer.webhooks.generateTestHeaderString({ payload, secret: this.options.webhookSecret });
     return { payload, signature, id: eventId };
   }
 
   /** What the browser's card form does: confirms a SetupIntent with a card number. */
-  confirmSetup(clientSecret: string, cardNumber: string = TEST_CARDS.ok): { ok: true; setupIntent: SetupIntentRecord } | { ok: false; status: number; error: { type: string; code: string; message: string } } {
+  confirmSetup(
+    clientSecret: string,
+    cardNumber: string = TEST_CARDS.ok,
+  ): { ok: true; setupIntent: SetupIntentRecord } | { ok: false; status: number; error: { type: string; code: string; message: string } } {
     const intent = [...this.setupIntents.values()].find((s) => s.client_secret === clientSecret);
     if (!intent) return { ok: false, status: 404, error: { type: "invalid_request_error", code: "resource_missing", message: "No such setupintent" } };
     const number = cardNumber.replace(/\D/g, "");
@@ -111,7 +134,14 @@ export class FakeStripe {
     if (!/^\d{12,19}$/.test(number)) {
       return { ok: false, status: 402, error: { type: "card_error", code: "incorrect_number", message: "Your card number is incorrect." } };
     }
-    const method = { id: id("pm"), object: "payment_method" as const, type: "card" as const, customer: intent.customer, card: { brand: number.startsWith("5") ? "mastercard" : "visa", last4: number.slice(-4), exp_month: 12, exp_year: 2034 }, number };
+    const method = {
+      id: id("pm"),
+      object: "payment_method" as const,
+      type: "card" as const,
+      customer: intent.customer,
+      card: { brand: number.startsWith("5") ? "mastercard" : "visa", last4: number.slice(-4), exp_month: 12, exp_year: 2034 },
+      number,
+    };
     this.paymentMethods.set(method.id, method);
     intent.status = "succeeded";
     intent.payment_method = method.id;
@@ -124,7 +154,11 @@ export class FakeStripe {
     const { payload, signature } = this.event(type, object);
     for (let i = 0; i < (this.options.duplicateWebhooks ? 2 : 1); i++) {
       try {
-        const response = await fetch(this.options.webhookUrl, { method: "POST", headers: { "content-type": "application/json", "stripe-signature": signature }, body: payload });
+        const response = await fetch(this.options.webhookUrl, {
+          method: "POST",
+          headers: { "content-type": "application/json", "stripe-signature": signature },
+          body: payload,
+        });
         this.delivered.push({ type, status: response.status });
       } catch {
         this.delivered.push({ type, status: 0 });
@@ -157,7 +191,12 @@ export class FakeStripe {
     let m: RegExpMatchArray | null;
 
     if (req.method === "POST" && path === "/v1/customers") {
-      const customer = { id: id("cus"), object: "customer" as const, name: (params.name as string) ?? null, metadata: (params.metadata as Record<string, string>) ?? {} };
+      const customer = {
+        id: id("cus"),
+        object: "customer" as const,
+        name: (params.name as string) ?? null,
+        metadata: (params.metadata as Record<string, string>) ?? {},
+      };
       this.customers.set(customer.id, customer);
       return reply(200, customer);
     }
@@ -228,7 +267,9 @@ export class FakeStripe {
       }
       if (method.number === TEST_CARDS.declinesCharges) {
         this.chargeAttempts.push({ amount, customer, succeeded: false, idempotencyKey: idemKey });
-        return reply(402, { error: { type: "card_error", code: "card_declined", decline_code: "generic_decline", message: "Your card was declined.", payment_intent: intent } });
+        return reply(402, {
+          error: { type: "card_error", code: "card_declined", decline_code: "generic_decline", message: "Your card was declined.", payment_intent: intent },
+        });
       }
       intent.status = "succeeded";
       intent.amount_received = amount;

@@ -66,7 +66,11 @@ describe("development sign-in", () => {
     const start = await h.fetch("/auth/github");
     const authorize = new URL(start.headers.get("location")!);
     const params = { ...Object.fromEntries(authorize.searchParams), redirect_uri: "http://evil.example/callback", name: "Eve", email: "eve@example.test" };
-    const issued = await h.fetch("/auth/dev/authorize", { method: "POST", body: new URLSearchParams(params), headers: { "content-type": "application/x-www-form-urlencoded" } });
+    const issued = await h.fetch("/auth/dev/authorize", {
+      method: "POST",
+      body: new URLSearchParams(params),
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
     expect(issued.status).toBe(400);
   });
 
@@ -82,7 +86,17 @@ describe("development sign-in", () => {
   });
 
   it("is off when a provider is configured", async () => {
-    h = await createHarness({ oauth: { github: { clientId: "x", clientSecret: "y", authorizationEndpoint: "http://127.0.0.1:9/a", tokenEndpoint: "http://127.0.0.1:9/t", userEndpoint: "http://127.0.0.1:9" } } });
+    h = await createHarness({
+      oauth: {
+        github: {
+          clientId: "x",
+          clientSecret: "y",
+          authorizationEndpoint: "http://127.0.0.1:9/a",
+          tokenEndpoint: "http://127.0.0.1:9/t",
+          userEndpoint: "http://127.0.0.1:9",
+        },
+      },
+    });
     expect((await h.fetch("/auth/dev/authorize")).status).toBe(404);
     expect(await (await h.fetch("/auth/providers")).json()).toEqual({ devSignin: false });
     // The provider without credentials answers with a redirect to /login and a clear error.
@@ -239,7 +253,12 @@ describe("cross-origin requests", () => {
   it("refuses a mutating request whose Origin is another site", async () => {
     h = await createHarness();
     const user = await h.signIn();
-    const refused = await h.fetch("/organizations", { method: "POST", cookie: user.cookie, json: { name: "Evil" }, headers: { origin: "http://evil.example" } });
+    const refused = await h.fetch("/organizations", {
+      method: "POST",
+      cookie: user.cookie,
+      json: { name: "Evil" },
+      headers: { origin: "http://evil.example" },
+    });
     expect(refused.status).toBe(403);
     expect((await refused.json()).error).toMatch(/cross-origin/i);
     const sameSite = await h.fetch("/organizations", { method: "POST", cookie: user.cookie, json: { name: "Fine" }, headers: { origin: ORIGIN } });

@@ -38,7 +38,11 @@ async function json(response: Response) {
 }
 
 async function sumOfLedger(orgId: number): Promise<number> {
-  const row = await h.deps.db.selectFrom("ledger_entries").select((eb) => eb.fn.sum<number>("change_micros").as("total")).where("org_id", "=", orgId).executeTakeFirst();
+  const row = await h.deps.db
+    .selectFrom("ledger_entries")
+    .select((eb) => eb.fn.sum<number>("change_micros").as("total"))
+    .where("org_id", "=", orgId)
+    .executeTakeFirst();
   return Number(row?.total ?? 0);
 }
 
@@ -136,10 +140,18 @@ describe("payment method", () => {
     const done = fake.confirmSetup(clientSecret);
     if (!done.ok) throw new Error("setup failed");
     const event = fake.event("setup_intent.succeeded", done.setupIntent);
-    const bad = await h.fetch("/billing/webhook", { method: "POST", body: event.payload, headers: { "stripe-signature": "t=1,v1=deadbeef", origin: "https://elsewhere.test" } });
+    const bad = await h.fetch("/billing/webhook", {
+      method: "POST",
+      body: event.payload,
+      headers: { "stripe-signature": "t=1,v1=deadbeef", origin: "https://elsewhere.test" },
+    });
     expect(bad.status).toBe(400);
     // A cross-origin header does not matter: the webhook is outside the Origin rule.
-    const first = await h.fetch("/billing/webhook", { method: "POST", body: event.payload, headers: { "stripe-signature": event.signature, origin: "https://elsewhere.test" } });
+    const first = await h.fetch("/billing/webhook", {
+      method: "POST",
+      body: event.payload,
+      headers: { "stripe-signature": event.signature, origin: "https://elsewhere.test" },
+    });
     expect(await first.json()).toEqual({ received: true });
     const again = await h.fetch("/billing/webhook", { method: "POST", body: event.payload, headers: { "stripe-signature": event.signature } });
     expect(await again.json()).toEqual({ received: true, duplicate: true });
@@ -148,14 +160,20 @@ describe("payment method", () => {
 
   it("still refuses other cross-origin billing calls", async () => {
     const admin = await h.admin();
-    const response = await h.fetch("/billing/add-funds", { method: "POST", cookie: admin.cookie, json: { amount: 10 }, headers: { origin: "https://elsewhere.test" } });
+    const response = await h.fetch("/billing/add-funds", {
+      method: "POST",
+      cookie: admin.cookie,
+      json: { amount: 10 },
+      headers: { origin: "https://elsewhere.test" },
+    });
     expect(response.status).toBe(403);
   });
 
   it("removes the card: detached at Stripe, and the session follows", async () => {
     const admin = await h.admin();
     await addCard(admin);
-    const pm = (await h.deps.db.selectFrom("billing_accounts").select("payment_method_id").where("org_id", "=", admin.orgId).executeTakeFirstOrThrow()).payment_method_id!;
+    const pm = (await h.deps.db.selectFrom("billing_accounts").select("payment_method_id").where("org_id", "=", admin.orgId).executeTakeFirstOrThrow())
+      .payment_method_id!;
     expect((await admin.call("DELETE", "/billing/payment-method")).status).toBe(200);
     expect(fake.paymentMethods.get(pm)?.customer).toBeNull();
     expect((await json(await admin.call("GET", "/auth/session"))).activeOrganization.hasPaymentMethod).toBe(false);
@@ -256,7 +274,11 @@ describe("balance and ledger", () => {
       writes.push(admin.call("POST", "/billing/add-funds", { amount: 10 + (i % 3) }));
     }
     await Promise.all(writes);
-    const rows = await h.deps.db.selectFrom("ledger_entries").select((eb) => eb.fn.countAll<number>().as("n")).where("org_id", "=", admin.orgId).executeTakeFirstOrThrow();
+    const rows = await h.deps.db
+      .selectFrom("ledger_entries")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("org_id", "=", admin.orgId)
+      .executeTakeFirstOrThrow();
     expect(Number(rows.n)).toBe(200);
     expect(await balanceMicros(admin.orgId)).toBe(await sumOfLedger(admin.orgId));
   });
@@ -268,7 +290,11 @@ describe("balance and ledger", () => {
     const saved = await admin.call("POST", "/billing/auto-payment-config", { enabled: true, thresholdAmount: 10, rechargeAmount: 20 });
     expect(await saved.json()).toEqual({ paymentMode: "auto", autoPaymentConfig: { thresholdAmount: 10, rechargeAmount: 20 } });
     const charges = fake.successfulCharges.length;
-    await Promise.all(Array.from({ length: 30 }, (_, i) => recordUsage(h.deps, { orgId: admin.orgId, model: "m", rateCardId: null, costMicros: 500_000, description: `debit ${i}` })));
+    await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        recordUsage(h.deps, { orgId: admin.orgId, model: "m", rateCardId: null, costMicros: 500_000, description: `debit ${i}` }),
+      ),
+    );
     expect(fake.successfulCharges.length).toBe(charges + 1);
     expect(fake.successfulCharges.at(-1)?.amount).toBe(2000);
     // 15 - 30 × 0.5 + 20

@@ -23,7 +23,14 @@ afterAll(() => fake.close());
 afterEach(() => h?.close());
 
 const UPSTREAMS = ["echo", "slow-first", "warming", "rate-limited", "hang", "broken"];
-const modelInput = (upstream: string) => ({ name: `fake-${upstream}`, displayName: `Fake ${upstream}`, provider: "vllm", contextSize: 8192, baseUrl: fake.url, upstreamModel: upstream });
+const modelInput = (upstream: string) => ({
+  name: `fake-${upstream}`,
+  displayName: `Fake ${upstream}`,
+  provider: "vllm",
+  contextSize: 8192,
+  baseUrl: fake.url,
+  upstreamModel: upstream,
+});
 
 async function setup(now?: () => number) {
   h = await createHarness({}, now);
@@ -235,7 +242,16 @@ describe("several processes over one database", () => {
       expect(rows).toHaveLength(1);
       expect(rows[0]).toMatchObject({ model: "m", org_id: 1, minute: Date.UTC(2026, 0, 10, 12, 0, 0) });
       const row = Object.fromEntries(Object.entries(rows[0]).map(([k, v]) => [k, typeof v === "string" && k !== "model" ? Number(v) : v]));
-      expect(row).toMatchObject({ requests: 6, successes: 2, unavailable: 3, rate_limited: 1, output_tokens: 75, generation_ms: 1500, ttft_count: 2, ttft_sum_ms: 600 });
+      expect(row).toMatchObject({
+        requests: 6,
+        successes: 2,
+        unavailable: 3,
+        rate_limited: 1,
+        output_tokens: 75,
+        generation_ms: 1500,
+        ttft_count: 2,
+        ttft_sum_ms: 600,
+      });
       // 200 ms → bucket (100, 200], 400 ms → bucket (350, 500].
       expect(row.ttft_b3).toBe(1);
       expect(row.ttft_b5).toBe(1);

@@ -166,7 +166,12 @@ describe("charges never lost after a crash", () => {
     await addCard(admin);
     await admin.call("POST", "/billing/add-funds", { amount: 25, idempotencyKey: "nonce-abcdefgh" });
     const [intent] = await intentsOf(admin.orgId);
-    expect(intent).toMatchObject({ kind: "add_funds", amount_micros: 25_000_000, status: "credited", idempotency_key: `add-funds:${admin.orgId}:nonce-abcdefgh` });
+    expect(intent).toMatchObject({
+      kind: "add_funds",
+      amount_micros: 25_000_000,
+      status: "credited",
+      idempotency_key: `add-funds:${admin.orgId}:nonce-abcdefgh`,
+    });
     const [row] = await ledgerOf(admin.orgId);
     expect(row.payment_intent_id).toBe(intent.provider_intent_id);
   });
@@ -178,8 +183,28 @@ describe("charges never lost after a crash", () => {
     const a = await h.deps.db.selectFrom("billing_accounts").selectAll().where("org_id", "=", admin.orgId).executeTakeFirstOrThrow();
     // The request recorded its intent and Stripe charged the card; then the process was killed.
     const key = `add-funds:${admin.orgId}:crashed`;
-    await h.deps.db.insertInto("payment_intents").values({ org_id: admin.orgId, kind: "add_funds", amount_micros: 40_000_000, idempotency_key: key, provider_intent_id: null, status: "pending", created_at: clock, updated_at: clock }).execute();
-    await paymentProvider(stripeConfig).charge({ customerId: a.stripe_customer_id!, paymentMethodId: a.payment_method_id!, amountCents: 4000, idempotencyKey: key, orgId: admin.orgId, kind: "add_funds", description: "Added funds" });
+    await h.deps.db
+      .insertInto("payment_intents")
+      .values({
+        org_id: admin.orgId,
+        kind: "add_funds",
+        amount_micros: 40_000_000,
+        idempotency_key: key,
+        provider_intent_id: null,
+        status: "pending",
+        created_at: clock,
+        updated_at: clock,
+      })
+      .execute();
+    await paymentProvider(stripeConfig).charge({
+      customerId: a.stripe_customer_id!,
+      paymentMethodId: a.payment_method_id!,
+      amountCents: 4000,
+      idempotencyKey: key,
+      orgId: admin.orgId,
+      kind: "add_funds",
+      description: "Added funds",
+    });
     const charges = fake.successfulCharges.length;
 
     // Too fresh to touch: it may still be in flight in its own request.
@@ -223,7 +248,19 @@ describe("charges never lost after a crash", () => {
     await platform();
     const admin = await h.admin();
     await addCard(admin, TEST_CARDS.declinesCharges);
-    await h.deps.db.insertInto("payment_intents").values({ org_id: admin.orgId, kind: "add_funds", amount_micros: 10_000_000, idempotency_key: "k-declined", provider_intent_id: null, status: "pending", created_at: clock, updated_at: clock }).execute();
+    await h.deps.db
+      .insertInto("payment_intents")
+      .values({
+        org_id: admin.orgId,
+        kind: "add_funds",
+        amount_micros: 10_000_000,
+        idempotency_key: "k-declined",
+        provider_intent_id: null,
+        status: "pending",
+        created_at: clock,
+        updated_at: clock,
+      })
+      .execute();
     clock += RECONCILE_AFTER_MS + 1;
     expect(await reconcilePayments(h.deps)).toEqual({ credited: 0 });
     expect((await intentsOf(admin.orgId))[0].status).toBe("failed");
@@ -235,8 +272,28 @@ describe("charges never lost after a crash", () => {
     const admin = await h.admin();
     await addCard(admin);
     const a = await h.deps.db.selectFrom("billing_accounts").selectAll().where("org_id", "=", admin.orgId).executeTakeFirstOrThrow();
-    await paymentProvider(stripeConfig).charge({ customerId: a.stripe_customer_id!, paymentMethodId: a.payment_method_id!, amountCents: 1000, idempotencyKey: "k-start", orgId: admin.orgId, kind: "add_funds", description: "Added funds" });
-    await h.deps.db.insertInto("payment_intents").values({ org_id: admin.orgId, kind: "add_funds", amount_micros: 10_000_000, idempotency_key: "k-start", provider_intent_id: null, status: "pending", created_at: clock - 2 * RECONCILE_AFTER_MS, updated_at: clock - 2 * RECONCILE_AFTER_MS }).execute();
+    await paymentProvider(stripeConfig).charge({
+      customerId: a.stripe_customer_id!,
+      paymentMethodId: a.payment_method_id!,
+      amountCents: 1000,
+      idempotencyKey: "k-start",
+      orgId: admin.orgId,
+      kind: "add_funds",
+      description: "Added funds",
+    });
+    await h.deps.db
+      .insertInto("payment_intents")
+      .values({
+        org_id: admin.orgId,
+        kind: "add_funds",
+        amount_micros: 10_000_000,
+        idempotency_key: "k-start",
+        provider_intent_id: null,
+        status: "pending",
+        created_at: clock - 2 * RECONCILE_AFTER_MS,
+        updated_at: clock - 2 * RECONCILE_AFTER_MS,
+      })
+      .execute();
     const reconciler = startPaymentReconciler(h.deps, 3_600_000);
     await reconciler.stop();
     expect(await balanceMicros(admin.orgId)).toBe(10_000_000);

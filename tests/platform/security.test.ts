@@ -53,7 +53,11 @@ describe("the console's origin is configured, never the request's Host", () => {
     const rebound = await fromPeer(`http://evil.example:3000/api/v1/auth/dev/authorize${authorize.search}`);
     expect(rebound.status).toBe(403);
     const form = new URLSearchParams({ ...Object.fromEntries(authorize.searchParams), name: "Eve", email: "eve@example.test" });
-    const post = await fromPeer("http://evil.example:3000/api/v1/auth/dev/authorize", { method: "POST", body: form, headers: { "content-type": "application/x-www-form-urlencoded" } });
+    const post = await fromPeer("http://evil.example:3000/api/v1/auth/dev/authorize", {
+      method: "POST",
+      body: form,
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
     expect(post.status).toBe(403);
     // The same page named by a loopback name, from loopback, is development sign-in as usual.
     expect((await fromPeer(`http://localhost:3000/api/v1/auth/dev/authorize${authorize.search}`)).status).toBe(200);
@@ -80,10 +84,21 @@ describe("body limits, enforced while reading", () => {
     h = await createHarness();
     const admin = await h.signIn();
     const big = JSON.stringify({ name: "x".repeat(70 * 1024) });
-    const declared = await h.fetch("/organizations", { method: "POST", cookie: admin.cookie, body: big, headers: { "content-type": "application/json", "content-length": String(big.length) } });
+    const declared = await h.fetch("/organizations", {
+      method: "POST",
+      cookie: admin.cookie,
+      body: big,
+      headers: { "content-type": "application/json", "content-length": String(big.length) },
+    });
     expect(declared.status).toBe(413);
     expect((await declared.json()).error).toMatch(/Request body too large: at most 64 KB/);
-    const streamed = await h.fetch("/organizations", { method: "POST", cookie: admin.cookie, body: chunked(70 * 1024), headers: { "content-type": "application/json" }, duplex: "half" } as RequestInit);
+    const streamed = await h.fetch("/organizations", {
+      method: "POST",
+      cookie: admin.cookie,
+      body: chunked(70 * 1024),
+      headers: { "content-type": "application/json" },
+      duplex: "half",
+    } as RequestInit);
     expect(streamed.status).toBe(413);
   });
 
@@ -111,14 +126,27 @@ describe("body limits, enforced while reading", () => {
   it("allows chat 8 MB, answering above that in the OpenAI error shape", async () => {
     h = await createHarness();
     const admin = await h.admin();
-    const nine = await h.fetch("/chat/completions", { method: "POST", cookie: admin.cookie, body: chunked(9 * 1024 * 1024), headers: { "content-type": "application/json" }, duplex: "half" } as RequestInit);
+    const nine = await h.fetch("/chat/completions", {
+      method: "POST",
+      cookie: admin.cookie,
+      body: chunked(9 * 1024 * 1024),
+      headers: { "content-type": "application/json" },
+      duplex: "half",
+    } as RequestInit);
     expect(nine.status).toBe(413);
     expect((await nine.json()).error).toMatchObject({ message: expect.stringMatching(/at most 8 MB/), type: "invalid_request_error" });
-    const openai = await h.fetch("/openai/v1/chat/completions", { method: "POST", body: chunked(9 * 1024 * 1024), headers: { "content-type": "application/json" }, duplex: "half" } as RequestInit);
+    const openai = await h.fetch("/openai/v1/chat/completions", {
+      method: "POST",
+      body: chunked(9 * 1024 * 1024),
+      headers: { "content-type": "application/json" },
+      duplex: "half",
+    } as RequestInit);
     expect(openai.status).toBe(413);
     // 900 KB of chat passes the body limit (and, under the 1,000,000-character limit of spend control, fails later on its content, not its size).
     const message = JSON.stringify({ model: "no-such-model", messages: [{ role: "user", content: "x".repeat(900 * 1024) }] });
-    expect((await h.fetch("/chat/completions", { method: "POST", cookie: admin.cookie, body: message, headers: { "content-type": "application/json" } })).status).not.toBe(413);
+    expect(
+      (await h.fetch("/chat/completions", { method: "POST", cookie: admin.cookie, body: message, headers: { "content-type": "application/json" } })).status,
+    ).not.toBe(413);
   });
 });
 
@@ -129,10 +157,10 @@ describe("malformed bodies are 400, never 500", () => {
     const send = (p: string, body: string, type: string) => h.fetch(p, { method: "POST", cookie: admin.cookie, body, headers: { "content-type": type } });
     expect((await send("/organizations", "{", "application/json")).status).toBe(400);
     expect((await send("/organizations", "name=Acme", "text/plain")).status).toBe(400);
-    expect((await send("/tokens", "{\"scopes\":", "application/json")).status).toBe(400);
+    expect((await send("/tokens", '{"scopes":', "application/json")).status).toBe(400);
     expect((await send("/organizations/invites", "not json", "application/json")).status).toBe(400);
     expect((await send("/chat/completions", "{", "application/json")).status).toBe(400);
-    const broken = "--b\r\nContent-Disposition: form-data; name=\"name\"\r\n\r\nAda";
+    const broken = '--b\r\nContent-Disposition: form-data; name="name"\r\n\r\nAda';
     expect((await send("/auth/dev/authorize", broken, "multipart/form-data; boundary=b")).status).toBe(400);
     expect((await send("/auth/dev/authorize", broken, "multipart/form-data")).status).toBe(400);
   });
@@ -252,7 +280,9 @@ describe("rate limits", () => {
     expect(limited.headers.get("retry-after")).toBe("60");
     const users = await Promise.all(Array.from({ length: 5 }, () => h.signIn()));
     const statuses: number[] = [];
-    for (const u of users) for (let i = 0; i < 5; i++) statuses.push((await h.fetch(`/auth/join/${code}`, { method: "POST", cookie: u.cookie, headers: from("198.51.100.4") })).status);
+    for (const u of users)
+      for (let i = 0; i < 5; i++)
+        statuses.push((await h.fetch(`/auth/join/${code}`, { method: "POST", cookie: u.cookie, headers: from("198.51.100.4") })).status);
     // Five users, five tries each, from one address: the address allows 20.
     expect(statuses.slice(19)).toEqual([200, 429, 429, 429, 429, 429]);
   });
@@ -270,7 +300,11 @@ describe("rate limits", () => {
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(await limited.json()).toEqual({ error: { message: expect.stringMatching(/2 requests per minute/), type: "rate_limit_exceeded" } });
-    const chat = await h.fetch("/openai/v1/chat/completions", { method: "POST", headers: { authorization: `Bearer ${limitedToken.token}`, "content-type": "application/json" }, body: "{}" });
+    const chat = await h.fetch("/openai/v1/chat/completions", {
+      method: "POST",
+      headers: { authorization: `Bearer ${limitedToken.token}`, "content-type": "application/json" },
+      body: "{}",
+    });
     expect([401, 403, 429]).toContain(chat.status);
     for (let i = 0; i < 5; i++) expect((await models(freeToken.token)).status).toBe(200);
   });
@@ -311,7 +345,11 @@ describe("limits shared across processes", () => {
       const a: Deps = { db: dbA, now: Date.now, config: base };
       const b: Deps = { db: dbB, now: Date.now, config: base };
       const org = await dbA.insertInto("organizations").values({ name: "Shared", created_at: Date.now() }).returning("id").executeTakeFirstOrThrow();
-      const user = await dbA.insertInto("users").values({ name: "Ada", email: "ada@example.test", email_verified: 1, created_at: Date.now() }).returning("id").executeTakeFirstOrThrow();
+      const user = await dbA
+        .insertInto("users")
+        .values({ name: "Ada", email: "ada@example.test", email_verified: 1, created_at: Date.now() })
+        .returning("id")
+        .executeTakeFirstOrThrow();
       const input = { scopes: ["chat"], expiresAt: null };
       for (let i = 0; i < 10; i++) {
         await createToken(a, org.id, user.id, input);

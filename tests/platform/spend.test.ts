@@ -45,7 +45,12 @@ async function setup(balance = 10) {
   const admin = await h.admin();
   if (balance > 0) {
     payments += 1;
-    await creditPayment(h.deps, { orgId: admin.orgId, paymentIntentId: `pi_spend_${payments}_${Math.random()}`, amountMicros: balance * 1e6, description: "Test funds" });
+    await creditPayment(h.deps, {
+      orgId: admin.orgId,
+      paymentIntentId: `pi_spend_${payments}_${Math.random()}`,
+      amountMicros: balance * 1e6,
+      description: "Test funds",
+    });
   }
   return admin;
 }
@@ -59,9 +64,20 @@ async function account(orgId: number) {
 /** Waits until no reservation is open (every stream's settlement has run). */
 async function settled() {
   await expect
-    .poll(async () => Number((await h.deps.db.selectFrom("spend_reservations").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n), {
-      timeout: 10_000,
-    })
+    .poll(
+      async () =>
+        Number(
+          (
+            await h.deps.db
+              .selectFrom("spend_reservations")
+              .select((eb) => eb.fn.countAll().as("n"))
+              .executeTakeFirstOrThrow()
+          ).n,
+        ),
+      {
+        timeout: 10_000,
+      },
+    )
     .toBe(0);
 }
 
@@ -135,14 +151,18 @@ describe("admission by reservation", () => {
     const refused = answers.filter((a) => a.status === 402);
     expect(served).toBe(4);
     expect(refused).toHaveLength(16);
-    expect(refused[0].message).toMatch(/^Token budget exceeded: this request may cost up to \$0\.0200\d+, and this API token has used \$0\.0[\d]+ of its \$0\.10 budget/);
+    expect(refused[0].message).toMatch(
+      /^Token budget exceeded: this request may cost up to \$0\.0200\d+, and this API token has used \$0\.0[\d]+ of its \$0\.10 budget/,
+    );
 
     const row = await h.deps.db.selectFrom("api_tokens").selectAll().where("public_id", "=", limited.publicId).executeTakeFirstOrThrow();
     const { ledger } = await charged(admin.orgId);
     expect(row.spent_micros).toBe(ledger);
     expect(row.spent_micros).toBeLessThanOrEqual(100_000);
     expect(row.reserved_micros).toBe(0);
-    const listed = ((await (await admin.call("GET", "/tokens")).json()) as { publicId: string; budget: unknown }[]).find((t) => t.publicId === limited.publicId);
+    const listed = ((await (await admin.call("GET", "/tokens")).json()) as { publicId: string; budget: unknown }[]).find(
+      (t) => t.publicId === limited.publicId,
+    );
     expect(listed?.budget).toEqual({ amount: 0.1, period: "total", spent: ledger / 1e6 });
   }, 60_000);
 
@@ -156,7 +176,9 @@ describe("admission by reservation", () => {
     const served = answers.filter((a) => a.status === 200).length;
     const refused = answers.filter((a) => a.status === 402);
     expect(served).toBe(12);
-    expect(refused[0].message).toMatch(/^Monthly spend cap reached: this request may cost up to \$0\.0200\d+, and the organization has used \$0\.2\d+ of its \$0\.25 cap this month\.$/);
+    expect(refused[0].message).toMatch(
+      /^Monthly spend cap reached: this request may cost up to \$0\.0200\d+, and the organization has used \$0\.2\d+ of its \$0\.25 cap this month\.$/,
+    );
     const state = await (await admin.call("GET", "/billing/spend-cap")).json();
     expect(state.spentThisMonth).toBeLessThanOrEqual(0.25);
     expect(state.spentThisMonth).toBeCloseTo((await charged(admin.orgId)).ledger / 1e6, 9);

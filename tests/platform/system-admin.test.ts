@@ -12,13 +12,19 @@ describe("npm run system-admin -- EMAIL", () => {
     const file = path.join(os.tmpdir(), `system-admin-${process.pid}-${Date.now()}.db`);
     const db = openDatabase({ path: file });
     await migrate(db);
-    const user = await db.insertInto("users").values({ name: "Ops", email: "Ops@Example.test", email_verified: 1, created_at: Date.now() }).returning("id").executeTakeFirstOrThrow();
+    const user = await db
+      .insertInto("users")
+      .values({ name: "Ops", email: "Ops@Example.test", email_verified: 1, created_at: Date.now() })
+      .returning("id")
+      .executeTakeFirstOrThrow();
     const env = { ...process.env, DATABASE_PATH: file };
     const ok = await run(process.execPath, ["--import", "tsx", "scripts/system-admin.ts", "ops@example.test"], { env });
     expect(ok.stdout).toMatch(/Ops is now admin of the system organization/);
     const membership = await db.selectFrom("memberships").selectAll().where("user_id", "=", user.id).executeTakeFirstOrThrow();
     expect(membership).toMatchObject({ org_id: 1, role: "admin" });
-    await expect(run(process.execPath, ["--import", "tsx", "scripts/system-admin.ts", "nobody@example.test"], { env })).rejects.toMatchObject({ stderr: expect.stringMatching(/No user with the email/) });
+    await expect(run(process.execPath, ["--import", "tsx", "scripts/system-admin.ts", "nobody@example.test"], { env })).rejects.toMatchObject({
+      stderr: expect.stringMatching(/No user with the email/),
+    });
     await db.destroy();
   }, 60_000);
 });

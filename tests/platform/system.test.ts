@@ -44,7 +44,17 @@ describe("GET /system/models", () => {
     expect(text).not.toContain("sk-upstream-secret");
     const { data } = JSON.parse(text);
     expect(data).toEqual([
-      { name: "builtin", displayName: "Built-in development model", provider: "builtin", contextSize: 8192, baseUrl: null, upstreamModel: "builtin", hasApiKey: false, rateCard: null, status: null },
+      {
+        name: "builtin",
+        displayName: "Built-in development model",
+        provider: "builtin",
+        contextSize: 8192,
+        baseUrl: null,
+        upstreamModel: "builtin",
+        hasApiKey: false,
+        rateCard: null,
+        status: null,
+      },
       {
         name: "qwen",
         displayName: "Qwen",
@@ -93,7 +103,10 @@ describe("PUT /models/{name} from the model editor", () => {
     const priced = { ...upstream, baseUrl: "http://upstream.test/v1", rateCard: { id: "", inputPerMillion: -1, outputPerMillion: 2 } };
     const { fields } = await refusal("/models/up", priced);
     expect(Object.keys(fields ?? {}).sort()).toEqual(["inputPerMillion", "rateCardId"]);
-    expect(await refusal("/models/bad name", { ...upstream, baseUrl: "http://upstream.test/v1" })).toMatchObject({ status: 400, fields: { name: MODEL_NAME_RULE } });
+    expect(await refusal("/models/bad name", { ...upstream, baseUrl: "http://upstream.test/v1" })).toMatchObject({
+      status: 400,
+      fields: { name: MODEL_NAME_RULE },
+    });
   });
 
   it("is refused to a member of the system organization", async () => {
@@ -107,11 +120,17 @@ describe("PUT /models/{name} from the model editor", () => {
 describe("GET /system/organizations", () => {
   it("lists every organization with its member count, payment mode and balance", async () => {
     const { operator, outsider } = await cast();
-    await h.deps.db.updateTable("billing_accounts").set({ balance_micros: 12_340_000, payment_mode: "auto", updated_at: Date.now() }).where("org_id", "=", outsider.orgId).execute();
+    await h.deps.db
+      .updateTable("billing_accounts")
+      .set({ balance_micros: 12_340_000, payment_mode: "auto", updated_at: Date.now() })
+      .where("org_id", "=", outsider.orgId)
+      .execute();
     const response = await operator.call("GET", "/system/organizations");
     expect(response.status).toBe(200);
     const { data } = await response.json();
-    expect(data.map((o: Record<string, unknown>) => ({ id: o.id, name: o.name, memberCount: o.memberCount, paymentMode: o.paymentMode, balance: o.balance }))).toEqual([
+    expect(
+      data.map((o: Record<string, unknown>) => ({ id: o.id, name: o.name, memberCount: o.memberCount, paymentMode: o.paymentMode, balance: o.balance })),
+    ).toEqual([
       { id: 1, name: "System", memberCount: 2, paymentMode: "manual", balance: 0 },
       { id: outsider.orgId, name: "Acme", memberCount: 1, paymentMode: "auto", balance: 12.34 },
     ]);

@@ -83,7 +83,19 @@ describe("GET /tokens and GET /tokens/scopes", () => {
       const body = JSON.stringify(tokens);
       expect(body).not.toContain(created.token);
       expect(body).not.toContain("sk-");
-      for (const token of tokens) expect(Object.keys(token).sort()).toEqual(["allowedModels", "budget", "createdAt", "expiresAt", "lastUsedAt", "primary", "publicId", "rateLimitRpm", "revoked", "scopes"]);
+      for (const token of tokens)
+        expect(Object.keys(token).sort()).toEqual([
+          "allowedModels",
+          "budget",
+          "createdAt",
+          "expiresAt",
+          "lastUsedAt",
+          "primary",
+          "publicId",
+          "rateLimitRpm",
+          "revoked",
+          "scopes",
+        ]);
     }
   });
 

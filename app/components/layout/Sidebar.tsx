@@ -13,7 +13,11 @@ export function Sidebar({ organizations, active, showSystem }: SidebarProps) {
   return (
     <aside className="flex min-h-full w-sidebar max-w-[85vw] flex-col gap-2 border-r border-base-300 bg-base-100 p-3" aria-label="Sidebar">
       <div className="px-2 py-3 text-lg font-bold">AI Console</div>
-      {organizations.length > 1 ? <OrganizationSwitcher organizations={organizations} active={active} /> : <p className="truncate px-2 text-sm text-base-content/70">{active.name}</p>}
+      {organizations.length > 1 ? (
+        <OrganizationSwitcher organizations={organizations} active={active} />
+      ) : (
+        <p className="truncate px-2 text-sm text-base-content/70">{active.name}</p>
+      )}
       <NavSection title="Home" items={homeNav} />
       <NavSection title="Organization" items={organizationNav} />
       {showSystem ? <NavSection title="System" items={systemNav} /> : null}

@@ -51,4 +51,3 @@ export const systemNav: NavItem[] = [
   { to: "/model-editor", label: "Model Editor", icon: Cpu },
   { to: "/system/orgs", label: "Org Editor", icon: Building2 },
 ];
-

@@ -56,7 +56,17 @@ describe("safeRedirectPath: no open redirect", () => {
   });
 
   it("refuses other hosts, schemes and tricks", () => {
-    for (const bad of ["//evil.example", "/\\evil.example", "https://evil.example", "evil.example", "", null, undefined, "/\t/evil.example", "javascript:alert(1)"]) {
+    for (const bad of [
+      "//evil.example",
+      "/\\evil.example",
+      "https://evil.example",
+      "evil.example",
+      "",
+      null,
+      undefined,
+      "/\t/evil.example",
+      "javascript:alert(1)",
+    ]) {
       expect(safeRedirectPath(bad)).toBeNull();
     }
   });

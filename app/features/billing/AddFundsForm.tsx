@@ -13,7 +13,15 @@ import { addFundsError, addFundsForm, MAX_AMOUNT, MIN_AMOUNT, QUICK_AMOUNTS } fr
  * Add funds (conform): quick amounts are links (`?amount=`) before JavaScript loads and set the field
  * after; the button is disabled below the minimum once hydrated (SPEC §5), the server says why before.
  */
-export function AddFundsForm({ nonce, hasPaymentMethod, lastResult }: { nonce: string; hasPaymentMethod: boolean; lastResult: SubmissionResult<string[]> | undefined }) {
+export function AddFundsForm({
+  nonce,
+  hasPaymentMethod,
+  lastResult,
+}: {
+  nonce: string;
+  hasPaymentMethod: boolean;
+  lastResult: SubmissionResult<string[]> | undefined;
+}) {
   const [params] = useSearchParams();
   const fromUrl = params.get("amount");
   const [form, fields] = useForm({
@@ -64,7 +72,15 @@ export function AddFundsForm({ nonce, hasPaymentMethod, lastResult }: { nonce: s
       </div>
       <label className="form-control block">
         <span className="mb-1 block text-sm font-medium">Amount (USD)</span>
-        <input key={key} {...amountProps} min={MIN_AMOUNT} max={MAX_AMOUNT} step="0.01" required className={`input input-bordered w-full ${fieldError ? "input-error" : ""}`} />
+        <input
+          key={key}
+          {...amountProps}
+          min={MIN_AMOUNT}
+          max={MAX_AMOUNT}
+          step="0.01"
+          required
+          className={`input input-bordered w-full ${fieldError ? "input-error" : ""}`}
+        />
         <span id="amount-help" className="mt-1 block text-xs text-base-content/60">
           Minimum $10.
         </span>

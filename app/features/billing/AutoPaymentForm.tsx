@@ -13,7 +13,11 @@ export function AutoPaymentForm({ config, lastResult }: { config: BillingConfig;
   const [form, fields] = useForm({
     id: "auto-payment",
     lastResult,
-    defaultValue: { enabled: defaults.enabled ? "on" : undefined, thresholdAmount: String(defaults.thresholdAmount), rechargeAmount: String(defaults.rechargeAmount) },
+    defaultValue: {
+      enabled: defaults.enabled ? "on" : undefined,
+      thresholdAmount: String(defaults.thresholdAmount),
+      rechargeAmount: String(defaults.rechargeAmount),
+    },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: autoPaymentForm }),
     shouldRevalidate: "onInput",
   });

@@ -55,7 +55,8 @@ export function BalanceCard({
                 </p>
                 {enabled && config.autoPaymentConfig && (
                   <p className="mt-1 text-sm text-base-content/70">
-                    Adds {formatBalance(config.autoPaymentConfig.rechargeAmount)} when the balance falls below {formatBalance(config.autoPaymentConfig.thresholdAmount)}.
+                    Adds {formatBalance(config.autoPaymentConfig.rechargeAmount)} when the balance falls below{" "}
+                    {formatBalance(config.autoPaymentConfig.thresholdAmount)}.
                   </p>
                 )}
                 {rechargesPerDay !== null && <p className="mt-1 text-sm text-base-content/70">{rechargeLimitText(rechargesPerDay)}.</p>}

@@ -11,7 +11,11 @@ import { Alert } from "~/components/Alert";
 /** Asks the console for a SetupIntent's client secret, mapping each failure to SPEC §8's text. */
 async function requestClientSecret(): Promise<{ clientSecret: string } | { error: string }> {
   try {
-    const response = await fetch(SETUP_ENDPOINT, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ intent: "start" }) });
+    const response = await fetch(SETUP_ENDPOINT, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ intent: "start" }),
+    });
     if (!response.ok) return { error: SETUP_MESSAGES.setupFailed };
     const body = (await response.json()) as { clientSecret?: unknown };
     if (typeof body.clientSecret !== "string" || !body.clientSecret) return { error: SETUP_MESSAGES.noClientSecret };
@@ -24,7 +28,11 @@ async function requestClientSecret(): Promise<{ clientSecret: string } | { error
 /** Records a succeeded setup right away (no waiting on the webhook). */
 async function recordSetup(setupIntentId: string): Promise<boolean> {
   try {
-    const response = await fetch(SETUP_ENDPOINT, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ intent: "confirm", setupIntentId }) });
+    const response = await fetch(SETUP_ENDPOINT, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ intent: "confirm", setupIntentId }),
+    });
     return response.ok;
   } catch {
     return false;

@@ -14,7 +14,15 @@ const money = (amount: number) => `$${amount.toLocaleString("en-US", { minimumFr
  * The organization's monthly spend cap (issue 11): what this UTC month has spent against it, and for
  * admins the form that sets it (empty: no cap). Requests that could pass it are refused with 402.
  */
-export function SpendCapForm({ state, isAdmin, lastResult }: { state: SpendCapState | null; isAdmin: boolean; lastResult: SubmissionResult<string[]> | undefined }) {
+export function SpendCapForm({
+  state,
+  isAdmin,
+  lastResult,
+}: {
+  state: SpendCapState | null;
+  isAdmin: boolean;
+  lastResult: SubmissionResult<string[]> | undefined;
+}) {
   const [form, fields] = useForm({
     id: "spend-cap",
     lastResult,

@@ -57,11 +57,17 @@ describe("add funds rules", () => {
 
 describe("auto-payment rules", () => {
   it("give SPEC's two texts when enabled", () => {
-    expect(autoPaymentErrors({ enabled: true, thresholdAmount: "-1", rechargeAmount: "9" })).toEqual({ thresholdAmount: THRESHOLD_NEGATIVE, rechargeAmount: RECHARGE_TOO_SMALL });
+    expect(autoPaymentErrors({ enabled: true, thresholdAmount: "-1", rechargeAmount: "9" })).toEqual({
+      thresholdAmount: THRESHOLD_NEGATIVE,
+      rechargeAmount: RECHARGE_TOO_SMALL,
+    });
     expect(THRESHOLD_NEGATIVE).toBe("Threshold amount must be non-negative");
     expect(RECHARGE_TOO_SMALL).toBe("Recharge amount must be at least $10");
     expect(autoPaymentErrors({ enabled: true, thresholdAmount: "0", rechargeAmount: "10" })).toEqual({});
-    expect(autoPaymentErrors({ enabled: true, thresholdAmount: "", rechargeAmount: "" })).toEqual({ thresholdAmount: THRESHOLD_NEGATIVE, rechargeAmount: RECHARGE_TOO_SMALL });
+    expect(autoPaymentErrors({ enabled: true, thresholdAmount: "", rechargeAmount: "" })).toEqual({
+      thresholdAmount: THRESHOLD_NEGATIVE,
+      rechargeAmount: RECHARGE_TOO_SMALL,
+    });
   });
 
   it("are not checked when disabled", () => {
@@ -83,7 +89,10 @@ describe("auto-payment rules", () => {
 describe("return from the card form's redirect", () => {
   it("succeeds only with the three parameters and redirect_status=succeeded", () => {
     expect(readSetupReturn(new URLSearchParams(""))).toEqual({ kind: "none" });
-    expect(readSetupReturn(new URLSearchParams("setup_intent=seti_1&setup_intent_client_secret=s&redirect_status=succeeded"))).toEqual({ kind: "succeeded", setupIntentId: "seti_1" });
+    expect(readSetupReturn(new URLSearchParams("setup_intent=seti_1&setup_intent_client_secret=s&redirect_status=succeeded"))).toEqual({
+      kind: "succeeded",
+      setupIntentId: "seti_1",
+    });
     expect(readSetupReturn(new URLSearchParams("setup_intent=seti_1&setup_intent_client_secret=s&redirect_status=failed"))).toEqual({ kind: "failed" });
     expect(readSetupReturn(new URLSearchParams("setup_intent=seti_1&redirect_status=succeeded"))).toEqual({ kind: "failed" });
   });
@@ -116,7 +125,8 @@ describe("the billing forms as the server parses them", () => {
 });
 
 describe("a page of the ledger", () => {
-  const rows = (...ids: number[]) => ids.map((id) => ({ id, timestamp: "2025-01-01T00:00:00.000Z", description: "x", model: null, rateCardId: null, change: 1 }));
+  const rows = (...ids: number[]) =>
+    ids.map((id) => ({ id, timestamp: "2025-01-01T00:00:00.000Z", description: "x", model: null, rateCardId: null, change: 1 }));
 
   it("the first page: an extra row means older rows exist", () => {
     expect(ledgerPage(rows(9, 8, 7), {}, 2)).toEqual({ rows: rows(9, 8), olderCursor: 8, newerCursor: null });

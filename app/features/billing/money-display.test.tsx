@@ -8,7 +8,11 @@ import { RechargePausedBanner } from "./RechargePausedBanner";
 import { addFundsError, autoPaymentErrors } from "./validation";
 import { StaticRouter } from "react-router-dom/server";
 
-const text = (html: string) => html.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim();
+const text = (html: string) =>
+  html
+    .replace(/<[^>]+>/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
 
 describe("a sub-cent ledger change", () => {
   it("keeps the sign of the change, never +$0.00 for a debit", () => {
@@ -40,7 +44,12 @@ describe("the daily recharge limit on /billing", () => {
   it("states the limit in the auto-payment area", () => {
     const html = renderToStaticMarkup(
       <StaticRouter location="/billing">
-        <BalanceCard balance={12} config={{ paymentMode: "auto", autoPaymentConfig: { thresholdAmount: 10, rechargeAmount: 20 } }} hasPaymentMethod rechargesPerDay={3} />
+        <BalanceCard
+          balance={12}
+          config={{ paymentMode: "auto", autoPaymentConfig: { thresholdAmount: 10, rechargeAmount: 20 } }}
+          hasPaymentMethod
+          rechargesPerDay={3}
+        />
       </StaticRouter>,
     );
     expect(text(html)).toContain("At most 3 automatic recharges a day.");
@@ -48,7 +57,9 @@ describe("the daily recharge limit on /billing", () => {
   });
 
   it("shows a refused recharge as a warning, with why and since when", () => {
-    const html = renderToStaticMarkup(<RechargePausedBanner paused={{ at: "2026-11-23T09:00:00.000Z", reason: "3 recharges today, the daily limit" }} timeZone="UTC" />);
+    const html = renderToStaticMarkup(
+      <RechargePausedBanner paused={{ at: "2026-11-23T09:00:00.000Z", reason: "3 recharges today, the daily limit" }} timeZone="UTC" />,
+    );
     expect(html).toContain('role="alert"');
     expect(text(html)).toContain("Automatic recharge paused: 3 recharges today, the daily limit. Add funds to top up now;");
     expect(text(html)).toContain("Since 23 Nov 2026, 09:00.");
@@ -62,6 +73,8 @@ describe("typed amounts are plain decimals", () => {
     expect(addFundsError("1e3")).toBe("Enter an amount");
     expect(addFundsError("10.001")).toBe("Amount must have at most 2 decimals");
     expect(addFundsError("10.01")).toBeNull();
-    expect(autoPaymentErrors({ enabled: true, thresholdAmount: "20.125", rechargeAmount: "10.5" })).toEqual({ thresholdAmount: "Threshold amount must have at most 2 decimals" });
+    expect(autoPaymentErrors({ enabled: true, thresholdAmount: "20.125", rechargeAmount: "10.5" })).toEqual({
+      thresholdAmount: "Threshold amount must have at most 2 decimals",
+    });
   });
 });

@@ -1,6 +1,15 @@
 import { z } from "zod";
 
-import { amountError, autoPaymentErrors as contractAutoPaymentErrors, DEFAULT_RECHARGE, DEFAULT_THRESHOLD, MAX_AMOUNT, MIN_AMOUNT, RECHARGE_TOO_SMALL, THRESHOLD_NEGATIVE } from "@contract/billing";
+import {
+  amountError,
+  autoPaymentErrors as contractAutoPaymentErrors,
+  DEFAULT_RECHARGE,
+  DEFAULT_THRESHOLD,
+  MAX_AMOUNT,
+  MIN_AMOUNT,
+  RECHARGE_TOO_SMALL,
+  THRESHOLD_NEGATIVE,
+} from "@contract/billing";
 
 /** SPEC §5 and §9: the billing forms' rules (limits, messages and checks from the contract, shared with the platform). */
 export { DEFAULT_RECHARGE, DEFAULT_THRESHOLD, MAX_AMOUNT, MIN_AMOUNT, RECHARGE_TOO_SMALL, THRESHOLD_NEGATIVE };
@@ -58,9 +67,16 @@ export const autoPaymentForm = z
     rechargeAmount: z.unknown(),
   })
   .superRefine((v, ctx) => {
-    for (const [field, message] of Object.entries(autoPaymentErrors({ enabled: v.enabled, thresholdAmount: v.thresholdAmount, rechargeAmount: v.rechargeAmount }))) ctx.addIssue({ code: z.ZodIssueCode.custom, path: [field], message });
+    for (const [field, message] of Object.entries(
+      autoPaymentErrors({ enabled: v.enabled, thresholdAmount: v.thresholdAmount, rechargeAmount: v.rechargeAmount }),
+    ))
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: [field], message });
   })
-  .transform((v): AutoPaymentInput => ({ enabled: v.enabled, thresholdAmount: Number(v.thresholdAmount ?? DEFAULT_THRESHOLD) || 0, rechargeAmount: Number(v.rechargeAmount ?? DEFAULT_RECHARGE) || 0 }));
+  .transform((v): AutoPaymentInput => ({
+    enabled: v.enabled,
+    thresholdAmount: Number(v.thresholdAmount ?? DEFAULT_THRESHOLD) || 0,
+    rechargeAmount: Number(v.rechargeAmount ?? DEFAULT_RECHARGE) || 0,
+  }));
 
 /** The form's starting values: the saved config, or 20 and 10 when there is none. */
 export function autoPaymentDefaults(config: { thresholdAmount: number; rechargeAmount: number } | null) {

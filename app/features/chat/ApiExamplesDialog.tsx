@@ -15,8 +15,8 @@ export function ApiExamplesDialog({ baseUrl, model }: { baseUrl: string; model: 
   return (
     <UrlDialog name={API_DIALOG} title="API examples">
       <p className="mb-3 text-sm text-base-content/70">
-        Call <span className="font-mono">{model}</span> from your own code. Replace <span className="font-mono">{"{key}"}</span> with an API token that has
-        the <span className="font-mono">chat</span> scope.
+        Call <span className="font-mono">{model}</span> from your own code. Replace <span className="font-mono">{"{key}"}</span> with an API token that has the{" "}
+        <span className="font-mono">chat</span> scope.
       </p>
       {!hydrated &&
         snippets.map((s) => (
@@ -29,7 +29,14 @@ export function ApiExamplesDialog({ baseUrl, model }: { baseUrl: string; model: 
         ))}
       <div hidden={!hydrated} role="tablist" className="tabs tabs-border mb-2" aria-label="Language">
         {snippets.map((s) => (
-          <button key={s.id} type="button" role="tab" className={`tab ${s.id === active.id ? "tab-active" : ""}`} aria-selected={s.id === active.id} onClick={() => setTab(s.id)}>
+          <button
+            key={s.id}
+            type="button"
+            role="tab"
+            className={`tab ${s.id === active.id ? "tab-active" : ""}`}
+            aria-selected={s.id === active.id}
+            onClick={() => setTab(s.id)}
+          >
             {s.label}
           </button>
         ))}

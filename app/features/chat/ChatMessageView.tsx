@@ -35,7 +35,11 @@ export function ChatMessageView({ message, timeZone, busy, onDelete, onRegenerat
         ) : (
           <>
             {split && (split.reasoning || split.thinking) && <Thinking reasoning={split.reasoning} thinking={streaming && split.thinking} />}
-            {split?.answer ? <Markdown text={split.answer} /> : streaming && !split?.thinking ? <span className="loading loading-dots loading-sm" aria-label="Waiting for the reply" /> : null}
+            {split?.answer ? (
+              <Markdown text={split.answer} />
+            ) : streaming && !split?.thinking ? (
+              <span className="loading loading-dots loading-sm" aria-label="Waiting for the reply" />
+            ) : null}
             {message.status === "stopped" && <p className="mt-2 text-xs italic text-base-content/60">Stopped.</p>}
             {message.status === "error" && <p className="mt-2 text-xs italic text-error">The reply broke off.</p>}
           </>
@@ -49,7 +53,13 @@ export function ChatMessageView({ message, timeZone, busy, onDelete, onRegenerat
           </button>
         )}
         {!isUser && message.receiptId && !streaming && <ReceiptToggle id={message.receiptId} />}
-        <button type="button" className="btn btn-ghost btn-xs" onClick={() => onDelete(message.id)} disabled={busy && streaming} aria-label={`Delete ${isUser ? "your message" : "reply"}`}>
+        <button
+          type="button"
+          className="btn btn-ghost btn-xs"
+          onClick={() => onDelete(message.id)}
+          disabled={busy && streaming}
+          aria-label={`Delete ${isUser ? "your message" : "reply"}`}
+        >
           <Trash2 className="size-3" aria-hidden />
           Delete
         </button>

@@ -11,7 +11,11 @@ const components: Components = {
       {children}
     </a>
   ),
-  pre: ({ children }) => <pre tabIndex={0} className="my-2 overflow-x-auto rounded-box bg-neutral p-3 text-sm text-neutral-content">{children}</pre>,
+  pre: ({ children }) => (
+    <pre tabIndex={0} className="my-2 overflow-x-auto rounded-box bg-neutral p-3 text-sm text-neutral-content">
+      {children}
+    </pre>
+  ),
   code: ({ children, className }) =>
     className ? <code className={`font-mono ${className}`}>{children}</code> : <code className="rounded bg-base-300 px-1 font-mono text-sm">{children}</code>,
   h1: ({ children }) => <h3 className="mb-2 text-lg font-bold">{children}</h3>,

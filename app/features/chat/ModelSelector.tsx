@@ -6,7 +6,17 @@ import { statusOf } from "~/features/models/status";
 import type { Model } from "~/platform/models";
 
 /** The model picker of /chat: a listbox of models, each with its status dot. */
-export function ModelSelector({ models, selected, status, onSelect }: { models: Model[]; selected: string | null; status: StatusMap | null; onSelect: (name: string) => void }) {
+export function ModelSelector({
+  models,
+  selected,
+  status,
+  onSelect,
+}: {
+  models: Model[];
+  selected: string | null;
+  status: StatusMap | null;
+  onSelect: (name: string) => void;
+}) {
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
   const current = models.find((m) => m.name === selected);
@@ -34,7 +44,14 @@ export function ModelSelector({ models, selected, status, onSelect }: { models: 
   };
   return (
     <div className="relative" ref={root}>
-      <button type="button" className="btn btn-outline min-w-64 justify-between" aria-haspopup="listbox" aria-expanded={open} onClick={() => setOpen(!open)} disabled={models.length === 0}>
+      <button
+        type="button"
+        className="btn btn-outline min-w-64 justify-between"
+        aria-haspopup="listbox"
+        aria-expanded={open}
+        onClick={() => setOpen(!open)}
+        disabled={models.length === 0}
+      >
         <span className="flex items-center gap-2">
           {current ? <StatusDot status={statusOf(status, current.name)} /> : null}
           <span className="sr-only">Model: </span>

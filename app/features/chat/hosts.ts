@@ -31,7 +31,12 @@ export function chatSnippets(baseUrl: string, model: string): Snippet[] {
     {
       id: "curl",
       label: "cURL",
-      code: [`curl -N ${endpoint} \\`, `  -H "Authorization: Bearer ${KEY_PLACEHOLDER}" \\`, `  -H "Content-Type: application/json" \\`, `  -d '${shellJson}'`].join("\n"),
+      code: [
+        `curl -N ${endpoint} \\`,
+        `  -H "Authorization: Bearer ${KEY_PLACEHOLDER}" \\`,
+        `  -H "Content-Type: application/json" \\`,
+        `  -d '${shellJson}'`,
+      ].join("\n"),
     },
     {
       id: "javascript",

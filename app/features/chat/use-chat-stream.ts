@@ -169,4 +169,3 @@ export function useRetryCountdown(retry: PendingRetry | null, onDone: (retry: Pe
   }, [retry]);
   return left;
 }
-

@@ -14,7 +14,10 @@ export function AvatarFace({ state, size = "lg" }: { state: AvatarState; size?: 
   const box = size === "lg" ? "size-40" : "size-24";
   return (
     <div className="flex flex-col items-center gap-3">
-      <div className={`relative grid ${box} place-items-center rounded-full bg-gradient-to-br from-primary to-secondary text-primary-content shadow-lg ring-8 ring-offset-4 ring-offset-base-200 transition ${rings[state]}`} aria-hidden>
+      <div
+        className={`relative grid ${box} place-items-center rounded-full bg-gradient-to-br from-primary to-secondary text-primary-content shadow-lg ring-8 ring-offset-4 ring-offset-base-200 transition ${rings[state]}`}
+        aria-hidden
+      >
         <Bot className={size === "lg" ? "size-20" : "size-12"} />
         {state === "speaking" ? (
           <span className="absolute -bottom-1 flex gap-1">

@@ -18,7 +18,11 @@ type PresetId = (typeof EDIT_PRESETS)[number]["id"];
 
 /** /image-edit: upload (or use a sample), describe an edit, and get a simulated result (loaded lazily; no server call). */
 export default function ImageEditor() {
-  const [source, setSource] = useState<{ url: string; name: string; uploaded: boolean }>(() => ({ url: placeholderImage("Sample photo", 200), name: "Sample photo", uploaded: false }));
+  const [source, setSource] = useState<{ url: string; name: string; uploaded: boolean }>(() => ({
+    url: placeholderImage("Sample photo", 200),
+    name: "Sample photo",
+    uploaded: false,
+  }));
   const [instruction, setInstruction] = useState("");
   const [preset, setPreset] = useState<PresetId>("enhance");
   const { state, running, run, reset } = useSimulation<{ filter: string; instruction: string }>(PLAYGROUND_DELAY_MS, GENERATION_FAILED);
@@ -35,7 +39,14 @@ export default function ImageEditor() {
 
   return (
     <section className="grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
-      <GeneratorForm onGenerate={apply} icon={<Wand2 className="size-4" aria-hidden />} label="Apply edit" busyLabel="Editing..." busy={running} disabled={!instruction.trim() || running}>
+      <GeneratorForm
+        onGenerate={apply}
+        icon={<Wand2 className="size-4" aria-hidden />}
+        label="Apply edit"
+        busyLabel="Editing..."
+        busy={running}
+        disabled={!instruction.trim() || running}
+      >
         <h2 className="card-title">
           <Wand2 className="size-5" aria-hidden /> Edit an image
         </h2>
@@ -58,7 +69,14 @@ export default function ImageEditor() {
         </label>
         <div role="radiogroup" aria-label="Style" className="flex flex-wrap gap-2">
           {EDIT_PRESETS.map((p) => (
-            <button key={p.id} type="button" role="radio" aria-checked={p.id === preset} className={`btn btn-sm ${p.id === preset ? "btn-primary" : "btn-outline"}`} onClick={() => setPreset(p.id)}>
+            <button
+              key={p.id}
+              type="button"
+              role="radio"
+              aria-checked={p.id === preset}
+              className={`btn btn-sm ${p.id === preset ? "btn-primary" : "btn-outline"}`}
+              onClick={() => setPreset(p.id)}
+            >
               {p.label}
             </button>
           ))}
@@ -84,9 +102,16 @@ export default function ImageEditor() {
           </figure>
           <figure className="flex flex-col gap-1">
             {state.status === "done" ? (
-              <img src={source.url} alt={`Edited: ${state.result.instruction}`} className="aspect-[8/5] w-full rounded-xl object-cover" style={{ filter: state.result.filter }} />
+              <img
+                src={source.url}
+                alt={`Edited: ${state.result.instruction}`}
+                className="aspect-[8/5] w-full rounded-xl object-cover"
+                style={{ filter: state.result.filter }}
+              />
             ) : (
-              <div className={`grid aspect-[8/5] w-full place-items-center rounded-xl ${running ? "skeleton" : "border-2 border-dashed border-base-300 text-sm text-base-content/50"}`}>
+              <div
+                className={`grid aspect-[8/5] w-full place-items-center rounded-xl ${running ? "skeleton" : "border-2 border-dashed border-base-300 text-sm text-base-content/50"}`}
+              >
                 {running ? null : "The edited image appears here"}
               </div>
             )}

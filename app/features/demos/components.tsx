@@ -123,7 +123,11 @@ export function ToolCallList({ calls }: { calls: ToolCall[] }) {
             <XCircle className="size-4 text-error" aria-hidden />
           )}
           <span>{call.name}</span>
-          <span className={`badge badge-xs ml-auto ${call.status === "completed" ? "badge-success" : call.status === "running" ? "badge-info" : "badge-error"}`}>{call.status}</span>
+          <span
+            className={`badge badge-xs ml-auto ${call.status === "completed" ? "badge-success" : call.status === "running" ? "badge-info" : "badge-error"}`}
+          >
+            {call.status}
+          </span>
         </li>
       ))}
     </ul>
@@ -134,7 +138,10 @@ export function ToolCallList({ calls }: { calls: ToolCall[] }) {
 export function MediaPreview({ media }: { media: ChatMedia }) {
   if (media.type === "image") return <img src={media.url} alt="Generated image (placeholder)" className="w-full max-w-sm rounded-xl" />;
   return (
-    <figure className="relative w-full max-w-sm overflow-hidden rounded-xl" aria-label={media.type === "video" ? "Generated video (placeholder)" : "Generated audio (placeholder)"}>
+    <figure
+      className="relative w-full max-w-sm overflow-hidden rounded-xl"
+      aria-label={media.type === "video" ? "Generated video (placeholder)" : "Generated audio (placeholder)"}
+    >
       <img src={media.url} alt="" className={`w-full ${media.type === "audio" ? "h-20 object-cover" : ""}`} />
       <figcaption className="absolute inset-0 grid place-items-center bg-black/20 text-white">
         <span className="flex items-center gap-2 text-sm font-medium">
@@ -177,7 +184,10 @@ export function ReadAloudButton({ onClick, speaking }: { onClick: () => void; sp
 
 export function CardLink({ to, children, className = "" }: { to: string; children: ReactNode; className?: string }) {
   return (
-    <Link to={to} className={`card bg-base-100 shadow-sm transition hover:-translate-y-0.5 hover:shadow-md focus-visible:outline-2 focus-visible:outline-primary ${className}`}>
+    <Link
+      to={to}
+      className={`card bg-base-100 shadow-sm transition hover:-translate-y-0.5 hover:shadow-md focus-visible:outline-2 focus-visible:outline-primary ${className}`}
+    >
       {children}
     </Link>
   );

@@ -100,7 +100,12 @@ export const CATEGORIES: Category[] = [
         models: ["SadTalker", "LivePortrait"],
         generator: { output: "avatar", placeholder: "Hi! I'm your virtual presenter. Today we look at our new features.", cta: "Generate" },
       },
-      { id: "podcast", title: "Podcast from Article", description: "Turn an article into a two-voice podcast episode.", models: ["Llama 3.1 70B", "Kokoro 82M"] },
+      {
+        id: "podcast",
+        title: "Podcast from Article",
+        description: "Turn an article into a two-voice podcast episode.",
+        models: ["Llama 3.1 70B", "Kokoro 82M"],
+      },
     ],
   },
   {
@@ -108,7 +113,12 @@ export const CATEGORIES: Category[] = [
     title: "Data",
     description: "Extract, classify and analyse structured data.",
     useCases: [
-      { id: "extraction", title: "Data Extraction", description: "Pull fields out of invoices, receipts and forms.", models: ["Qwen 2.5 VL", "Llama 3.2 Vision"] },
+      {
+        id: "extraction",
+        title: "Data Extraction",
+        description: "Pull fields out of invoices, receipts and forms.",
+        models: ["Qwen 2.5 VL", "Llama 3.2 Vision"],
+      },
       { id: "classification", title: "Classification", description: "Sort text into your own categories.", models: ["DeBERTa v3", "Llama 3.1 8B"] },
     ],
   },

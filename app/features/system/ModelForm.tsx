@@ -62,7 +62,12 @@ export function ModelForm({ values, lastResult, hasApiKey }: ModelFormProps) {
         {field(
           "name",
           "Name",
-          input("name", { required: true, maxLength: 100, readOnly: editing, className: `input w-full font-mono ${editing ? "input-ghost" : ""} ${errorOf("name") ? "input-error" : ""}` }),
+          input("name", {
+            required: true,
+            maxLength: 100,
+            readOnly: editing,
+            className: `input w-full font-mono ${editing ? "input-ghost" : ""} ${errorOf("name") ? "input-error" : ""}`,
+          }),
           editing ? "The name is the model's id in API calls; it cannot change." : "The id clients send as `model`, e.g. qwen3-32b.",
         )}
         {field("displayName", "Display name", input("displayName", { required: true, maxLength: 200 }))}
@@ -80,8 +85,18 @@ export function ModelForm({ values, lastResult, hasApiKey }: ModelFormProps) {
           "builtin answers in-process; anything else is an OpenAI-compatible upstream.",
         )}
         {field("contextSize", "Context size (tokens)", input("contextSize", { required: true, inputMode: "numeric" }))}
-        {field("defaultMaxTokens", "Default max tokens", input("defaultMaxTokens", { inputMode: "numeric", placeholder: "The context size" }), "The output a request without max_tokens may cost, at most the context size.")}
-        {field("baseUrl", "Base URL", input("baseUrl", { type: "url", placeholder: "http://vllm.internal:8000/v1" }), "Required unless the provider is builtin.")}
+        {field(
+          "defaultMaxTokens",
+          "Default max tokens",
+          input("defaultMaxTokens", { inputMode: "numeric", placeholder: "The context size" }),
+          "The output a request without max_tokens may cost, at most the context size.",
+        )}
+        {field(
+          "baseUrl",
+          "Base URL",
+          input("baseUrl", { type: "url", placeholder: "http://vllm.internal:8000/v1" }),
+          "Required unless the provider is builtin.",
+        )}
         {field("upstreamModel", "Upstream model", input("upstreamModel", { maxLength: 200 }), "The model name the upstream expects; blank uses the name.")}
         {field(
           "apiKey",
@@ -104,7 +119,8 @@ export function ModelForm({ values, lastResult, hasApiKey }: ModelFormProps) {
       </div>
       {editing && hasApiKey ? (
         <label className="flex items-center gap-2 text-sm">
-          <input type="checkbox" name={fields.clearApiKey.name} className="checkbox checkbox-sm" defaultChecked={fields.clearApiKey.initialValue === "on"} /> Remove the current API key
+          <input type="checkbox" name={fields.clearApiKey.name} className="checkbox checkbox-sm" defaultChecked={fields.clearApiKey.initialValue === "on"} />{" "}
+          Remove the current API key
         </label>
       ) : null}
       <fieldset className="rounded-box border border-base-300 p-4">

@@ -9,7 +9,17 @@ import type { ModelConfig } from "~/platform/system";
 const price = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", minimumFractionDigits: 2, maximumFractionDigits: 6 });
 
 /** The registry as the operator sees it: live status, upstream, rate card, whether a key is set. */
-export function ModelTable({ models, statuses, canEdit, editing }: { models: ModelConfig[]; statuses: StatusMap | null; canEdit: boolean; editing: string | null }) {
+export function ModelTable({
+  models,
+  statuses,
+  canEdit,
+  editing,
+}: {
+  models: ModelConfig[];
+  statuses: StatusMap | null;
+  canEdit: boolean;
+  editing: string | null;
+}) {
   return (
     <div className="overflow-x-auto">
       <table className="table" aria-label="Models">

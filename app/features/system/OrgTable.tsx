@@ -11,7 +11,17 @@ import { GrantCreditForm } from "./GrantCreditForm";
 import { PAYMENT_MODE_LABELS, renameOrganizationForm } from "./org-form";
 import type { OrgEditorResult } from "./org-form";
 
-export function OrgTable({ organizations, canEdit, refusal, timeZone }: { organizations: OrganizationSummary[]; canEdit: boolean; refusal: OrgEditorResult | null; timeZone: string }) {
+export function OrgTable({
+  organizations,
+  canEdit,
+  refusal,
+  timeZone,
+}: {
+  organizations: OrganizationSummary[];
+  canEdit: boolean;
+  refusal: OrgEditorResult | null;
+  timeZone: string;
+}) {
   return (
     <div className="overflow-x-auto">
       <table className="table" aria-label="Organizations">
@@ -30,9 +40,21 @@ export function OrgTable({ organizations, canEdit, refusal, timeZone }: { organi
           {organizations.map((org) => (
             <tr key={org.id} aria-label={org.name}>
               <td className="font-mono">{org.id}</td>
-              <td>{canEdit ? <RenameForm org={org} refusal={refusal?.orgId === org.id && refusal.intent === "rename" ? refusal : null} /> : <span className="font-medium">{org.name}</span>}</td>
+              <td>
+                {canEdit ? (
+                  <RenameForm org={org} refusal={refusal?.orgId === org.id && refusal.intent === "rename" ? refusal : null} />
+                ) : (
+                  <span className="font-medium">{org.name}</span>
+                )}
+              </td>
               <td className="text-right tabular-nums">{org.memberCount}</td>
-              <td>{canEdit ? <PaymentModeForm org={org} refusal={refusal?.orgId === org.id && refusal.intent === "payment-mode" ? refusal : null} /> : PAYMENT_MODE_LABELS[org.paymentMode]}</td>
+              <td>
+                {canEdit ? (
+                  <PaymentModeForm org={org} refusal={refusal?.orgId === org.id && refusal.intent === "payment-mode" ? refusal : null} />
+                ) : (
+                  PAYMENT_MODE_LABELS[org.paymentMode]
+                )}
+              </td>
               <td className="text-right tabular-nums" data-testid={`balance-${org.id}`}>
                 {formatBalance(org.balance)}
                 {org.paymentMode === "invoice" ? <div className="text-xs text-base-content/60">since last invoice</div> : null}

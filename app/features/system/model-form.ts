@@ -143,7 +143,8 @@ const modelFieldsSchema = z
     if (v.baseUrl) {
       if (!/^https?:\/\/[^\s]+$/i.test(v.baseUrl) || !URL.canParse(v.baseUrl)) issue("baseUrl", "Enter a URL starting with http:// or https://");
     } else if (v.provider !== BUILTIN_PROVIDER) issue("baseUrl", BASE_URL_REQUIRED);
-    if (v.defaultMaxTokens && (Number(v.defaultMaxTokens) < 1 || Number(v.defaultMaxTokens) > v.contextSize)) issue("defaultMaxTokens", "Between 1 and the context size");
+    if (v.defaultMaxTokens && (Number(v.defaultMaxTokens) < 1 || Number(v.defaultMaxTokens) > v.contextSize))
+      issue("defaultMaxTokens", "Between 1 and the context size");
     const priced = v.rateCardId || v.inputPerMillion || v.outputPerMillion;
     if (priced) {
       if (!v.rateCardId) issue("rateCardId", "Name the rate card, or leave all three prices blank");
@@ -179,7 +180,9 @@ function bodyOf(v: ParsedModelForm): ModelBody {
  * text first, so a blank price or base URL means "none" rather than "missing".
  */
 export type ModelFormFields = Partial<Record<ModelField | "mode" | "clearApiKey", string>>;
-export const modelForm = z.preprocess((raw) => readModelForm(raw && typeof raw === "object" ? (raw as Record<string, unknown>) : {}), modelFieldsSchema).transform((v) => ({ name: v.name, body: bodyOf(v) })) as z.ZodType<{ name: string; body: ModelBody }, z.ZodTypeDef, ModelFormFields>;
+export const modelForm = z
+  .preprocess((raw) => readModelForm(raw && typeof raw === "object" ? (raw as Record<string, unknown>) : {}), modelFieldsSchema)
+  .transform((v) => ({ name: v.name, body: bodyOf(v) })) as z.ZodType<{ name: string; body: ModelBody }, z.ZodTypeDef, ModelFormFields>;
 
 /** The submitted mode, which the schema leaves aside (add or edit). */
 export const modeOf = (raw: FormDataEntryValue | null): ModelFormValues["mode"] => (raw === "edit" ? "edit" : "add");
@@ -200,7 +203,20 @@ export function parseModelForm(values: ModelFormValues): ModelFormResult {
   return { ok: true, name: parsed.data.name, body: bodyOf(parsed.data) };
 }
 
-const MODEL_FIELDS = new Set<string>(["name", "displayName", "provider", "contextSize", "baseUrl", "upstreamModel", "apiKey", "rateCardId", "inputPerMillion", "outputPerMillion", "status", "defaultMaxTokens"]);
+const MODEL_FIELDS = new Set<string>([
+  "name",
+  "displayName",
+  "provider",
+  "contextSize",
+  "baseUrl",
+  "upstreamModel",
+  "apiKey",
+  "rateCardId",
+  "inputPerMillion",
+  "outputPerMillion",
+  "status",
+  "defaultMaxTokens",
+]);
 
 /** The platform's per-field refusals placed on the form's fields; null when none of them is one. */
 export function modelFieldErrorsOf(fields: Record<string, string> | undefined): ModelFieldErrors | null {

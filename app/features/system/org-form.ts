@@ -22,7 +22,11 @@ export const renameOrganizationForm = z.object({
 });
 
 /** The payment-mode select, a one-field form that saves on change. */
-export const paymentModeForm = z.object({ intent: z.literal("payment-mode"), orgId: organizationId, paymentMode: z.enum(PAYMENT_MODES, { message: "Choose manual, auto or invoice" }) });
+export const paymentModeForm = z.object({
+  intent: z.literal("payment-mode"),
+  orgId: organizationId,
+  paymentMode: z.enum(PAYMENT_MODES, { message: "Choose manual, auto or invoice" }),
+});
 
 export const CREDIT_AMOUNT_REQUIRED = "Enter an amount";
 export const CREDIT_AMOUNT_FORMAT = "Enter an amount in dollars, such as 25 or 12.50";

@@ -27,7 +27,15 @@ describe("the model form", () => {
   });
 
   it("names each bad field", () => {
-    const result = parseModelForm({ ...EMPTY_MODEL_FORM, name: "bad name", displayName: " ", contextSize: "12.5", provider: "vllm", inputPerMillion: "-1", status: "gone" });
+    const result = parseModelForm({
+      ...EMPTY_MODEL_FORM,
+      name: "bad name",
+      displayName: " ",
+      contextSize: "12.5",
+      provider: "vllm",
+      inputPerMillion: "-1",
+      status: "gone",
+    });
     expect(result).toEqual({
       ok: false,
       errors: {
@@ -40,7 +48,11 @@ describe("the model form", () => {
     const second = parseModelForm({ ...filled, baseUrl: "", inputPerMillion: "-1" });
     expect(second).toEqual({
       ok: false,
-      errors: { baseUrl: "An upstream model needs a base URL", rateCardId: "Name the rate card, or leave all three prices blank", inputPerMillion: "Enter a price in dollars, such as 0.50" },
+      errors: {
+        baseUrl: "An upstream model needs a base URL",
+        rateCardId: "Name the rate card, or leave all three prices blank",
+        inputPerMillion: "Enter a price in dollars, such as 0.50",
+      },
     });
     expect(parseModelForm({ ...filled, baseUrl: "ftp://x" })).toEqual({ ok: false, errors: { baseUrl: "Enter a URL starting with http:// or https://" } });
   });
@@ -63,31 +75,66 @@ describe("the model form", () => {
       rateCard: { id: "rc", inputPerMillion: 1, outputPerMillion: 2 },
       status: "maintenance",
     });
-    expect(stored).toMatchObject({ mode: "edit", apiKey: "", baseUrl: "", rateCardId: "rc", inputPerMillion: "1", outputPerMillion: "2", status: "maintenance" });
+    expect(stored).toMatchObject({
+      mode: "edit",
+      apiKey: "",
+      baseUrl: "",
+      rateCardId: "rc",
+      inputPerMillion: "1",
+      outputPerMillion: "2",
+      status: "maintenance",
+    });
   });
 
   it("places the platform's per-field refusals next to their fields", () => {
     expect(modelFieldErrorsOf({ baseUrl: "An upstream model needs a base URL" })).toEqual({ baseUrl: "An upstream model needs a base URL" });
-    expect(modelFieldErrorsOf({ "rateCard.id": "Required", "rateCard.outputPerMillion": "Too big" })).toEqual({ rateCardId: "Required", outputPerMillion: "Too big" });
+    expect(modelFieldErrorsOf({ "rateCard.id": "Required", "rateCard.outputPerMillion": "Too big" })).toEqual({
+      rateCardId: "Required",
+      outputPerMillion: "Too big",
+    });
     expect(modelFieldErrorsOf({ somethingElse: "?" })).toBeNull();
     expect(modelFieldErrorsOf(undefined)).toBeNull();
   });
 
   it("parses a submitted form as conform does, blank fields meaning none", () => {
     const form = new FormData();
-    for (const [k, v] of Object.entries({ intent: "save", mode: "add", name: "qwen", displayName: "Qwen", provider: "vllm", contextSize: "32768", baseUrl: "http://upstream.test/v1", apiKey: "", rateCardId: "", inputPerMillion: "", outputPerMillion: "", status: "" })) form.append(k, v);
+    for (const [k, v] of Object.entries({
+      intent: "save",
+      mode: "add",
+      name: "qwen",
+      displayName: "Qwen",
+      provider: "vllm",
+      contextSize: "32768",
+      baseUrl: "http://upstream.test/v1",
+      apiKey: "",
+      rateCardId: "",
+      inputPerMillion: "",
+      outputPerMillion: "",
+      status: "",
+    }))
+      form.append(k, v);
     const submission = parseWithZod(form, { schema: modelForm, disableAutoCoercion: true });
-    expect(submission.status === "success" && submission.value).toEqual({ name: "qwen", body: { displayName: "Qwen", provider: "vllm", contextSize: 32768, baseUrl: "http://upstream.test/v1", rateCard: null, status: null } });
+    expect(submission.status === "success" && submission.value).toEqual({
+      name: "qwen",
+      body: { displayName: "Qwen", provider: "vllm", contextSize: 32768, baseUrl: "http://upstream.test/v1", rateCard: null, status: null },
+    });
     form.set("inputPerMillion", "abc");
     const refused = parseWithZod(form, { schema: modelForm, disableAutoCoercion: true });
-    expect(refused.status === "error" && refused.error).toMatchObject({ rateCardId: ["Name the rate card, or leave all three prices blank"], inputPerMillion: ["Enter a price in dollars, such as 0.50"] });
+    expect(refused.status === "error" && refused.error).toMatchObject({
+      rateCardId: ["Name the rate card, or leave all three prices blank"],
+      inputPerMillion: ["Enter a price in dollars, such as 0.50"],
+    });
   });
 });
 
 describe("the organization editor's forms", () => {
   it("accepts a rename and a payment mode, and refuses the rest", () => {
     expect(orgEditorForm.parse({ intent: "rename", orgId: "4", name: "  Acme " })).toEqual({ intent: "rename", orgId: 4, name: "Acme" });
-    expect(orgEditorForm.parse({ intent: "payment-mode", orgId: "4", paymentMode: "invoice" })).toEqual({ intent: "payment-mode", orgId: 4, paymentMode: "invoice" });
+    expect(orgEditorForm.parse({ intent: "payment-mode", orgId: "4", paymentMode: "invoice" })).toEqual({
+      intent: "payment-mode",
+      orgId: 4,
+      paymentMode: "invoice",
+    });
     expect(orgEditorForm.safeParse({ intent: "rename", orgId: "4", name: " " }).error?.issues[0].message).toBe("Organization name is required");
     expect(orgEditorForm.safeParse({ intent: "payment-mode", orgId: "4", paymentMode: "free" }).success).toBe(false);
     expect(orgEditorForm.safeParse({ intent: "rename", orgId: "x", name: "A" }).success).toBe(false);

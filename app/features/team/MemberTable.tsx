@@ -21,49 +21,49 @@ export function MemberTable({ members, viewer }: MemberTableProps) {
           Members <span className="badge badge-ghost">{members.length}</span>
         </h2>
         <TableRegion labelledBy="members-title">
-<table className="table">
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Email</th>
-              <th>Role</th>
-              {isAdmin ? <th className="text-right">Actions</th> : null}
-            </tr>
-          </thead>
-          <tbody>
-            {members.map((member) => {
-              const manageable = canManageMember(viewer, member);
-              return (
-                <tr key={member.id}>
-                  <td className="font-medium">
-                    {member.name}
-                    {member.id === viewer.userId ? <span className="badge badge-ghost badge-sm ml-2">you</span> : null}
-                  </td>
-                  <td className="text-base-content/70">{member.email}</td>
-                  <td>{manageable ? <RoleForm member={member} /> : <RoleBadge role={member.role} />}</td>
-                  {isAdmin ? (
-                    <td className="text-right">
-                      {manageable ? (
-                        <ConfirmAction
-                          label={
-                            <>
-                              <UserMinus className="size-4" aria-hidden /> Remove
-                            </>
-                          }
-                          question={`Remove ${member.name} from the organization? They lose access at once.`}
-                          confirmLabel="Remove member"
-                          busyLabel="Removing..."
-                          intent="remove"
-                          fields={{ memberId: member.id }}
-                        />
-                      ) : null}
+          <table className="table">
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Email</th>
+                <th>Role</th>
+                {isAdmin ? <th className="text-right">Actions</th> : null}
+              </tr>
+            </thead>
+            <tbody>
+              {members.map((member) => {
+                const manageable = canManageMember(viewer, member);
+                return (
+                  <tr key={member.id}>
+                    <td className="font-medium">
+                      {member.name}
+                      {member.id === viewer.userId ? <span className="badge badge-ghost badge-sm ml-2">you</span> : null}
                     </td>
-                  ) : null}
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+                    <td className="text-base-content/70">{member.email}</td>
+                    <td>{manageable ? <RoleForm member={member} /> : <RoleBadge role={member.role} />}</td>
+                    {isAdmin ? (
+                      <td className="text-right">
+                        {manageable ? (
+                          <ConfirmAction
+                            label={
+                              <>
+                                <UserMinus className="size-4" aria-hidden /> Remove
+                              </>
+                            }
+                            question={`Remove ${member.name} from the organization? They lose access at once.`}
+                            confirmLabel="Remove member"
+                            busyLabel="Removing..."
+                            intent="remove"
+                            fields={{ memberId: member.id }}
+                          />
+                        ) : null}
+                      </td>
+                    ) : null}
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
         </TableRegion>
       </div>
     </section>

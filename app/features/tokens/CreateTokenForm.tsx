@@ -32,7 +32,12 @@ export function CreateTokenForm({ scopes, models, lastResult }: CreateTokenFormP
   const pending = useIsPending({ intent: "create" });
   const chosen = new Set((fields.scopes.initialValue as string[] | undefined) ?? []);
   const error = form.errors?.[0] ?? fields.expiry.errors?.[0] ?? fields.scopes.errors?.[0] ?? null;
-  const settings = { budgetAmount: fields.budgetAmount, budgetPeriod: fields.budgetPeriod, allowedModels: fields.allowedModels, rateLimitRpm: fields.rateLimitRpm };
+  const settings = {
+    budgetAmount: fields.budgetAmount,
+    budgetPeriod: fields.budgetPeriod,
+    allowedModels: fields.allowedModels,
+    rateLimitRpm: fields.rateLimitRpm,
+  };
   const { key: expiryKey, ...expiryProps } = getSelectProps(fields.expiry);
   return (
     <section className="card bg-base-100 shadow-sm" aria-labelledby="create-token-title">

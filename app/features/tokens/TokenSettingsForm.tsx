@@ -30,7 +30,12 @@ export function TokenSettingsForm({ token, models, lastResult }: TokenSettingsFo
     onValidate: ({ formData }) => parseWithZod(formData, { schema: tokenSettingsForm }),
   });
   const pending = useIsPending({ intent: "settings" });
-  const settings = { budgetAmount: fields.budgetAmount, budgetPeriod: fields.budgetPeriod, allowedModels: fields.allowedModels, rateLimitRpm: fields.rateLimitRpm };
+  const settings = {
+    budgetAmount: fields.budgetAmount,
+    budgetPeriod: fields.budgetPeriod,
+    allowedModels: fields.allowedModels,
+    rateLimitRpm: fields.rateLimitRpm,
+  };
   const titleId = `token-settings-title-${token.publicId}`;
   return (
     <section className="card bg-base-100 shadow-sm" aria-labelledby={titleId}>

@@ -34,90 +34,92 @@ export function TokenTable({ tokens, isAdmin, now, timeZone }: TokenTableProps) 
           <p className="text-base-content/70">No tokens yet.</p>
         ) : (
           <TableRegion labelledBy="tokens-title">
-<table className="table" aria-label="API tokens">
-            <thead>
-              <tr>
-                <th>Token</th>
-                <th>Scopes</th>
-                <th>Status</th>
-                <th>Created</th>
-                <th>Expires</th>
-                <th>Last used</th>
-                <th>Spent / limit</th>
-                <th>Models</th>
-                <th>Rate limit</th>
-                {isAdmin ? <th className="text-right">Actions</th> : null}
-              </tr>
-            </thead>
-            <tbody>
-              {sortTokens(tokens, now).map((token) => {
-                const status = tokenStatus(token, now);
-                const warning = expiryWarningText(token, now);
-                return (
-                  <tr key={token.publicId} data-token={token.publicId}>
-                    <td>
-                      <div className="flex items-center gap-2">
-                        <code className="font-mono text-sm">{token.publicId}</code>
-                        {token.primary ? <span className="badge badge-primary badge-sm">primary</span> : null}
-                      </div>
-                    </td>
-                    <td>
-                      <div className="flex flex-wrap gap-1">
-                        {token.scopes.length === 0 ? <span className="text-base-content/50">none</span> : null}
-                        {token.scopes.map((scope) => (
-                          <span key={scope} className="badge badge-outline badge-sm font-mono">
-                            {scope}
-                          </span>
-                        ))}
-                      </div>
-                    </td>
-                    <td>
-                      <span className={`badge badge-sm ${STATUS_BADGE[status]}`}>{status}</span>
-                    </td>
-                    <td className="whitespace-nowrap">{date(token.createdAt)}</td>
-                    <td className="whitespace-nowrap">
-                      <span className="inline-flex items-center gap-1">
-                        {warning ? <TriangleAlert className="size-4 text-warning" role="img" aria-label={warning} /> : null}
-                        {token.expiresAt === null ? "Never" : date(token.expiresAt)}
-                      </span>
-                    </td>
-                    <td className="whitespace-nowrap">{token.lastUsedAt === null ? <span className="text-base-content/50">Never used</span> : date(token.lastUsedAt)}</td>
-                    <td className="whitespace-nowrap">{budgetText(token.budget) ?? <span className="text-base-content/50">No limit</span>}</td>
-                    <td className={token.allowedModels ? "font-mono text-sm" : "text-base-content/50"}>{modelsText(token.allowedModels)}</td>
-                    <td className="whitespace-nowrap">{rateText(token.rateLimitRpm) ?? <span className="text-base-content/50">No limit</span>}</td>
-                    {isAdmin ? (
-                      <td className="text-right">
-                        {status === "active" ? (
-                          <Link
-                            to={`/tokens?edit=${encodeURIComponent(token.publicId)}`}
-                            className="btn btn-ghost btn-sm"
-                            aria-label={`Settings of ${token.publicId}`}
-                            preventScrollReset
-                          >
-                            <SlidersHorizontal className="size-4" aria-hidden /> Settings
-                          </Link>
-                        ) : null}
-                        {status === "active" && !token.primary ? (
-                          <ConfirmAction
-                            label={
-                              <>
-                                <Ban className="size-4" aria-hidden /> Revoke
-                              </>
-                            }
-                            question={`Revoke ${token.publicId}? Requests using it are refused from now on.`}
-                            confirmLabel="Revoke token"
-                            busyLabel="Revoking..."
-                            intent="revoke"
-                            fields={{ publicId: token.publicId }}
-                          />
-                        ) : null}
+            <table className="table" aria-label="API tokens">
+              <thead>
+                <tr>
+                  <th>Token</th>
+                  <th>Scopes</th>
+                  <th>Status</th>
+                  <th>Created</th>
+                  <th>Expires</th>
+                  <th>Last used</th>
+                  <th>Spent / limit</th>
+                  <th>Models</th>
+                  <th>Rate limit</th>
+                  {isAdmin ? <th className="text-right">Actions</th> : null}
+                </tr>
+              </thead>
+              <tbody>
+                {sortTokens(tokens, now).map((token) => {
+                  const status = tokenStatus(token, now);
+                  const warning = expiryWarningText(token, now);
+                  return (
+                    <tr key={token.publicId} data-token={token.publicId}>
+                      <td>
+                        <div className="flex items-center gap-2">
+                          <code className="font-mono text-sm">{token.publicId}</code>
+                          {token.primary ? <span className="badge badge-primary badge-sm">primary</span> : null}
+                        </div>
                       </td>
-                    ) : null}
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+                      <td>
+                        <div className="flex flex-wrap gap-1">
+                          {token.scopes.length === 0 ? <span className="text-base-content/50">none</span> : null}
+                          {token.scopes.map((scope) => (
+                            <span key={scope} className="badge badge-outline badge-sm font-mono">
+                              {scope}
+                            </span>
+                          ))}
+                        </div>
+                      </td>
+                      <td>
+                        <span className={`badge badge-sm ${STATUS_BADGE[status]}`}>{status}</span>
+                      </td>
+                      <td className="whitespace-nowrap">{date(token.createdAt)}</td>
+                      <td className="whitespace-nowrap">
+                        <span className="inline-flex items-center gap-1">
+                          {warning ? <TriangleAlert className="size-4 text-warning" role="img" aria-label={warning} /> : null}
+                          {token.expiresAt === null ? "Never" : date(token.expiresAt)}
+                        </span>
+                      </td>
+                      <td className="whitespace-nowrap">
+                        {token.lastUsedAt === null ? <span className="text-base-content/50">Never used</span> : date(token.lastUsedAt)}
+                      </td>
+                      <td className="whitespace-nowrap">{budgetText(token.budget) ?? <span className="text-base-content/50">No limit</span>}</td>
+                      <td className={token.allowedModels ? "font-mono text-sm" : "text-base-content/50"}>{modelsText(token.allowedModels)}</td>
+                      <td className="whitespace-nowrap">{rateText(token.rateLimitRpm) ?? <span className="text-base-content/50">No limit</span>}</td>
+                      {isAdmin ? (
+                        <td className="text-right">
+                          {status === "active" ? (
+                            <Link
+                              to={`/tokens?edit=${encodeURIComponent(token.publicId)}`}
+                              className="btn btn-ghost btn-sm"
+                              aria-label={`Settings of ${token.publicId}`}
+                              preventScrollReset
+                            >
+                              <SlidersHorizontal className="size-4" aria-hidden /> Settings
+                            </Link>
+                          ) : null}
+                          {status === "active" && !token.primary ? (
+                            <ConfirmAction
+                              label={
+                                <>
+                                  <Ban className="size-4" aria-hidden /> Revoke
+                                </>
+                              }
+                              question={`Revoke ${token.publicId}? Requests using it are refused from now on.`}
+                              confirmLabel="Revoke token"
+                              busyLabel="Revoking..."
+                              intent="revoke"
+                              fields={{ publicId: token.publicId }}
+                            />
+                          ) : null}
+                        </td>
+                      ) : null}
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
           </TableRegion>
         )}
       </div>

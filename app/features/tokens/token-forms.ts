@@ -52,4 +52,7 @@ export const SETTINGS_FORM_FIELD: Record<string, string> = {
 };
 
 /** The page's one-button forms. */
-export const tokenIntentForm = z.discriminatedUnion("intent", [z.object({ intent: z.literal("revoke"), publicId: z.string().min(1).max(100) }), z.object({ intent: z.literal("reset") })]);
+export const tokenIntentForm = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("revoke"), publicId: z.string().min(1).max(100) }),
+  z.object({ intent: z.literal("reset") }),
+]);

@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { DAY_MS, DEFAULT_EXPIRY, EXPIRY_CHOICES, expiresAtFor, expiryWarningText, hasExpiryWarning, isExpiryChoice, sortTokens, tokenStatus } from "./token-rules";
+import {
+  DAY_MS,
+  DEFAULT_EXPIRY,
+  EXPIRY_CHOICES,
+  expiresAtFor,
+  expiryWarningText,
+  hasExpiryWarning,
+  isExpiryChoice,
+  sortTokens,
+  tokenStatus,
+} from "./token-rules";
 
 const NOW = Date.UTC(2025, 5, 1, 12, 0, 0);
 const token = (publicId: string, over: Partial<{ expiresAt: number | null; revoked: boolean; createdAt: number; primary: boolean }> = {}) => ({

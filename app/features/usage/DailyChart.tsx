@@ -1,7 +1,19 @@
 import { Link } from "@remix-run/react";
 import type { DailyUsage } from "~/platform/usage";
 import type { ChartMetric, UsagePeriod } from "./format";
-import { barHeights, CHART_METRICS, formatCompact, formatCost, formatCount, formatDay, formatMetric, labelledDays, metricValue, totalTokens, usageSearch } from "./format";
+import {
+  barHeights,
+  CHART_METRICS,
+  formatCompact,
+  formatCost,
+  formatCount,
+  formatDay,
+  formatMetric,
+  labelledDays,
+  metricValue,
+  totalTokens,
+  usageSearch,
+} from "./format";
 
 const METRIC_LABEL: Record<ChartMetric, string> = { tokens: "Tokens", cost: "Cost" };
 
@@ -25,7 +37,13 @@ export function DailyChart({ daily, days, metric }: { daily: DailyUsage[]; days:
           </div>
           <nav aria-label="Chart" className="tabs tabs-border">
             {CHART_METRICS.map((m) => (
-              <Link key={m} to={usageSearch(days, m)} className={`tab ${m === metric ? "tab-active" : ""}`} aria-current={m === metric ? "page" : undefined} preventScrollReset>
+              <Link
+                key={m}
+                to={usageSearch(days, m)}
+                className={`tab ${m === metric ? "tab-active" : ""}`}
+                aria-current={m === metric ? "page" : undefined}
+                preventScrollReset
+              >
                 {METRIC_LABEL[m]}
               </Link>
             ))}
@@ -47,7 +65,11 @@ export function DailyChart({ daily, days, metric }: { daily: DailyUsage[]; days:
               className={`flex h-48 items-end border-b border-l border-base-300 ${days > 30 ? "gap-px" : "gap-1"}`}
             >
               {daily.map((d, i) => (
-                <li key={d.date} className="tooltip tooltip-top flex h-full flex-1 items-end" data-tip={`${formatDay(d.date)}: ${formatMetric(values[i], metric)}`}>
+                <li
+                  key={d.date}
+                  className="tooltip tooltip-top flex h-full flex-1 items-end"
+                  data-tip={`${formatDay(d.date)}: ${formatMetric(values[i], metric)}`}
+                >
                   <span className="sr-only">{`${formatDay(d.date, true)}: ${formatMetric(values[i], metric)}, ${formatCount(d.requests)} ${d.requests === 1 ? "request" : "requests"}`}</span>
                   <div
                     aria-hidden
@@ -75,15 +97,23 @@ export function DailyChart({ daily, days, metric }: { daily: DailyUsage[]; days:
               <thead>
                 <tr>
                   <th scope="col">Day (UTC)</th>
-                  <th scope="col" className="text-right">Requests</th>
-                  <th scope="col" className="text-right">Tokens</th>
-                  <th scope="col" className="text-right">Cost</th>
+                  <th scope="col" className="text-right">
+                    Requests
+                  </th>
+                  <th scope="col" className="text-right">
+                    Tokens
+                  </th>
+                  <th scope="col" className="text-right">
+                    Cost
+                  </th>
                 </tr>
               </thead>
               <tbody>
                 {daily.map((d) => (
                   <tr key={d.date}>
-                    <th scope="row" className="font-normal">{formatDay(d.date, true)}</th>
+                    <th scope="row" className="font-normal">
+                      {formatDay(d.date, true)}
+                    </th>
                     <td className="text-right tabular-nums">{formatCount(d.requests)}</td>
                     <td className="text-right tabular-nums">{formatCount(totalTokens(d))}</td>
                     <td className="text-right tabular-nums">{formatCost(d.cost)}</td>
@@ -97,4 +127,3 @@ export function DailyChart({ daily, days, metric }: { daily: DailyUsage[]; days:
     </div>
   );
 }
-

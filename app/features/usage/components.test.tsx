@@ -13,7 +13,11 @@ beforeAll(() => {
 afterAll(() => vi.restoreAllMocks());
 
 const render = (node: ReactNode) => renderToStaticMarkup(<StaticRouter location="/usage">{node}</StaticRouter>);
-const text = (html: string) => html.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim();
+const text = (html: string) =>
+  html
+    .replace(/<[^>]+>/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
 
 const none: UsageFigures = { requests: 0, promptTokens: 0, completionTokens: 0, reasoningTokens: 0, cost: 0 };
 const day = (date: string, figures: Partial<UsageFigures> = {}): DailyUsage => ({ date, ...none, ...figures });
@@ -48,7 +52,11 @@ describe("the usage screen's parts", () => {
   });
 
   it("reads each day of the chart out, and scales bars to the busiest day", () => {
-    const daily = [day("2025-01-13"), day("2025-01-14", { requests: 1, promptTokens: 10, completionTokens: 15 }), day("2025-01-15", { requests: 2, promptTokens: 40, completionTokens: 60 })];
+    const daily = [
+      day("2025-01-13"),
+      day("2025-01-14", { requests: 1, promptTokens: 10, completionTokens: 15 }),
+      day("2025-01-15", { requests: 2, promptTokens: 40, completionTokens: 60 }),
+    ];
     const html = render(<DailyChart daily={daily} days={7} metric="tokens" />);
     expect(html).toContain('aria-label="Daily tokens, 13 Jan 2025 to 15 Jan 2025 (UTC)"');
     expect(text(html)).toContain("13 Jan 2025: 0 tokens, 0 requests");

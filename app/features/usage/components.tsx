@@ -4,15 +4,7 @@ import type { ReactNode } from "react";
 import { Alert } from "~/components/Alert";
 import type { ModelUsage, SourceUsage, UsageFigures } from "~/platform/usage";
 import type { ChartMetric, UsagePeriod } from "./format";
-import {
-  EMPTY_USAGE,
-  formatCost,
-  formatCount,
-  sourceLabel,
-  totalTokens,
-  USAGE_PERIODS,
-  usageSearch,
-} from "./format";
+import { EMPTY_USAGE, formatCost, formatCount, sourceLabel, totalTokens, USAGE_PERIODS, usageSearch } from "./format";
 
 /** The period tabs: plain links (`?days=`), so they work without JavaScript and can be bookmarked. */
 export function PeriodTabs({ days, metric }: { days: UsagePeriod; metric: ChartMetric }) {
@@ -100,17 +92,29 @@ export function ModelTable({ models, totals }: { models: ModelUsage[]; totals: U
             <thead>
               <tr>
                 <th scope="col">Model</th>
-                <th scope="col" className="text-right">Requests</th>
-                <th scope="col" className="text-right">Input tokens</th>
-                <th scope="col" className="text-right">Output tokens</th>
-                <th scope="col" className="text-right">Reasoning tokens</th>
-                <th scope="col" className="text-right">Cost</th>
+                <th scope="col" className="text-right">
+                  Requests
+                </th>
+                <th scope="col" className="text-right">
+                  Input tokens
+                </th>
+                <th scope="col" className="text-right">
+                  Output tokens
+                </th>
+                <th scope="col" className="text-right">
+                  Reasoning tokens
+                </th>
+                <th scope="col" className="text-right">
+                  Cost
+                </th>
               </tr>
             </thead>
             <tbody>
               {models.map((m) => (
                 <tr key={m.model} className="hover:bg-base-200/50">
-                  <th scope="row" className="font-mono text-sm font-normal">{m.model}</th>
+                  <th scope="row" className="font-mono text-sm font-normal">
+                    {m.model}
+                  </th>
                   <FigureCells figures={m} />
                 </tr>
               ))}
@@ -151,9 +155,15 @@ export function SourceTable({ sources }: { sources: SourceUsage[] }) {
             <thead>
               <tr>
                 <th scope="col">Source</th>
-                <th scope="col" className="text-right">Requests</th>
-                <th scope="col" className="text-right">Tokens</th>
-                <th scope="col" className="text-right">Cost</th>
+                <th scope="col" className="text-right">
+                  Requests
+                </th>
+                <th scope="col" className="text-right">
+                  Tokens
+                </th>
+                <th scope="col" className="text-right">
+                  Cost
+                </th>
               </tr>
             </thead>
             <tbody>

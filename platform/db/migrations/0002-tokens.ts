@@ -23,14 +23,19 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   // Organizations made before this migration (the system organization) get their primary token too.
   // Its secret is never shown: an admin resets it to obtain one.
-  const orgs = (await db.selectFrom("organizations" as never).select("id" as never).execute()) as { id: number }[];
+  const orgs = (await db
+    .selectFrom("organizations" as never)
+    .select("id" as never)
+    .execute()) as { id: number }[];
   for (const org of orgs) {
     await db
       .insertInto("api_tokens" as never)
       .values({
         public_id: randomBytes(9).toString("base64url"),
         org_id: org.id,
-        secret_hash: createHash("sha256").update(`sk-${randomBytes(32).toString("base64url")}`).digest("hex"),
+        secret_hash: createHash("sha256")
+          .update(`sk-${randomBytes(32).toString("base64url")}`)
+          .digest("hex"),
         scopes: JSON.stringify(["chat", "models:read", "images", "audio"]),
         is_primary: 1,
         created_at: Date.now(),

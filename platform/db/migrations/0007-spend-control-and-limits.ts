@@ -11,20 +11,38 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   const id = idType(db);
   const big = bigType(db);
 
-  await db.schema.alterTable("billing_accounts").addColumn("reserved_micros", big, (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable("billing_accounts")
+    .addColumn("reserved_micros", big, (c) => c.notNull().defaultTo(0))
+    .execute();
   await db.schema.alterTable("billing_accounts").addColumn("monthly_cap_micros", big).execute();
   await db.schema.alterTable("billing_accounts").addColumn("month_key", "text").execute();
-  await db.schema.alterTable("billing_accounts").addColumn("month_spent_micros", big, (c) => c.notNull().defaultTo(0)).execute();
-  await db.schema.alterTable("billing_accounts").addColumn("recharges_per_day", "integer", (c) => c.notNull().defaultTo(3)).execute();
+  await db.schema
+    .alterTable("billing_accounts")
+    .addColumn("month_spent_micros", big, (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema
+    .alterTable("billing_accounts")
+    .addColumn("recharges_per_day", "integer", (c) => c.notNull().defaultTo(3))
+    .execute();
   await db.schema.alterTable("billing_accounts").addColumn("recharge_refused_at", big).execute();
   await db.schema.alterTable("billing_accounts").addColumn("recharge_refused_reason", "text").execute();
 
   await db.schema.alterTable("api_tokens").addColumn("budget_micros", big).execute();
   await db.schema.alterTable("api_tokens").addColumn("budget_period", "text").execute();
-  await db.schema.alterTable("api_tokens").addColumn("spent_micros", big, (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable("api_tokens")
+    .addColumn("spent_micros", big, (c) => c.notNull().defaultTo(0))
+    .execute();
   await db.schema.alterTable("api_tokens").addColumn("month_key", "text").execute();
-  await db.schema.alterTable("api_tokens").addColumn("month_spent_micros", big, (c) => c.notNull().defaultTo(0)).execute();
-  await db.schema.alterTable("api_tokens").addColumn("reserved_micros", big, (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable("api_tokens")
+    .addColumn("month_spent_micros", big, (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema
+    .alterTable("api_tokens")
+    .addColumn("reserved_micros", big, (c) => c.notNull().defaultTo(0))
+    .execute();
   await db.schema.alterTable("api_tokens").addColumn("allowed_models", "text").execute();
   await db.schema.alterTable("api_tokens").addColumn("rate_limit_rpm", "integer").execute();
 
@@ -74,10 +92,27 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 export async function down(db: Kysely<unknown>): Promise<void> {
   for (const table of ["oauth_states", "rate_limit_buckets", "payment_intents", "spend_reservations"]) await db.schema.dropTable(table).execute();
   await db.schema.alterTable("models").dropColumn("default_max_tokens").execute();
-  for (const column of ["budget_micros", "budget_period", "spent_micros", "month_key", "month_spent_micros", "reserved_micros", "allowed_models", "rate_limit_rpm"]) {
+  for (const column of [
+    "budget_micros",
+    "budget_period",
+    "spent_micros",
+    "month_key",
+    "month_spent_micros",
+    "reserved_micros",
+    "allowed_models",
+    "rate_limit_rpm",
+  ]) {
     await db.schema.alterTable("api_tokens").dropColumn(column).execute();
   }
-  for (const column of ["reserved_micros", "monthly_cap_micros", "month_key", "month_spent_micros", "recharges_per_day", "recharge_refused_at", "recharge_refused_reason"]) {
+  for (const column of [
+    "reserved_micros",
+    "monthly_cap_micros",
+    "month_key",
+    "month_spent_micros",
+    "recharges_per_day",
+    "recharge_refused_at",
+    "recharge_refused_reason",
+  ]) {
     await db.schema.alterTable("billing_accounts").dropColumn(column).execute();
   }
 }

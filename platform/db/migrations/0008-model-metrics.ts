@@ -16,7 +16,19 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("model", "text", (c) => c.notNull())
     .addColumn("org_id", "integer", (c) => c.notNull())
     .addColumn("minute", big, (c) => c.notNull());
-  for (const column of ["requests", "successes", "upstream_errors", "rate_limited", "unavailable", "aborted", "ttft_count", "ttft_sum_ms", "output_tokens", "generation_ms", "duration_ms"]) {
+  for (const column of [
+    "requests",
+    "successes",
+    "upstream_errors",
+    "rate_limited",
+    "unavailable",
+    "aborted",
+    "ttft_count",
+    "ttft_sum_ms",
+    "output_tokens",
+    "generation_ms",
+    "duration_ms",
+  ]) {
     stats = stats.addColumn(column, big, (c) => c.notNull().defaultTo(0));
   }
   for (let i = 0; i < TTFT_BUCKETS; i++) stats = stats.addColumn(`ttft_b${i}`, "integer", (c) => c.notNull().defaultTo(0));
@@ -35,7 +47,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema.alterTable("models").addColumn("alert_error_rate_pct", "integer").execute();
   await db.schema.alterTable("models").addColumn("alert_ttft_ms", "integer").execute();
-  await db.schema.alterTable("models").addColumn("publish_metrics", "integer", (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable("models")
+    .addColumn("publish_metrics", "integer", (c) => c.notNull().defaultTo(0))
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -9,7 +9,11 @@ export const command: Command = {
     const email = rawEmail?.trim().toLowerCase();
     if (!email || !email.includes("@")) return 2;
     return withDatabase(async (db) => {
-      const users = await db.selectFrom("users").select(["id", "name"]).where((eb) => eb(eb.fn("lower", ["email"]), "=", email)).execute();
+      const users = await db
+        .selectFrom("users")
+        .select(["id", "name"])
+        .where((eb) => eb(eb.fn("lower", ["email"]), "=", email))
+        .execute();
       if (users.length === 0) {
         console.error(`No user with the email ${email} has signed in yet. Sign in once, then run this again.`);
         return 1;

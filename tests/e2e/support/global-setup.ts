@@ -11,7 +11,11 @@ export default async function globalSetup() {
 
   // The fake Stripe API the server's STRIPE_API_* settings point at; it also delivers signed webhooks
   // (each twice, as Stripe may) to the server, so the tests see the webhook and the synchronous path race.
-  const stripe = new FakeStripe({ webhookSecret: STRIPE_WEBHOOK_SECRET, webhookUrl: `${process.env.E2E_BASE_URL}/api/v1/billing/webhook`, duplicateWebhooks: true });
+  const stripe = new FakeStripe({
+    webhookSecret: STRIPE_WEBHOOK_SECRET,
+    webhookUrl: `${process.env.E2E_BASE_URL}/api/v1/billing/webhook`,
+    duplicateWebhooks: true,
+  });
   await stripe.listen(STRIPE_FAKE_PORT);
   return () => stripe.close();
 }
