@@ -40,7 +40,7 @@ test("a remembered page with non-Latin-1 characters is where sign-in lands, not 
   // Sign in again, stopping at the callback's redirect to /login?login_success=1.
   const page1 = await (await page.request.get("/api/v1/auth/google")).text();
   const hidden = Object.fromEntries(
-    [...page1.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1], m[2].replace(/&amp;/g, "&")]),
+    [...page1.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"\s*\/?>/g)].map((m) => [m[1], m[2].replace(/&amp;/g, "&")]),
   );
   const issued = await page.request.post("/api/v1/auth/dev/authorize", { form: { ...hidden, ...person }, maxRedirects: 0 });
   const callback = await page.request.get(issued.headers()["location"], { maxRedirects: 0 });

@@ -22,7 +22,7 @@ export async function signInWithRequests(request: APIRequestContext, person: Per
   const authorize = await request.get(`${baseURL}/api/v1/auth/${provider}`);
   if (!authorize.ok()) throw new Error(`authorize page answered ${authorize.status()}`);
   const page = await authorize.text();
-  const hidden = Object.fromEntries([...page.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1], decodeEntities(m[2])]));
+  const hidden = Object.fromEntries([...page.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"\s*\/?>/g)].map((m) => [m[1], decodeEntities(m[2])]));
   const done = await request.post(`${baseURL}/api/v1/auth/dev/authorize`, { form: { ...hidden, name: person.name, email: person.email } });
   if (!done.ok()) throw new Error(`sign-in answered ${done.status()}: ${await done.text()}`);
 }
