@@ -29,7 +29,6 @@ export function BalanceCard({
   const invoice = config.paymentMode === "invoice";
   const enabled = autoReloadEnabled(config);
   const paused = enabled && !hasPaymentMethod;
-  const turningOff = useIsPending({ intent: "auto-payment" });
   return (
     <section className="card bg-base-100 shadow-sm" aria-labelledby="balance-title">
       <div className="card-body">
@@ -73,15 +72,7 @@ export function BalanceCard({
                 {rechargesPerDay !== null && <p className="mt-1 text-sm text-base-content/70">{rechargeLimitText(rechargesPerDay)}.</p>}
               </div>
               <div className="flex flex-wrap gap-2">
-                {paused && (
-                  // Without a card the dialog stays closed; turning off needs no amounts (the platform keeps them).
-                  <Form method="post">
-                    <input type="hidden" name="intent" value="auto-payment" />
-                    <button type="submit" className="btn btn-warning btn-sm" disabled={turningOff}>
-                      {turningOff ? "Turning off…" : "Turn off auto-reload"}
-                    </button>
-                  </Form>
-                )}
+                {paused && <TurnOffAutoReload />}
                 <DialogLink name="auto-payment" className="btn btn-outline btn-sm" disabled={!hasPaymentMethod}>
                   Configure
                 </DialogLink>
@@ -91,5 +82,18 @@ export function BalanceCard({
         )}
       </div>
     </section>
+  );
+}
+
+/** Without a card the Configure dialog stays closed; turning off needs no amounts (the platform keeps them). Works without JavaScript. */
+function TurnOffAutoReload() {
+  const pending = useIsPending({ intent: "auto-payment" });
+  return (
+    <Form method="post">
+      <input type="hidden" name="intent" value="auto-payment" />
+      <button type="submit" className="btn btn-warning btn-sm" disabled={pending}>
+        {pending ? "Turning off…" : "Turn off auto-reload"}
+      </button>
+    </Form>
   );
 }
