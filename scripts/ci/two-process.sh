@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # CI part "two-process": two compiled servers on one throwaway PostgreSQL cluster, as behind a load
-# balancer: a session made on one works on the other, both survive a PostgreSQL restart, and each
-# drains on SIGTERM (a stream finished, or stopped and metered at the deadline), exiting 0.
+# balancer: a session made on one works on the other, concurrent priced requests split between them
+# never spend past a balance or a token budget (spend reservations, issue 11), both survive a PostgreSQL
+# restart, and each drains on SIGTERM (a stream finished, or stopped and metered at the deadline), exiting 0.
 #   bash scripts/ci/two-process.sh   (PG_PORT default 5545, PORT default 4420 and PORT+1)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
