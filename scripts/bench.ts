@@ -6,6 +6,7 @@ import path from "node:path";
 import autocannon from "autocannon";
 import SQLite from "better-sqlite3";
 import { benchChat } from "./bench-chat";
+import { benchOpenAiThroughput } from "./bench/openai-throughput";
 import { devSignIn, startBuiltServer } from "./bench/server";
 
 async function requestsPerSecond(url: string, headers: Record<string, string> = {}): Promise<number> {
@@ -96,6 +97,11 @@ async function main() {
   report["chat: within budget (10% or 5 ms)"] = chat.ttftWithinBudget ? "yes" : "no";
   report[`chat: ${chat.concurrentStreams} concurrent streams, errors`] = String(chat.concurrentErrors);
   report["chat: server RSS start → peak → 3 s after (MB)"] = `${chat.rssStartMb.toFixed(0)} → ${chat.rssPeakMb.toFixed(0)} → ${chat.rssAfterMb.toFixed(0)}`;
+  // Issue 11: spend reservations must not halve /openai/v1 throughput (scripts/bench/openai-throughput.ts).
+  const openai = await benchOpenAiThroughput();
+  report["openai: /openai/v1 req/s, free model (nothing held)"] = openai.freeRps.toFixed(0);
+  report["openai: /openai/v1 req/s, priced model (reserved, settled)"] = openai.pricedRps.toFixed(0);
+  report["openai: priced ÷ free (budget ≥ 0.5)"] = (openai.pricedRps / openai.freeRps).toFixed(2);
 
   const width = Math.max(...Object.keys(report).map((k) => k.length));
   for (const [k, v] of Object.entries(report)) console.log(`${k.padEnd(width)}  ${v}`);

@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { useFocusOnArrival } from "~/lib/use-arrival";
 
 type AlertKind = "error" | "warning" | "success" | "info";
 
@@ -7,11 +8,28 @@ const TONE: Record<AlertKind, string> = { error: "alert-error", warning: "alert-
 /**
  * A page-level message: errors and warnings are announced as alerts, successes and information as
  * polite status updates. The one way the console shows a message in a page.
+ *
+ * `focus`: the message answers a submission, so it takes focus when it appears (issue 14, decision 0091):
+ * a keyboard or screen-reader user lands on the result instead of the page body, with or without
+ * JavaScript. Give it a changing `key` (`useArrivalKey`) to take focus again when the same text comes back.
  */
-export function Alert({ kind, id, className = "", children }: { kind: AlertKind; id?: string; className?: string; children: ReactNode }) {
+export function Alert({
+  kind,
+  id,
+  className = "",
+  focus = false,
+  children,
+}: {
+  kind: AlertKind;
+  id?: string;
+  className?: string;
+  focus?: boolean;
+  children: ReactNode;
+}) {
   const urgent = kind === "error" || kind === "warning";
+  const focusProps = useFocusOnArrival<HTMLDivElement>(focus);
   return (
-    <div id={id} role={urgent ? "alert" : "status"} className={`alert ${TONE[kind]} ${className}`.trim()}>
+    <div id={id} role={urgent ? "alert" : "status"} className={`alert ${TONE[kind]} ${className}`.trim()} {...focusProps}>
       {children}
     </div>
   );

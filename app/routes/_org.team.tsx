@@ -10,6 +10,7 @@ import { teamApi } from "~/platform/team.server";
 import { requireAccess } from "~/session.server";
 import type { RouteHandle } from "./_org";
 import { Alert } from "~/components/Alert";
+import { useArrivalKey } from "~/lib/use-arrival";
 
 export const handle: RouteHandle = { title: "Team" };
 /** Reload after every submission, refusals included: a 409 usually means the list is out of date. */
@@ -72,11 +73,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function TeamPage() {
   const { viewer, members, loadError } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
+  const arrival = useArrivalKey(result);
   const isAdmin = viewer.role === "admin";
   return (
     <div className="flex flex-col gap-6">
       {loadError ? <Alert kind="error">{loadError}</Alert> : null}
-      {result && !result.ok ? <Alert kind="error">{result.message}</Alert> : null}
+      {result && !result.ok ? (
+        <Alert key={arrival} kind="error" focus>
+          {result.message}
+        </Alert>
+      ) : null}
       {isAdmin ? <InvitePanel invite={result?.ok ? result.invite : null} /> : null}
       <MemberTable members={members} viewer={viewer} />
       {!isAdmin ? <p className="text-sm text-base-content/60">Only admins can invite people and change roles.</p> : null}

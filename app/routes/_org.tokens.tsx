@@ -18,6 +18,7 @@ import { tokensApi } from "~/platform/tokens.server";
 import { requireAccess } from "~/session.server";
 import type { RouteHandle } from "./_org";
 import { Alert } from "~/components/Alert";
+import { useArrivalKey } from "~/lib/use-arrival";
 
 export const handle: RouteHandle = { title: "API Tokens" };
 /** Reload after every submission, refusals included: a 409 usually means the list is out of date. */
@@ -96,12 +97,19 @@ export default function ApiTokensPage() {
   const { isAdmin, now, tokens, loadError, scopes, scopesError, editing, models } = useLoaderData<typeof loader>();
   const edited = editing ? tokens.find((t) => t.publicId === editing && !t.revoked) : undefined;
   const result = useActionData<typeof action>();
+  const arrival = useArrivalKey(result);
   const timeZone = useTimeZone();
   return (
     <div className="flex flex-col gap-6">
       {loadError ? <Alert kind="error">{loadError}</Alert> : null}
-      {result && "message" in result ? <Alert kind="error">{result.message}</Alert> : null}
-      {result?.ok ? <SecretReveal title={result.intent === "reset" ? "Organization token reset" : "Token created"} token={result.secret.token} /> : null}
+      {result && "message" in result ? (
+        <Alert key={arrival} kind="error" focus>
+          {result.message}
+        </Alert>
+      ) : null}
+      {result?.ok ? (
+        <SecretReveal key={arrival} title={result.intent === "reset" ? "Organization token reset" : "Token created"} token={result.secret.token} />
+      ) : null}
       {isAdmin ? (
         <>
           {scopesError ? <Alert kind="error">{scopesError}</Alert> : null}

@@ -4,6 +4,7 @@ import { parseWithZod } from "@conform-to/zod";
 import { Form, Link, useSearchParams } from "@remix-run/react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { Alert } from "~/components/Alert";
+import { useArrivalKey } from "~/lib/use-arrival";
 import { useDialogHref } from "~/components/UrlDialog";
 import { useIsPending } from "~/lib/use-is-pending";
 import { NoPaymentMethodBanner } from "./NoPaymentMethodBanner";
@@ -24,6 +25,7 @@ export function AddFundsForm({
 }) {
   const [params] = useSearchParams();
   const fromUrl = params.get("amount");
+  const arrival = useArrivalKey(lastResult);
   const [form, fields] = useForm({
     id: "add-funds",
     lastResult,
@@ -91,7 +93,7 @@ export function AddFundsForm({
         </p>
       )}
       {form.errors?.[0] && (
-        <Alert kind="error">
+        <Alert key={arrival} kind="error" focus={lastResult !== undefined}>
           <span>{form.errors[0]}</span>
         </Alert>
       )}

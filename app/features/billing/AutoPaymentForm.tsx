@@ -3,6 +3,7 @@ import type { FieldMetadata, SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { Form } from "@remix-run/react";
 import { Alert } from "~/components/Alert";
+import { useArrivalKey } from "~/lib/use-arrival";
 import { useIsPending } from "~/lib/use-is-pending";
 import type { BillingConfig } from "~/platform/billing";
 import { autoPaymentDefaults, autoPaymentForm } from "./validation";
@@ -10,6 +11,7 @@ import { autoPaymentDefaults, autoPaymentForm } from "./validation";
 /** Auto-payment (conform): the amounts are checked only when enabled, next to each field (SPEC §5). */
 export function AutoPaymentForm({ config, lastResult }: { config: BillingConfig; lastResult: SubmissionResult<string[]> | undefined }) {
   const defaults = autoPaymentDefaults(config.autoPaymentConfig);
+  const arrival = useArrivalKey(lastResult);
   const [form, fields] = useForm({
     id: "auto-payment",
     lastResult,
@@ -34,7 +36,7 @@ export function AutoPaymentForm({ config, lastResult }: { config: BillingConfig;
       <AmountField label="Threshold amount (USD)" field={fields.thresholdAmount} />
       <AmountField label="Recharge amount (USD)" field={fields.rechargeAmount} />
       {form.errors?.[0] && (
-        <Alert kind="error">
+        <Alert key={arrival} kind="error" focus={lastResult !== undefined}>
           <span>{form.errors[0]}</span>
         </Alert>
       )}

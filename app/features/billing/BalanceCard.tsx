@@ -1,13 +1,19 @@
+import { Form } from "@remix-run/react";
 import { RefreshCw, Wallet } from "lucide-react";
 import { Alert } from "~/components/Alert";
 import { DialogLink } from "~/components/UrlDialog";
+import { useIsPending } from "~/lib/use-is-pending";
 import type { BillingConfig } from "~/platform/billing";
 import { formatBalance } from "./format";
 import { BILLING_MESSAGES } from "./messages";
 import { rechargeLimitText } from "./recharge";
 import { autoReloadEnabled } from "./validation";
 
-/** The balance (or the amount since the last invoice), Add funds, and the auto-reload summary. */
+/**
+ * The balance (or the amount since the last invoice), Add funds, and the auto-reload summary. Auto-reload
+ * that is on while there is no card reads Paused and can be turned off here, since Configure needs a card
+ * (issue 14, decision 0091).
+ */
 export function BalanceCard({
   balance,
   config,
@@ -22,6 +28,7 @@ export function BalanceCard({
 }) {
   const invoice = config.paymentMode === "invoice";
   const enabled = autoReloadEnabled(config);
+  const paused = enabled && !hasPaymentMethod;
   return (
     <section className="card bg-base-100 shadow-sm" aria-labelledby="balance-title">
       <div className="card-body">
@@ -51,8 +58,11 @@ export function BalanceCard({
               <div>
                 <p className="flex items-center gap-2 font-medium">
                   <RefreshCw className="size-4" aria-hidden /> Auto-reload:{" "}
-                  <span className={`badge ${enabled ? "badge-success" : "badge-ghost"}`}>{enabled ? "Enabled" : "Disabled"}</span>
+                  <span className={`badge ${paused ? "badge-warning" : enabled ? "badge-success" : "badge-ghost"}`}>
+                    {paused ? "Paused" : enabled ? "Enabled" : "Disabled"}
+                  </span>
                 </p>
+                {paused && <p className="mt-1 text-sm">{BILLING_MESSAGES.autoReloadPaused}</p>}
                 {enabled && config.autoPaymentConfig && (
                   <p className="mt-1 text-sm text-base-content/70">
                     Adds {formatBalance(config.autoPaymentConfig.rechargeAmount)} when the balance falls below{" "}
@@ -61,13 +71,29 @@ export function BalanceCard({
                 )}
                 {rechargesPerDay !== null && <p className="mt-1 text-sm text-base-content/70">{rechargeLimitText(rechargesPerDay)}.</p>}
               </div>
-              <DialogLink name="auto-payment" className="btn btn-outline btn-sm" disabled={!hasPaymentMethod}>
-                Configure
-              </DialogLink>
+              <div className="flex flex-wrap gap-2">
+                {paused && <TurnOffAutoReload />}
+                <DialogLink name="auto-payment" className="btn btn-outline btn-sm" disabled={!hasPaymentMethod}>
+                  Configure
+                </DialogLink>
+              </div>
             </div>
           </>
         )}
       </div>
     </section>
+  );
+}
+
+/** Without a card the Configure dialog stays closed; turning off needs no amounts (the platform keeps them). Works without JavaScript. */
+function TurnOffAutoReload() {
+  const pending = useIsPending({ intent: "auto-payment" });
+  return (
+    <Form method="post">
+      <input type="hidden" name="intent" value="auto-payment" />
+      <button type="submit" className="btn btn-warning btn-sm" disabled={pending}>
+        {pending ? "Turning off…" : "Turn off auto-reload"}
+      </button>
+    </Form>
   );
 }

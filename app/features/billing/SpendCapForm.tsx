@@ -5,6 +5,7 @@ import { Form } from "@remix-run/react";
 import { Gauge } from "lucide-react";
 import type { SpendCapState } from "@contract/billing";
 import { Alert } from "~/components/Alert";
+import { useArrivalKey } from "~/lib/use-arrival";
 import { useIsPending } from "~/lib/use-is-pending";
 import { spendCapForm } from "./spend-cap-form";
 
@@ -23,6 +24,7 @@ export function SpendCapForm({
   isAdmin: boolean;
   lastResult: SubmissionResult<string[]> | undefined;
 }) {
+  const arrival = useArrivalKey(lastResult);
   const [form, fields] = useForm({
     id: "spend-cap",
     lastResult,
@@ -68,7 +70,11 @@ export function SpendCapForm({
             <p id="spend-cap-help" className="text-sm text-base-content/70">
               Leave empty for no cap. Requests that could take this month past the cap are refused.
             </p>
-            {form.errors?.[0] ? <Alert kind="error">{form.errors[0]}</Alert> : null}
+            {form.errors?.[0] ? (
+              <Alert key={arrival} kind="error" focus={lastResult !== undefined}>
+                {form.errors[0]}
+              </Alert>
+            ) : null}
           </Form>
         ) : null}
       </div>

@@ -19,6 +19,8 @@ export const BILLING_MESSAGES = {
   addFundsOk: "Adding funds successful! Balance will update shortly.",
   autoPaymentFailed: "Failed to save auto-payment settings",
   autoPaymentOk: "Auto-payment settings updated successfully.",
+  // Issue 14 (decision 0091): auto-reload on, but no card to charge.
+  autoReloadPaused: "Paused: there is no payment method to charge. Add one to resume it, or turn auto-reload off.",
   removeFailed: "Failed to remove payment method",
   removeOk: "Payment method removed successfully.",
   removeQuestion: "Are you sure you want to remove your payment method?",

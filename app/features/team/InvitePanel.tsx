@@ -1,6 +1,7 @@
 import { Form } from "@remix-run/react";
 import { Ticket } from "lucide-react";
 import { CopyButton } from "~/components/CopyButton";
+import { useFocusOnArrival } from "~/lib/use-arrival";
 import { useIsPending } from "~/lib/use-is-pending";
 import type { InviteKind } from "./member-rules";
 import { INVITE_KINDS } from "./member-rules";
@@ -10,6 +11,8 @@ export function InvitePanel({ invite }: { invite: { code: string; kind: InviteKi
   const single = useIsPending({ intent: "invite", fields: { kind: "single-use" } });
   const multi = useIsPending({ intent: "invite", fields: { kind: "multi-use" } });
   const pending = single ? "single-use" : multi ? "multi-use" : null;
+  // The new code answers the submission: it takes focus (decision 0091).
+  const codeFocus = useFocusOnArrival<HTMLDivElement>(invite != null, invite?.code);
   return (
     <section className="card bg-base-100 shadow-sm" aria-labelledby="invite-title">
       <div className="card-body gap-4">
@@ -31,7 +34,7 @@ export function InvitePanel({ invite }: { invite: { code: string; kind: InviteKi
           ))}
         </Form>
         {invite ? (
-          <div className="flex flex-wrap items-center gap-3 rounded-box bg-base-200 p-3" role="status" aria-label="Invite code">
+          <div className="flex flex-wrap items-center gap-3 rounded-box bg-base-200 p-3" role="status" aria-label="Invite code" {...codeFocus}>
             <span className="badge badge-outline">{invite.kind}</span>
             <code className="font-mono text-lg tracking-widest" data-testid="invite-code">
               {invite.code}

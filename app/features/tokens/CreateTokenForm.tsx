@@ -4,6 +4,7 @@ import { parseWithZod } from "@conform-to/zod";
 import { Form } from "@remix-run/react";
 import { KeyRound } from "lucide-react";
 import { Alert } from "~/components/Alert";
+import { useArrivalKey } from "~/lib/use-arrival";
 import { useIsPending } from "~/lib/use-is-pending";
 import { createTokenForm } from "./token-forms";
 import { DEFAULT_EXPIRY, EXPIRY_CHOICES } from "./token-rules";
@@ -30,6 +31,7 @@ export function CreateTokenForm({ scopes, models, lastResult }: CreateTokenFormP
     onValidate: ({ formData }) => parseWithZod(formData, { schema: createTokenForm }),
   });
   const pending = useIsPending({ intent: "create" });
+  const arrival = useArrivalKey(lastResult);
   const chosen = new Set((fields.scopes.initialValue as string[] | undefined) ?? []);
   const error = form.errors?.[0] ?? fields.expiry.errors?.[0] ?? fields.scopes.errors?.[0] ?? null;
   const settings = {
@@ -73,7 +75,11 @@ export function CreateTokenForm({ scopes, models, lastResult }: CreateTokenFormP
             </select>
           </fieldset>
           <SpendSettingsFields fields={settings} models={models} />
-          {error ? <Alert kind="error">{error}</Alert> : null}
+          {error ? (
+            <Alert key={arrival} kind="error" focus={lastResult !== undefined}>
+              {error}
+            </Alert>
+          ) : null}
           <div>
             <button type="submit" className="btn btn-primary" disabled={pending}>
               {pending ? "Creating..." : "Create token"}

@@ -1,10 +1,15 @@
 import { ShieldAlert } from "lucide-react";
 import { CopyButton } from "~/components/CopyButton";
+import { useFocusOnArrival } from "~/lib/use-arrival";
 
-/** A new secret, shown this once (it travels only in the action's answer, DESIGN §6). */
+/**
+ * A new secret, shown this once (it travels only in the action's answer, DESIGN §6). It answers a
+ * submission, so it takes focus when it appears, with or without JavaScript (decision 0091).
+ */
 export function SecretReveal({ title, token }: { title: string; token: string }) {
+  const focus = useFocusOnArrival<HTMLElement>();
   return (
-    <section className="alert alert-warning flex flex-col items-stretch gap-3" aria-labelledby="secret-title">
+    <section className="alert alert-warning flex flex-col items-stretch gap-3" aria-labelledby="secret-title" {...focus}>
       <div className="flex items-start gap-3">
         <ShieldAlert className="size-6 shrink-0" aria-hidden />
         <div>

@@ -4,6 +4,7 @@ import { parseWithZod } from "@conform-to/zod";
 import { Form, Link } from "@remix-run/react";
 import { SlidersHorizontal } from "lucide-react";
 import { Alert } from "~/components/Alert";
+import { useArrivalKey } from "~/lib/use-arrival";
 import { useIsPending } from "~/lib/use-is-pending";
 import type { ApiToken } from "~/platform/tokens";
 import { SpendSettingsFields } from "./SpendSettingsFields";
@@ -17,6 +18,7 @@ interface TokenSettingsFormProps {
 
 /** One token's budget, allow-list and request rate (admins), opened by `?edit=publicId`: works without JavaScript. */
 export function TokenSettingsForm({ token, models, lastResult }: TokenSettingsFormProps) {
+  const arrival = useArrivalKey(lastResult);
   const [form, fields] = useForm({
     id: `token-settings-${token.publicId}`,
     lastResult,
@@ -48,7 +50,11 @@ export function TokenSettingsForm({ token, models, lastResult }: TokenSettingsFo
           <input type="hidden" name="intent" value="settings" />
           <input type="hidden" name="publicId" value={token.publicId} />
           <SpendSettingsFields fields={settings} models={models} />
-          {form.errors?.[0] ? <Alert kind="error">{form.errors[0]}</Alert> : null}
+          {form.errors?.[0] ? (
+            <Alert key={arrival} kind="error" focus={lastResult !== undefined}>
+              {form.errors[0]}
+            </Alert>
+          ) : null}
           <div className="flex gap-2">
             <button type="submit" className="btn btn-primary" disabled={pending}>
               {pending ? "Saving…" : "Save settings"}
