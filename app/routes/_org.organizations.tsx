@@ -65,8 +65,10 @@ function SwitchButton({ organization }: { organization: { id: number; name: stri
     <Form method="post" action="/switch-organization">
       <input type="hidden" name="organizationId" value={organization.id} />
       <input type="hidden" name="redirectTo" value="/organizations" />
-      <button type="submit" className="btn btn-sm" disabled={pending} aria-label={`Switch to ${organization.name}`}>
+      {/* The visible word starts the accessible name: a voice user says what they see. */}
+      <button type="submit" className="btn btn-sm" disabled={pending}>
         {pending ? "Switching..." : "Switch"}
+        <span className="sr-only"> to {organization.name}</span>
       </button>
     </Form>
   );

@@ -130,7 +130,7 @@ test.describe("at 390 px", () => {
     });
   }
 
-  for (const path of ["/tokens", "/billing", "/models", "/usage", "/chat?dialog=api-examples", "/api-home"]) {
+  for (const path of ["/tokens", "/billing", "/models", "/usage", "/chat?dialog=api-examples", "/api-home", "/organizations"]) {
     test(`${path} has no serious or critical violations in either theme`, async ({ page }) => {
       await signInWithOrganization(page);
       await page.goto(path);

@@ -81,6 +81,21 @@ test("switching organization keeps the page, with its view settings, when the ne
   await expect(page).toHaveURL(/\/usage\?days=7$/);
 });
 
+test("the Organizations page switches to another of the user's organizations and stays there", async ({ page }) => {
+  const { orgName } = await signInWithOrganization(page, "Lister");
+  await createOrganizationWithRequests(page.request, `Other ${orgName}`);
+  await page.goto("/organizations");
+  await page.getByRole("button", { name: `Switch to ${orgName}` }).click();
+  await expect(switcher(page).locator("option:checked")).toHaveText(orgName);
+  await expect(page).toHaveURL(/\/organizations$/);
+  await expect(
+    page
+      .getByRole("region", { name: "Your organizations" })
+      .getByRole("listitem")
+      .filter({ has: page.getByText(orgName, { exact: true }) }),
+  ).toContainText("Active");
+});
+
 test("a token being edited belongs to the organization left behind: the switch opens the token list", async ({ page }) => {
   const { orgName } = await signInWithOrganization(page, "Editor");
   await createOrganizationWithRequests(page.request, `Other ${orgName}`);
