@@ -16,12 +16,59 @@ export const createOrganizationSchema = z.object({ name: organizationName });
 export const createdOrganizationSchema = z.object({ id: z.number(), name: z.string() }).passthrough();
 export type CreatedOrganization = z.infer<typeof createdOrganizationSchema>;
 
-/** Invite codes (SPEC §3): one join, or any number until replaced. */
+/** Invite codes (SPEC §3): one join, or any number (up to an optional maximum) until revoked or expired. */
 export const INVITE_KINDS = ["single-use", "multi-use"] as const;
 export const inviteKindSchema = z.enum(INVITE_KINDS);
 export type InviteKind = z.infer<typeof inviteKindSchema>;
 
-/** POST /api/v1/organizations/invites (the kind travels as `status`, SPEC §7). */
-export const createInviteSchema = z.object({ status: inviteKindSchema });
+/** Invite management limits (issue 14, decision 0090). */
+export const INVITE_MAX_USES_LIMIT = 1000;
+export const INVITE_MAX_LIFETIME_MS = 365 * 24 * 60 * 60 * 1000;
+export const INVITE_MAX_USES_RULE = `Maximum uses must be a whole number from 1 to ${INVITE_MAX_USES_LIMIT.toLocaleString("en-US")}`;
+export const INVITE_EXPIRY_RULE = "The expiry must be in the future and within a year";
+export const INVITE_SINGLE_USE_RULE = "A single-use code has exactly one use";
+
+/**
+ * POST /api/v1/organizations/invites (the kind travels as `status`, SPEC §7). `expiresAt` (epoch ms)
+ * and `maxUses` are optional (issue 14); a single-use code's maximum is always 1.
+ */
+export const createInviteSchema = z
+  .object({
+    status: inviteKindSchema,
+    expiresAt: z.number({ invalid_type_error: INVITE_EXPIRY_RULE }).int(INVITE_EXPIRY_RULE).positive(INVITE_EXPIRY_RULE).nullable().optional(),
+    maxUses: z
+      .number({ invalid_type_error: INVITE_MAX_USES_RULE })
+      .int(INVITE_MAX_USES_RULE)
+      .min(1, INVITE_MAX_USES_RULE)
+      .max(INVITE_MAX_USES_LIMIT, INVITE_MAX_USES_RULE)
+      .nullable()
+      .optional(),
+  })
+  .refine((v) => v.status === "multi-use" || v.maxUses == null || v.maxUses === 1, { message: INVITE_SINGLE_USE_RULE, path: ["maxUses"] });
+export type CreateInvite = z.infer<typeof createInviteSchema>;
 export const inviteSchema = z.object({ code: z.string(), kind: inviteKindSchema }).passthrough();
 export type Invite = z.infer<typeof inviteSchema>;
+
+/** An active invite as GET /api/v1/organizations/invites lists it (admins): never revoked, expired or used up. */
+export const activeInviteSchema = z.object({
+  id: z.number(),
+  code: z.string(),
+  kind: inviteKindSchema,
+  createdAt: z.number(),
+  createdBy: z.object({ id: z.number(), name: z.string() }),
+  uses: z.number(),
+  /** null: no limit (multi-use). */
+  maxUses: z.number().nullable(),
+  /** Epoch ms, or null for never. */
+  expiresAt: z.number().nullable(),
+});
+export type ActiveInvite = z.infer<typeof activeInviteSchema>;
+export const activeInviteListSchema = z.array(activeInviteSchema);
+
+/** DELETE /api/v1/organizations/invites/{id}. */
+export const inviteParamSchema = z.object({ id: z.coerce.number().int().positive().safe() });
+
+/** What POST /auth/join/{code} answers for a code that can't be used (a 404, decision 0090). */
+export const INVITE_INVALID = "This invite code is invalid or has already been used";
+export const INVITE_EXPIRED = "This invite code has expired";
+export const INVITE_REVOKED = "This invite code has been revoked";

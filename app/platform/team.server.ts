@@ -1,14 +1,17 @@
 import { z } from "zod";
-import type { InviteKind } from "@contract/orgs";
+import type { CreateInvite } from "@contract/orgs";
+import { activeInviteListSchema } from "@contract/orgs";
 import type { PlatformClient } from "./client.server";
 import { inviteSchema } from "./schemas";
 import type { Role } from "./team";
 import { memberListSchema, memberSchema } from "./team";
 
-/** The team calls of SPEC §7, with the default error texts of SPEC §8. */
+/** The team calls of SPEC §7, with the default error texts of SPEC §8; invite management is issue 14's. */
 export const teamApi = (api: PlatformClient) => ({
   members: () => api.call("GET", "/organizations/members", memberListSchema, "Failed to load members"),
-  invite: (status: InviteKind) => api.call("POST", "/organizations/invites", inviteSchema, "Failed to generate invite", { status }),
+  invite: (body: CreateInvite) => api.call("POST", "/organizations/invites", inviteSchema, "Failed to generate invite", body),
+  invites: () => api.call("GET", "/organizations/invites", activeInviteListSchema, "Failed to load invites"),
+  revokeInvite: (inviteId: number) => api.call("DELETE", `/organizations/invites/${inviteId}`, z.unknown(), "Failed to revoke invite"),
   changeRole: (memberId: number, role: Role) => api.call("PUT", `/organizations/members/${memberId}`, memberSchema, "Failed to update role", { role }),
   remove: (memberId: number) => api.call("DELETE", `/organizations/members/${memberId}`, z.unknown(), "Failed to remove member"),
 });

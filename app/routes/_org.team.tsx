@@ -2,8 +2,13 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { data } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
+import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
 import { z } from "zod";
+import { InviteList } from "~/features/team/InviteList";
 import { InvitePanel } from "~/features/team/InvitePanel";
+import { inviteForm, inviteRequest } from "~/features/team/invite-forms";
+import { useTimeZone } from "~/lib/use-time-zone";
 import { MemberTable } from "~/features/team/MemberTable";
 import { platformStatus, readForm, redirectWithToast } from "~/lib/actions.server";
 import { teamApi } from "~/platform/team.server";
@@ -19,42 +24,67 @@ export const meta: MetaFunction = () => [{ title: "Team · AI Console" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { session, api } = await requireAccess("organization", request, context);
-  const members = await teamApi(api).members();
+  const team = teamApi(api);
+  const isAdmin = session.activeRole === "admin";
+  // Members don't see invite codes: only admins ask for them (the platform refuses the others anyway).
+  const [members, invites] = await Promise.all([team.members(), isAdmin ? team.invites() : null]);
   return {
     viewer: { userId: session.user.id, role: session.activeRole },
     members: members.ok ? members.data : [],
-    loadError: members.ok ? null : members.error,
+    invites: invites?.ok ? invites.data : [],
+    loadError: members.ok ? (invites && !invites.ok ? invites.error : null) : members.error,
   };
 }
 
+/** The one-button forms (decision 0081); the invite form has fields and its own schema. */
 const teamForm = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("invite"), kind: z.enum(["single-use", "multi-use"]) }),
   z.object({ intent: z.literal("role"), memberId: z.coerce.number().int().positive(), role: z.enum(["admin", "member"]) }),
   z.object({ intent: z.literal("remove"), memberId: z.coerce.number().int().positive() }),
+  z.object({ intent: z.literal("revoke-invite"), inviteId: z.coerce.number().int().positive() }),
 ]);
 
 /** SPEC §8 defaults, per form. */
-const FAILED = { invite: "Failed to generate invite", role: "Failed to update role", remove: "Failed to remove member" } as const;
+const FAILED = { role: "Failed to update role", remove: "Failed to remove member", "revoke-invite": "Failed to revoke invite" } as const;
 
 type Intent = keyof typeof FAILED;
-/** An invite code is shown once, so it travels in action data; the other successes redirect with a toast. */
+/** A new invite code travels in action data (decision 0081); the other successes redirect with a toast. */
 export type TeamActionResult =
-  { ok: true; intent: "invite"; invite: { code: string; kind: "single-use" | "multi-use" } } | { ok: false; intent: Intent; message: string };
+  | { ok: true; intent: "invite"; invite: { code: string; kind: "single-use" | "multi-use" }; result: SubmissionResult<string[]> }
+  | { ok: false; intent: "invite"; result: SubmissionResult<string[]> }
+  | { ok: false; intent: Intent; message: string };
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { api } = await requireAccess("organization", request, context);
-  const fields = Object.fromEntries(await readForm(request));
+  const formData = await readForm(request);
+  const team = teamApi(api);
+  if (formData.get("intent") === "invite") {
+    const submission = parseWithZod(formData, { schema: inviteForm });
+    if (submission.status !== "success") return data<TeamActionResult>({ ok: false, intent: "invite", result: submission.reply() }, 400);
+    const result = await team.invite(inviteRequest(submission.value, Date.now()));
+    if (!result.ok) {
+      const reply = result.fields
+        ? submission.reply({ fieldErrors: Object.fromEntries(Object.entries(result.fields).map(([k, v]) => [k === "expiresAt" ? "expiry" : k, [v]])) })
+        : submission.reply({ formErrors: [result.error] });
+      return data<TeamActionResult>({ ok: false, intent: "invite", result: reply }, platformStatus(result.status));
+    }
+    return data<TeamActionResult>({
+      ok: true,
+      intent: "invite",
+      invite: { code: result.data.code, kind: submission.value.kind },
+      result: submission.reply({ resetForm: true }),
+    });
+  }
+  const fields = Object.fromEntries(formData);
   const parsed = teamForm.safeParse(fields);
   if (!parsed.success) {
-    const intent: Intent = fields.intent === "role" || fields.intent === "remove" ? fields.intent : "invite";
+    const intent: Intent = fields.intent === "remove" || fields.intent === "revoke-invite" ? fields.intent : "role";
     return data<TeamActionResult>({ ok: false, intent, message: FAILED[intent] }, 400);
   }
   const form = parsed.data;
-  const team = teamApi(api);
-  if (form.intent === "invite") {
-    const result = await team.invite(form.kind);
-    if (!result.ok) return data<TeamActionResult>({ ok: false, intent: "invite", message: result.error }, platformStatus(result.status));
-    return data<TeamActionResult>({ ok: true, intent: "invite", invite: { code: result.data.code, kind: form.kind } });
+  if (form.intent === "revoke-invite") {
+    const result = await team.revokeInvite(form.inviteId);
+    if (!result.ok) return data<TeamActionResult>({ ok: false, intent: "revoke-invite", message: result.error }, platformStatus(result.status));
+    return redirectWithToast("/team", { kind: "success", message: "Invite code revoked." }, { headers: api.headers });
   }
   if (form.intent === "role") {
     const result = await team.changeRole(form.memberId, form.role);
@@ -71,19 +101,21 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function TeamPage() {
-  const { viewer, members, loadError } = useLoaderData<typeof loader>();
+  const { viewer, members, invites, loadError } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const arrival = useArrivalKey(result);
+  const timeZone = useTimeZone();
   const isAdmin = viewer.role === "admin";
   return (
     <div className="flex flex-col gap-6">
       {loadError ? <Alert kind="error">{loadError}</Alert> : null}
-      {result && !result.ok ? (
+      {result && "message" in result ? (
         <Alert key={arrival} kind="error" focus>
           {result.message}
         </Alert>
       ) : null}
-      {isAdmin ? <InvitePanel invite={result?.ok ? result.invite : null} /> : null}
+      {isAdmin ? <InvitePanel invite={result?.ok ? result.invite : null} lastResult={result?.intent === "invite" ? result.result : undefined} /> : null}
+      {isAdmin ? <InviteList invites={invites} timeZone={timeZone} /> : null}
       <MemberTable members={members} viewer={viewer} />
       {!isAdmin ? <p className="text-sm text-base-content/60">Only admins can invite people and change roles.</p> : null}
     </div>

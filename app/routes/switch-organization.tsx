@@ -1,19 +1,27 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { z } from "zod";
+import { safeRedirectPath } from "~/features/auth/guards";
+import { pageAfterSwitch, SWITCH_FALLBACK } from "~/features/organizations/page-after-switch";
+import { readForm } from "~/lib/actions.server";
 import { platformClient } from "~/platform/client.server";
 import { toastHeader } from "~/toast.server";
 
-const switchForm = z.object({ organizationId: z.coerce.number().int().positive() });
+/** `redirectTo` is the page the switcher was on (issue 14: switching keeps it where it can). */
+const switchForm = z.object({ organizationId: z.coerce.number().int().positive(), redirectTo: z.string().max(2000).optional() });
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const api = platformClient(request, context);
-  const form = switchForm.safeParse(Object.fromEntries(await request.formData()));
+  const fields = Object.fromEntries(await readForm(request));
+  const form = switchForm.safeParse(fields);
   const result = form.success ? await api.switchOrganization(form.data.organizationId) : { ok: false as const, error: "Choose an organization" };
   const headers = api.headers;
-  if (!result.ok) headers.append("Set-Cookie", await toastHeader({ kind: "error", message: result.error }));
-  // Organization-scoped pages show another organization's data now: start again from the team page.
-  return redirect("/team", { headers });
+  if (!result.ok) {
+    // Refused (not a member, say): the user stays where they were, in the organization they had.
+    headers.append("Set-Cookie", await toastHeader({ kind: "error", message: result.error }));
+    return redirect(safeRedirectPath(typeof fields.redirectTo === "string" ? fields.redirectTo : null) ?? SWITCH_FALLBACK, { headers });
+  }
+  return redirect(pageAfterSwitch(form.data?.redirectTo, form.data!.organizationId), { headers });
 }
 
 export const loader = () => redirect("/");

@@ -78,6 +78,11 @@ export interface InvitesTable {
   created_at: number;
   used_at: number | null;
   use_count: number;
+  /** Epoch ms; null: never expires. */
+  expires_at: number | null;
+  /** null: any number of uses (a multi-use code without a limit); single-use codes hold 1. */
+  max_uses: number | null;
+  revoked_at: number | null;
 }
 
 export interface DevAuthCodesTable {

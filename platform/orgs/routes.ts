@@ -1,18 +1,19 @@
 import { Hono } from "hono";
 import type { Ok } from "@contract/session";
-import { createInviteSchema, createOrganizationSchema } from "@contract/orgs";
+import { createInviteSchema, createOrganizationSchema, inviteParamSchema } from "@contract/orgs";
 import { changeRoleSchema, memberParamSchema } from "@contract/team";
 import type { PlatformEnv } from "../context";
 import { setActiveOrganization } from "../auth/service";
 import { adminOnly, inOrganization, signedIn } from "../http/middleware";
 import { valid } from "../http/validate";
 import { resetPrimaryToken } from "../tokens/service";
-import { changeMemberRole, createInvite, createOrganization, listMembers, removeMember } from "./service";
+import { changeMemberRole, createInvite, createOrganization, listActiveInvites, listMembers, removeMember, revokeInvite } from "./service";
 
 export { organizationName } from "@contract/orgs";
 
 /** A member id from the path; anything that isn't one is simply not found. */
 const memberParam = valid("param", memberParamSchema, { notFound: "Member not found" });
+const inviteParam = valid("param", inviteParamSchema, { notFound: "Invite not found" });
 
 export const orgRoutes = new Hono<PlatformEnv>()
   .get("/config", (c) => c.json({ orgSignupEnabled: c.var.deps.config.orgSignupEnabled }))
@@ -22,8 +23,13 @@ export const orgRoutes = new Hono<PlatformEnv>()
     return c.json(org, 201);
   })
   .post("/invites", signedIn, inOrganization, adminOnly, valid("json", createInviteSchema), async (c) => {
-    const invite = await createInvite(c.var.deps, c.var.membership.orgId, c.var.caller.userId, c.req.valid("json").status);
+    const invite = await createInvite(c.var.deps, c.var.membership.orgId, c.var.caller.userId, c.req.valid("json"));
     return c.json(invite, 201);
+  })
+  .get("/invites", signedIn, inOrganization, adminOnly, async (c) => c.json(await listActiveInvites(c.var.deps, c.var.membership.orgId)))
+  .delete("/invites/:id", signedIn, inOrganization, adminOnly, inviteParam, async (c) => {
+    await revokeInvite(c.var.deps, c.var.membership.orgId, c.req.valid("param").id);
+    return c.json<Ok>({ ok: true });
   })
   .get("/members", signedIn, inOrganization, async (c) => c.json(await listMembers(c.var.deps, c.var.membership.orgId)))
   .put("/members/:id", signedIn, inOrganization, adminOnly, memberParam, valid("json", changeRoleSchema), async (c) => {

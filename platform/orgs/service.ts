@@ -1,8 +1,9 @@
 import { randomInt } from "node:crypto";
 import type { Deps } from "../context";
-import type { Kysely, Transaction } from "kysely";
+import type { ExpressionBuilder, Kysely, Transaction } from "kysely";
 import type { Database } from "../db/schema";
-import type { CreatedOrganization, Invite, InviteKind } from "@contract/orgs";
+import type { ActiveInvite, CreateInvite, CreatedOrganization, Invite } from "@contract/orgs";
+import { INVITE_EXPIRED, INVITE_EXPIRY_RULE, INVITE_INVALID, INVITE_MAX_LIFETIME_MS, INVITE_REVOKED } from "@contract/orgs";
 import type { Member, Role } from "@contract/team";
 import { PlatformError } from "../http/errors";
 import { normalizeOrganizationName } from "../http/names";
@@ -32,40 +33,137 @@ function inviteCode(): string {
   return code;
 }
 
-export async function createInvite(deps: Deps, orgId: number, userId: number, kind: InviteKind): Promise<Invite> {
+/** Creates a code of the organization; a single-use code is one with at most one use. */
+export async function createInvite(deps: Deps, orgId: number, userId: number, options: CreateInvite): Promise<Invite> {
+  const now = deps.now();
+  const expiresAt = options.expiresAt ?? null;
+  if (expiresAt !== null && (expiresAt <= now || expiresAt > now + INVITE_MAX_LIFETIME_MS)) {
+    throw new PlatformError(400, INVITE_EXPIRY_RULE, { fields: { expiresAt: INVITE_EXPIRY_RULE } });
+  }
+  const maxUses = options.status === "single-use" ? 1 : (options.maxUses ?? null);
   const code = inviteCode();
-  await deps.db.insertInto("invites").values({ code, org_id: orgId, kind, created_by: userId, created_at: deps.now(), used_at: null, use_count: 0 }).execute();
-  return { code, kind };
+  await deps.db
+    .insertInto("invites")
+    .values({
+      code,
+      org_id: orgId,
+      kind: options.status,
+      created_by: userId,
+      created_at: now,
+      used_at: null,
+      use_count: 0,
+      expires_at: expiresAt,
+      max_uses: maxUses,
+      revoked_at: null,
+    })
+    .execute();
+  return { code, kind: options.status, expiresAt, maxUses };
 }
 
-const INVALID_INVITE = "This invite code is invalid or has already been used";
+/** The conditions under which a code can still be used at `now`: one rule for the list and the claim. */
+function usable(now: number) {
+  return (eb: ExpressionBuilder<Database, "invites">) =>
+    eb.and([
+      eb("invites.revoked_at", "is", null),
+      eb.or([eb("invites.expires_at", "is", null), eb("invites.expires_at", ">", now)]),
+      eb.or([eb("invites.max_uses", "is", null), eb("invites.use_count", "<", eb.ref("invites.max_uses"))]),
+    ]);
+}
 
-/** Joins with an invite code; joining an organization one already belongs to changes nothing. */
+/** Every code of the organization that can still be used, newest first, with its maker (admins, issue 14). */
+export async function listActiveInvites(deps: Deps, orgId: number): Promise<ActiveInvite[]> {
+  const rows = await deps.db
+    .selectFrom("invites")
+    .innerJoin("users", "users.id", "invites.created_by")
+    .select([
+      "invites.id",
+      "invites.code",
+      "invites.kind",
+      "invites.created_at",
+      "invites.use_count",
+      "invites.max_uses",
+      "invites.expires_at",
+      "users.id as creator_id",
+      "users.name as creator_name",
+    ])
+    .where("invites.org_id", "=", orgId)
+    .where(usable(deps.now()))
+    .orderBy("invites.created_at", "desc")
+    .orderBy("invites.id", "desc")
+    .limit(INVITE_LIST_LIMIT)
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    code: r.code,
+    kind: r.kind,
+    createdAt: Number(r.created_at),
+    createdBy: { id: r.creator_id, name: r.creator_name },
+    uses: Number(r.use_count),
+    maxUses: r.max_uses === null ? null : Number(r.max_uses),
+    expiresAt: r.expires_at === null ? null : Number(r.expires_at),
+  }));
+}
+
+/** At most this many active codes are listed (newest first): a list longer than that is noise. */
+const INVITE_LIST_LIMIT = 200;
+
+/** Revokes a code of the organization; another organization's (or no) code is 404, an inactive one is left as it is. */
+export async function revokeInvite(deps: Deps, orgId: number, inviteId: number): Promise<void> {
+  const invite = await deps.db.selectFrom("invites").select(["id", "revoked_at"]).where("id", "=", inviteId).where("org_id", "=", orgId).executeTakeFirst();
+  if (!invite) throw new PlatformError(404, "Invite not found");
+  if (invite.revoked_at !== null) return;
+  await deps.db
+    .updateTable("invites")
+    .set({ revoked_at: deps.now() })
+    .where("id", "=", inviteId)
+    .where("org_id", "=", orgId)
+    .where("revoked_at", "is", null)
+    .execute();
+}
+
+/**
+ * Joins with an invite code; joining an organization one already belongs to changes nothing. A revoked,
+ * expired or used-up code is refused with 404 and a message saying which (the console shows it, SPEC §8).
+ */
 export async function joinOrganization(deps: Deps, userId: number, rawCode: string): Promise<{ id: number; name: string }> {
   const code = rawCode.trim().toUpperCase().replace(/[\s-]/g, "");
-  if (!INVITE_CODE_PATTERN.test(code)) throw new PlatformError(404, INVALID_INVITE);
+  if (!INVITE_CODE_PATTERN.test(code)) throw new PlatformError(404, INVITE_INVALID);
   const invite = await deps.db
     .selectFrom("invites")
     .innerJoin("organizations", "organizations.id", "invites.org_id")
-    .select(["invites.id", "invites.kind", "invites.used_at", "organizations.id as org_id", "organizations.name"])
+    .select([
+      "invites.id",
+      "invites.revoked_at",
+      "invites.expires_at",
+      "invites.max_uses",
+      "invites.use_count",
+      "organizations.id as org_id",
+      "organizations.name",
+    ])
     .where("invites.code", "=", code)
     .executeTakeFirst();
-  if (!invite) throw new PlatformError(404, INVALID_INVITE);
+  if (!invite) throw new PlatformError(404, INVITE_INVALID);
   const org = { id: invite.org_id, name: invite.name };
 
   const existing = await deps.db.selectFrom("memberships").select("role").where("org_id", "=", org.id).where("user_id", "=", userId).executeTakeFirst();
   if (existing) return org;
 
+  const now = deps.now();
+  if (invite.revoked_at !== null) throw new PlatformError(404, INVITE_REVOKED);
+  if (invite.expires_at !== null && Number(invite.expires_at) <= now) throw new PlatformError(404, INVITE_EXPIRED);
+  if (invite.max_uses !== null && Number(invite.use_count) >= Number(invite.max_uses)) throw new PlatformError(404, INVITE_INVALID);
+
   return deps.db.transaction().execute(async (trx) => {
-    // A single-use code is claimed by one conditional update, so two racing joins can't both use it.
-    let claim = trx
+    // One conditional update claims a use, so racing joins can't go past the maximum (or a revocation).
+    const claimed = await trx
       .updateTable("invites")
-      .set((eb) => ({ use_count: eb("use_count", "+", 1), used_at: deps.now() }))
-      .where("id", "=", invite.id);
-    if (invite.kind === "single-use") claim = claim.where("used_at", "is", null);
-    const claimed = await claim.returning("id").executeTakeFirst();
-    if (!claimed) throw new PlatformError(404, INVALID_INVITE);
-    await trx.insertInto("memberships").values({ org_id: org.id, user_id: userId, role: "member", created_at: deps.now() }).execute();
+      .set((eb) => ({ use_count: eb("use_count", "+", 1), used_at: now }))
+      .where("id", "=", invite.id)
+      .where(usable(now))
+      .returning("id")
+      .executeTakeFirst();
+    if (!claimed) throw new PlatformError(404, INVITE_INVALID);
+    await trx.insertInto("memberships").values({ org_id: org.id, user_id: userId, role: "member", created_at: now }).execute();
     return org;
   });
 }

@@ -3,6 +3,7 @@ import type { Page } from "@playwright/test";
 import { newPerson, OPERATOR, signInWithOrganization, signInWithRequests } from "./support/auth";
 import { addCardWithRequests } from "./support/billing";
 import { stubSpeech } from "./support/demos";
+import { inviteWithRequests } from "./support/team";
 import { expect, test } from "./support/test";
 
 /**
@@ -52,6 +53,7 @@ const SCREENS: Screen[] = [
   { path: "/playground/image/text-to-image", who: "admin" },
   { path: "/playground/nowhere", who: "admin" },
   { path: "/team", who: "admin", ready: heading("Team") },
+  { path: "/organizations", who: "admin", ready: heading("Organizations") },
   { path: "/tokens", who: "admin", ready: heading("API Tokens") },
   { path: "/usage", who: "admin" },
   { path: "/billing", who: "admin", ready: heading("Billing") },
@@ -71,6 +73,8 @@ async function signIn(page: Page, screen: Screen) {
   await signInWithOrganization(page);
   // With a card, Add funds and Configure are enabled, as most admins see them.
   if (screen.path.startsWith("/billing")) await addCardWithRequests(page);
+  // With a code, the invite list shows its table (issue 14).
+  if (screen.path === "/team") await inviteWithRequests(page.request, "multi-use");
 }
 
 async function seriousViolations(page: Page) {
@@ -126,7 +130,7 @@ test.describe("at 390 px", () => {
     });
   }
 
-  for (const path of ["/tokens", "/billing", "/models", "/usage", "/chat?dialog=api-examples", "/api-home"]) {
+  for (const path of ["/tokens", "/billing", "/models", "/usage", "/chat?dialog=api-examples", "/api-home", "/organizations"]) {
     test(`${path} has no serious or critical violations in either theme`, async ({ page }) => {
       await signInWithOrganization(page);
       await page.goto(path);

@@ -22,3 +22,16 @@ test("with organization signup disabled, onboarding offers only the invite code"
   await expect(page.getByPlaceholder("My Organization")).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Sign Out" })).toBeVisible();
 });
+
+test("with organization signup disabled, the Organizations page offers only the invite code too", async ({ page }) => {
+  await page.context().addCookies([{ name: "CH-time-zone", value: "UTC", url: server.baseURL }]);
+  // The operator has an organization (the system one) on this server, so the console's page is theirs to see.
+  await signInWithRequests(page.request, OPERATOR, "google", server.baseURL);
+  await page.goto(`${server.baseURL}/organizations`);
+  await expect(page.getByText("Get started by entering your invite code.")).toBeVisible();
+  await expect(page.getByPlaceholder("Enter invite code")).toBeVisible();
+  await expect(page.getByPlaceholder("My Organization")).toHaveCount(0);
+  // The platform refuses a creation all the same.
+  const refused = await page.request.post(`${server.baseURL}/api/v1/organizations`, { data: { name: "Nope" } });
+  expect(refused.status()).toBe(403);
+});

@@ -1,4 +1,4 @@
-import { NavLink } from "@remix-run/react";
+import { NavLink, useLocation } from "@remix-run/react";
 import { SaveOnChangeSelect } from "~/components/SaveOnChangeSelect";
 import type { NavItem } from "./nav";
 import { homeNav, organizationNav, systemNav } from "./nav";
@@ -43,14 +43,19 @@ function NavSection({ title, items }: { title: string; items: NavItem[] }) {
   );
 }
 
-/** Switches on change; before hydration, a Switch button submits it (DESIGN §6). */
+/**
+ * Switches on change; before hydration, a Switch button submits it (DESIGN §6). The current page goes
+ * with it, so the switch keeps it when the new organization has it (issue 14).
+ */
 function OrganizationSwitcher({ organizations, active }: Omit<SidebarProps, "showSystem">) {
+  const location = useLocation();
   return (
     <SaveOnChangeSelect
       id="organization-switcher"
       label="Active organization"
       name="organizationId"
       action="/switch-organization"
+      fields={{ redirectTo: location.pathname + location.search }}
       options={organizations.map((o) => ({ value: String(o.id), label: o.name }))}
       value={String(active.id)}
       answer={active.id}

@@ -16,3 +16,7 @@ export const joinOrganizationForm = z.object({
   intent: z.literal("join"),
   code: z.string({ required_error: CODE_REQUIRED }).trim().min(1, CODE_REQUIRED).max(100, "That invite code is too long"),
 });
+
+export type OnboardingIntent = "create" | "join";
+
+export const onboardingSchema = (intent: OnboardingIntent) => (intent === "join" ? joinOrganizationForm : createOrganizationForm);

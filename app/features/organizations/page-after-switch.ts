@@ -1,0 +1,39 @@
+import { SYSTEM_ORG_ID } from "@contract/system";
+import { safeRedirectPath } from "~/features/auth/guards";
+
+/** Where every organization has a page: the fallback when the current one has no counterpart. */
+export const SWITCH_FALLBACK = "/team";
+
+/** Pages of the system organization only (SPEC §2): anywhere else they would send the user to /team. */
+const SYSTEM_PAGES = [/^\/model-editor(\/|$)/, /^\/system(\/|$)/];
+
+/** Pages that only mean something in the organization they were reached from, and the page they belong to. */
+const ENTRY_PAGES: [RegExp, string][] = [
+  [/^\/billing\/(success|cancel|setup-intent)(\/|$)/, "/billing"],
+  [/^\/(welcome|login|logout|switch-organization|resources)(\/|$)/, SWITCH_FALLBACK],
+];
+
+/**
+ * Query parameters that mean the same in every organization (a period, a chart, a model of the shared
+ * catalogue, a dialog, a demo's prompt). Anything else may name a thing of the organization left
+ * behind (a token being edited, a ledger cursor, a payment return), so it is dropped: the page opens
+ * on its list instead of on another organization's id.
+ */
+const SHARED_PARAMS = new Set(["days", "chart", "model", "dialog", "tab", "q", "task", "template", "prompt", "modalities"]);
+
+/**
+ * The page to show after switching organization (issue 14): the same page when the new organization
+ * has it, else the nearest one that it has.
+ */
+export function pageAfterSwitch(current: string | null | undefined, organizationId: number): string {
+  const safe = safeRedirectPath(current);
+  if (!safe) return SWITCH_FALLBACK;
+  const url = new URL(safe, "http://same-site.invalid");
+  const path = url.pathname;
+  if (organizationId !== SYSTEM_ORG_ID && SYSTEM_PAGES.some((p) => p.test(path))) return SWITCH_FALLBACK;
+  for (const [pattern, page] of ENTRY_PAGES) if (pattern.test(path)) return page;
+  const kept = new URLSearchParams();
+  for (const [name, value] of url.searchParams) if (SHARED_PARAMS.has(name)) kept.append(name, value);
+  const search = kept.toString();
+  return search ? `${path}?${search}` : path;
+}
