@@ -47,7 +47,10 @@ export type TokenSpend = z.infer<typeof tokenSpendSchema>;
 const isoDay = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date YYYY-MM-DD")
-  .refine((v) => new Date(`${v}T00:00:00Z`).toISOString().slice(0, 10) === v, "must be a date YYYY-MM-DD");
+  .refine((v) => {
+    const date = new Date(`${v}T00:00:00Z`);
+    return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === v;
+  }, "must be a date YYYY-MM-DD");
 export const ledgerExportQuerySchema = z.object({
   from: blankAsAbsent(isoDay.optional()),
   to: blankAsAbsent(isoDay.optional()),

@@ -35,7 +35,14 @@ export async function ledgerCsv(deps: Deps, orgId: number, query: LedgerExportQu
       const rows = await q.orderBy("id").limit(CSV_PAGE).execute();
       if (rows.length === 0) return;
       yield rows.map((r) =>
-        csvLine([{ raw: String(r.id) }, { raw: zonedIso(Number(r.created_at), tz) }, r.description, r.model, r.rate_card_id, { raw: formatMicros(r.change_micros) }]),
+        csvLine([
+          { raw: String(r.id) },
+          { raw: zonedIso(Number(r.created_at), tz) },
+          r.description,
+          r.model,
+          r.rate_card_id,
+          { raw: formatMicros(r.change_micros) },
+        ]),
       );
       if (rows.length < CSV_PAGE) return;
       after = rows[rows.length - 1].id;

@@ -28,7 +28,11 @@ export async function rollUp(deps: Deps, orgId: number): Promise<number> {
   const target = floorHour(deps.now() - ROLLUP_GRACE_MS);
   let from = await rolledUntil(deps, orgId);
   if (from === undefined) {
-    const first = await deps.db.selectFrom("chat_usage").select((eb) => eb.fn.min("created_at").as("first")).where("org_id", "=", orgId).executeTakeFirst();
+    const first = await deps.db
+      .selectFrom("chat_usage")
+      .select((eb) => eb.fn.min("created_at").as("first"))
+      .where("org_id", "=", orgId)
+      .executeTakeFirst();
     const start = first?.first === null || first?.first === undefined ? target : Math.min(target, floorHour(Number(first.first)));
     await deps.db
       .insertInto("usage_rollup_state")

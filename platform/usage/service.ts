@@ -86,9 +86,7 @@ export function buildReport(
         .sort(([, a], [, b]) => busiest(a, b))
         .map(([tokenId, sum]) => ({ kind: "api" as const, token: tokenNames.get(tokenId!) ?? null, ...figures(sum) })),
     ],
-    members: [...members]
-      .sort(([, a], [, b]) => busiest(a, b))
-      .map(([member, sum]) => ({ member, name: memberNames.get(member) ?? null, ...figures(sum) })),
+    members: [...members].sort(([, a], [, b]) => busiest(a, b)).map(([member, sum]) => ({ member, name: memberNames.get(member) ?? null, ...figures(sum) })),
   };
 }
 
@@ -107,7 +105,12 @@ export async function resolveFilters(deps: Deps, orgId: number, filters: UsageFi
     resolved.tokenId = token.id;
   }
   if (filters.member !== undefined) {
-    const member = await deps.db.selectFrom("memberships").select("user_id").where("org_id", "=", orgId).where("user_id", "=", filters.member).executeTakeFirst();
+    const member = await deps.db
+      .selectFrom("memberships")
+      .select("user_id")
+      .where("org_id", "=", orgId)
+      .where("user_id", "=", filters.member)
+      .executeTakeFirst();
     if (!member) throw new PlatformError(404, USAGE_MEMBER_NOT_FOUND);
     resolved.userId = member.user_id;
   }
@@ -227,8 +230,6 @@ export async function tokenSpend(deps: Deps, orgId: number): Promise<TokenSpend>
   const names = await tokenNames(deps, orgId, [...spent.keys()]);
   return {
     month,
-    tokens: [...spent]
-      .filter(([id]) => names.has(id))
-      .map(([id, micros]) => ({ token: names.get(id)!, spent: microsToDollars(micros) })),
+    tokens: [...spent].filter(([id]) => names.has(id)).map(([id, micros]) => ({ token: names.get(id)!, spent: microsToDollars(micros) })),
   };
 }

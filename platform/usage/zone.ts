@@ -33,7 +33,11 @@ function formatter(tz: string): Intl.DateTimeFormat {
 }
 
 function wallClock(ms: number, tz: string) {
-  const parts = Object.fromEntries(formatter(tz).formatToParts(new Date(ms)).map((p) => [p.type, p.value]));
+  const parts = Object.fromEntries(
+    formatter(tz)
+      .formatToParts(new Date(ms))
+      .map((p) => [p.type, p.value]),
+  );
   return { year: +parts.year, month: +parts.month, day: +parts.day, hour: +parts.hour, minute: +parts.minute, second: +parts.second };
 }
 
