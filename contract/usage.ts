@@ -6,6 +6,11 @@ export type UsagePeriod = (typeof USAGE_PERIODS)[number];
 export const DEFAULT_USAGE_PERIOD: UsagePeriod = 30;
 export const USAGE_PERIOD_REFUSAL = "days: must be 7, 30 or 90";
 
+/** A GET form sends an unchosen select or empty date as `name=`: the same as leaving it out. */
+function blankAsAbsent<T extends z.ZodTypeAny>(schema: T) {
+  return z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : typeof v === "string" ? v.trim() : v), schema);
+}
+
 /** GET /api/v1/usage?days=7|30|90 (30 when absent). */
 export const usageQuerySchema = z.object({
   days: z
@@ -13,6 +18,61 @@ export const usageQuerySchema = z.object({
     .default("30")
     .transform((v) => Number(v) as UsagePeriod),
 });
+
+/**
+ * The filters of the usage report and its CSV (issue 16), each optional: one model, one API token (by
+ * public id), one member (user id: that member's chats in the console). A token or member the
+ * organization does not have is answered 404.
+ */
+export const usageFiltersSchema = z.object({
+  model: blankAsAbsent(z.string().max(200).optional()),
+  token: blankAsAbsent(z.string().max(200).optional()),
+  member: blankAsAbsent(z.coerce.number({ message: "must be a member id" }).int("must be a member id").positive("must be a member id").safe().optional()),
+});
+export type UsageFilters = z.infer<typeof usageFiltersSchema>;
+export const usageFilteredQuerySchema = usageQuerySchema.merge(usageFiltersSchema);
+export type UsageQuery = z.infer<typeof usageFilteredQuerySchema>;
+export const USAGE_TOKEN_NOT_FOUND = "Token not found";
+export const USAGE_MEMBER_NOT_FOUND = "Member not found";
+
+/** GET /api/v1/usage/token-spend: what each API token spent this UTC calendar month, in dollars. */
+export const tokenSpendSchema = z.object({
+  /** `YYYY-MM`, UTC. */
+  month: z.string(),
+  tokens: z.array(z.object({ token: z.string(), spent: z.number() })),
+});
+export type TokenSpend = z.infer<typeof tokenSpendSchema>;
+
+/** GET /api/v1/billing/ledger/export?from=&to=&tz=: local days of `tz` (the screen's zone), both included. */
+const isoDay = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date YYYY-MM-DD")
+  .refine((v) => {
+    const date = new Date(`${v}T00:00:00Z`);
+    return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === v;
+  }, "must be a date YYYY-MM-DD");
+export const ledgerExportQuerySchema = z.object({
+  from: blankAsAbsent(isoDay.optional()),
+  to: blankAsAbsent(isoDay.optional()),
+  tz: blankAsAbsent(z.string().max(100).optional()),
+});
+export type LedgerExportQuery = z.infer<typeof ledgerExportQuerySchema>;
+/** The header rows of the two CSV files (issue 16). */
+export const LEDGER_CSV_HEADER = ["id", "timestamp", "description", "model", "rate_card_id", "change_usd"] as const;
+export const USAGE_CSV_HEADER = [
+  "timestamp_utc",
+  "receipt_id",
+  "model",
+  "source",
+  "token",
+  "member",
+  "prompt_tokens",
+  "completion_tokens",
+  "reasoning_tokens",
+  "cost_usd",
+  "estimated",
+  "outcome",
+] as const;
 
 /** Counts of one line of the usage report; completion tokens include reasoning tokens; cost in dollars. */
 const figures = {
@@ -40,8 +100,11 @@ export const usageReportSchema = z.object({
   models: z.array(z.object({ model: z.string(), ...figures })),
   /** The console's chat, then each API token (public id; null once gone), busiest first. */
   sources: z.array(z.object({ kind: z.enum(SOURCE_KINDS), token: z.string().nullable(), ...figures })),
+  /** The console's chat per member (user id and name), busiest first. */
+  members: z.array(z.object({ member: z.number(), name: z.string().nullable(), ...figures })).default([]),
 });
 export type UsageReport = z.infer<typeof usageReportSchema>;
 export type DailyUsage = UsageReport["daily"][number];
 export type ModelUsage = UsageReport["models"][number];
 export type SourceUsage = UsageReport["sources"][number];
+export type MemberUsage = UsageReport["members"][number];

@@ -8,6 +8,7 @@ import { parseWithZod } from "@conform-to/zod";
 import { AddFundsForm } from "~/features/billing/AddFundsForm";
 import { AutoPaymentForm } from "~/features/billing/AutoPaymentForm";
 import { BalanceCard } from "~/features/billing/BalanceCard";
+import { LedgerExport } from "~/features/billing/LedgerExport";
 import { LedgerTable } from "~/features/billing/LedgerTable";
 import type { LedgerPage } from "~/features/billing/ledger-page";
 import { LEDGER_PAGE_SIZE, ledgerCursor, ledgerPage } from "~/features/billing/ledger-page";
@@ -139,6 +140,7 @@ export default function BillingPage() {
       </div>
       <SpendCapForm state={spendCap} isAdmin={isAdmin} lastResult={answer?.intent === "spend-cap" ? answer.result : undefined} />
       <LedgerTable page={page} timeZone={timeZone} />
+      <LedgerExport timeZone={timeZone} />
 
       {config.paymentMode !== "invoice" && (
         <>

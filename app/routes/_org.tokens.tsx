@@ -15,6 +15,7 @@ import { platformStatus, readForm, redirectWithToast } from "~/lib/actions.serve
 import { useTimeZone } from "~/lib/use-time-zone";
 import { listModels } from "~/platform/models.server";
 import { tokensApi } from "~/platform/tokens.server";
+import { getTokenSpend } from "~/platform/usage.server";
 import { requireAccess } from "~/session.server";
 import type { RouteHandle } from "./_org";
 import { Alert } from "~/components/Alert";
@@ -29,8 +30,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { session, api } = await requireAccess("organization", request, context);
   const isAdmin = session.activeRole === "admin";
   const tokens = tokensApi(api);
-  const [list, scopes, models] = await Promise.all([tokens.list(), isAdmin ? tokens.scopes() : null, isAdmin ? listModels(api) : null]);
+  const [list, scopes, models, monthSpend] = await Promise.all([
+    tokens.list(),
+    isAdmin ? tokens.scopes() : null,
+    isAdmin ? listModels(api) : null,
+    getTokenSpend(api),
+  ]);
   return {
+    monthSpend,
     // The token whose settings are open (`?edit=publicId`: a link, so it works without JavaScript).
     editing: isAdmin ? new URL(request.url).searchParams.get("edit") : null,
     models: models?.ok ? models.models.map((m) => m.name) : [],
@@ -94,7 +101,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function ApiTokensPage() {
-  const { isAdmin, now, tokens, loadError, scopes, scopesError, editing, models } = useLoaderData<typeof loader>();
+  const { isAdmin, now, tokens, loadError, scopes, scopesError, editing, models, monthSpend } = useLoaderData<typeof loader>();
   const edited = editing ? tokens.find((t) => t.publicId === editing && !t.revoked) : undefined;
   const result = useActionData<typeof action>();
   const arrival = useArrivalKey(result);
@@ -130,7 +137,7 @@ export default function ApiTokensPage() {
           />
         </>
       ) : null}
-      <TokenTable tokens={tokens} isAdmin={isAdmin} now={now} timeZone={timeZone} />
+      <TokenTable tokens={tokens} isAdmin={isAdmin} now={now} timeZone={timeZone} monthSpend={monthSpend} />
       {isAdmin ? <DangerZone /> : <p className="text-sm text-base-content/60">Only admins can create, revoke or reset tokens.</p>}
     </div>
   );

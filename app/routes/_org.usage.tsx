@@ -1,9 +1,16 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
 import { useLoaderData, useNavigation } from "@remix-run/react";
-import { EmptyUsage, ModelTable, PeriodTabs, SourceTable, UsageError, UsageStats } from "~/features/usage/components";
+import { Alert } from "~/components/Alert";
+import { EmptyUsage, MemberTable, ModelTable, PeriodTabs, SourceTable, UsageError, UsageStats } from "~/features/usage/components";
 import { DailyChart } from "~/features/usage/DailyChart";
-import { metricFrom, periodFrom, usageSearch } from "~/features/usage/format";
-import type { ChartMetric, UsagePeriod } from "~/features/usage/format";
+import { filtersFrom, hasFilters, metricFrom, periodFrom, usageSearch } from "~/features/usage/format";
+import type { ChartMetric, UsageFilterValues, UsagePeriod } from "~/features/usage/format";
+import type { FilterOptions } from "~/features/usage/UsageFilters";
+import { UsageFilters } from "~/features/usage/UsageFilters";
+import { listModels } from "~/platform/models.server";
+import { teamApi } from "~/platform/team.server";
+import { tokensApi } from "~/platform/tokens.server";
 import type { UsageReport } from "~/platform/usage";
 import { getUsage } from "~/platform/usage.server";
 import { requireAccess } from "~/session.server";
@@ -13,20 +20,46 @@ export const handle: RouteHandle = { title: "Usage" };
 export const meta: MetaFunction = () => [{ title: "Usage · AI Console" }];
 
 /**
- * The period comes from `?days=` (7, 30 or 90; 30 otherwise), the chart from `?chart=`. The report is
- * one grouped query, so the loader waits for it: the page is whole on first paint, with or without
- * JavaScript, and switching periods shows the global progress bar (decision 0050).
+ * The period comes from `?days=` (7, 30 or 90; 30 otherwise), the chart from `?chart=`, the filters
+ * from `?model=&token=&member=` (decision 0088). The report is grouped on the platform from rollups, so
+ * the loader waits for it: the page is whole on first paint, with or without JavaScript. A token or
+ * member the organization does not have (a stale shared link) is ignored, and the page says so.
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { api } = await requireAccess("organization", request, context);
   const url = new URL(request.url);
   const days = periodFrom(url.searchParams.get("days"));
   const metric = metricFrom(url.searchParams.get("chart"));
-  return { days, metric, usage: await getUsage(api, days) };
+  const asked = filtersFrom(url.searchParams);
+  // A GET form without JavaScript sends unchosen selects as `token=`: the canonical URL leaves them out.
+  const canonical = usageSearch(days, metric, asked);
+  if (url.searchParams.has("days") && [...url.searchParams.values()].some((v) => v.trim() === "") && canonical !== url.search) {
+    throw redirect(`/usage${canonical}`);
+  }
+  const [tokens, members, models, first] = await Promise.all([tokensApi(api).list(), teamApi(api).members(), listModels(api), getUsage(api, days, asked)]);
+  const filters: UsageFilterValues = {
+    model: asked.model,
+    token: tokens.ok && !tokens.data.some((t) => t.publicId === asked.token) ? undefined : asked.token,
+    member: members.ok && !members.data.some((m) => m.id === asked.member) ? undefined : asked.member,
+  };
+  const ignored = asked.token !== filters.token || asked.member !== filters.member;
+  const usage = ignored ? await getUsage(api, days, filters) : first;
+  const options: FilterOptions = {
+    models: [
+      ...new Set([
+        ...(models.ok ? models.models.map((m) => m.name) : []),
+        ...(usage.ok ? usage.report.models.map((m) => m.model) : []),
+        ...(filters.model ? [filters.model] : []),
+      ]),
+    ].sort(),
+    tokens: tokens.ok ? tokens.data.map((t) => ({ publicId: t.publicId, revoked: t.revoked })) : [],
+    members: members.ok ? members.data.map((m) => ({ id: m.id, name: m.name })) : [],
+  };
+  return { days, metric, filters, ignored, options, usage };
 }
 
 export default function UsagePage() {
-  const { days, metric, usage } = useLoaderData<typeof loader>();
+  const { days, metric, filters, ignored, options, usage } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const reloading = navigation.state === "loading" && navigation.location.pathname === "/usage";
   return (
@@ -36,22 +69,29 @@ export default function UsagePage() {
           <h2 className="text-xl font-semibold">Chat usage</h2>
           <p className="text-sm text-base-content/70">
             Requests, tokens and cost of your organization over the last {days} days, today included. Days are UTC.
+            {hasFilters(filters) ? " Filtered as chosen below; a member's figures are their chats in the console." : null}
           </p>
         </div>
-        <PeriodTabs days={days} metric={metric} />
+        <PeriodTabs days={days} metric={metric} filters={filters} />
       </div>
+      <UsageFilters days={days} metric={metric} filters={filters} options={options} />
+      {ignored ? (
+        <Alert kind="info">
+          <span>A token or member in the link is not in this organization: showing usage without that filter.</span>
+        </Alert>
+      ) : null}
       <div aria-busy={reloading} className={`transition-opacity ${reloading ? "opacity-60" : ""}`}>
         {usage.ok ? (
-          <UsageContent report={usage.report} days={days} metric={metric} />
+          <UsageContent report={usage.report} days={days} metric={metric} filters={filters} />
         ) : (
-          <UsageError message={usage.error} retryTo={usageSearch(days, metric)} />
+          <UsageError message={usage.error} retryTo={usageSearch(days, metric, filters)} />
         )}
       </div>
     </div>
   );
 }
 
-function UsageContent({ report, days, metric }: { report: UsageReport; days: UsagePeriod; metric: ChartMetric }) {
+function UsageContent({ report, days, metric, filters }: { report: UsageReport; days: UsagePeriod; metric: ChartMetric; filters: UsageFilterValues }) {
   return (
     <div className="flex flex-col gap-6">
       <UsageStats totals={report.totals} />
@@ -59,9 +99,10 @@ function UsageContent({ report, days, metric }: { report: UsageReport; days: Usa
         <EmptyUsage />
       ) : (
         <>
-          <DailyChart daily={report.daily} days={days} metric={metric} />
+          <DailyChart daily={report.daily} days={days} metric={metric} filters={filters} />
           <ModelTable models={report.models} totals={report.totals} />
           <SourceTable sources={report.sources} />
+          {report.members.length > 0 ? <MemberTable members={report.members} /> : null}
         </>
       )}
     </div>

@@ -8,6 +8,8 @@ import { valid } from "../http/validate";
 import { getBalance, getConfig, getPaymentMethod, setAutoPaymentConfig } from "./accounts";
 import { addFunds, getRechargeStatus } from "./charges";
 import { getLedger } from "./ledger";
+import { ledgerCsv } from "./ledger-export";
+import { ledgerExportQuerySchema } from "@contract/usage";
 import { confirmPaymentMethodSetup, removePaymentMethod, startPaymentMethodSetup } from "./payment-method";
 import { handleWebhook } from "./webhook";
 import { spendCapSchema } from "@contract/billing";
@@ -27,6 +29,7 @@ export const billingWebhookRoutes = new Hono<PlatformEnv>().post("/webhook", asy
 export const billingRoutes = new Hono<PlatformEnv>()
   .use(signedIn, inOrganization)
   .get("/balance", async (c) => c.json(await getBalance(c.var.deps, c.var.membership.orgId)))
+  .get("/ledger/export", valid("query", ledgerExportQuerySchema), async (c) => ledgerCsv(c.var.deps, c.var.membership.orgId, c.req.valid("query")))
   .get("/ledger", valid("query", ledgerQuerySchema), async (c) => c.json(await getLedger(c.var.deps, c.var.membership.orgId, c.req.valid("query"))))
   .get("/config", async (c) => c.json(await getConfig(c.var.deps, c.var.membership.orgId)))
   .get("/recharges", async (c) => c.json(await getRechargeStatus(c.var.deps, c.var.membership.orgId)))

@@ -13,6 +13,7 @@ import * as m0005 from "./migrations/0005-usage";
 import * as m0006 from "./migrations/0006-billing-accounts";
 import * as m0007 from "./migrations/0007-spend-control-and-limits";
 import * as m0008 from "./migrations/0008-model-metrics";
+import * as m0009 from "./migrations/0009-usage-rollups";
 import * as m0012 from "./migrations/0012-invite-management";
 
 export type DB = Kysely<Database>;
@@ -27,6 +28,7 @@ const migrations: Record<string, Migration> = {
   "0006-billing-accounts": m0006,
   "0007-spend-control-and-limits": m0007,
   "0008-model-metrics": m0008,
+  "0009-usage-rollups": m0009,
   "0012-invite-management": m0012,
 };
 

@@ -30,6 +30,8 @@ export interface Database {
   oauth_states: OAuthStatesTable;
   model_minute_stats: ModelMinuteStatsTable;
   model_status_history: ModelStatusHistoryTable;
+  usage_hourly: UsageHourlyTable;
+  usage_rollup_state: UsageRollupStateTable;
 }
 
 export interface UsersTable {
@@ -296,4 +298,24 @@ export interface ModelStatusHistoryTable {
   status: string;
   source: "probe" | "override";
   at: number;
+}
+
+/** Sums of `chat_usage` per closed hour (migration 0009); `token_key`/`user_key` 0 for none. */
+export interface UsageHourlyTable {
+  org_id: number;
+  hour: number;
+  model: string;
+  token_key: number;
+  user_key: number;
+  requests: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  reasoning_tokens: number;
+  cost_micros: number;
+}
+
+/** Usage before `rolled_until` (an hour boundary) is read from `usage_hourly`, after it from `chat_usage`. */
+export interface UsageRollupStateTable {
+  org_id: number;
+  rolled_until: number;
 }

@@ -7,6 +7,7 @@ import type { ApiToken } from "~/platform/tokens";
 import type { TokenStatus } from "./token-rules";
 import { expiryWarningText, sortTokens, tokenStatus } from "./token-rules";
 import { budgetText, modelsText, rateText } from "./spend-text";
+import { MonthSpendLink } from "./MonthSpendLink";
 
 const STATUS_BADGE: Record<TokenStatus, string> = {
   active: "badge-success",
@@ -19,10 +20,12 @@ interface TokenTableProps {
   isAdmin: boolean;
   now: number;
   timeZone: string;
+  /** Spend this UTC month per public id (issue 16); each links to the token's usage. */
+  monthSpend?: Record<string, number>;
 }
 
 /** Every token of the organization, in the order of SPEC §4, with status, dates and Revoke for admins. */
-export function TokenTable({ tokens, isAdmin, now, timeZone }: TokenTableProps) {
+export function TokenTable({ tokens, isAdmin, now, timeZone, monthSpend = {} }: TokenTableProps) {
   const date = (value: number) => formatDateTime(value, timeZone);
   return (
     <section className="card bg-base-100 shadow-sm" aria-labelledby="tokens-title">
@@ -44,6 +47,7 @@ export function TokenTable({ tokens, isAdmin, now, timeZone }: TokenTableProps) 
                   <th>Expires</th>
                   <th>Last used</th>
                   <th>Spent / limit</th>
+                  <th>This month</th>
                   <th>Models</th>
                   <th>Rate limit</th>
                   {isAdmin ? <th className="text-right">Actions</th> : null}
@@ -85,6 +89,9 @@ export function TokenTable({ tokens, isAdmin, now, timeZone }: TokenTableProps) 
                         {token.lastUsedAt === null ? <span className="text-base-content/50">Never used</span> : date(token.lastUsedAt)}
                       </td>
                       <td className="whitespace-nowrap">{budgetText(token.budget) ?? <span className="text-base-content/50">No limit</span>}</td>
+                      <td className="whitespace-nowrap">
+                        <MonthSpendLink publicId={token.publicId} spent={monthSpend[token.publicId] ?? 0} />
+                      </td>
                       <td className={token.allowedModels ? "font-mono text-sm" : "text-base-content/50"}>{modelsText(token.allowedModels)}</td>
                       <td className="whitespace-nowrap">{rateText(token.rateLimitRpm) ?? <span className="text-base-content/50">No limit</span>}</td>
                       {isAdmin ? (

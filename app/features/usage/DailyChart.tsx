@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import type { DailyUsage } from "~/platform/usage";
-import type { ChartMetric, UsagePeriod } from "./format";
+import type { ChartMetric, UsageFilterValues, UsagePeriod } from "./format";
 import {
   barHeights,
   CHART_METRICS,
@@ -18,7 +18,17 @@ import {
 const METRIC_LABEL: Record<ChartMetric, string> = { tokens: "Tokens", cost: "Cost" };
 
 /** Daily bars in plain CSS; each day is also a list item a screen reader reads, and a table sits behind a disclosure. */
-export function DailyChart({ daily, days, metric }: { daily: DailyUsage[]; days: UsagePeriod; metric: ChartMetric }) {
+export function DailyChart({
+  daily,
+  days,
+  metric,
+  filters = {},
+}: {
+  daily: DailyUsage[];
+  days: UsagePeriod;
+  metric: ChartMetric;
+  filters?: UsageFilterValues;
+}) {
   const values = daily.map((d) => metricValue(d, metric));
   const heights = barHeights(values);
   const labelled = labelledDays(daily.length);
@@ -39,7 +49,7 @@ export function DailyChart({ daily, days, metric }: { daily: DailyUsage[]; days:
             {CHART_METRICS.map((m) => (
               <Link
                 key={m}
-                to={usageSearch(days, m)}
+                to={usageSearch(days, m, filters)}
                 className={`tab ${m === metric ? "tab-active" : ""}`}
                 aria-current={m === metric ? "page" : undefined}
                 preventScrollReset

@@ -2,18 +2,19 @@ import { Link } from "@remix-run/react";
 import { BarChart3, Coins, Hash, MessageSquare, TriangleAlert } from "lucide-react";
 import type { ReactNode } from "react";
 import { Alert } from "~/components/Alert";
-import type { ModelUsage, SourceUsage, UsageFigures } from "~/platform/usage";
+import type { MemberUsage, ModelUsage, SourceUsage, UsageFigures } from "~/platform/usage";
 import type { ChartMetric, UsagePeriod } from "./format";
-import { EMPTY_USAGE, formatCost, formatCount, sourceLabel, totalTokens, USAGE_PERIODS, usageSearch } from "./format";
+import type { UsageFilterValues } from "./format";
+import { EMPTY_USAGE, formatCost, formatCount, memberLabel, sourceLabel, totalTokens, USAGE_PERIODS, usageSearch } from "./format";
 
 /** The period tabs: plain links (`?days=`), so they work without JavaScript and can be bookmarked. */
-export function PeriodTabs({ days, metric }: { days: UsagePeriod; metric: ChartMetric }) {
+export function PeriodTabs({ days, metric, filters = {} }: { days: UsagePeriod; metric: ChartMetric; filters?: UsageFilterValues }) {
   return (
     <nav aria-label="Period" className="tabs tabs-box w-fit">
       {USAGE_PERIODS.map((d) => (
         <Link
           key={d}
-          to={usageSearch(d, metric)}
+          to={usageSearch(d, metric, filters)}
           className={`tab ${d === days ? "tab-active" : ""}`}
           aria-current={d === days ? "page" : undefined}
           preventScrollReset
@@ -181,6 +182,48 @@ export function SourceTable({ sources }: { sources: SourceUsage[] }) {
                   <td className="text-right tabular-nums">{formatCount(s.requests)}</td>
                   <td className="text-right tabular-nums">{formatCount(totalTokens(s))}</td>
                   <td className="text-right tabular-nums">{formatCost(s.cost)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/** The console's chat per member: who used what (issue 16). */
+export function MemberTable({ members }: { members: MemberUsage[] }) {
+  return (
+    <div className="card bg-base-100 shadow-sm">
+      <div className="card-body">
+        <h2 className="card-title">Console chat by member</h2>
+        <div className="overflow-x-auto">
+          <table className="table">
+            <caption className="sr-only">Console chat usage per member</caption>
+            <thead>
+              <tr>
+                <th scope="col">Member</th>
+                <th scope="col" className="text-right">
+                  Requests
+                </th>
+                <th scope="col" className="text-right">
+                  Tokens
+                </th>
+                <th scope="col" className="text-right">
+                  Cost
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {members.map((m) => (
+                <tr key={m.member} className="hover:bg-base-200/50">
+                  <th scope="row" className="font-normal">
+                    {memberLabel(m)}
+                  </th>
+                  <td className="text-right tabular-nums">{formatCount(m.requests)}</td>
+                  <td className="text-right tabular-nums">{formatCount(totalTokens(m))}</td>
+                  <td className="text-right tabular-nums">{formatCost(m.cost)}</td>
                 </tr>
               ))}
             </tbody>

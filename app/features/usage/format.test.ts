@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import {
   barHeights,
+  filtersFrom,
+  hasFilters,
   formatCompact,
   formatCost,
   formatCount,
@@ -88,5 +90,20 @@ describe("the daily chart", () => {
     expect([...labelledDays(7)].sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6]);
     expect([...labelledDays(30)].sort((a, b) => a - b)).toEqual([4, 9, 14, 19, 24, 29]);
     expect([...labelledDays(90)].sort((a, b) => a - b)).toEqual([14, 29, 44, 59, 74, 89]);
+  });
+});
+
+describe("usage filters in the URL", () => {
+  it("reads model, token and member, blanks and bad members as none", () => {
+    expect(filtersFrom(new URLSearchParams("model=llama&token=tok_1&member=7"))).toEqual({ model: "llama", token: "tok_1", member: 7 });
+    expect(filtersFrom(new URLSearchParams("model=&token=%20&member=abc"))).toEqual({ model: undefined, token: undefined, member: undefined });
+    expect(filtersFrom(new URLSearchParams("member=-3")).member).toBeUndefined();
+  });
+
+  it("writes them after the period and chart, leaving out the unset ones", () => {
+    expect(usageSearch(30, "tokens", { token: "tok_1" })).toBe("?days=30&token=tok_1");
+    expect(usageSearch(7, "cost", { model: "llama", member: 4 })).toBe("?days=7&chart=cost&model=llama&member=4");
+    expect(hasFilters({})).toBe(false);
+    expect(hasFilters({ member: 4 })).toBe(true);
   });
 });

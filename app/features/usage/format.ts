@@ -22,11 +22,35 @@ export function metricFrom(value: string | null): ChartMetric {
   return CHART_METRICS.find((m) => m === value) ?? "tokens";
 }
 
-/** The query string of a period and chart, leaving out defaults: `?days=7&chart=cost`. */
-export function usageSearch(days: UsagePeriod, metric: ChartMetric): string {
+/** What /usage is narrowed to (issue 16), from the URL: `?model=&token=&member=`; absent or blank is none. */
+export interface UsageFilterValues {
+  model?: string;
+  token?: string;
+  member?: number;
+}
+export const FILTER_NAMES = ["model", "token", "member"] as const;
+
+export function filtersFrom(params: URLSearchParams): UsageFilterValues {
+  const text = (name: string) => params.get(name)?.trim().slice(0, 200) || undefined;
+  const member = Number(text("member"));
+  return { model: text("model"), token: text("token"), member: Number.isSafeInteger(member) && member > 0 ? member : undefined };
+}
+
+export function hasFilters(filters: UsageFilterValues): boolean {
+  return FILTER_NAMES.some((name) => filters[name] !== undefined);
+}
+
+/** The filters as query parameters, in a fixed order, leaving out the unset ones. */
+export function filterParams(filters: UsageFilterValues, params = new URLSearchParams()): URLSearchParams {
+  for (const name of FILTER_NAMES) if (filters[name] !== undefined) params.set(name, String(filters[name]));
+  return params;
+}
+
+/** The query string of a period, chart and filters, leaving out defaults: `?days=7&chart=cost&token=tok_1`. */
+export function usageSearch(days: UsagePeriod, metric: ChartMetric, filters: UsageFilterValues = {}): string {
   const params = new URLSearchParams({ days: String(days) });
   if (metric !== "tokens") params.set("chart", metric);
-  return `?${params}`;
+  return `?${filterParams(filters, params)}`;
 }
 
 const count = new Intl.NumberFormat("en-US");
@@ -84,6 +108,11 @@ export function labelledDays(length: number): Set<number> {
 }
 
 /** A row of the per-source table: the console's chat or an API token. */
+/** A row of the per-member table: a member's chats in the console. */
+export function memberLabel(member: { member: number; name: string | null }): string {
+  return member.name ?? `Former member #${member.member}`;
+}
+
 export function sourceLabel(source: { kind: "console" | "api"; token: string | null }): string {
   if (source.kind === "console") return "Console chat";
   return source.token ? `API token ${source.token}` : "API token (deleted)";

@@ -1,0 +1,37 @@
+import { Download } from "lucide-react";
+
+export const EXPORT_RECONCILES = "Exported totals match the ledger";
+
+/**
+ * The ledger's CSV export (issue 16): a plain GET form to the resource route, so the browser downloads
+ * the file with or without JavaScript. Empty dates export the whole ledger; days are in the time zone the
+ * table above uses.
+ */
+export function LedgerExport({ timeZone }: { timeZone: string }) {
+  return (
+    <section className="card bg-base-100 shadow-sm" aria-labelledby="ledger-export-title">
+      <div className="card-body gap-3">
+        <h2 id="ledger-export-title" className="card-title">
+          Export
+        </h2>
+        <form method="get" action="/billing/ledger.csv" className="flex flex-wrap items-end gap-3">
+          <label className="flex flex-col gap-1 text-sm">
+            <span>From</span>
+            <input type="date" name="from" className="input input-sm" />
+          </label>
+          <label className="flex flex-col gap-1 text-sm">
+            <span>To</span>
+            <input type="date" name="to" className="input input-sm" />
+          </label>
+          <button type="submit" className="btn btn-sm btn-outline">
+            <Download className="size-4" aria-hidden /> Export ledger (CSV)
+          </button>
+        </form>
+        <p className="text-sm text-base-content/70">
+          {EXPORT_RECONCILES}: every row with its exact amount to the micro-dollar; with no dates, the rows add up to the balance. Days and times are in{" "}
+          {timeZone}, as above.
+        </p>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,99 @@
+import { Form, Link, useNavigate } from "@remix-run/react";
+import { Download, FilterX } from "lucide-react";
+import { useHydrated } from "remix-utils/use-hydrated";
+import type { ChartMetric, UsageFilterValues, UsagePeriod } from "./format";
+import { hasFilters, usageSearch } from "./format";
+
+export interface FilterOptions {
+  models: string[];
+  tokens: { publicId: string; revoked: boolean }[];
+  members: { id: number; name: string }[];
+}
+
+interface UsageFiltersProps {
+  days: UsagePeriod;
+  metric: ChartMetric;
+  filters: UsageFilterValues;
+  options: FilterOptions;
+}
+
+/**
+ * The filters of /usage as a GET form: without JavaScript, Apply loads `/usage?days=…&model=…`; once
+ * hydrated, a change navigates to the same URL at once (blank filters left out) and Apply steps aside
+ * (DESIGN §6). Every view is a URL, so it can be bookmarked and shared; the CSV link exports that view.
+ */
+export function UsageFilters({ days, metric, filters, options }: UsageFiltersProps) {
+  const hydrated = useHydrated();
+  const navigate = useNavigate();
+  const go = (form: HTMLFormElement) => {
+    const data = new FormData(form);
+    const text = (name: string) => String(data.get(name) ?? "").trim() || undefined;
+    const member = Number(text("member"));
+    navigate(usageSearch(days, metric, { model: text("model"), token: text("token"), member: member > 0 ? member : undefined }), { preventScrollReset: true });
+  };
+  const select = "select select-sm w-full sm:w-48";
+  return (
+    <Form
+      method="get"
+      action="/usage"
+      role="search"
+      aria-label="Usage filters"
+      className="flex flex-wrap items-end gap-3"
+      onChange={(e) => hydrated && go(e.currentTarget)}
+      onSubmit={(e) => {
+        e.preventDefault();
+        go(e.currentTarget);
+      }}
+    >
+      <input type="hidden" name="days" value={days} />
+      {metric !== "tokens" ? <input type="hidden" name="chart" value={metric} /> : null}
+      <label className="flex flex-col gap-1 text-sm">
+        <span>Model</span>
+        <select name="model" className={select} defaultValue={filters.model ?? ""} key={`model:${filters.model ?? ""}`}>
+          <option value="">All models</option>
+          {options.models.map((m) => (
+            <option key={m} value={m}>
+              {m}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="flex flex-col gap-1 text-sm">
+        <span>API token</span>
+        <select name="token" className={select} defaultValue={filters.token ?? ""} key={`token:${filters.token ?? ""}`}>
+          <option value="">All tokens</option>
+          {options.tokens.map((t) => (
+            <option key={t.publicId} value={t.publicId}>
+              {t.publicId}
+              {t.revoked ? " (revoked)" : ""}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="flex flex-col gap-1 text-sm">
+        <span>Member</span>
+        <select name="member" className={select} defaultValue={filters.member ?? ""} key={`member:${filters.member ?? ""}`}>
+          <option value="">All members</option>
+          {options.members.map((m) => (
+            <option key={m.id} value={m.id}>
+              {m.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      {hydrated ? null : (
+        <button type="submit" className="btn btn-sm btn-primary">
+          Apply
+        </button>
+      )}
+      {hasFilters(filters) ? (
+        <Link to={usageSearch(days, metric)} className="btn btn-sm btn-ghost" preventScrollReset>
+          <FilterX className="size-4" aria-hidden /> Clear filters
+        </Link>
+      ) : null}
+      <a href={`/usage.csv${usageSearch(days, metric, filters)}`} className="btn btn-sm btn-outline ml-auto" download>
+        <Download className="size-4" aria-hidden /> Export CSV
+      </a>
+    </Form>
+  );
+}

@@ -1,0 +1,175 @@
+import fs from "node:fs/promises";
+import type { Page } from "@playwright/test";
+import { newPerson, signInWithOrganization } from "./support/auth";
+import { grantCreditWithCli, writeDatabase } from "./support/billing";
+import { signedInPage } from "./support/team";
+import { expect, test } from "./support/test";
+import { statValue } from "./support/usage";
+
+let receipt = 0;
+
+/** A completion row as metering writes it, for a token (by public id) or for a member's console chat. */
+async function recordUsage(orgId: number, row: { token?: string; userId?: number; model?: string; costMicros: number }) {
+  receipt += 1;
+  await writeDatabase([
+    {
+      sql: `insert into chat_usage (receipt_id, org_id, user_id, token_id, model, rate_card_id, prompt_tokens, completion_tokens, reasoning_tokens, cost_micros, estimated, outcome, created_at)
+            values (?, ?, ?, (select id from api_tokens where public_id = ? and org_id = ?), ?, null, 100, 50, 0, ?, 0, 'completed', ?)`,
+      params: [`rcpt_e2e_${Date.now()}_${receipt}`, orgId, row.userId ?? null, row.token ?? null, orgId, row.model ?? "builtin", row.costMicros, Date.now()],
+    },
+  ]);
+}
+
+async function createToken(page: Page): Promise<string> {
+  const response = await page.request.post("/api/v1/tokens", { data: { scopes: ["chat"], expiresAt: null } });
+  expect(response.status()).toBe(201);
+  return ((await response.json()) as { publicId: string }).publicId;
+}
+
+async function userId(page: Page): Promise<number> {
+  return ((await (await page.request.get("/api/v1/auth/session")).json()) as { user: { id: number } }).user.id;
+}
+
+/** An organization with two tokens and a console chat: token A $3.00 (2 requests), token B $0.50, the admin's chat $0.25. */
+async function seedUsage(page: Page) {
+  const { orgId, person } = await signInWithOrganization(page, "Usage Admin");
+  const tokenA = await createToken(page);
+  const tokenB = await createToken(page);
+  const me = await userId(page);
+  await recordUsage(orgId, { token: tokenA, model: "llama", costMicros: 1_500_000 });
+  await recordUsage(orgId, { token: tokenA, model: "llama", costMicros: 1_500_000 });
+  await recordUsage(orgId, { token: tokenB, costMicros: 500_000 });
+  await recordUsage(orgId, { userId: me, costMicros: 250_000 });
+  return { orgId, tokenA, tokenB, me, name: person.name };
+}
+
+test("each token on /tokens shows its spend this month and links to /usage filtered to it; filters follow the URL", async ({ page }) => {
+  const { tokenA, name } = await seedUsage(page);
+  await page.goto("/tokens");
+  const link = page.getByRole("link", { name: `Usage of ${tokenA}: $3.00 this month` });
+  await expect(link).toHaveText("$3.00");
+  await link.click();
+  await expect(page).toHaveURL(new RegExp(`/usage\\?token=${tokenA}$`));
+  await expect(statValue(page, "Requests", "2")).toBeVisible();
+  await expect(statValue(page, "Cost", "$3.00")).toBeVisible();
+  await expect(page.getByRole("combobox", { name: "API token" })).toHaveValue(tokenA);
+
+  // With JavaScript a change applies at once, and the URL says what is shown (no Apply button needed).
+  await expect(page.getByRole("button", { name: "Apply" })).toHaveCount(0);
+  await page.getByRole("combobox", { name: "API token" }).selectOption("");
+  await expect(page).toHaveURL(/\/usage\?days=30$/);
+  await expect(statValue(page, "Requests", "4")).toBeVisible();
+  await expect(statValue(page, "Cost", "$3.75")).toBeVisible();
+  await page.getByRole("combobox", { name: "Model" }).selectOption("llama");
+  await expect(page).toHaveURL(/\/usage\?days=30&model=llama$/);
+  await expect(statValue(page, "Requests", "2")).toBeVisible();
+  await page.getByRole("link", { name: "7 days" }).click();
+  await expect(page).toHaveURL(/\/usage\?days=7&model=llama$/);
+  await expect(statValue(page, "Requests", "2")).toBeVisible();
+  await page.getByRole("combobox", { name: "Model" }).selectOption("");
+  await page.getByRole("combobox", { name: "Member" }).selectOption({ label: name });
+  await expect(page).toHaveURL(/\/usage\?days=7&member=\d+$/);
+  await expect(statValue(page, "Cost", "$0.25")).toBeVisible();
+  await expect(page.getByRole("table", { name: "Console chat usage per member" })).toContainText(name);
+
+  // A shared link naming a token of no organization of the viewer's is ignored, and the page says so.
+  await page.goto("/usage?token=tok_not_mine");
+  await expect(page.getByText("A token or member in the link is not in this organization")).toBeVisible();
+  await expect(statValue(page, "Requests", "4")).toBeVisible();
+});
+
+test("without JavaScript the filters are a GET form: Apply loads the filtered URL", async ({ page, browser, baseURL }) => {
+  const { tokenB } = await seedUsage(page);
+  // The same person in a context without JavaScript.
+  const session = await page.context().cookies();
+  const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
+  await context.addCookies(session);
+  const noJs = await context.newPage();
+  await noJs.goto("/usage");
+  await noJs.getByRole("combobox", { name: "API token" }).selectOption(tokenB);
+  await noJs.getByRole("button", { name: "Apply" }).click();
+  await expect(noJs).toHaveURL(new RegExp(`/usage\\?days=30&token=${tokenB}$`));
+  await expect(statValue(noJs, "Requests", "1")).toBeVisible();
+  await expect(statValue(noJs, "Cost", "$0.50")).toBeVisible();
+  await expect(noJs.getByRole("link", { name: "Clear filters" })).toBeVisible();
+  await context.close();
+});
+
+function csvRows(text: string): string[][] {
+  return text
+    .trimEnd()
+    .split("\r\n")
+    .map((line) => line.split(","));
+}
+
+const micros = (amount: string) => {
+  const [whole, fraction] = amount.replace("-", "").split(".");
+  return (amount.startsWith("-") ? -1 : 1) * (Number(whole) * 1_000_000 + Number(fraction));
+};
+
+test("the usage view and the ledger download as CSV whose totals match the screen and the balance", async ({ page }) => {
+  const { orgId, tokenA } = await seedUsage(page);
+  await page.goto(`/usage?token=${tokenA}`);
+  const usageDownload = page.waitForEvent("download");
+  await page.getByRole("link", { name: "Export CSV" }).click();
+  const usageFile = await usageDownload;
+  expect(usageFile.suggestedFilename()).toMatch(new RegExp(`^usage-\\d{4}-\\d{2}-\\d{2}-to-\\d{4}-\\d{2}-\\d{2}-${tokenA}\\.csv$`));
+  const [usageHeader, ...usageRows] = csvRows(await fs.readFile((await usageFile.path())!, "utf8"));
+  expect(usageHeader).toEqual([
+    "timestamp_utc",
+    "receipt_id",
+    "model",
+    "source",
+    "token",
+    "member",
+    "prompt_tokens",
+    "completion_tokens",
+    "reasoning_tokens",
+    "cost_usd",
+    "estimated",
+    "outcome",
+  ]);
+  expect(usageRows).toHaveLength(2);
+  expect(usageRows.reduce((sum, r) => sum + micros(r[9]), 0)).toBe(3_000_000);
+
+  // The ledger: a credit and a debit of a fraction of a cent; the file sums to the balance exactly.
+  grantCreditWithCli(orgId, "12.34", "e2e export");
+  await writeDatabase([
+    {
+      sql: "insert into ledger_entries (org_id, created_at, description, model, rate_card_id, change_micros, payment_intent_id) values (?, ?, 'Chat usage', 'tiny', 'rc-tiny', -1234, null)",
+      params: [orgId, Date.now()],
+    },
+    { sql: "update billing_accounts set balance_micros = balance_micros - 1234 where org_id = ?", params: [orgId] },
+  ]);
+  const direct = await page.request.get("/billing/ledger.csv");
+  expect(direct.status()).toBe(200);
+  expect(direct.headers()["content-type"]).toBe("text/csv; charset=utf-8");
+
+  await page.goto("/billing");
+  await expect(page.getByText("Exported totals match the ledger", { exact: false })).toBeVisible();
+  const ledgerDownload = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Export ledger (CSV)" }).click();
+  const ledgerFile = await ledgerDownload;
+  expect(ledgerFile.suggestedFilename()).toBe("ledger.csv");
+  const [ledgerHeader, ...ledgerRows] = csvRows(await fs.readFile((await ledgerFile.path())!, "utf8"));
+  expect(ledgerHeader).toEqual(["id", "timestamp", "description", "model", "rate_card_id", "change_usd"]);
+  expect(ledgerRows.map((r) => r.at(-1))).toEqual(["12.340000", "-0.001234"]);
+  const total = ledgerRows.reduce((sum, r) => sum + micros(r.at(-1)!), 0);
+  expect(total).toBe(12_338_766);
+  const balance = (await (await page.request.get("/api/v1/billing/balance")).json()) as number;
+  expect(Math.round(balance * 1_000_000)).toBe(total);
+});
+
+test("a member sees the same filters and can download the usage of a token", async ({ page, browser, baseURL }) => {
+  const { tokenA } = await seedUsage(page);
+  const code = ((await (await page.request.post("/api/v1/organizations/invites", { data: { status: "single-use" } })).json()) as { code: string }).code;
+  const member = await signedInPage(browser, baseURL!, newPerson("Usage Member"));
+  expect((await member.request.post(`/api/v1/auth/join/${code}`)).ok()).toBe(true);
+  await member.goto("/tokens");
+  await member.getByRole("link", { name: `Usage of ${tokenA}: $3.00 this month` }).click();
+  await expect(statValue(member, "Cost", "$3.00")).toBeVisible();
+  const response = await member.request.get(`/usage.csv?token=${tokenA}`);
+  expect(response.status()).toBe(200);
+  expect(csvRows(await response.text())).toHaveLength(3);
+  await member.context().close();
+});

@@ -1,0 +1,228 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { TokenSpend, UsageReport } from "@contract/usage";
+import { USAGE_CSV_HEADER } from "@contract/usage";
+import type { Harness, Session } from "./harness";
+import { createHarness } from "./harness";
+
+const DAY = 86_400_000;
+let clock: number;
+let h: Harness;
+let admin: Session & { orgId: number };
+let member: Session;
+let outsider: Session & { orgId: number };
+let receipts = 0;
+let tokenA: { id: number; publicId: string };
+let tokenB: { id: number; publicId: string };
+let foreignToken: { id: number; publicId: string };
+
+async function makeToken(session: Session): Promise<{ id: number; publicId: string }> {
+  const created = await session.call("POST", "/tokens", { scopes: ["chat"], expiresAt: null });
+  expect(created.status).toBe(201);
+  const { publicId } = await created.json();
+  const row = await h.deps.db.selectFrom("api_tokens").select("id").where("public_id", "=", publicId).executeTakeFirstOrThrow();
+  return { id: row.id, publicId };
+}
+
+beforeEach(async () => {
+  clock = Date.UTC(2025, 0, 15, 12, 0, 0);
+  h = await createHarness({}, () => clock);
+  ({ admin, member, outsider } = await h.team());
+  tokenA = await makeToken(admin);
+  tokenB = await makeToken(admin);
+  foreignToken = await makeToken(outsider);
+});
+afterEach(() => h.close());
+
+async function record(row: { orgId: number; at: number; model?: string; userId?: number | null; tokenId?: number | null; costMicros?: number }) {
+  receipts += 1;
+  await h.deps.db
+    .insertInto("chat_usage")
+    .values({
+      receipt_id: `rcpt_f${receipts}`,
+      org_id: row.orgId,
+      user_id: row.tokenId ? null : (row.userId ?? null),
+      token_id: row.tokenId ?? null,
+      model: row.model ?? "builtin",
+      rate_card_id: null,
+      prompt_tokens: 10,
+      completion_tokens: 20,
+      reasoning_tokens: 5,
+      cost_micros: row.costMicros ?? 0,
+      estimated: 0,
+      outcome: "completed",
+      created_at: row.at,
+    })
+    .execute();
+}
+
+async function report(session: Session, query: string): Promise<UsageReport> {
+  const response = await session.call("GET", `/usage?${query}`);
+  expect(response.status, await response.clone().text()).toBe(200);
+  return response.json();
+}
+
+/** A small mixed organization: two members chatting in the console, two tokens, two models. */
+async function seedMix() {
+  await record({ orgId: admin.orgId, at: clock - 1000, userId: admin.userId, model: "llama", costMicros: 1_000_001 });
+  await record({ orgId: admin.orgId, at: clock - 2 * DAY, userId: member.userId, model: "builtin" });
+  await record({ orgId: admin.orgId, at: clock - 3 * DAY, userId: member.userId, model: "llama", costMicros: 250_000 });
+  await record({ orgId: admin.orgId, at: clock - DAY, tokenId: tokenA.id, model: "llama", costMicros: 3_333 });
+  await record({ orgId: admin.orgId, at: clock - 40 * DAY, tokenId: tokenA.id, model: "llama", costMicros: 7_000_000 });
+  await record({ orgId: admin.orgId, at: clock - 5 * DAY, tokenId: tokenB.id, model: "builtin" });
+  await record({ orgId: outsider.orgId, at: clock - 1000, tokenId: foreignToken.id, model: "llama", costMicros: 9_000_000 });
+}
+
+describe("GET /usage filters", () => {
+  it("filters by model", async () => {
+    await seedMix();
+    const r = await report(admin, "days=30&model=llama");
+    expect(r.totals.requests).toBe(3);
+    expect(r.totals.cost).toBeCloseTo(1.253334, 6);
+    expect(r.models.map((m) => m.model)).toEqual(["llama"]);
+  });
+
+  it("filters by API token, only that token's calls", async () => {
+    await seedMix();
+    const r = await report(admin, `days=90&token=${tokenA.publicId}`);
+    expect(r.totals.requests).toBe(2);
+    expect(r.sources).toEqual([
+      expect.objectContaining({ kind: "console", requests: 0 }),
+      expect.objectContaining({ kind: "api", token: tokenA.publicId, requests: 2, cost: 7.003333 }),
+    ]);
+    expect(r.members).toEqual([]);
+  });
+
+  it("filters by member: that member's chats in the console", async () => {
+    await seedMix();
+    const r = await report(admin, `days=7&member=${member.userId}`);
+    expect(r.totals.requests).toBe(2);
+    expect(r.members).toEqual([expect.objectContaining({ member: member.userId, name: "Mia Member", requests: 2, cost: 0.25 })]);
+    expect(r.sources.filter((s) => s.kind === "api")).toEqual([]);
+  });
+
+  it("breaks the console's chat down per member, busiest first", async () => {
+    await seedMix();
+    const r = await report(admin, "days=7");
+    expect(r.members.map((m) => [m.member, m.requests])).toEqual([
+      [admin.userId, 1],
+      [member.userId, 2],
+    ]);
+  });
+
+  it("combines filters, and treats a blank filter as none", async () => {
+    await seedMix();
+    expect((await report(admin, `days=7&model=llama&member=${member.userId}`)).totals.requests).toBe(1);
+    expect((await report(admin, "days=7&model=&token=&member=")).totals.requests).toBe(5);
+  });
+
+  it("lets a member filter as the admin does", async () => {
+    await seedMix();
+    expect(await report(member, `days=90&token=${tokenA.publicId}`)).toEqual(await report(admin, `days=90&token=${tokenA.publicId}`));
+  });
+
+  it("answers 404 for a token or member of another organization, and never shows its usage", async () => {
+    await seedMix();
+    const token = await admin.call("GET", `/usage?token=${foreignToken.publicId}`);
+    expect(token.status).toBe(404);
+    expect(await token.json()).toEqual({ error: "Token not found" });
+    const who = await admin.call("GET", `/usage?member=${outsider.userId}`);
+    expect(who.status).toBe(404);
+    expect(await who.json()).toEqual({ error: "Member not found" });
+    expect((await admin.call("GET", `/usage/export?token=${foreignToken.publicId}`)).status).toBe(404);
+    expect((await report(outsider, "days=7")).totals.cost).toBe(9);
+  });
+
+  it("answers 400 for a member that is not an id", async () => {
+    const response = await admin.call("GET", "/usage?member=abc");
+    expect(response.status).toBe(400);
+    expect((await response.json()).error).toBe("member: must be a member id");
+  });
+});
+
+describe("GET /usage/token-spend", () => {
+  it("sums each token's cost this UTC month, for every member", async () => {
+    await seedMix();
+    await record({ orgId: admin.orgId, at: Date.UTC(2024, 11, 31, 23, 59, 59), tokenId: tokenB.id, costMicros: 5_000_000 });
+    await record({ orgId: admin.orgId, at: Date.UTC(2025, 0, 1, 0, 0, 0), tokenId: tokenB.id, costMicros: 1_500_000 });
+    const response = await member.call("GET", "/usage/token-spend");
+    expect(response.status).toBe(200);
+    const spend: TokenSpend = await response.json();
+    expect(spend.month).toBe("2025-01");
+    expect(Object.fromEntries(spend.tokens.map((t) => [t.token, t.spent]))).toEqual({ [tokenA.publicId]: 0.003333, [tokenB.publicId]: 1.5 });
+  });
+});
+
+function parseCsv(text: string): string[][] {
+  // The files here hold no quoted line breaks: a line is a row.
+  return text
+    .trimEnd()
+    .split("\r\n")
+    .map((line) =>
+      line
+        .match(/("([^"]|"")*"|[^,]*)(,|$)/g)!
+        .slice(0, -1)
+        .map((cell) =>
+          cell
+            .replace(/,$/, "")
+            .replace(/^"(.*)"$/, "$1")
+            .replaceAll('""', '"'),
+        ),
+    );
+}
+
+const micros = (amount: string) => {
+  const [whole, fraction] = amount.replace("-", "").split(".");
+  return (amount.startsWith("-") ? -1 : 1) * (Number(whole) * 1_000_000 + Number(fraction));
+};
+
+describe("GET /usage/export", () => {
+  it("streams the current view as CSV, one line per completion, its cost summing to the report's", async () => {
+    await seedMix();
+    const response = await admin.call("GET", "/usage/export?days=30&model=llama");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(response.headers.get("content-disposition")).toMatch(/^attachment; filename="usage-2024-12-17-to-2025-01-15-llama\.csv"$/);
+    const [header, ...rows] = parseCsv(await response.text());
+    expect(header).toEqual([...USAGE_CSV_HEADER]);
+    expect(rows).toHaveLength(3);
+    const cost = rows.reduce((sum, r) => sum + micros(r[9]), 0);
+    expect(cost).toBe(1_253_334);
+    expect(rows.map((r) => r[0])).toEqual([...rows.map((r) => r[0])].sort());
+    expect(rows.find((r) => r[3] === "api")).toEqual(expect.arrayContaining([tokenA.publicId, "0.003333"]));
+    expect(rows.find((r) => r[5] === "Mia Member")).toEqual(expect.arrayContaining(["console", "0.250000"]));
+    const view = await report(admin, "days=30&model=llama");
+    expect(cost / 1_000_000).toBeCloseTo(view.totals.cost, 6);
+  });
+
+  it("pages through more rows than one query reads, in order, none twice", async () => {
+    const values = Array.from({ length: 2345 }, (_, i) => ({
+      receipt_id: `bulk_${i}`,
+      org_id: admin.orgId,
+      user_id: admin.userId,
+      token_id: null,
+      model: "builtin",
+      rate_card_id: null,
+      prompt_tokens: 1,
+      completion_tokens: 1,
+      reasoning_tokens: 0,
+      cost_micros: i,
+      estimated: 0,
+      outcome: "completed" as const,
+      // Many rows share a time, so the keyset must break ties by id.
+      created_at: clock - (i % 7) * 1000,
+    }));
+    for (let i = 0; i < values.length; i += 500)
+      await h.deps.db
+        .insertInto("chat_usage")
+        .values(values.slice(i, i + 500))
+        .execute();
+    const rows = parseCsv(await (await admin.call("GET", "/usage/export?days=7")).text()).slice(1);
+    expect(rows).toHaveLength(2345);
+    expect(new Set(rows.map((r) => r[1])).size).toBe(2345);
+    expect(rows.reduce((sum, r) => sum + micros(r[9]), 0)).toBe((2344 * 2345) / 2);
+  });
+
+  it("is refused to the signed-out", async () => {
+    expect((await h.fetch("/usage/export")).status).toBe(401);
+  });
+});
