@@ -13,6 +13,8 @@ import * as m0005 from "./migrations/0005-usage";
 import * as m0006 from "./migrations/0006-billing-accounts";
 import * as m0007 from "./migrations/0007-spend-control-and-limits";
 import * as m0008 from "./migrations/0008-model-metrics";
+import * as m0010 from "./migrations/0010-audit-log";
+import * as m0011 from "./migrations/0011-token-rotation";
 
 export type DB = Kysely<Database>;
 
@@ -26,6 +28,8 @@ const migrations: Record<string, Migration> = {
   "0006-billing-accounts": m0006,
   "0007-spend-control-and-limits": m0007,
   "0008-model-metrics": m0008,
+  "0010-audit-log": m0010,
+  "0011-token-rotation": m0011,
 };
 
 export interface DatabaseOptions {

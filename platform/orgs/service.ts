@@ -8,6 +8,7 @@ import { PlatformError } from "../http/errors";
 import { normalizeOrganizationName } from "../http/names";
 import { insertPrimaryToken } from "../tokens/service";
 import { insertAccount } from "../billing/accounts";
+import { record } from "../audit/record";
 
 export async function createOrganization(deps: Deps, userId: number, name: string): Promise<CreatedOrganization> {
   if (!deps.config.orgSignupEnabled) throw new PlatformError(403, "Organization signup is disabled");
@@ -18,6 +19,7 @@ export async function createOrganization(deps: Deps, userId: number, name: strin
     // Every organization has one primary API token (issue 3) and one billing account, made with it.
     await insertPrimaryToken(trx, org.id, userId, deps.now());
     await insertAccount(trx, org.id, deps.now());
+    await record(deps, { orgId: org.id, action: "organization.created", new: { name } }, trx);
     return org;
   });
 }
@@ -35,6 +37,7 @@ function inviteCode(): string {
 export async function createInvite(deps: Deps, orgId: number, userId: number, kind: InviteKind): Promise<Invite> {
   const code = inviteCode();
   await deps.db.insertInto("invites").values({ code, org_id: orgId, kind, created_by: userId, created_at: deps.now(), used_at: null, use_count: 0 }).execute();
+  await record(deps, { orgId, action: "invite.created", new: { kind } });
   return { code, kind };
 }
 
@@ -66,6 +69,7 @@ export async function joinOrganization(deps: Deps, userId: number, rawCode: stri
     const claimed = await claim.returning("id").executeTakeFirst();
     if (!claimed) throw new PlatformError(404, INVALID_INVITE);
     await trx.insertInto("memberships").values({ org_id: org.id, user_id: userId, role: "member", created_at: deps.now() }).execute();
+    await record(deps, { orgId: org.id, action: "member.joined", new: { role: "member", invite: invite.kind } }, trx);
     return org;
   });
 }
@@ -116,6 +120,7 @@ export async function changeMemberRole(deps: Deps, orgId: number, actorId: numbe
     if (role !== "admin") update = update.where((eb) => eb.exists(otherAdmins(trx, orgId, memberId)));
     const changed = await update.returning("role").executeTakeFirst();
     if (!changed) throw new PlatformError(409, LAST_ADMIN);
+    await record(deps, { orgId, action: "member.role_changed", target: member.email, old: { role: member.role }, new: { role } }, trx);
     return { ...member, role };
   });
 }
@@ -123,7 +128,7 @@ export async function changeMemberRole(deps: Deps, orgId: number, actorId: numbe
 /** Removes another member; an admin only while another admin remains (same single statement). */
 export async function removeMember(deps: Deps, orgId: number, actorId: number, memberId: number): Promise<void> {
   if (memberId === actorId) throw new PlatformError(403, "You can't remove yourself");
-  await findMember(deps, orgId, memberId);
+  const member = await findMember(deps, orgId, memberId);
   await lockedByAdmin(deps, orgId, actorId, async (trx) => {
     const removed = await trx
       .deleteFrom("memberships")
@@ -133,6 +138,7 @@ export async function removeMember(deps: Deps, orgId: number, actorId: number, m
       .returning("user_id")
       .executeTakeFirst();
     if (!removed) throw new PlatformError(409, LAST_ADMIN);
+    await record(deps, { orgId, action: "member.removed", target: member.email, old: { role: member.role } }, trx);
   });
 }
 
