@@ -98,4 +98,15 @@ export const systemAuditQuerySchema = auditQuerySchema.extend({ organization: z.
 export type SystemAuditQuery = z.infer<typeof systemAuditQuerySchema>;
 
 /** The CSV's header row, in column order. */
-export const AUDIT_CSV_COLUMNS = ["id", "timestamp", "organization_id", "action", "actor_name", "actor_email", "target", "old_value", "new_value", "address"] as const;
+export const AUDIT_CSV_COLUMNS = [
+  "id",
+  "timestamp",
+  "organization_id",
+  "action",
+  "actor_name",
+  "actor_email",
+  "target",
+  "old_value",
+  "new_value",
+  "address",
+] as const;

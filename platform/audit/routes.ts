@@ -24,10 +24,14 @@ function csv(c: Context<PlatformEnv>, body: ReadableStream<Uint8Array>, name: st
 export const auditRoutes = new Hono<PlatformEnv>()
   .use(signedIn, inOrganization, adminOnly)
   .get("/", valid("query", auditQuerySchema), async (c) => c.json(await listAudit(c.var.deps, c.var.membership.orgId, c.req.valid("query"))))
-  .get("/export", valid("query", auditQuerySchema.omit({ limit: true })), (c) => csv(c, exportAudit(c.var.deps, c.var.membership.orgId, c.req.valid("query")), "audit-log"));
+  .get("/export", valid("query", auditQuerySchema.omit({ limit: true })), (c) =>
+    csv(c, exportAudit(c.var.deps, c.var.membership.orgId, c.req.valid("query")), "audit-log"),
+  );
 
 /** Every organization's log (or one's, `?organization=`), for the system organization's admins. */
 export const systemAuditRoutes = new Hono<PlatformEnv>()
   .use(signedIn, inOrganization, systemOrganization, adminOnly)
   .get("/", valid("query", systemAuditQuerySchema), async (c) => c.json(await listAudit(c.var.deps, "all", c.req.valid("query"))))
-  .get("/export", valid("query", systemAuditQuerySchema.omit({ limit: true })), (c) => csv(c, exportAudit(c.var.deps, "all", c.req.valid("query")), "audit-log-all"));
+  .get("/export", valid("query", systemAuditQuerySchema.omit({ limit: true })), (c) =>
+    csv(c, exportAudit(c.var.deps, "all", c.req.valid("query")), "audit-log-all"),
+  );

@@ -76,7 +76,8 @@ export async function setPaymentMode(deps: Deps, orgId: number, mode: PaymentMod
   await ensureAccount(deps.db, orgId, deps.now());
   const before = await account(deps, orgId);
   await deps.db.updateTable("billing_accounts").set({ payment_mode: mode, updated_at: deps.now() }).where("org_id", "=", orgId).execute();
-  if (before.payment_mode !== mode) await record(deps, { orgId, action: "organization.payment_mode_changed", old: { paymentMode: before.payment_mode }, new: { paymentMode: mode } });
+  if (before.payment_mode !== mode)
+    await record(deps, { orgId, action: "organization.payment_mode_changed", old: { paymentMode: before.payment_mode }, new: { paymentMode: mode } });
 }
 
 /** POST /billing/auto-payment-config: the rules of SPEC §5, checked only when enabling. */

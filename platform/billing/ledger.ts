@@ -97,7 +97,11 @@ export async function creditPayment(
       .set((eb) => ({ balance_micros: eb("balance_micros", "+", payment.amountMicros), updated_at: deps.now() }))
       .where("org_id", "=", payment.orgId)
       .execute();
-    await record(deps, { orgId: payment.orgId, action: "funds.added", new: { amount: microsToDollars(payment.amountMicros), description: payment.description } }, db);
+    await record(
+      deps,
+      { orgId: payment.orgId, action: "funds.added", new: { amount: microsToDollars(payment.amountMicros), description: payment.description } },
+      db,
+    );
     return true;
   };
   // Money received is never dropped for want of a row, whatever made the organization.

@@ -50,7 +50,11 @@ function toApiToken(row: Row, now = Date.now()): ApiToken {
 
 /** A token's settings as the audit log shows them (never its secret). */
 function auditedSettings(token: ApiToken) {
-  return { budget: token.budget && { amount: token.budget.amount, period: token.budget.period }, allowedModels: token.allowedModels, rateLimitRpm: token.rateLimitRpm };
+  return {
+    budget: token.budget && { amount: token.budget.amount, period: token.budget.period },
+    allowedModels: token.allowedModels,
+    rateLimitRpm: token.rateLimitRpm,
+  };
 }
 
 /** The columns of a token's spend settings (issue 11); only the fields given are written. */
@@ -144,7 +148,12 @@ export async function createToken(deps: Deps, orgId: number, userId: number, inp
     .returningAll()
     .executeTakeFirstOrThrow();
   const created = toApiToken(row, now);
-  await record(deps, { orgId, action: "token.created", target: created.publicId, new: { scopes: created.scopes, expiresAt: created.expiresAt, ...auditedSettings(created) } });
+  await record(deps, {
+    orgId,
+    action: "token.created",
+    target: created.publicId,
+    new: { scopes: created.scopes, expiresAt: created.expiresAt, ...auditedSettings(created) },
+  });
   return { ...created, token: secret };
 }
 
@@ -221,7 +230,11 @@ export async function rollToken(deps: Deps, orgId: number, publicId: string, gra
       .returningAll()
       .executeTakeFirst();
     if (!rolled) throw new PlatformError(409, "This token was rolled at the same moment; reload and try again");
-    await record(deps, { orgId, action: "token.rolled", target: publicId, new: { grace, oldSecretValidUntil: graceUntil && new Date(graceUntil).toISOString() } }, trx);
+    await record(
+      deps,
+      { orgId, action: "token.rolled", target: publicId, new: { grace, oldSecretValidUntil: graceUntil && new Date(graceUntil).toISOString() } },
+      trx,
+    );
     return { ...toApiToken(rolled, now), token: secret };
   });
 }

@@ -16,5 +16,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropIndex("api_tokens_previous_secret").execute();
-  for (const column of ["previous_secret_hash", "previous_secret_expires_at", "rolled_at"]) await db.schema.alterTable("api_tokens").dropColumn(column).execute();
+  for (const column of ["previous_secret_hash", "previous_secret_expires_at", "rolled_at"])
+    await db.schema.alterTable("api_tokens").dropColumn(column).execute();
 }
