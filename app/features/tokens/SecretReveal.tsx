@@ -1,8 +1,9 @@
 import { ShieldAlert } from "lucide-react";
+import type { ReactNode } from "react";
 import { CopyButton } from "~/components/CopyButton";
 
 /** A new secret, shown this once (it travels only in the action's answer, DESIGN §6). */
-export function SecretReveal({ title, token }: { title: string; token: string }) {
+export function SecretReveal({ title, token, children }: { title: string; token: string; children?: ReactNode }) {
   return (
     <section className="alert alert-warning flex flex-col items-stretch gap-3" aria-labelledby="secret-title">
       <div className="flex items-start gap-3">
@@ -12,6 +13,7 @@ export function SecretReveal({ title, token }: { title: string; token: string })
             {title}
           </h2>
           <p>Copy this token now and keep it somewhere safe: you will not see it again.</p>
+          {children}
         </div>
       </div>
       <div className="flex flex-wrap items-center gap-2">
