@@ -50,7 +50,7 @@ export default function AuditPage() {
           <div className="flex flex-wrap items-start justify-between gap-4">
             <div>
               <h2 id="audit-title" className="card-title">
-                {system ? "Audit log of every organization" : "Audit log"}
+                {system ? "Entries of every organization" : "Entries"}
               </h2>
               <p className="text-sm text-base-content/70">
                 Every admin action and sign-in: who, what, the values before and after, when and from where. Entries can't be edited or deleted.
