@@ -23,6 +23,8 @@ export const tokenSchema = z.object({
   /** null: every model. */
   allowedModels: z.array(z.string()).nullable().default(null),
   rateLimitRpm: z.number().nullable().default(null),
+  /** After a roll (issue 16): until when the previous secret still works (epoch ms); absent once it doesn't. */
+  previousSecretExpiresAt: z.number().optional(),
 });
 export type ApiToken = z.infer<typeof tokenSchema>;
 

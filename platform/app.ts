@@ -1,5 +1,7 @@
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
+import { auditRoutes, systemAuditRoutes } from "./audit/routes";
+import { auditScope } from "./audit/record";
 import { authRoutes } from "./auth/routes";
 import { billingRoutes, billingWebhookRoutes } from "./billing/routes";
 import type { Deps, PlatformEnv } from "./context";
@@ -24,6 +26,7 @@ export function createPlatform(deps: Deps) {
     c.set("deps", deps);
     await next();
   });
+  app.use(auditScope);
   // Only the signature-checked Stripe webhook is answered before the Origin rule (DESIGN §3).
   app.route("/billing", billingWebhookRoutes);
   app.use(sameOrigin);
@@ -35,6 +38,8 @@ export function createPlatform(deps: Deps) {
   app.route("/chat", chatRoutes);
   app.route("/system", systemRoutes);
   app.route("/usage", usageRoutes);
+  app.route("/audit", auditRoutes);
+  app.route("/system/audit", systemAuditRoutes);
   // The public OpenAI-compatible API: `basePath` shares the router, so `app.fetch` answers /openai/v1 too,
   // without /api/v1's middleware (bearer tokens, no cookies, no origin check).
   root.route("/openai/v1", openaiRoutes(deps));

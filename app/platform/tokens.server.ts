@@ -1,4 +1,5 @@
 import type { CreateToken, TokenSettings } from "@contract/tokens";
+import type { RollGrace } from "@contract/token-rotation";
 import type { PlatformClient } from "./client.server";
 import { createdTokenSchema, scopeListSchema, tokenListSchema, tokenSchema } from "./tokens";
 
@@ -9,6 +10,8 @@ export const tokensApi = (api: PlatformClient) => ({
   create: (input: CreateToken) => api.call("POST", "/tokens", createdTokenSchema, "Failed to create token", input),
   updateSettings: (publicId: string, settings: TokenSettings) =>
     api.call("PUT", `/tokens/${encodeURIComponent(publicId)}`, tokenSchema, "Failed to save token settings", settings),
+  roll: (publicId: string, grace: RollGrace) =>
+    api.call("POST", `/tokens/${encodeURIComponent(publicId)}/roll`, createdTokenSchema, "Failed to roll token", { grace }),
   revoke: (publicId: string) => api.call("DELETE", `/tokens/${encodeURIComponent(publicId)}`, tokenSchema, "Failed to revoke token"),
   resetOrganizationToken: () => api.call("POST", "/organizations/reset-token", createdTokenSchema, "Failed to reset token"),
 });

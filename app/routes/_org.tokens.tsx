@@ -13,6 +13,7 @@ import { createTokenForm, SETTINGS_FORM_FIELD, settingsOf, tokenIntentForm, toke
 import { expiresAtFor } from "~/features/tokens/token-rules";
 import { platformStatus, readForm, redirectWithToast } from "~/lib/actions.server";
 import { useTimeZone } from "~/lib/use-time-zone";
+import { formatDateTime } from "~/lib/datetime";
 import { listModels } from "~/platform/models.server";
 import { tokensApi } from "~/platform/tokens.server";
 import { getTokenSpend } from "~/platform/usage.server";
@@ -52,11 +53,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 /** SPEC §8 defaults, per form. */
-const FAILED = { revoke: "Failed to revoke token", reset: "Failed to reset token" } as const;
+const FAILED = { revoke: "Failed to revoke token", reset: "Failed to reset token", roll: "Failed to roll token" } as const;
 
 /** A new secret is shown once, so it travels in action data; everything else redirects with a toast. */
 export type TokensActionResult =
   | { ok: true; intent: "create" | "reset"; secret: { token: string; publicId: string } }
+  | { ok: true; intent: "roll"; secret: { token: string; publicId: string }; oldSecretUntil: number | null }
   | { ok: false; intent: "create" | "settings"; result: SubmissionResult<string[]> }
   | { ok: false; intent: keyof typeof FAILED; message: string };
 
@@ -86,7 +88,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   const parsed = tokenIntentForm.safeParse(Object.fromEntries(formData));
   if (!parsed.success) {
-    const intent = formData.get("intent") === "reset" ? "reset" : "revoke";
+    const named = formData.get("intent");
+    const intent = named === "reset" || named === "roll" ? named : "revoke";
     return data<TokensActionResult>({ ok: false, intent, message: FAILED[intent] }, 400);
   }
   const form = parsed.data;
@@ -95,9 +98,27 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (!result.ok) return data<TokensActionResult>({ ok: false, intent: "revoke", message: result.error }, platformStatus(result.status));
     return redirectWithToast("/tokens", { kind: "success", message: `Token ${form.publicId} revoked.` }, { headers: api.headers });
   }
+  if (form.intent === "roll") {
+    const result = await tokens.roll(form.publicId, form.grace);
+    if (!result.ok) return data<TokensActionResult>({ ok: false, intent: "roll", message: result.error }, platformStatus(result.status));
+    const secret = { token: result.data.token, publicId: result.data.publicId };
+    return data<TokensActionResult>({ ok: true, intent: "roll", secret, oldSecretUntil: result.data.previousSecretExpiresAt ?? null });
+  }
   const result = await tokens.resetOrganizationToken();
   if (!result.ok) return data<TokensActionResult>({ ok: false, intent: "reset", message: result.error }, platformStatus(result.status));
   return data<TokensActionResult>({ ok: true, intent: "reset", secret: { token: result.data.token, publicId: result.data.publicId } });
+}
+
+const SECRET_TITLES = { create: "Token created", reset: "Organization token reset", roll: "Token rolled" } as const;
+
+function RolledNote({ publicId, until, timeZone }: { publicId: string; until: number | null; timeZone: string }) {
+  return (
+    <p>
+      {until === null
+        ? `The previous secret of ${publicId} is refused from now on.`
+        : `The previous secret of ${publicId} keeps working until ${formatDateTime(until, timeZone)}, then it is refused.`}
+    </p>
+  );
 }
 
 export default function ApiTokensPage() {
@@ -115,7 +136,9 @@ export default function ApiTokensPage() {
         </Alert>
       ) : null}
       {result?.ok ? (
-        <SecretReveal key={arrival} title={result.intent === "reset" ? "Organization token reset" : "Token created"} token={result.secret.token} />
+        <SecretReveal key={arrival} title={SECRET_TITLES[result.intent as keyof typeof SECRET_TITLES]} token={result.secret.token}>
+          {result.intent === "roll" ? <RolledNote publicId={result.secret.publicId} until={result.oldSecretUntil} timeZone={timeZone} /> : null}
+        </SecretReveal>
       ) : null}
       {isAdmin ? (
         <>

@@ -27,11 +27,18 @@ export interface RouteHandle {
 type LayoutData = Awaited<ReturnType<typeof loader>>;
 
 function Shell({ layout, title, children }: { layout: LayoutData; title: string; children: ReactNode }) {
-  const { user, organizations, activeOrganization } = layout;
+  const { user, organizations, activeOrganization, activeRole } = layout;
   useInactivityCheck();
   return (
     <SidebarLayout
-      sidebar={<Sidebar organizations={organizations} active={activeOrganization} showSystem={activeOrganization.id === SYSTEM_ORG_ID} />}
+      sidebar={
+        <Sidebar
+          organizations={organizations}
+          active={activeOrganization}
+          showSystem={activeOrganization.id === SYSTEM_ORG_ID}
+          isAdmin={activeRole === "admin"}
+        />
+      }
       header={<AppHeader title={title} user={user} />}
     >
       {children}

@@ -19,6 +19,7 @@ import { devAuthorizeForm, devAuthorizePage, devProvider, issueDevCode } from ".
 import { endSession, resolveSession, setActiveOrganization, startSession, switchOrganization, upsertUser } from "./service";
 import { consumeState, rememberState } from "./states";
 import { randomToken } from "./tokens";
+import { recordSignIn } from "../audit/record";
 import { admitJoin, limitSignin, recordJoinFailure, TooManyRequests, tooManyResponse } from "../ratelimit/limits";
 
 type Ctx = Context<PlatformEnv>;
@@ -151,6 +152,7 @@ export const authRoutes = new Hono<PlatformEnv>()
       if (!(await consumeState(c.var.deps, state))) return loginError(c, "signin_state");
       const userId = await upsertUser(c.var.deps, identity);
       writeSessionCookie(c, await startSession(c.var.deps, userId, readSessionCookie(c)));
+      await recordSignIn(c.var.deps, userId, name);
       return c.redirect("/login?login_success=1", 302);
     } catch (cause) {
       console.warn(`Sign-in with ${name} failed:`, cause instanceof Error ? cause.message : cause);

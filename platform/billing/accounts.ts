@@ -8,6 +8,7 @@ import { PlatformError } from "../http/errors";
 import type { PaymentProvider } from "../providers/stripe";
 import { paymentProvider } from "../providers/stripe";
 import { dollarsToMicros, microsToDollars } from "./money";
+import { record } from "../audit/record";
 
 /**
  * The billing account of an organization: its kept balance, its payment mode, its card. The row is
@@ -73,7 +74,10 @@ export async function canSpend(deps: Deps, orgId: number): Promise<boolean> {
 /** The operator's setting (`npm run billing-mode`, the organization editor). */
 export async function setPaymentMode(deps: Deps, orgId: number, mode: PaymentMode): Promise<void> {
   await ensureAccount(deps.db, orgId, deps.now());
+  const before = await account(deps, orgId);
   await deps.db.updateTable("billing_accounts").set({ payment_mode: mode, updated_at: deps.now() }).where("org_id", "=", orgId).execute();
+  if (before.payment_mode !== mode)
+    await record(deps, { orgId, action: "organization.payment_mode_changed", old: { paymentMode: before.payment_mode }, new: { paymentMode: mode } });
 }
 
 /** POST /billing/auto-payment-config: the rules of SPEC §5, checked only when enabling. */
@@ -106,5 +110,7 @@ export async function setAutoPaymentConfig(deps: Deps, orgId: number, input: Aut
       .where("payment_mode", "!=", "invoice")
       .execute();
   }
-  return getConfig(deps, orgId);
+  const after = await getConfig(deps, orgId);
+  await record(deps, { orgId, action: "auto_payment.changed", old: configOf(a), new: after });
+  return after;
 }

@@ -4,6 +4,7 @@ import { fieldErrors, issueText } from "@contract/errors";
 import type { Deps } from "../context";
 import { PlatformError } from "../http/errors";
 import { dollarsToMicros } from "./money";
+import { record } from "../audit/record";
 
 /**
  * A credit granted by the operator (trials, support, tests that need a balance without a card): the
@@ -36,6 +37,7 @@ export async function grantCredit(deps: Deps, orgId: number, amount: unknown, re
         payment_intent_id: null,
       })
       .execute();
+    await record(deps, { orgId, action: "credit.granted", new: { amount: credit.amount, reason: credit.reason } }, trx);
   });
   return credit;
 }

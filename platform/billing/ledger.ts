@@ -4,6 +4,7 @@ import type { Deps } from "../context";
 import type { DB } from "../db";
 import { ensureAccount } from "./accounts";
 import { microsToDollars } from "./money";
+import { record } from "../audit/record";
 
 /** What a credited payment reads as in the ledger. */
 export const CREDIT_DESCRIPTIONS = { add_funds: "Added funds", auto_recharge: "Auto-recharge" } as const;
@@ -96,6 +97,11 @@ export async function creditPayment(
       .set((eb) => ({ balance_micros: eb("balance_micros", "+", payment.amountMicros), updated_at: deps.now() }))
       .where("org_id", "=", payment.orgId)
       .execute();
+    await record(
+      deps,
+      { orgId: payment.orgId, action: "funds.added", new: { amount: microsToDollars(payment.amountMicros), description: payment.description } },
+      db,
+    );
     return true;
   };
   // Money received is never dropped for want of a row, whatever made the organization.

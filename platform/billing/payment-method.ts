@@ -1,6 +1,7 @@
 import type { Deps } from "../context";
 import { PlatformError } from "../http/errors";
 import { account, payments } from "./accounts";
+import { record } from "../audit/record";
 
 /** `POST /billing/payment-method`: the Stripe customer on first use, then a SetupIntent for the card form. */
 export async function startPaymentMethodSetup(deps: Deps, orgId: number, orgName: string): Promise<{ clientSecret: string }> {
@@ -38,6 +39,7 @@ export async function recordPaymentMethod(deps: Deps, orgId: number, paymentMeth
     })
     .where("org_id", "=", orgId)
     .execute();
+  await record(deps, { orgId, action: "payment_method.added", old: cardOf(before), new: { brand: card.brand, last4: card.last4 } });
   // An update replaces the card: the old one is detached from the customer.
   if (before.payment_method_id) {
     await stripe.detachPaymentMethod(before.payment_method_id).catch((error) => console.error("Detaching the replaced payment method failed:", error));
@@ -79,4 +81,10 @@ export async function removePaymentMethod(deps: Deps, orgId: number): Promise<vo
     .where("org_id", "=", orgId)
     .where("payment_method_id", "=", a.payment_method_id)
     .execute();
+  await record(deps, { orgId, action: "payment_method.removed", old: cardOf(a) });
+}
+
+/** A card as the audit log names it: brand and last 4 digits, nothing more. */
+function cardOf(a: { payment_method_id: string | null; payment_method_brand: string | null; payment_method_last4: string | null }) {
+  return a.payment_method_id ? { brand: a.payment_method_brand, last4: a.payment_method_last4 } : null;
 }

@@ -14,6 +14,8 @@ import * as m0006 from "./migrations/0006-billing-accounts";
 import * as m0007 from "./migrations/0007-spend-control-and-limits";
 import * as m0008 from "./migrations/0008-model-metrics";
 import * as m0009 from "./migrations/0009-usage-rollups";
+import * as m0010 from "./migrations/0010-audit-log";
+import * as m0011 from "./migrations/0011-token-rotation";
 import * as m0012 from "./migrations/0012-invite-management";
 
 export type DB = Kysely<Database>;
@@ -29,6 +31,8 @@ const migrations: Record<string, Migration> = {
   "0007-spend-control-and-limits": m0007,
   "0008-model-metrics": m0008,
   "0009-usage-rollups": m0009,
+  "0010-audit-log": m0010,
+  "0011-token-rotation": m0011,
   "0012-invite-management": m0012,
 };
 

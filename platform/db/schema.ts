@@ -32,6 +32,7 @@ export interface Database {
   model_status_history: ModelStatusHistoryTable;
   usage_hourly: UsageHourlyTable;
   usage_rollup_state: UsageRollupStateTable;
+  audit_log: AuditLogTable;
 }
 
 export interface UsersTable {
@@ -174,6 +175,26 @@ export interface ApiTokensTable {
   allowed_models: string | null;
   /** Requests per minute on /openai/v1; null: no limit. */
   rate_limit_rpm: number | null;
+  /** After a roll (issue 16): the old secret's hash, accepted until `previous_secret_expires_at`. */
+  previous_secret_hash: string | null;
+  previous_secret_expires_at: number | null;
+  rolled_at: number | null;
+}
+
+/** The audit log (issue 16): append-only, no foreign keys; values are JSON, never secrets. */
+export interface AuditLogTable {
+  id: Generated<number>;
+  /** null for an event of no organization (a sign-in of a user without one). */
+  org_id: number | null;
+  actor_id: number | null;
+  actor_name: string | null;
+  actor_email: string | null;
+  action: string;
+  target: string | null;
+  old_value: string | null;
+  new_value: string | null;
+  address: string | null;
+  created_at: number;
 }
 
 export interface ModelsTable {

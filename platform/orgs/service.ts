@@ -9,6 +9,7 @@ import { PlatformError } from "../http/errors";
 import { normalizeOrganizationName } from "../http/names";
 import { insertPrimaryToken } from "../tokens/service";
 import { insertAccount } from "../billing/accounts";
+import { record } from "../audit/record";
 
 export async function createOrganization(deps: Deps, userId: number, name: string): Promise<CreatedOrganization> {
   if (!deps.config.orgSignupEnabled) throw new PlatformError(403, "Organization signup is disabled");
@@ -19,6 +20,7 @@ export async function createOrganization(deps: Deps, userId: number, name: strin
     // Every organization has one primary API token (issue 3) and one billing account, made with it.
     await insertPrimaryToken(trx, org.id, userId, deps.now());
     await insertAccount(trx, org.id, deps.now());
+    await record(deps, { orgId: org.id, action: "organization.created", new: { name } }, trx);
     return org;
   });
 }
@@ -57,6 +59,7 @@ export async function createInvite(deps: Deps, orgId: number, userId: number, op
       revoked_at: null,
     })
     .execute();
+  await record(deps, { orgId, action: "invite.created", new: { kind: options.status, expiresAt, maxUses } });
   return { code, kind: options.status, expiresAt, maxUses };
 }
 
@@ -109,16 +112,25 @@ const INVITE_LIST_LIMIT = 200;
 
 /** Revokes a code of the organization; another organization's (or no) code is 404, an inactive one is left as it is. */
 export async function revokeInvite(deps: Deps, orgId: number, inviteId: number): Promise<void> {
-  const invite = await deps.db.selectFrom("invites").select(["id", "revoked_at"]).where("id", "=", inviteId).where("org_id", "=", orgId).executeTakeFirst();
-  if (!invite) throw new PlatformError(404, "Invite not found");
-  if (invite.revoked_at !== null) return;
-  await deps.db
-    .updateTable("invites")
-    .set({ revoked_at: deps.now() })
+  const invite = await deps.db
+    .selectFrom("invites")
+    .select(["id", "kind", "revoked_at"])
     .where("id", "=", inviteId)
     .where("org_id", "=", orgId)
-    .where("revoked_at", "is", null)
-    .execute();
+    .executeTakeFirst();
+  if (!invite) throw new PlatformError(404, "Invite not found");
+  if (invite.revoked_at !== null) return;
+  await deps.db.transaction().execute(async (trx) => {
+    const revoked = await trx
+      .updateTable("invites")
+      .set({ revoked_at: deps.now() })
+      .where("id", "=", inviteId)
+      .where("org_id", "=", orgId)
+      .where("revoked_at", "is", null)
+      .executeTakeFirst();
+    // Only the revocation that changed the row is recorded: two admins racing leave one entry.
+    if (Number(revoked.numUpdatedRows) > 0) await record(deps, { orgId, action: "invite.revoked", old: { kind: invite.kind } }, trx);
+  });
 }
 
 /**
@@ -133,6 +145,7 @@ export async function joinOrganization(deps: Deps, userId: number, rawCode: stri
     .innerJoin("organizations", "organizations.id", "invites.org_id")
     .select([
       "invites.id",
+      "invites.kind",
       "invites.revoked_at",
       "invites.expires_at",
       "invites.max_uses",
@@ -164,6 +177,7 @@ export async function joinOrganization(deps: Deps, userId: number, rawCode: stri
       .executeTakeFirst();
     if (!claimed) throw new PlatformError(404, INVITE_INVALID);
     await trx.insertInto("memberships").values({ org_id: org.id, user_id: userId, role: "member", created_at: now }).execute();
+    await record(deps, { orgId: org.id, action: "member.joined", new: { role: "member", invite: invite.kind } }, trx);
     return org;
   });
 }
@@ -214,6 +228,7 @@ export async function changeMemberRole(deps: Deps, orgId: number, actorId: numbe
     if (role !== "admin") update = update.where((eb) => eb.exists(otherAdmins(trx, orgId, memberId)));
     const changed = await update.returning("role").executeTakeFirst();
     if (!changed) throw new PlatformError(409, LAST_ADMIN);
+    await record(deps, { orgId, action: "member.role_changed", target: member.email, old: { role: member.role }, new: { role } }, trx);
     return { ...member, role };
   });
 }
@@ -221,7 +236,7 @@ export async function changeMemberRole(deps: Deps, orgId: number, actorId: numbe
 /** Removes another member; an admin only while another admin remains (same single statement). */
 export async function removeMember(deps: Deps, orgId: number, actorId: number, memberId: number): Promise<void> {
   if (memberId === actorId) throw new PlatformError(403, "You can't remove yourself");
-  await findMember(deps, orgId, memberId);
+  const member = await findMember(deps, orgId, memberId);
   await lockedByAdmin(deps, orgId, actorId, async (trx) => {
     const removed = await trx
       .deleteFrom("memberships")
@@ -231,6 +246,7 @@ export async function removeMember(deps: Deps, orgId: number, actorId: number, m
       .returning("user_id")
       .executeTakeFirst();
     if (!removed) throw new PlatformError(409, LAST_ADMIN);
+    await record(deps, { orgId, action: "member.removed", target: member.email, old: { role: member.role } }, trx);
   });
 }
 

@@ -3,6 +3,7 @@ import type { Deps } from "../context";
 import { PlatformError } from "../http/errors";
 import { dollarsToMicros, microsToDollars } from "../billing/money";
 import { monthKey } from "./reservations";
+import { record } from "../audit/record";
 
 /** GET /billing/spend-cap: the organization's monthly cap, what this UTC month has spent, what is held. */
 export async function getSpendCap(deps: Deps, orgId: number): Promise<SpendCapState> {
@@ -21,10 +22,13 @@ export async function getSpendCap(deps: Deps, orgId: number): Promise<SpendCapSt
 
 /** POST /billing/spend-cap (admins): null removes the cap. A lower cap refuses new requests, never running ones. */
 export async function setSpendCap(deps: Deps, orgId: number, input: SpendCapInput): Promise<SpendCapState> {
+  const before = await getSpendCap(deps, orgId);
   await deps.db
     .updateTable("billing_accounts")
     .set({ monthly_cap_micros: input.monthlyCap === null ? null : dollarsToMicros(input.monthlyCap), updated_at: deps.now() })
     .where("org_id", "=", orgId)
     .execute();
-  return getSpendCap(deps, orgId);
+  const after = await getSpendCap(deps, orgId);
+  await record(deps, { orgId, action: "spend_cap.changed", old: { monthlyCap: before.monthlyCap }, new: { monthlyCap: after.monthlyCap } });
+  return after;
 }

@@ -8,6 +8,7 @@ import type { OrganizationChange, OrganizationSummary } from "@contract/system";
 import { PlatformError } from "../http/errors";
 import { normalizeOrganizationName } from "../http/names";
 import { listModels } from "../models/service";
+import { record } from "../audit/record";
 
 export function toModelConfig(row: ModelRow): ModelConfig {
   return {
@@ -78,13 +79,12 @@ export async function getOrganization(deps: Deps, id: number): Promise<Organizat
 
 /** Renames an organization and/or sets its payment mode (the billing service's own operator setting). */
 export async function updateOrganization(deps: Deps, id: number, change: OrganizationChange): Promise<OrganizationSummary> {
-  await getOrganization(deps, id);
-  if (change.name !== undefined)
-    await deps.db
-      .updateTable("organizations")
-      .set({ name: normalizeOrganizationName(change.name) })
-      .where("id", "=", id)
-      .execute();
+  const before = await getOrganization(deps, id);
+  if (change.name !== undefined) {
+    const name = normalizeOrganizationName(change.name);
+    await deps.db.updateTable("organizations").set({ name }).where("id", "=", id).execute();
+    if (name !== before.name) await record(deps, { orgId: id, action: "organization.renamed", old: { name: before.name }, new: { name } });
+  }
   if (change.paymentMode !== undefined) await setPaymentMode(deps, id, change.paymentMode);
   return getOrganization(deps, id);
 }

@@ -3,7 +3,8 @@ import { createTokenSchema, TOKEN_SCOPES, tokenParamSchema, tokenSettingsSchema 
 import type { PlatformEnv } from "../context";
 import { adminOnly, inOrganization, signedIn } from "../http/middleware";
 import { valid } from "../http/validate";
-import { createToken, listTokens, revokeToken, updateTokenSettings } from "./service";
+import { rollTokenSchema } from "@contract/token-rotation";
+import { createToken, listTokens, revokeToken, rollToken, updateTokenSettings } from "./service";
 
 export const tokenRoutes = new Hono<PlatformEnv>()
   .use(signedIn, inOrganization)
@@ -14,6 +15,9 @@ export const tokenRoutes = new Hono<PlatformEnv>()
   )
   .put("/:publicId", adminOnly, valid("param", tokenParamSchema, { notFound: "Token not found" }), valid("json", tokenSettingsSchema), async (c) =>
     c.json(await updateTokenSettings(c.var.deps, c.var.membership.orgId, c.req.valid("param").publicId, c.req.valid("json"))),
+  )
+  .post("/:publicId/roll", adminOnly, valid("param", tokenParamSchema, { notFound: "Token not found" }), valid("json", rollTokenSchema), async (c) =>
+    c.json(await rollToken(c.var.deps, c.var.membership.orgId, c.req.valid("param").publicId, c.req.valid("json").grace)),
   )
   .delete("/:publicId", adminOnly, valid("param", tokenParamSchema, { notFound: "Token not found" }), async (c) =>
     c.json(await revokeToken(c.var.deps, c.var.membership.orgId, c.req.valid("param").publicId)),

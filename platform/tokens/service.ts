@@ -11,6 +11,9 @@ import { hashTokenSecret, newPublicId, newTokenSecret } from "./secret";
 import { compiledOnce } from "../db/compiled";
 import { dollarsToMicros, microsToDollars } from "../billing/money";
 import { monthKey } from "../spend/reservations";
+import { record } from "../audit/record";
+import type { RollGrace } from "@contract/token-rotation";
+import { ROLL_GRACE_MS } from "@contract/token-rotation";
 
 /** Token creation per organization: at most this many in any window (decision 0010). */
 export const TOKEN_CREATION_LIMIT = 20;
@@ -41,6 +44,16 @@ function toApiToken(row: Row, now = Date.now()): ApiToken {
       row.budget_micros === null ? null : { amount: microsToDollars(row.budget_micros), period: monthly ? "month" : "total", spent: microsToDollars(spent) },
     allowedModels: allowedModelsOf(row),
     rateLimitRpm: row.rate_limit_rpm,
+    ...(row.previous_secret_expires_at !== null && row.previous_secret_expires_at > now && { previousSecretExpiresAt: row.previous_secret_expires_at }),
+  };
+}
+
+/** A token's settings as the audit log shows them (never its secret). */
+function auditedSettings(token: ApiToken) {
+  return {
+    budget: token.budget && { amount: token.budget.amount, period: token.budget.period },
+    allowedModels: token.allowedModels,
+    rateLimitRpm: token.rateLimitRpm,
   };
 }
 
@@ -57,15 +70,14 @@ function settingsColumns(input: Partial<TokenSettings>) {
 
 /** PUT /tokens/{publicId} (admins): a token's budget, allow-list and request rate; null removes each. */
 export async function updateTokenSettings(deps: Deps, orgId: number, publicId: string, input: TokenSettings): Promise<ApiToken> {
-  const row = await deps.db
-    .updateTable("api_tokens")
-    .set(settingsColumns(input))
-    .where("org_id", "=", orgId)
-    .where("public_id", "=", publicId)
-    .returningAll()
-    .executeTakeFirst();
-  if (!row) throw new PlatformError(404, "Token not found");
-  return toApiToken(row, deps.now());
+  return deps.db.transaction().execute(async (trx) => {
+    const before = await trx.selectFrom("api_tokens").selectAll().where("org_id", "=", orgId).where("public_id", "=", publicId).executeTakeFirst();
+    if (!before) throw new PlatformError(404, "Token not found");
+    const row = await trx.updateTable("api_tokens").set(settingsColumns(input)).where("id", "=", before.id).returningAll().executeTakeFirstOrThrow();
+    const [old, now] = [auditedSettings(toApiToken(before, deps.now())), auditedSettings(toApiToken(row, deps.now()))];
+    await record(deps, { orgId, action: "token.settings_changed", target: publicId, old, new: now }, trx);
+    return toApiToken(row, deps.now());
+  });
 }
 
 export async function listTokens(deps: Deps, orgId: number): Promise<ApiToken[]> {
@@ -135,7 +147,14 @@ export async function createToken(deps: Deps, orgId: number, userId: number, inp
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  return { ...toApiToken(row, now), token: secret };
+  const created = toApiToken(row, now);
+  await record(deps, {
+    orgId,
+    action: "token.created",
+    target: created.publicId,
+    new: { scopes: created.scopes, expiresAt: created.expiresAt, ...auditedSettings(created) },
+  });
+  return { ...created, token: secret };
 }
 
 /** Revokes a token of the organization: once, never the primary one, never an expired one. */
@@ -151,7 +170,10 @@ export async function revokeToken(deps: Deps, orgId: number, publicId: string): 
     .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", now)]))
     .returningAll()
     .executeTakeFirst();
-  if (revoked) return toApiToken(revoked);
+  if (revoked) {
+    await record(deps, { orgId, action: "token.revoked", target: publicId });
+    return toApiToken(revoked, now);
+  }
 
   const row = await deps.db.selectFrom("api_tokens").selectAll().where("org_id", "=", orgId).where("public_id", "=", publicId).executeTakeFirst();
   if (!row) throw new PlatformError(404, "Token not found");
@@ -160,18 +182,61 @@ export async function revokeToken(deps: Deps, orgId: number, publicId: string): 
   throw new PlatformError(409, "This token has expired");
 }
 
-/** A new secret for the primary token; the old one is refused from this moment (one UPDATE). */
+/**
+ * A new secret for the primary token; the old one is refused from this moment (one UPDATE): a roll
+ * with no grace period, which also ends any grace left (SPEC §7: "invalidated immediately").
+ */
 export async function resetPrimaryToken(deps: Deps, orgId: number): Promise<CreatedApiToken> {
   const secret = newTokenSecret();
   const row = await deps.db
     .updateTable("api_tokens")
-    .set({ secret_hash: hashTokenSecret(secret), last_used_at: null })
+    .set({ secret_hash: hashTokenSecret(secret), last_used_at: null, previous_secret_hash: null, previous_secret_expires_at: null, rolled_at: deps.now() })
     .where("org_id", "=", orgId)
     .where("is_primary", "=", 1)
     .returningAll()
     .executeTakeFirst();
   if (!row) throw new PlatformError(404, "This organization has no primary token");
-  return { ...toApiToken(row), token: secret };
+  await record(deps, { orgId, action: "organization.token_reset", target: row.public_id });
+  return { ...toApiToken(row, deps.now()), token: secret };
+}
+
+/**
+ * POST /tokens/{publicId}/roll (admins, issue 16): a new secret for the same token (id, scopes,
+ * settings, spend and usage all stay), the old one accepted until the grace period ends. Rolling again
+ * during a grace period ends the earlier secret's grace at once: only the last two secrets ever work.
+ * The primary token is reset instead (no grace), revoked and expired tokens can't be rolled.
+ */
+export async function rollToken(deps: Deps, orgId: number, publicId: string, grace: RollGrace): Promise<CreatedApiToken> {
+  const now = deps.now();
+  const secret = newTokenSecret();
+  const graceUntil = ROLL_GRACE_MS[grace] > 0 ? now + ROLL_GRACE_MS[grace] : null;
+  return deps.db.transaction().execute(async (trx) => {
+    const row = await trx.selectFrom("api_tokens").selectAll().where("org_id", "=", orgId).where("public_id", "=", publicId).executeTakeFirst();
+    if (!row) throw new PlatformError(404, "Token not found");
+    if (row.is_primary) throw new PlatformError(409, "The organization token can't be rolled; reset it instead");
+    if (row.revoked_at !== null) throw new PlatformError(409, "This token is revoked");
+    if (row.expires_at !== null && row.expires_at <= now) throw new PlatformError(409, "This token has expired");
+    const rolled = await trx
+      .updateTable("api_tokens")
+      .set({
+        secret_hash: hashTokenSecret(secret),
+        previous_secret_hash: graceUntil === null ? null : row.secret_hash,
+        previous_secret_expires_at: graceUntil,
+        rolled_at: now,
+      })
+      .where("id", "=", row.id)
+      // The secret read above is the one moved aside: a concurrent roll makes this one a 409, not a lost secret.
+      .where("secret_hash", "=", row.secret_hash)
+      .returningAll()
+      .executeTakeFirst();
+    if (!rolled) throw new PlatformError(409, "This token was rolled at the same moment; reload and try again");
+    await record(
+      deps,
+      { orgId, action: "token.rolled", target: publicId, new: { grace, oldSecretValidUntil: graceUntil && new Date(graceUntil).toISOString() } },
+      trx,
+    );
+    return { ...toApiToken(rolled, now), token: secret };
+  });
 }
 
 /**
@@ -185,6 +250,10 @@ export async function tokenRateLimitWait(deps: Deps, tokenId: number, rpm: numbe
 }
 
 const tokenBySecretHash = compiledOnce((db, hash: string) => db.selectFrom("api_tokens").selectAll().where("secret_hash", "=", hash));
+/** A rolled token's previous secret, while its grace lasts (asked only when the current secrets don't match). */
+const tokenByPreviousSecretHash = compiledOnce((db, hash: string, now: number) =>
+  db.selectFrom("api_tokens").selectAll().where("previous_secret_hash", "=", hash).where("previous_secret_expires_at", ">", now),
+);
 
 export type ApiTokenAuth =
   | { ok: true; orgId: number; tokenId: number; scopes: string[]; rateLimitRpm: number | null; allowedModels: string[] | null }
@@ -199,10 +268,13 @@ export async function authenticateApiToken(deps: Deps, authorization: string | u
   if (!match) return { ok: false, status: 401, error: "Missing API token: send the header Authorization: Bearer sk-…" };
   const secret = match[1];
   if (!secret.startsWith("sk-")) return { ok: false, status: 401, error: "Invalid API token" };
-  const [row] = await tokenBySecretHash(deps.db, hashTokenSecret(secret));
+  const hash = hashTokenSecret(secret);
+  const now = deps.now();
+  let [row] = await tokenBySecretHash(deps.db, hash);
+  // Only a miss asks again, so the current secret's path stays one query.
+  row ??= (await tokenByPreviousSecretHash(deps.db, hash, now))[0];
   if (!row) return { ok: false, status: 401, error: "Invalid API token" };
   if (row.revoked_at !== null) return { ok: false, status: 401, error: "This API token has been revoked" };
-  const now = deps.now();
   if (row.expires_at !== null && row.expires_at <= now) return { ok: false, status: 401, error: "This API token has expired" };
   const { scopes } = toApiToken(row);
   if (!scopes.includes(requiredScope)) return { ok: false, status: 403, error: `This API token does not have the '${requiredScope}' scope` };

@@ -56,6 +56,8 @@ const SCREENS: Screen[] = [
   { path: "/organizations", who: "admin", ready: heading("Organizations") },
   { path: "/tokens", who: "admin", ready: heading("API Tokens") },
   { path: "/usage", who: "admin" },
+  { path: "/audit", who: "admin", ready: heading("Entries") },
+  { path: "/audit?action=session.signed_in", who: "operator", ready: heading("Entries of every organization") },
   { path: "/billing", who: "admin", ready: heading("Billing") },
   { path: "/billing?dialog=add-funds", who: "admin", ready: async (page) => void (await expect(page.getByRole("dialog")).toBeVisible()) },
   { path: "/billing?dialog=auto-payment", who: "admin", ready: async (page) => void (await expect(page.getByRole("dialog")).toBeVisible()) },

@@ -7,9 +7,11 @@ interface SidebarProps {
   organizations: { id: number; name: string }[];
   active: { id: number; name: string };
   showSystem: boolean;
+  /** Admin-only links (the audit log) are left out for members. */
+  isAdmin?: boolean;
 }
 
-export function Sidebar({ organizations, active, showSystem }: SidebarProps) {
+export function Sidebar({ organizations, active, showSystem, isAdmin = false }: SidebarProps) {
   return (
     <aside className="flex min-h-full w-sidebar max-w-[85vw] flex-col gap-2 border-r border-base-300 bg-base-100 p-3" aria-label="Sidebar">
       <div className="px-2 py-3 text-lg font-bold">AI Console</div>
@@ -19,7 +21,7 @@ export function Sidebar({ organizations, active, showSystem }: SidebarProps) {
         <p className="truncate px-2 text-sm text-base-content/70">{active.name}</p>
       )}
       <NavSection title="Home" items={homeNav} />
-      <NavSection title="Organization" items={organizationNav} />
+      <NavSection title="Organization" items={organizationNav.filter((item) => isAdmin || !item.adminOnly)} />
       {showSystem ? <NavSection title="System" items={systemNav} /> : null}
     </aside>
   );
@@ -47,7 +49,7 @@ function NavSection({ title, items }: { title: string; items: NavItem[] }) {
  * Switches on change; before hydration, a Switch button submits it (DESIGN §6). The current page goes
  * with it, so the switch keeps it when the new organization has it (issue 14).
  */
-function OrganizationSwitcher({ organizations, active }: Omit<SidebarProps, "showSystem">) {
+function OrganizationSwitcher({ organizations, active }: Pick<SidebarProps, "organizations" | "active">) {
   const location = useLocation();
   return (
     <SaveOnChangeSelect

@@ -17,12 +17,15 @@ import {
   Video,
   BarChart3,
   Cpu,
+  ScrollText,
 } from "lucide-react";
 
 export interface NavItem {
   to: string;
   label: string;
   icon: LucideIcon;
+  /** Shown to the organization's admins only (the platform answers members 403 anyway). */
+  adminOnly?: boolean;
 }
 
 /** The sidebar of SPEC §2, in its order; the System section shows only in organization 1. */
@@ -45,6 +48,7 @@ export const organizationNav: NavItem[] = [
   { to: "/tokens", label: "API Tokens", icon: KeyRound },
   { to: "/usage", label: "Usage", icon: BarChart3 },
   { to: "/billing", label: "Billing", icon: CreditCard },
+  { to: "/audit", label: "Audit Log", icon: ScrollText, adminOnly: true },
 ];
 
 export const systemNav: NavItem[] = [

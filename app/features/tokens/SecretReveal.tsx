@@ -1,4 +1,5 @@
 import { ShieldAlert } from "lucide-react";
+import type { ReactNode } from "react";
 import { CopyButton } from "~/components/CopyButton";
 import { useFocusOnArrival } from "~/lib/use-arrival";
 
@@ -6,7 +7,7 @@ import { useFocusOnArrival } from "~/lib/use-arrival";
  * A new secret, shown this once (it travels only in the action's answer, DESIGN §6). It answers a
  * submission, so it takes focus when it appears, with or without JavaScript (decision 0091).
  */
-export function SecretReveal({ title, token }: { title: string; token: string }) {
+export function SecretReveal({ title, token, children }: { title: string; token: string; children?: ReactNode }) {
   const focus = useFocusOnArrival<HTMLElement>();
   return (
     <section className="alert alert-warning flex flex-col items-stretch gap-3" aria-labelledby="secret-title" {...focus}>
@@ -17,6 +18,7 @@ export function SecretReveal({ title, token }: { title: string; token: string })
             {title}
           </h2>
           <p>Copy this token now and keep it somewhere safe: you will not see it again.</p>
+          {children}
         </div>
       </div>
       <div className="flex flex-wrap items-center gap-2">

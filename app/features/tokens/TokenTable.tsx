@@ -1,6 +1,7 @@
 import { TableRegion } from "~/components/TableRegion";
 import { Link } from "@remix-run/react";
 import { Ban, SlidersHorizontal, TriangleAlert } from "lucide-react";
+import { RollTokenAction } from "./RollTokenAction";
 import { ConfirmAction } from "~/components/ConfirmAction";
 import { formatDateTime } from "~/lib/datetime";
 import type { ApiToken } from "~/platform/tokens";
@@ -64,6 +65,9 @@ export function TokenTable({ tokens, isAdmin, now, timeZone, monthSpend = {} }: 
                           <code className="font-mono text-sm">{token.publicId}</code>
                           {token.primary ? <span className="badge badge-primary badge-sm">primary</span> : null}
                         </div>
+                        {token.previousSecretExpiresAt ? (
+                          <p className="text-xs text-base-content/70">Previous secret works until {date(token.previousSecretExpiresAt)}</p>
+                        ) : null}
                       </td>
                       <td>
                         <div className="flex flex-wrap gap-1">
@@ -106,6 +110,7 @@ export function TokenTable({ tokens, isAdmin, now, timeZone, monthSpend = {} }: 
                               <SlidersHorizontal className="size-4" aria-hidden /> Settings
                             </Link>
                           ) : null}
+                          {status === "active" && !token.primary ? <RollTokenAction publicId={token.publicId} /> : null}
                           {status === "active" && !token.primary ? (
                             <ConfirmAction
                               label={

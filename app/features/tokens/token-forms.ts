@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { TokenSettings } from "@contract/tokens";
 import { BUDGET_PERIODS, budgetAmountSchema, rateLimitRpmSchema } from "@contract/tokens";
+import { rollTokenSchema } from "@contract/token-rotation";
 import type { ExpiryChoice } from "./token-rules";
 import { isExpiryChoice } from "./token-rules";
 
@@ -55,4 +56,5 @@ export const SETTINGS_FORM_FIELD: Record<string, string> = {
 export const tokenIntentForm = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("revoke"), publicId: z.string().min(1).max(100) }),
   z.object({ intent: z.literal("reset") }),
+  z.object({ intent: z.literal("roll"), publicId: z.string().min(1).max(100) }).merge(rollTokenSchema),
 ]);

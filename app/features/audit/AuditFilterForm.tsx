@@ -1,0 +1,59 @@
+import { Form, Link } from "@remix-run/react";
+import { AUDIT_ACTION_LABELS, AUDIT_ACTIONS } from "~/platform/audit";
+import type { AuditFilters } from "./audit-filters";
+
+interface AuditFilterFormProps {
+  filters: AuditFilters;
+  /** The system organization's view filters by organization too. */
+  organizations: { id: number; name: string }[] | null;
+}
+
+/** A plain GET form: the filters land in the URL, with or without JavaScript. */
+export function AuditFilterForm({ filters, organizations }: AuditFilterFormProps) {
+  return (
+    <Form method="get" className="flex flex-wrap items-end gap-3" aria-label="Filter the audit log" role="search">
+      {organizations ? (
+        <label className="flex flex-col gap-1 text-sm">
+          Organization
+          <select name="organization" className="select select-sm" defaultValue={filters.organization ?? ""}>
+            <option value="">All organizations</option>
+            {organizations.map((o) => (
+              <option key={o.id} value={o.id}>
+                {o.name}
+              </option>
+            ))}
+          </select>
+        </label>
+      ) : null}
+      <label className="flex flex-col gap-1 text-sm">
+        Action
+        <select name="action" className="select select-sm" defaultValue={filters.action ?? ""}>
+          <option value="">All actions</option>
+          {AUDIT_ACTIONS.map((a) => (
+            <option key={a} value={a}>
+              {AUDIT_ACTION_LABELS[a]}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="flex flex-col gap-1 text-sm">
+        Actor email
+        <input type="email" name="actor" className="input input-sm" defaultValue={filters.actor} placeholder="name@example.com" />
+      </label>
+      <label className="flex flex-col gap-1 text-sm">
+        From
+        <input type="date" name="from" className="input input-sm" defaultValue={filters.from} />
+      </label>
+      <label className="flex flex-col gap-1 text-sm">
+        To
+        <input type="date" name="to" className="input input-sm" defaultValue={filters.to} />
+      </label>
+      <button type="submit" className="btn btn-sm btn-primary">
+        Apply filters
+      </button>
+      <Link to="/audit" className="btn btn-sm btn-ghost">
+        Clear
+      </Link>
+    </Form>
+  );
+}

@@ -1,0 +1,67 @@
+import { TableRegion } from "~/components/TableRegion";
+import { formatDateTime } from "~/lib/datetime";
+import type { AuditEntry } from "~/platform/audit";
+import { AUDIT_ACTION_LABELS } from "~/platform/audit";
+import { valueText } from "./audit-filters";
+
+interface AuditTableProps {
+  entries: AuditEntry[];
+  timeZone: string;
+  /** The system organization's view names each entry's organization. */
+  organizations: Map<number, string> | null;
+}
+
+/** The log, newest first: when, who, what, on what, the values before and after, from where. */
+export function AuditTable({ entries, timeZone, organizations }: AuditTableProps) {
+  return (
+    <TableRegion labelledBy="audit-title">
+      <table className="table table-sm" aria-label="Audit log">
+        <thead>
+          <tr>
+            <th>When</th>
+            {organizations ? <th>Organization</th> : null}
+            <th>Who</th>
+            <th>Action</th>
+            <th>Target</th>
+            <th>Before</th>
+            <th>After</th>
+            <th>Address</th>
+          </tr>
+        </thead>
+        <tbody>
+          {entries.map((entry) => (
+            <tr key={entry.id} data-action={entry.action}>
+              <td className="whitespace-nowrap">
+                <time dateTime={entry.timestamp}>{formatDateTime(entry.timestamp, timeZone)}</time>
+              </td>
+              {organizations ? (
+                <td>
+                  {entry.organizationId === null ? (
+                    <span className="text-base-content/60">None</span>
+                  ) : (
+                    (organizations.get(entry.organizationId) ?? `#${entry.organizationId}`)
+                  )}
+                </td>
+              ) : null}
+              <td>
+                {entry.actor ? (
+                  <div className="flex flex-col">
+                    <span>{entry.actor.name}</span>
+                    <span className="text-xs text-base-content/70">{entry.actor.email}</span>
+                  </div>
+                ) : (
+                  <span className="text-base-content/60">Platform</span>
+                )}
+              </td>
+              <td className="whitespace-nowrap">{AUDIT_ACTION_LABELS[entry.action]}</td>
+              <td className="font-mono text-xs break-all">{entry.target}</td>
+              <td className="text-xs break-words">{valueText(entry.oldValue)}</td>
+              <td className="text-xs break-words">{valueText(entry.newValue)}</td>
+              <td className="font-mono text-xs">{entry.address}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableRegion>
+  );
+}

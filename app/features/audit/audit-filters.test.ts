@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { auditSearch, filtersFrom, platformQuery, startOfDay, valueText } from "./audit-filters";
+
+describe("the audit page's filters", () => {
+  it("reads the URL leniently: unknown actions and bad dates are no filter", () => {
+    expect(filtersFrom(new URLSearchParams("action=nope&from=2026-13-45&to=x&actor=%20a@b.c%20&before=-1"))).toEqual({
+      action: null,
+      actor: "a@b.c",
+      from: "",
+      to: "",
+      organization: null,
+      before: null,
+    });
+  });
+
+  it("turns days in the viewer's time zone into an instant range, the last day included", () => {
+    const filters = filtersFrom(new URLSearchParams("action=token.created&from=2026-03-29&to=2026-03-29"));
+    const utc = platformQuery(filters, "UTC", { paged: false, system: false });
+    expect(utc.get("from")).toBe(String(Date.UTC(2026, 2, 29)));
+    expect(utc.get("to")).toBe(String(Date.UTC(2026, 2, 30)));
+    // Europe/Paris moves to summer time on 29 March 2026: that day is 23 hours long.
+    const paris = platformQuery(filters, "Europe/Paris", { paged: false, system: false });
+    expect(Number(paris.get("from"))).toBe(Date.UTC(2026, 2, 28, 23));
+    expect(Number(paris.get("to"))).toBe(Date.UTC(2026, 2, 29, 22));
+    expect(startOfDay("2026-07-01", "America/New_York")).toBe(Date.UTC(2026, 6, 1, 4));
+  });
+
+  it("keeps the organization for the system view only, and the page only when paging", () => {
+    const filters = filtersFrom(new URLSearchParams("organization=7&before=40"));
+    expect(platformQuery(filters, "UTC", { paged: true, system: false }).toString()).toBe("before=40");
+    expect(platformQuery(filters, "UTC", { paged: false, system: true }).toString()).toBe("organization=7");
+    expect(auditSearch(filters, { before: 12 })).toBe("?organization=7&before=12");
+  });
+
+  it("shows values as one short line", () => {
+    expect(valueText({ role: "admin" })).toBe("role: admin");
+    expect(valueText({ budget: { amount: 5, period: "month" }, rateLimitRpm: null })).toBe('budget: {"amount":5,"period":"month"}, rateLimitRpm: null');
+    expect(valueText(null)).toBe("");
+  });
+});

@@ -1,0 +1,108 @@
+import { AUDIT_ACTIONS } from "@contract/audit";
+import type { AuditAction } from "@contract/audit";
+
+/**
+ * The /audit page's filters, all in the URL (shareable, and a plain GET form without JavaScript):
+ * `action`, `actor` (an email), `from` and `to` (days, both included, in the viewer's time zone),
+ * `organization` (system organization only) and `before` (the page, by keyset).
+ */
+export interface AuditFilters {
+  action: AuditAction | null;
+  actor: string;
+  from: string;
+  to: string;
+  organization: number | null;
+  before: number | null;
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+function day(value: string | null): string {
+  return value && DAY.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) ? value : "";
+}
+
+function positive(value: string | null): number | null {
+  const n = Number(value);
+  return value && Number.isSafeInteger(n) && n > 0 ? n : null;
+}
+
+/** Whatever the URL says, read leniently: an unknown value is no filter, never an error page. */
+export function filtersFrom(params: URLSearchParams): AuditFilters {
+  const action = params.get("action");
+  return {
+    action: action && (AUDIT_ACTIONS as readonly string[]).includes(action) ? (action as AuditAction) : null,
+    actor: (params.get("actor") ?? "").trim().slice(0, 320),
+    from: day(params.get("from")),
+    to: day(params.get("to")),
+    organization: positive(params.get("organization")),
+    before: positive(params.get("before")),
+  };
+}
+
+/** The offset of `timeZone` from UTC at instant `at`, in milliseconds. */
+function zoneOffset(at: number, timeZone: string): number {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+    })
+      .formatToParts(new Date(at))
+      .map((p) => [p.type, p.value]),
+  );
+  const asUtc = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
+  return asUtc - (at - (at % 1000));
+}
+
+/** Midnight at the start of `date` (YYYY-MM-DD) in `timeZone`, as epoch milliseconds. */
+export function startOfDay(date: string, timeZone: string): number {
+  const utcMidnight = Date.parse(`${date}T00:00:00Z`);
+  let at = utcMidnight - zoneOffset(utcMidnight, timeZone);
+  // Around a daylight-saving change the offset at the guess may differ from the one at the answer.
+  const again = utcMidnight - zoneOffset(at, timeZone);
+  if (again !== at) at = again;
+  return at;
+}
+
+function nextDay(date: string): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+}
+
+/** The platform's query (epoch milliseconds, `to` excluded) for the filters, read in the viewer's time zone. */
+export function platformQuery(filters: AuditFilters, timeZone: string, options: { paged: boolean; system: boolean }): URLSearchParams {
+  const query = new URLSearchParams();
+  if (filters.action) query.set("action", filters.action);
+  if (filters.actor) query.set("actor", filters.actor);
+  if (filters.from) query.set("from", String(startOfDay(filters.from, timeZone)));
+  if (filters.to) query.set("to", String(startOfDay(nextDay(filters.to), timeZone)));
+  if (options.system && filters.organization) query.set("organization", String(filters.organization));
+  if (options.paged && filters.before) query.set("before", String(filters.before));
+  return query;
+}
+
+/** The page's own URL search for the filters (the CSV link, the next page). */
+export function auditSearch(filters: AuditFilters, extra: { before?: number | null } = {}): string {
+  const search = new URLSearchParams();
+  if (filters.action) search.set("action", filters.action);
+  if (filters.actor) search.set("actor", filters.actor);
+  if (filters.from) search.set("from", filters.from);
+  if (filters.to) search.set("to", filters.to);
+  if (filters.organization) search.set("organization", String(filters.organization));
+  if (extra.before) search.set("before", String(extra.before));
+  const text = search.toString();
+  return text ? `?${text}` : "";
+}
+
+/** An entry's value as one short line: `role: member`, `budget: {amount: 5, period: month}`. */
+export function valueText(value: unknown): string {
+  if (value === null || value === undefined) return "";
+  if (typeof value !== "object" || Array.isArray(value)) return JSON.stringify(value);
+  return Object.entries(value as Record<string, unknown>)
+    .map(([key, v]) => `${key}: ${typeof v === "string" ? v : JSON.stringify(v)}`)
+    .join(", ");
+}

@@ -1,0 +1,74 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { Context } from "hono";
+import { createMiddleware } from "hono/factory";
+import type { Kysely } from "kysely";
+import type { AuditAction } from "@contract/audit";
+import type { Deps, PlatformEnv } from "../context";
+import type { Database } from "../db/schema";
+import { clientAddress } from "../ratelimit/address";
+
+/**
+ * The request an audited change runs in. Services are called with ids, not with the request, and the
+ * audit needs who and from where: the request is kept for the call's duration so `record` stays one
+ * line in every service and no service signature changes for it (decision 0089).
+ */
+const requestScope = new AsyncLocalStorage<Context<PlatformEnv>>();
+
+/** Mounted once on /api/v1: every handler below runs inside its request's scope. */
+export const auditScope = createMiddleware<PlatformEnv>((c, next) => requestScope.run(c, next));
+
+export interface AuditRecord {
+  /** The organization whose log gets the entry (null: none, seen by the system organization only). */
+  orgId: number | null;
+  action: AuditAction;
+  /** What was acted on: a token's public id, a member's email, an organization's name. */
+  target?: string | null;
+  /** JSON values before and after; never a secret. */
+  old?: unknown;
+  new?: unknown;
+  /** Who, when not the request's signed-in caller (a sign-in: the user just signed in). */
+  actorId?: number;
+}
+
+/**
+ * Appends one entry. Pass the transaction of the change when there is one, so the entry and the change
+ * are written together or not at all (on SQLite, a query outside the open transaction would wait on it).
+ */
+export async function record(deps: Pick<Deps, "db" | "now">, entry: AuditRecord, db: Kysely<Database> = deps.db): Promise<void> {
+  const c = requestScope.getStore();
+  const caller = c?.var.caller;
+  let actor: { id: number; name: string | null; email: string | null } | null = caller ? { id: caller.userId, name: caller.name, email: caller.email } : null;
+  if (entry.actorId !== undefined && entry.actorId !== caller?.userId) {
+    const user = await db.selectFrom("users").select(["id", "name", "email"]).where("id", "=", entry.actorId).executeTakeFirst();
+    actor = user ?? { id: entry.actorId, name: null, email: null };
+  }
+  await db
+    .insertInto("audit_log")
+    .values({
+      org_id: entry.orgId,
+      actor_id: actor?.id ?? null,
+      actor_name: actor?.name ?? null,
+      actor_email: actor?.email ?? null,
+      action: entry.action,
+      target: entry.target ?? null,
+      old_value: json(entry.old),
+      new_value: json(entry.new),
+      address: (c && clientAddress(c)) ?? null,
+      created_at: deps.now(),
+    })
+    .execute();
+}
+
+function json(value: unknown): string | null {
+  return value === undefined || value === null ? null : JSON.stringify(value);
+}
+
+/**
+ * A sign-in is a security event of every organization the user belongs to: one entry in each of their
+ * logs (so each one's admins see it), or one of no organization when they belong to none yet.
+ */
+export async function recordSignIn(deps: Pick<Deps, "db" | "now">, userId: number, provider: string): Promise<void> {
+  const memberships = await deps.db.selectFrom("memberships").select("org_id").where("user_id", "=", userId).orderBy("org_id").execute();
+  const orgIds = memberships.length > 0 ? memberships.map((m) => m.org_id) : [null];
+  for (const orgId of orgIds) await record(deps, { orgId, action: "session.signed_in", actorId: userId, new: { provider } });
+}

@@ -1,0 +1,81 @@
+import { readFile } from "node:fs/promises";
+import type { Page } from "@playwright/test";
+import { signInWithOrganization } from "./support/auth";
+import { organizationWithMember } from "./support/team";
+import { expect, test } from "./support/test";
+
+/** Issue 16: the audit log at /audit, for admins, with filters in the URL and a CSV export. */
+
+const rows = (page: Page) => page.getByRole("table", { name: "Audit log" }).locator("tbody tr");
+
+async function createTokens(page: Page, n: number) {
+  for (let i = 0; i < n; i++) {
+    const response = await page.request.post("/api/v1/tokens", { data: { scopes: ["chat"], expiresAt: null } });
+    expect(response.status()).toBe(201);
+  }
+}
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("an admin filters the log by action and actor, and the filters stay in the URL", async ({ page }) => {
+    const { person } = await signInWithOrganization(page);
+    await createTokens(page, 2);
+    await page.goto("/team");
+    await page.getByRole("navigation", { name: "Organization" }).getByRole("link", { name: "Audit Log" }).click();
+    await expect(page).toHaveURL(/\/audit$/);
+    await expect(page.getByRole("heading", { name: "Audit Log", level: 1 })).toBeVisible();
+    // Newest first: the two tokens, then the organization's creation.
+    await expect(rows(page).first()).toContainText("Token created");
+    await expect(rows(page).filter({ hasText: "Organization created" })).toHaveCount(1);
+    await expect(rows(page).first()).toContainText(person.email);
+
+    const filters = page.getByRole("search", { name: "Filter the audit log" });
+    await filters.getByLabel("Action").selectOption({ label: "Token created" });
+    await filters.getByRole("button", { name: "Apply filters" }).click();
+    await expect(page).toHaveURL(/[?&]action=token\.created/);
+    await expect(rows(page)).toHaveCount(2);
+    await expect(filters.getByLabel("Action")).toHaveValue("token.created");
+
+    await filters.getByLabel("Actor email").fill("nobody@example.test");
+    await filters.getByRole("button", { name: "Apply filters" }).click();
+    await expect(page).toHaveURL(/actor=nobody%40example\.test/);
+    await expect(page.getByText("No entries match these filters.")).toBeVisible();
+
+    // The same view from its URL alone (a shared link), with a date range.
+    const today = new Date().toISOString().slice(0, 10);
+    await page.goto(`/audit?action=token.created&actor=${encodeURIComponent(person.email)}&from=${today}&to=${today}`);
+    await expect(rows(page)).toHaveCount(2);
+    await page.goto("/audit?action=token.created&to=2000-01-01");
+    await expect(page.getByText("No entries match these filters.")).toBeVisible();
+  });
+
+  test("a member has no Audit Log link and no access to /audit", async ({ page, browser, baseURL }) => {
+    const { member } = await organizationWithMember(page, browser, baseURL!);
+    await member.page.goto("/team");
+    await expect(member.page.getByRole("navigation", { name: "Organization" }).getByRole("link", { name: "API Tokens" })).toBeVisible();
+    await expect(member.page.getByRole("link", { name: "Audit Log" })).toHaveCount(0);
+    const response = await member.page.goto("/audit");
+    expect(response?.status()).toBe(403);
+    await expect(member.page.getByText("No access")).toBeVisible();
+    expect((await member.page.request.get("/audit.csv")).status()).toBe(403);
+    expect((await member.page.request.get("/api/v1/audit")).status()).toBe(403);
+  });
+});
+
+test("an admin downloads the filtered log as CSV", async ({ page }) => {
+  const { person } = await signInWithOrganization(page);
+  await createTokens(page, 3);
+  await page.goto("/audit?action=token.created");
+  await expect(rows(page)).toHaveCount(3);
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Export CSV" }).click()]);
+  expect(download.suggestedFilename()).toMatch(/^audit-log-\d{4}-\d{2}-\d{2}\.csv$/);
+  const lines = (await readFile((await download.path())!, "utf8")).trimEnd().split("\r\n");
+  expect(lines[0]).toBe("id,timestamp,organization_id,action,actor_name,actor_email,target,old_value,new_value,address");
+  expect(lines).toHaveLength(4);
+  for (const line of lines.slice(1)) {
+    expect(line).toContain(",token.created,");
+    expect(line).toContain(person.email);
+    expect(line).not.toMatch(/sk-[A-Za-z0-9_-]{20,}/);
+  }
+});
