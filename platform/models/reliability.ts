@@ -58,7 +58,9 @@ async function sums(deps: Deps, options: { from: number; orgId?: number; model?:
   if (options.orgId !== undefined) query = query.where("org_id", "=", options.orgId);
   if (options.model !== undefined) query = query.where("model", "=", options.model);
   if (options.hourly) {
-    const hour = sql<number>`(minute - (minute % ${HOUR}))`;
+    // A literal, not a parameter: PostgreSQL matches the select and group-by expressions by text, and two
+    // parameters ($n, $m) of the same value are different expressions to it ("must appear in GROUP BY").
+    const hour = sql<number>`(minute - (minute % ${sql.lit(HOUR)}))`;
     const rows = await query.select(hour.as("hour")).groupBy(hour).orderBy(hour).execute();
     return rows.map((r) => ({ model: r.model, hour: Number((r as { hour: number }).hour), sums: r as unknown as Sums }));
   }
