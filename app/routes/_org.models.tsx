@@ -3,25 +3,36 @@ import { Await, Link, useLoaderData } from "@remix-run/react";
 import { MessageSquare } from "lucide-react";
 import { Suspense } from "react";
 import { StatusDot } from "~/features/models/StatusDot";
+import { Figure } from "~/features/models/Figure";
+import { figureTexts, modelPagePath } from "~/features/models/reliability";
 import { formatContextSize, SKELETON_ROWS, statusOf } from "~/features/models/status";
 import type { StatusMap } from "~/features/models/status";
 import { useModelStatus } from "~/features/models/use-model-status";
-import type { Model } from "~/platform/models";
-import { listModels, modelStatuses } from "~/platform/models.server";
+import type { Model, ModelMetrics } from "~/platform/models";
+import { listModels, modelMetrics, modelStatuses } from "~/platform/models.server";
 import { requireAccess } from "~/session.server";
 import type { RouteHandle } from "./_org";
 
 export const handle: RouteHandle = { title: "Models" };
 export const meta: MetaFunction = () => [{ title: "Models · AI Console" }];
 
-/** The table streams in after the page (skeleton rows meanwhile): models and their status, side by side. */
+/**
+ * The table streams in after the page (skeleton rows meanwhile): models, their status and their
+ * reliability figures (issue 17), side by side; without figures the table still shows.
+ */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { api } = await requireAccess("organization", request, context);
-  const table = Promise.all([listModels(api), modelStatuses(api)]).then(([models, statuses]) => ({ ...models, statuses }));
+  const table = Promise.all([listModels(api), modelStatuses(api), modelMetrics(api)]).then(([models, statuses, metrics]) => ({
+    ...models,
+    statuses,
+    metrics,
+  }));
   return { table };
 }
 
-const COLUMNS = ["Status", "Name", "Display name", "Provider", "Context size", ""];
+const FIGURE_COLUMNS = ["Uptime (24 h)", "p50 time to first token (1 h)", "Tokens/s (1 h)", "Error rate (1 h)"];
+const COLUMNS = ["Status", "Name", "Display name", "Provider", "Context size", ...FIGURE_COLUMNS, ""];
+const RIGHT = new Set(["Context size", ...FIGURE_COLUMNS]);
 
 export default function ModelsPage() {
   const { table } = useLoaderData<typeof loader>();
@@ -29,13 +40,16 @@ export default function ModelsPage() {
     <div className="card bg-base-100 shadow-sm">
       <div className="card-body">
         <h2 className="card-title">Hosted models</h2>
-        <p className="text-sm text-base-content/70">Every model your organization can call, with its live status.</p>
+        <p className="text-sm text-base-content/70">
+          Every model your organization can call, with its live status. Latency, speed and error rate are measured on your organization&apos;s requests over the
+          last hour (with the whole platform&apos;s underneath where the operator publishes them); uptime is over 24 hours.
+        </p>
         <div className="overflow-x-auto">
           <table className="table">
             <thead>
               <tr>
                 {COLUMNS.map((c, i) => (
-                  <th key={i} className={c === "Context size" ? "text-right" : undefined}>
+                  <th key={i} className={RIGHT.has(c) ? "text-right" : undefined}>
                     {c || <span className="sr-only">Actions</span>}
                   </th>
                 ))}
@@ -45,7 +59,11 @@ export default function ModelsPage() {
               <Suspense fallback={<SkeletonRows />}>
                 <Await resolve={table} errorElement={<MessageRow text="Failed to load models" error />}>
                   {(result) =>
-                    result.ok ? <ModelRows models={result.models} initialStatus={result.statuses} /> : <MessageRow text="Failed to load models" error />
+                    result.ok ? (
+                      <ModelRows models={result.models} initialStatus={result.statuses} metrics={result.metrics} />
+                    ) : (
+                      <MessageRow text="Failed to load models" error />
+                    )
                   }
                 </Await>
               </Suspense>
@@ -85,7 +103,23 @@ function MessageRow({ text, error }: { text: string; error?: boolean }) {
   );
 }
 
-function ModelRows({ models, initialStatus }: { models: Model[]; initialStatus: StatusMap | null }) {
+/** The organization's figure, and the platform's under it where published. */
+function FigureCell({ own, platform }: { own: string; platform: string | null }) {
+  return (
+    <td className="text-right tabular-nums whitespace-nowrap">
+      <Figure text={own} />
+      {platform !== null ? (
+        <div className="text-xs text-base-content/70">
+          <span className="sr-only">whole platform: </span>
+          <span aria-hidden>all </span>
+          <Figure text={platform} />
+        </div>
+      ) : null}
+    </td>
+  );
+}
+
+function ModelRows({ models, initialStatus, metrics }: { models: Model[]; initialStatus: StatusMap | null; metrics: Record<string, ModelMetrics> | null }) {
   const status = useModelStatus(initialStatus);
   if (models.length === 0) return <MessageRow text="No models available" />;
   return (
@@ -95,12 +129,17 @@ function ModelRows({ models, initialStatus }: { models: Model[]; initialStatus: 
           <td>
             <StatusDot status={statusOf(status, model.name)} />
           </td>
-          <td className="font-mono text-sm">{model.name}</td>
+          <td className="font-mono text-sm">
+            <Link to={modelPagePath(model.name)} className="link link-hover" aria-label={`${model.name}: reliability over 7 days`}>
+              {model.name}
+            </Link>
+          </td>
           <td>{model.displayName}</td>
           <td>
             <span className="badge badge-ghost">{model.provider}</span>
           </td>
           <td className="text-right tabular-nums">{formatContextSize(model.contextSize)}</td>
+          <Figures metrics={metrics?.[model.name]} />
           <td className="text-right">
             <Link
               to={`/chat?model=${encodeURIComponent(model.name)}`}
@@ -113,6 +152,20 @@ function ModelRows({ models, initialStatus }: { models: Model[]; initialStatus: 
           </td>
         </tr>
       ))}
+    </>
+  );
+}
+
+function Figures({ metrics }: { metrics: ModelMetrics | undefined }) {
+  const own = figureTexts(metrics?.lastHour, metrics?.uptime24h);
+  // Uptime is the model's, not a share of anyone's traffic: one figure for everyone.
+  const platform = metrics?.platformLastHour ? figureTexts(metrics.platformLastHour, null) : null;
+  return (
+    <>
+      <FigureCell own={own.uptime} platform={null} />
+      <FigureCell own={own.p50} platform={platform?.p50 ?? null} />
+      <FigureCell own={own.tokensPerSecond} platform={platform?.tokensPerSecond ?? null} />
+      <FigureCell own={own.errorRate} platform={platform?.errorRate ?? null} />
     </>
   );
 }
