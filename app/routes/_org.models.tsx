@@ -31,6 +31,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 const FIGURE_COLUMNS = ["Uptime (24 h)", "p50 time to first token (1 h)", "Tokens/s (1 h)", "Error rate (1 h)"];
+/** Long headers wrap over narrow figures, so the table fits beside the sidebar. */
+const WRAP = new Set(FIGURE_COLUMNS);
 const COLUMNS = ["Status", "Name", "Display name", "Provider", "Context size", ...FIGURE_COLUMNS, ""];
 const RIGHT = new Set(["Context size", ...FIGURE_COLUMNS]);
 
@@ -49,7 +51,7 @@ export default function ModelsPage() {
             <thead>
               <tr>
                 {COLUMNS.map((c, i) => (
-                  <th key={i} className={RIGHT.has(c) ? "text-right" : undefined}>
+                  <th key={i} className={`${RIGHT.has(c) ? "text-right" : ""} ${WRAP.has(c) ? "min-w-20 whitespace-normal" : ""}`.trim() || undefined}>
                     {c || <span className="sr-only">Actions</span>}
                   </th>
                 ))}
@@ -110,9 +112,7 @@ function FigureCell({ own, platform }: { own: string; platform: string | null })
       <Figure text={own} />
       {platform !== null ? (
         <div className="text-xs text-base-content/70">
-          <span className="sr-only">whole platform: </span>
-          <span aria-hidden>all </span>
-          <Figure text={platform} />
+          whole platform <Figure text={platform} />
         </div>
       ) : null}
     </td>

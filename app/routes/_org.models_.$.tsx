@@ -39,7 +39,7 @@ export default function ModelPage() {
   const timeZone = useTimeZone();
   const platform = scope === "platform";
   const figures = figureTexts(platform ? metrics?.platformLastHour : metrics?.lastHour, metrics?.uptime24h);
-  const whose = platform ? "all organizations' requests" : "your organization's requests";
+  const whose = platform ? "all organizations" : "your organization";
   const hours = platform ? (history.platformHours ?? []) : history.hours;
   const path = modelPagePath(model.name);
   const stats: [string, string][] = [
@@ -87,7 +87,9 @@ export default function ModelPage() {
               </Link>
             </nav>
           ) : null}
-          <p className="text-sm text-base-content/70">Measured on {whose}. Uptime is the share of the time the model was online, whoever called it.</p>
+          <p className="text-sm text-base-content/70">
+            Measured on requests from {whose}. Uptime is the share of the time the model was online, whoever called it.
+          </p>
           <dl className="grid grid-cols-2 gap-3 md:grid-cols-3 xl:grid-cols-6">
             {stats.map(([label, value]) => (
               <div key={label} className="rounded-box bg-base-200 p-3">

@@ -10,9 +10,10 @@ import { formatMs } from "~/features/models/reliability";
 /** The last hour's p50 time to first token of the organization's requests (issue 17), as a small figure. */
 function FirstTokenFigure({ ms }: { ms: number | null | undefined }) {
   return (
-    <span className="text-xs whitespace-nowrap text-base-content/70 tabular-nums" title="p50 time to first token, last hour">
-      <span className="sr-only">p50 time to first token, last hour: </span>
-      <span aria-hidden>TTFT </span>
+    <span className="text-xs whitespace-nowrap text-base-content/70 tabular-nums">
+      <abbr title="Median time to first token of your requests over the last hour" className="no-underline">
+        TTFT
+      </abbr>{" "}
       <Figure text={formatMs(ms)} />
     </span>
   );

@@ -11,7 +11,7 @@ const BAND_FILL: Record<ModelStatus, string> = {
   online: "fill-success",
   starting: "fill-warning",
   standby: "fill-info",
-  maintenance: "fill-warning",
+  maintenance: "fill-secondary",
   offline: "fill-error",
   unknown: "fill-base-content/30",
 };
@@ -19,9 +19,9 @@ const SWATCH: Record<ModelStatus, string> = {
   online: "bg-success",
   starting: "bg-warning",
   standby: "bg-info",
-  maintenance: "bg-warning",
+  maintenance: "bg-secondary",
   offline: "bg-error",
-  unknown: "bg-base-content/30",
+  unknown: "border border-base-300 bg-base-200",
 };
 
 const WIDTH = 1000;
@@ -33,7 +33,7 @@ interface TimelineProps {
   bands: StatusBand[];
   hours: HourlyFigures[];
   timeZone: string;
-  /** Whose traffic the hourly figures are ("your organization's requests", "all organizations' requests"). */
+  /** Whose requests the hourly figures are of ("your organization", "all organizations"). */
   whose: string;
 }
 
@@ -55,10 +55,11 @@ function Chart({
 }) {
   return (
     <figure className="flex flex-col gap-1">
-      <figcaption className="text-sm font-medium">{label}</figcaption>
+      <figcaption className="text-left text-sm font-medium">{label}</figcaption>
       <svg
         role="img"
-        aria-labelledby={`${id}-title ${id}-desc`}
+        aria-labelledby={`${id}-title`}
+        aria-describedby={`${id}-desc`}
         viewBox={`0 0 ${WIDTH} ${height}`}
         preserveAspectRatio="none"
         className="h-auto w-full rounded bg-base-200"
@@ -97,7 +98,10 @@ export function Timeline({ from, to, bands, hours, timeZone, whose }: TimelinePr
       : MODEL_STATUSES.filter((s) => shareOf(s) > 0)
           .map((s) => `${s} ${formatShare(shareOf(s))} of the period`)
           .join(", ") + `; ${placed.length} band${placed.length === 1 ? "" : "s"}, listed in the table below.`;
-  const trafficSummary = withTraffic.length === 0 ? `No requests from ${whose} in this period.` : `${withTraffic.length} hours with requests from ${whose}.`;
+  const trafficSummary =
+    withTraffic.length === 0
+      ? `No requests from ${whose} in this period.`
+      : `${withTraffic.length} hour${withTraffic.length === 1 ? "" : "s"} with requests from ${whose}.`;
 
   return (
     <div className="flex flex-col gap-4">
@@ -123,7 +127,7 @@ export function Timeline({ from, to, bands, hours, timeZone, whose }: TimelinePr
       <Chart
         id="timeline-latency"
         label={`p50 time to first token per hour (scale 0 to ${formatMs(scale)})`}
-        title={`Hourly p50 time to first token, ${whose}`}
+        title={`Hourly p50 time to first token of requests from ${whose}`}
         desc={`${trafficSummary}${slowest ? ` Slowest hour: ${when(slowest.hour)} at ${formatMs(slowest.p50TtftMs)}.` : ""}`}
         height={120}
       >
@@ -139,7 +143,7 @@ export function Timeline({ from, to, bands, hours, timeZone, whose }: TimelinePr
       <Chart
         id="timeline-errors"
         label="Error rate per hour (scale 0 to 100%)"
-        title={`Hourly error rate, ${whose}`}
+        title={`Hourly error rate of requests from ${whose}`}
         desc={`${trafficSummary}${worstError && (worstError.errorRate ?? 0) > 0 ? ` Worst hour: ${when(worstError.hour)} at ${formatShare(worstError.errorRate)}.` : withTraffic.length > 0 ? " No errors." : ""}`}
         height={60}
       >

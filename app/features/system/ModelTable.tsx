@@ -61,11 +61,11 @@ export function ModelTable({
     <div className="table-region">
       <table className="table table-sm" aria-label="Models">
         <thead>
-          <tr>
+          <tr className="[&>th]:whitespace-normal">
             <th>Status</th>
-            <th>Model and context size</th>
-            <th>Provider and upstream</th>
-            <th>Rate card (per 1M tokens) and API key</th>
+            <th>Model</th>
+            <th>Upstream</th>
+            <th>Price per 1M tokens, key</th>
             <th>Last hour, all organizations</th>
             {canEdit ? (
               <th>
