@@ -30,7 +30,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { table };
 }
 
-const FIGURE_COLUMNS = ["Uptime (24 h)", "p50 time to first token (1 h)", "Tokens/s (1 h)", "Error rate (1 h)"];
+const FIGURE_COLUMNS = ["Uptime (24 h)", "Last hour"];
 /** Long headers wrap over narrow figures, so the table fits beside the sidebar. */
 const WRAP = new Set(FIGURE_COLUMNS);
 const COLUMNS = ["Status", "Name", "Display name", "Provider", "Context size", ...FIGURE_COLUMNS, ""];
@@ -43,15 +43,16 @@ export default function ModelsPage() {
       <div className="card-body">
         <h2 className="card-title">Hosted models</h2>
         <p className="text-sm text-base-content/70">
-          Every model your organization can call, with its live status. Latency, speed and error rate are measured on your organization&apos;s requests over the
-          last hour (with the whole platform&apos;s underneath where the operator publishes them); uptime is over 24 hours.
+          Every model your organization can call, with its live status. Latency (TTFT: the median time to the first token), speed and error rate are measured on
+          your organization&apos;s requests over the last hour (with the whole platform&apos;s underneath where the operator publishes them); uptime is over 24
+          hours.
         </p>
         <div className="overflow-x-auto">
           <table className="table">
             <thead>
               <tr>
                 {COLUMNS.map((c, i) => (
-                  <th key={i} className={`${RIGHT.has(c) ? "text-right" : ""} ${WRAP.has(c) ? "min-w-20 whitespace-normal" : ""}`.trim() || undefined}>
+                  <th key={i} className={`${RIGHT.has(c) ? "text-right" : ""} ${WRAP.has(c) ? "min-w-24 whitespace-normal" : ""}`.trim() || undefined}>
                     {c || <span className="sr-only">Actions</span>}
                   </th>
                 ))}
@@ -105,14 +106,26 @@ function MessageRow({ text, error }: { text: string; error?: boolean }) {
   );
 }
 
-/** The organization's figure, and the platform's under it where published. */
-function FigureCell({ own, platform }: { own: string; platform: string | null }) {
+/** The last hour's three figures on three short lines: the same line of the whole platform's under them where published. */
+function LastHourCell({ own, platform }: { own: ReturnType<typeof figureTexts>; platform: ReturnType<typeof figureTexts> | null }) {
   return (
-    <td className="text-right tabular-nums whitespace-nowrap">
-      <Figure text={own} />
-      {platform !== null ? (
-        <div className="text-xs text-base-content/70">
-          whole platform <Figure text={platform} />
+    <td className="text-right text-sm whitespace-nowrap tabular-nums">
+      <div>
+        <abbr title="Median time to first token" className="text-base-content/70 no-underline">
+          TTFT
+        </abbr>{" "}
+        <Figure text={own.p50} />
+      </div>
+      <div>
+        <Figure text={own.tokensPerSecond} />
+      </div>
+      <div>
+        <span className="text-base-content/70">errors </span>
+        <Figure text={own.errorRate} />
+      </div>
+      {platform ? (
+        <div className="mt-1 text-xs text-base-content/70">
+          whole platform: <Figure text={platform.p50} />, <Figure text={platform.tokensPerSecond} />, errors <Figure text={platform.errorRate} />
         </div>
       ) : null}
     </td>
@@ -143,7 +156,7 @@ function ModelRows({ models, initialStatus, metrics }: { models: Model[]; initia
           <td className="text-right">
             <Link
               to={`/chat?model=${encodeURIComponent(model.name)}`}
-              className="btn btn-sm btn-primary btn-outline"
+              className="btn btn-sm btn-primary btn-outline whitespace-nowrap"
               aria-label={`Chat with this model: ${model.name}`}
             >
               <MessageSquare className="size-4" aria-hidden />
@@ -162,10 +175,10 @@ function Figures({ metrics }: { metrics: ModelMetrics | undefined }) {
   const platform = metrics?.platformLastHour ? figureTexts(metrics.platformLastHour, null) : null;
   return (
     <>
-      <FigureCell own={own.uptime} platform={null} />
-      <FigureCell own={own.p50} platform={platform?.p50 ?? null} />
-      <FigureCell own={own.tokensPerSecond} platform={platform?.tokensPerSecond ?? null} />
-      <FigureCell own={own.errorRate} platform={platform?.errorRate ?? null} />
+      <td className="text-right tabular-nums">
+        <Figure text={own.uptime} />
+      </td>
+      <LastHourCell own={own} platform={platform} />
     </>
   );
 }
