@@ -81,7 +81,7 @@ export const modelInputSchema = z.object({
   /** Issue 11: the output cap a request without max_tokens is reserved for, at most the context size. */
   defaultMaxTokens: z.number().int().min(1).max(CONTEXT_SIZE_MAX).nullable().optional(),
   /** Reliability (issue 17): alert above this error rate (%) or p50 time to first token (ms) over 15 minutes; publish platform-wide figures. */
-  alertErrorRatePct: z.number().min(0).max(100).nullable().optional(),
+  alertErrorRatePct: z.number().int().min(0).max(100).nullable().optional(),
   alertTtftMs: z.number().int().min(1).max(600_000).nullable().optional(),
   publishMetrics: z.boolean().optional(),
 });

@@ -1,3 +1,3 @@
 /** The models wire is the contract's (SPEC §3). */
-export { modelListSchema, modelSchema, statusMapSchema } from "@contract/models";
-export type { Model } from "@contract/models";
+export { modelHistorySchema, modelListSchema, modelMetricsListSchema, modelSchema, statusMapSchema, systemModelMetricsSchema } from "@contract/models";
+export type { HourlyFigures, Model, ModelAlert, ModelHistory, ModelMetrics, ReliabilityFigures, StatusBand, SystemModelMetrics } from "@contract/models";

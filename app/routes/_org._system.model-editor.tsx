@@ -10,7 +10,8 @@ import { EMPTY_MODEL_FORM, modeOf, modelFieldErrorsOf, modelForm, valuesOf } fro
 import type { ModelFormValues } from "~/features/system/model-form";
 import { ModelForm } from "~/features/system/ModelForm";
 import { ModelTable } from "~/features/system/ModelTable";
-import { modelStatuses } from "~/platform/models.server";
+import { alertText } from "~/features/models/reliability";
+import { modelStatuses, systemModelMetrics } from "~/platform/models.server";
 import { systemApi } from "~/platform/system.server";
 import { requireAccess } from "~/session.server";
 import { platformStatus, readForm, redirectWithToast } from "~/lib/actions.server";
@@ -22,13 +23,16 @@ export const meta: MetaFunction = () => [{ title: "Model Editor · AI Console" }
 /** `?model=name` opens that model in the form; without it the form adds a model. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { session, api } = await requireAccess("system", request, context);
-  const [models, statuses] = await Promise.all([systemApi(api).models(), modelStatuses(api)]);
+  const [models, statuses, metrics] = await Promise.all([systemApi(api).models(), modelStatuses(api), systemModelMetrics(api)]);
   const list = models.ok ? models.data.data : [];
   const wanted = new URL(request.url).searchParams.get("model");
   const editing = wanted ? (list.find((m) => m.name === wanted) ?? null) : null;
   return {
     models: list,
     statuses,
+    // Issue 17: every organization's figures, and the models past their thresholds over the last 15 minutes.
+    metrics: metrics ? Object.fromEntries(metrics.data.map((m) => [m.name, m])) : null,
+    alerts: metrics?.alerts ?? [],
     loadError: models.ok ? null : models.error,
     canEdit: session.activeRole === "admin",
     editing,
@@ -82,13 +86,27 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function ModelEditorPage() {
-  const { models, statuses, loadError, canEdit, editing, missing } = useLoaderData<typeof loader>();
+  const { models, statuses, metrics, alerts, loadError, canEdit, editing, missing } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const refusedSave = result?.intent === "save" ? result : null;
   const values = editing ? valuesOf(editing) : refusedSave ? { ...EMPTY_MODEL_FORM, mode: refusedSave.mode, name: refusedSave.name } : EMPTY_MODEL_FORM;
   const formKey = editing ? `edit:${editing.name}` : "add";
   return (
     <div className="flex flex-col gap-6">
+      {alerts.length > 0 ? (
+        <Alert kind="warning">
+          <div>
+            <h2 className="font-semibold">
+              {alerts.length === 1 ? "A model passed its alert threshold" : `${alerts.length} alerts: models passed their thresholds`}
+            </h2>
+            <ul className="mt-1 list-disc pl-5">
+              {alerts.map((a) => (
+                <li key={`${a.model}:${a.kind}`}>{alertText(a)}</li>
+              ))}
+            </ul>
+          </div>
+        </Alert>
+      ) : null}
       {loadError ? <Alert kind="error">{loadError}</Alert> : null}
       {result?.intent === "delete" ? <Alert kind="error">{result.message}</Alert> : null}
       {missing ? <Alert kind="warning">There is no model named {missing}.</Alert> : null}
@@ -107,7 +125,7 @@ export default function ModelEditorPage() {
               </Link>
             ) : null}
           </div>
-          <ModelTable models={models} statuses={statuses} canEdit={canEdit} editing={editing?.name ?? null} />
+          <ModelTable models={models} statuses={statuses} metrics={metrics} canEdit={canEdit} editing={editing?.name ?? null} />
         </div>
       </section>
       {canEdit ? (

@@ -16,7 +16,7 @@ import { useChatStream, useRetryCountdown } from "~/features/chat/use-chat-strea
 import { statusOf } from "~/features/models/status";
 import { useModelStatus } from "~/features/models/use-model-status";
 import { useTimeZone } from "~/lib/use-time-zone";
-import { listModels, modelStatuses } from "~/platform/models.server";
+import { listModels, modelMetrics, modelStatuses } from "~/platform/models.server";
 import { requireAccess } from "~/session.server";
 import type { RouteHandle } from "./_org";
 import { Alert } from "~/components/Alert";
@@ -29,7 +29,7 @@ const MAX_INPUT_ROWS = 4;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { api } = await requireAccess("organization", request, context);
-  const [models, status] = await Promise.all([listModels(api, "Failed to load available models"), modelStatuses(api)]);
+  const [models, status, metrics] = await Promise.all([listModels(api, "Failed to load available models"), modelStatuses(api), modelMetrics(api)]);
   const list = models.ok ? models.models : [];
   const asked = new URL(request.url).searchParams.get("model");
   // The model query parameter counts only when it names a known model; otherwise the first one.
@@ -39,13 +39,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     models: list,
     modelsError: models.ok ? null : models.error,
     status,
+    // The selector's figure (issue 17): the last hour's p50 time to first token of this organization's requests.
+    firstToken: metrics ? Object.fromEntries(Object.values(metrics).map((m) => [m.name, m.lastHour.p50TtftMs])) : null,
     initialModel,
     apiBase: apiBaseUrl(request.url, appHostPrefix, apiHostPrefix),
   };
 }
 
 export default function ChatPage() {
-  const { models, modelsError, status: initialStatus, initialModel, apiBase } = useLoaderData<typeof loader>();
+  const { models, modelsError, status: initialStatus, firstToken, initialModel, apiBase } = useLoaderData<typeof loader>();
   const status = useModelStatus(initialStatus);
   const timeZone = useTimeZone();
   const [params] = useSearchParams();
@@ -120,7 +122,7 @@ export default function ChatPage() {
   return (
     <div className="card flex h-[calc(100vh-9rem)] min-h-[28rem] flex-col bg-base-100 shadow-sm">
       <div className="flex flex-wrap items-center justify-between gap-3 border-b border-base-300 p-4">
-        <ModelSelector models={models} selected={model} status={status} onSelect={chooseModel} />
+        <ModelSelector models={models} selected={model} status={status} firstToken={firstToken} onSelect={chooseModel} />
         <DialogLink name={API_DIALOG} className="btn btn-ghost btn-sm" disabled={!selected}>
           <Code2 className="size-4" aria-hidden />
           API examples

@@ -29,6 +29,10 @@ export function toModelConfig(row: ModelRow): ModelConfig {
     status: row.status_override,
     // Absent when unset: the record as it was before issue 11.
     defaultMaxTokens: row.default_max_tokens ?? undefined,
+    // Issue 17: the model editor shows and saves these back, so an edit keeps them; absent when unset, like the above.
+    alertErrorRatePct: row.alert_error_rate_pct ?? undefined,
+    alertTtftMs: row.alert_ttft_ms ?? undefined,
+    publishMetrics: row.publish_metrics ? true : undefined,
   };
 }
 

@@ -47,6 +47,7 @@ const SCREENS: Screen[] = [
   { path: "/template-editor", who: "admin" },
   { path: "/api-home", who: "admin" },
   { path: "/models", who: "admin" },
+  { path: "/models/builtin", who: "admin", ready: heading("Last 7 days") },
   { path: "/playground/text", who: "admin" },
   { path: "/playground/image", who: "admin" },
   { path: "/playground/text/chat", who: "admin" },
@@ -132,7 +133,7 @@ test.describe("at 390 px", () => {
     });
   }
 
-  for (const path of ["/tokens", "/billing", "/models", "/usage", "/chat?dialog=api-examples", "/api-home", "/organizations"]) {
+  for (const path of ["/tokens", "/billing", "/models", "/models/builtin", "/usage", "/chat?dialog=api-examples", "/api-home", "/organizations"]) {
     test(`${path} has no serious or critical violations in either theme`, async ({ page }) => {
       await signInWithOrganization(page);
       await page.goto(path);

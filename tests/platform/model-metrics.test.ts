@@ -2,7 +2,7 @@ import pg from "pg";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { ModelHistory, ModelMetrics, SystemModelMetrics } from "@contract/models";
+import type { ModelConfig, ModelHistory, ModelMetrics, SystemModelMetrics } from "@contract/models";
 import type { Deps } from "../../platform/context";
 import type { DB } from "../../platform/db";
 import { migrate, openDatabase } from "../../platform/db";
@@ -258,5 +258,72 @@ describe("several processes over one database", () => {
     } finally {
       await shared.close();
     }
+  });
+});
+
+describe("the operator's reliability settings", () => {
+  const put = (who: Session, name: string, body: Record<string, unknown>) =>
+    who.call("PUT", `/models/${name}`, { ...modelInput("echo"), name: undefined, ...body });
+
+  it("validates the alert thresholds by field, and the model editor's record carries them back", async () => {
+    const { operator, acme } = await setup();
+    for (const [body, field] of [
+      [{ alertErrorRatePct: 101 }, "alertErrorRatePct"],
+      [{ alertErrorRatePct: -1 }, "alertErrorRatePct"],
+      [{ alertErrorRatePct: 12.5 }, "alertErrorRatePct"],
+      [{ alertErrorRatePct: "ten" }, "alertErrorRatePct"],
+      [{ alertTtftMs: 0 }, "alertTtftMs"],
+      [{ alertTtftMs: 600_001 }, "alertTtftMs"],
+      [{ alertTtftMs: 1.5 }, "alertTtftMs"],
+    ] as const) {
+      const response = await put(operator, "fake-echo", body);
+      expect(response.status, JSON.stringify(body)).toBe(400);
+      expect(((await response.json()) as { fields: Record<string, string> }).fields).toHaveProperty(field);
+    }
+    // Only the system organization's admins set them.
+    expect((await put(acme, "fake-echo", { alertErrorRatePct: 5 })).status).toBe(403);
+
+    expect((await put(operator, "fake-echo", { alertErrorRatePct: 5, alertTtftMs: 1500, publishMetrics: true })).status).toBe(200);
+    const configs = (await (await operator.call("GET", "/system/models")).json()) as { data: ModelConfig[] };
+    expect(configs.data.find((m) => m.name === "fake-echo")).toMatchObject({ alertErrorRatePct: 5, alertTtftMs: 1500, publishMetrics: true });
+    // Saved again without them (null clears a threshold): none are left.
+    expect((await put(operator, "fake-echo", { alertErrorRatePct: null, alertTtftMs: null, publishMetrics: false })).status).toBe(200);
+    const cleared = (await (await operator.call("GET", "/system/models")).json()) as { data: ModelConfig[] };
+    const echo = cleared.data.find((m) => m.name === "fake-echo")!;
+    expect([echo.alertErrorRatePct, echo.alertTtftMs, echo.publishMetrics ?? false]).toEqual([undefined, undefined, false]);
+  });
+
+  it("keeps each organization's figures to itself, and shows platform figures only where the operator publishes them", async () => {
+    const { operator, acme, other } = await setup();
+    await chat(acme, "fake-echo");
+    await chat(acme, "fake-warming");
+    await chat(other, "fake-echo");
+
+    const history = async (who: Session, name: string) => (await (await who.call("GET", `/models/${name}/history`)).json()) as ModelHistory;
+    const count = (hours: { requests: number }[] | null) => hours?.reduce((sum, hr) => sum + hr.requests, 0) ?? null;
+    // Each organization sees its own requests only, in the list and on the model's history.
+    expect((await metrics(acme))["fake-echo"].lastHour.requests).toBe(1);
+    expect((await metrics(acme))["fake-warming"].lastHour).toMatchObject({ requests: 1, errors: 1 });
+    expect((await metrics(other))["fake-warming"].lastHour).toMatchObject({ requests: 0, errors: 0, errorRate: null });
+    expect(count((await history(other, "fake-warming")).hours)).toBe(0);
+    expect(count((await history(acme, "fake-warming")).hours)).toBe(1);
+    // The operator's own organization has no traffic; the system view has everyone's.
+    expect((await metrics(operator))["fake-echo"].lastHour.requests).toBe(0);
+    const system = (await (await operator.call("GET", "/system/models/metrics")).json()) as SystemModelMetrics;
+    expect(system.data.find((m) => m.name === "fake-echo")!.lastHour.requests).toBe(2);
+
+    // Unpublished: no platform figures anywhere.
+    expect((await metrics(other))["fake-echo"].platformLastHour).toBeNull();
+    expect((await history(other, "fake-echo")).platformHours).toBeNull();
+    // Published for one model: every organization sees that model's platform figures, and only that model's.
+    expect((await put(operator, "fake-echo", { publishMetrics: true })).status).toBe(200);
+    const published = await metrics(other);
+    expect(published["fake-echo"].platformLastHour).toMatchObject({ requests: 2 });
+    expect(published["fake-echo"].lastHour.requests).toBe(1);
+    expect(published["fake-warming"].platformLastHour).toBeNull();
+    expect(count((await history(other, "fake-echo")).platformHours)).toBe(2);
+    // Withdrawn: gone again.
+    expect((await put(operator, "fake-echo", { publishMetrics: false })).status).toBe(200);
+    expect((await metrics(other))["fake-echo"].platformLastHour).toBeNull();
   });
 });

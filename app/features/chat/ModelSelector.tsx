@@ -4,17 +4,34 @@ import { StatusDot } from "~/features/models/StatusDot";
 import type { StatusMap } from "~/features/models/status";
 import { statusOf } from "~/features/models/status";
 import type { Model } from "~/platform/models";
+import { Figure } from "~/features/models/Figure";
+import { formatMs } from "~/features/models/reliability";
 
-/** The model picker of /chat: a listbox of models, each with its status dot. */
+/** The last hour's p50 time to first token of the organization's requests (issue 17), as a small figure. */
+function FirstTokenFigure({ ms }: { ms: number | null | undefined }) {
+  return (
+    <span className="text-xs whitespace-nowrap text-base-content/70 tabular-nums">
+      <abbr title="Median time to first token of your requests over the last hour" className="no-underline">
+        TTFT
+      </abbr>{" "}
+      <Figure text={formatMs(ms)} />
+    </span>
+  );
+}
+
+/** The model picker of /chat: a listbox of models, each with its status dot and last hour's p50 time to first token. */
 export function ModelSelector({
   models,
   selected,
   status,
+  firstToken = null,
   onSelect,
 }: {
   models: Model[];
   selected: string | null;
   status: StatusMap | null;
+  /** Model name → the last hour's p50 time to first token (ms), null without requests; null when unknown. */
+  firstToken?: Record<string, number | null> | null;
   onSelect: (name: string) => void;
 }) {
   const [open, setOpen] = useState(false);
@@ -56,6 +73,7 @@ export function ModelSelector({
           {current ? <StatusDot status={statusOf(status, current.name)} /> : null}
           <span className="sr-only">Model: </span>
           {current ? current.displayName : "Select a model"}
+          {current && firstToken ? <FirstTokenFigure ms={firstToken[current.name]} /> : null}
         </span>
         <ChevronDown className="size-4" aria-hidden />
       </button>
@@ -79,7 +97,10 @@ export function ModelSelector({
                   <span>{m.displayName}</span>
                   <span className="font-mono text-xs text-base-content/60">{m.name}</span>
                 </span>
-                {m.name === selected && <Check className="ml-auto size-4" aria-hidden />}
+                <span className="ml-auto flex items-center gap-2">
+                  {firstToken ? <FirstTokenFigure ms={firstToken[m.name]} /> : null}
+                  {m.name === selected ? <Check className="size-4" aria-hidden /> : <span className="size-4" aria-hidden />}
+                </span>
               </button>
             </li>
           ))}

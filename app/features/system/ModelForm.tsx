@@ -22,7 +22,7 @@ export function ModelForm({ values, lastResult, hasApiKey }: ModelFormProps) {
   const [form, fields] = useForm<ModelFormFields, z.output<typeof modelForm>>({
     id: "model-form",
     lastResult,
-    defaultValue: { ...values, apiKey: "", clearApiKey: values.clearApiKey ? "on" : undefined },
+    defaultValue: { ...values, apiKey: "", clearApiKey: values.clearApiKey ? "on" : undefined, publishMetrics: values.publishMetrics ? "on" : undefined },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: modelForm, disableAutoCoercion: true }),
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
@@ -131,6 +131,29 @@ export function ModelForm({ values, lastResult, hasApiKey }: ModelFormProps) {
           {field("inputPerMillion", "Input price", input("inputPerMillion", { inputMode: "decimal" }))}
           {field("outputPerMillion", "Output price", input("outputPerMillion", { inputMode: "decimal" }))}
         </div>
+      </fieldset>
+      <fieldset className="rounded-box border border-base-300 p-4">
+        <legend className="px-1 text-sm font-medium">Reliability</legend>
+        <p className="mb-3 text-xs text-base-content/60">
+          An alert shows on this page when the model&apos;s figures over the last 15 minutes, across all organizations, pass a threshold. Leave blank for no
+          alert.
+        </p>
+        <div className="grid gap-4 md:grid-cols-2">
+          {field("alertErrorRatePct", "Alert above error rate (%)", input("alertErrorRatePct", { inputMode: "numeric", placeholder: "No alert" }))}
+          {field("alertTtftMs", "Alert above p50 time to first token (ms)", input("alertTtftMs", { inputMode: "numeric", placeholder: "No alert" }))}
+        </div>
+        <label className="mt-4 flex items-start gap-2 text-sm">
+          <input
+            type="checkbox"
+            name={fields.publishMetrics.name}
+            className="checkbox checkbox-sm mt-0.5"
+            defaultChecked={fields.publishMetrics.initialValue === "on"}
+          />
+          <span>
+            Publish platform-wide figures
+            <span className="block text-xs text-base-content/60">Every organization sees this model&apos;s figures for all traffic, beside its own.</span>
+          </span>
+        </label>
       </fieldset>
       <div className="flex justify-end gap-2">
         {editing ? (

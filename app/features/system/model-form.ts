@@ -1,4 +1,5 @@
 import {
+  ALERT_TTFT_MS_MAX,
   BASE_URL_REQUIRED,
   BUILTIN_PROVIDER,
   CONTEXT_SIZE_MAX,
@@ -41,9 +42,14 @@ export interface ModelFormValues {
   status: string;
   /** Issue 11: the output cap reserved for a request without max_tokens; blank: the context size. */
   defaultMaxTokens: string;
+  /** Issue 17: alert above this error rate (whole %) or p50 time to first token (ms) over 15 minutes; blank: no alert. */
+  alertErrorRatePct: string;
+  alertTtftMs: string;
+  /** Issue 17: every organization sees the whole platform's figures of this model. */
+  publishMetrics: boolean;
 }
 
-export type ModelField = Exclude<keyof ModelFormValues, "mode" | "clearApiKey">;
+export type ModelField = Exclude<keyof ModelFormValues, "mode" | "clearApiKey" | "publishMetrics">;
 export type ModelFieldErrors = Partial<Record<ModelField, string>>;
 
 export const EMPTY_MODEL_FORM: ModelFormValues = {
@@ -61,6 +67,9 @@ export const EMPTY_MODEL_FORM: ModelFormValues = {
   outputPerMillion: "",
   status: "",
   defaultMaxTokens: "",
+  alertErrorRatePct: "",
+  alertTtftMs: "",
+  publishMetrics: false,
 };
 
 /** The form filled from a stored model (the key stays blank: it is write-only). */
@@ -80,6 +89,9 @@ export function valuesOf(model: ModelConfig): ModelFormValues {
     outputPerMillion: model.rateCard ? String(model.rateCard.outputPerMillion) : "",
     status: model.status ?? "",
     defaultMaxTokens: model.defaultMaxTokens == null ? "" : String(model.defaultMaxTokens),
+    alertErrorRatePct: model.alertErrorRatePct == null ? "" : String(model.alertErrorRatePct),
+    alertTtftMs: model.alertTtftMs == null ? "" : String(model.alertTtftMs),
+    publishMetrics: model.publishMetrics ?? false,
   };
 }
 
@@ -102,6 +114,9 @@ export function readModelForm(fields: Record<string, unknown>): ModelFormValues 
     outputPerMillion: text(fields.outputPerMillion),
     status: text(fields.status),
     defaultMaxTokens: text(fields.defaultMaxTokens),
+    alertErrorRatePct: text(fields.alertErrorRatePct),
+    alertTtftMs: text(fields.alertTtftMs),
+    publishMetrics: fields.publishMetrics === "on",
   };
 }
 
@@ -137,6 +152,17 @@ const modelFieldsSchema = z
     outputPerMillion: z.string().trim(),
     status: z.enum(["", "maintenance", "standby"], { message: "Choose a status override" }),
     defaultMaxTokens: z.string().trim().regex(/^\d*$/, "Enter a whole number of tokens"),
+    alertErrorRatePct: z
+      .string()
+      .trim()
+      .regex(/^\d*$/, "Enter a whole percentage from 0 to 100")
+      .refine((v) => !v || Number(v) <= 100, "Enter a whole percentage from 0 to 100"),
+    alertTtftMs: z
+      .string()
+      .trim()
+      .regex(/^\d*$/, "Enter a whole number of milliseconds")
+      .refine((v) => !v || (Number(v) >= 1 && Number(v) <= ALERT_TTFT_MS_MAX), "Between 1 and 600,000 ms"),
+    publishMetrics: z.boolean(),
   })
   .superRefine((v, ctx) => {
     const issue = (path: ModelField, message: string) => ctx.addIssue({ code: z.ZodIssueCode.custom, path: [path], message });
@@ -172,6 +198,10 @@ function bodyOf(v: ParsedModelForm): ModelBody {
     status: v.status || null,
     // Blank is left out, which the platform reads as none.
     defaultMaxTokens: v.defaultMaxTokens ? Number(v.defaultMaxTokens) : undefined,
+    // Blank thresholds and an unchecked box are left out too: the platform stores no alert and no publication.
+    alertErrorRatePct: v.alertErrorRatePct ? Number(v.alertErrorRatePct) : undefined,
+    alertTtftMs: v.alertTtftMs ? Number(v.alertTtftMs) : undefined,
+    publishMetrics: v.publishMetrics || undefined,
   };
 }
 
@@ -179,7 +209,7 @@ function bodyOf(v: ParsedModelForm): ModelBody {
  * The model form for conform (parse with `disableAutoCoercion`): the submitted fields are read as
  * text first, so a blank price or base URL means "none" rather than "missing".
  */
-export type ModelFormFields = Partial<Record<ModelField | "mode" | "clearApiKey", string>>;
+export type ModelFormFields = Partial<Record<ModelField | "mode" | "clearApiKey" | "publishMetrics", string>>;
 export const modelForm = z
   .preprocess((raw) => readModelForm(raw && typeof raw === "object" ? (raw as Record<string, unknown>) : {}), modelFieldsSchema)
   .transform((v) => ({ name: v.name, body: bodyOf(v) })) as z.ZodType<{ name: string; body: ModelBody }, z.ZodTypeDef, ModelFormFields>;
@@ -216,6 +246,8 @@ const MODEL_FIELDS = new Set<string>([
   "outputPerMillion",
   "status",
   "defaultMaxTokens",
+  "alertErrorRatePct",
+  "alertTtftMs",
 ]);
 
 /** The platform's per-field refusals placed on the form's fields; null when none of them is one. */

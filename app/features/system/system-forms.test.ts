@@ -140,3 +140,29 @@ describe("the organization editor's forms", () => {
     expect(orgEditorForm.safeParse({ intent: "rename", orgId: "x", name: "A" }).success).toBe(false);
   });
 });
+
+describe("the model form's reliability fields (issue 17)", () => {
+  const base = { ...EMPTY_MODEL_FORM, name: "qwen", displayName: "Qwen", baseUrl: "http://upstream.test/v1" };
+
+  it("sends the thresholds and publication when set, and leaves blanks out", () => {
+    const set = parseModelForm({ ...base, alertErrorRatePct: " 5 ", alertTtftMs: "1500", publishMetrics: true });
+    expect(set.ok && set.body).toMatchObject({ alertErrorRatePct: 5, alertTtftMs: 1500, publishMetrics: true });
+    const blank = parseModelForm(base);
+    expect(blank.ok && [blank.body.alertErrorRatePct, blank.body.alertTtftMs, blank.body.publishMetrics]).toEqual([undefined, undefined, undefined]);
+    expect(readModelForm({ publishMetrics: "on", alertTtftMs: "9" })).toMatchObject({ publishMetrics: true, alertTtftMs: "9" });
+  });
+
+  it("refuses thresholds out of range, by field", () => {
+    expect(parseModelForm({ ...base, alertErrorRatePct: "101" })).toEqual({
+      ok: false,
+      errors: { alertErrorRatePct: "Enter a whole percentage from 0 to 100" },
+    });
+    expect(parseModelForm({ ...base, alertErrorRatePct: "2.5" })).toEqual({
+      ok: false,
+      errors: { alertErrorRatePct: "Enter a whole percentage from 0 to 100" },
+    });
+    expect(parseModelForm({ ...base, alertTtftMs: "0" })).toEqual({ ok: false, errors: { alertTtftMs: "Between 1 and 600,000 ms" } });
+    expect(parseModelForm({ ...base, alertTtftMs: "fast" })).toEqual({ ok: false, errors: { alertTtftMs: "Enter a whole number of milliseconds" } });
+    expect(modelFieldErrorsOf({ alertTtftMs: "Too big" })).toEqual({ alertTtftMs: "Too big" });
+  });
+});
