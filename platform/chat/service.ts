@@ -255,8 +255,9 @@ async function forward(
         watcher.end();
         const rest = renamer.end();
         if (rest.length > 0) controller.enqueue(rest);
-        controller.close();
+        // Metered before the body ends: whoever waits for the end (a graceful shutdown) finds the usage written.
         await finish(watcher.done ? "completed" : "failed");
+        controller.close();
         return;
       }
       // Passed on before it is parsed for metering: the reader waits for nothing.
@@ -270,8 +271,8 @@ async function forward(
         upstream.cancel();
         const rest = renamer.end();
         if (rest.length > 0) controller.enqueue(rest);
-        controller.close();
         await finish("stopped");
+        controller.close();
       }
     },
     async cancel(reason) {
