@@ -159,6 +159,13 @@ sleep 0.5
 check "SIGTERM: the second server (SHUTDOWN_TIMEOUT_MS=300) stops its stream and exits 0" stopped b
 wait "$curl_b"
 check "the stopped stream was metered (stopped)" metered stopped
+# Model reliability (issue 17): each process adds its per-minute counters to the same rows; with both
+# stopped (a shutdown writes what it still held), the counters equal what was metered by either.
+stat() { q "select coalesce(sum($1), 0) from model_minute_stats where model = '$2'"; }
+check "reliability counters of both servers add up: builtin requests $(stat requests builtin) = usage rows $(q "select count(*) from chat_usage where model = 'builtin'")" \
+  test "$(stat requests builtin)" = "$(q "select count(*) from chat_usage where model = 'builtin'")"
+check "one success (the first server's) and one abort (the second's)" test "$(stat successes builtin) $(stat aborted builtin)" = "1 1"
+check "priced requests served by either server are all counted ($(stat requests priced))" test "$(stat requests priced)" = "$(q "select count(*) from chat_usage where model = 'priced'")" -a "$(stat requests priced)" -gt 0
 echo "  chat_usage outcomes: $(usage)"
 grep -h "PostgreSQL connection lost\|shutting down\|Shut down" "$ci_log/a.log" "$ci_log/b.log" | sort | uniq -c | sed 's/^/  log:/'
 summary two-process
