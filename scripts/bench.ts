@@ -9,21 +9,15 @@ import path from "node:path";
 import autocannon from "autocannon";
 import SQLite from "better-sqlite3";
 import { benchChat } from "./bench-chat";
-import { apiTargets, interleaved, startPortkey } from "./bench/api";
+import { apiTargets, interleaved, startBareRemix, startPortkey } from "./bench/api";
 import type { Figure } from "./bench/api";
 import { devSignIn, startBuiltServer } from "./bench/server";
 import { startBenchUpstream } from "./bench/upstream";
 
 /** Ports: the console at BENCH_PORT (default 3900), the upstream and the peers just above it. */
 const basePort = Number(process.env.BENCH_PORT ?? 3900);
-/** BENCH_ONLY=api runs the API comparison alone (while working on the data plane). */
+/** BENCH_ONLY=api runs the API comparison alone, BENCH_ONLY=pages the pages alone (while working on either). */
 const only = process.env.BENCH_ONLY;
-
-async function requestsPerSecond(url: string, headers: Record<string, string> = {}): Promise<number> {
-  const result = await autocannon({ url, headers, connections: 10, duration: 8 });
-  if (result.non2xx > 0) throw new Error(`${url}: ${result.non2xx} answers were not 2xx`);
-  return result.requests.average;
-}
 
 async function firstLoadJavaScript(baseURL: string, path: string): Promise<number> {
   const html = await (await fetch(`${baseURL}${path}`, { headers: { cookie: "CH-time-zone=UTC" } })).text();
@@ -121,15 +115,37 @@ async function main() {
     await devSignIn(server.baseURL, "Operator", "operator@bench.test");
     const cookie = await devSignIn(server.baseURL, "Bench", "bench@bench.test");
     const benchOrg = await createOrganization(server.baseURL, cookie, "Bench Co");
-    await benchApi(report, server.baseURL, server.dataDir, cookie, benchOrg, upstream.url);
+    if (only !== "pages") await benchApi(report, server.baseURL, server.dataDir, cookie, benchOrg, upstream.url);
     if (only === "api") return print(report);
 
-    // Server: an organization page with a session against a trivial Remix route on the same server.
-    const trivial = await requestsPerSecond(`${server.baseURL}/terms`, { cookie: "CH-time-zone=UTC" });
-    const team = await requestsPerSecond(`${server.baseURL}/team`, { cookie });
+    // Pages: the organization pages with a session against a bare Remix app's route (DESIGN §7) and the
+    // console's own trivial /terms, one interleaved run.
+    const bare = await startBareRemix(basePort + 30);
+    let pages: Map<string, Figure>;
+    try {
+      const page = (name: string, url: string, headers: Record<string, string>) => ({ name, url, headers });
+      pages = await interleaved(
+        [
+          page("bare", `${bare.url}/`, {}),
+          page("/terms", `${server.baseURL}/terms`, { cookie: "CH-time-zone=UTC" }),
+          ...["/team", "/tokens", "/billing"].map((p) => page(p, `${server.baseURL}${p}`, { cookie })),
+        ],
+        3,
+        4,
+      );
+    } finally {
+      bare.stop();
+    }
+    const bareRps = pages.get("bare")!.reqPerSec;
+    const trivial = pages.get("/terms")!.reqPerSec;
+    const team = pages.get("/team")!.reqPerSec;
+    report["server: bare Remix 2.17 app, one route req/s"] = bareRps.toFixed(0);
     report["server: /terms (trivial Remix route) req/s"] = trivial.toFixed(0);
     report["server: /team (signed in) req/s"] = team.toFixed(0);
     report["server: /team ÷ /terms (budget ≥ 0.5)"] = (team / trivial).toFixed(2);
+    for (const p of ["/team", "/tokens", "/billing"]) report[`server: ${p} ÷ bare Remix (budget ≥ 0.5)`] = (pages.get(p)!.reqPerSec / bareRps).toFixed(2);
+    report["server: /terms ÷ bare Remix"] = (trivial / bareRps).toFixed(2);
+    if (only === "pages") return print(report);
 
     // JavaScript on first load of /login, and of the framework alone (root + Remix runtime chunks).
     const login = await firstLoadJavaScript(server.baseURL, "/login");

@@ -130,7 +130,9 @@ app.all("/api/v1/*", (req, res) => void platformListener(req, res));
 let build: ServerBuild | (() => Promise<ServerBuild>);
 if (production) {
   app.use("/assets", express.static(path.join(root, "build/client/assets"), { immutable: true, maxAge: "1y" }));
-  app.use(express.static(path.join(root, "build/client"), { maxAge: "1h" }));
+  const files = express.static(path.join(root, "build/client"), { maxAge: "1h" });
+  // Every file there has an extension: a page's path is not looked up on disk first (decision 0087).
+  app.use((req, res, next) => (path.extname(req.path) ? files(req, res, next) : next()));
   build = (await import(path.join(root, "build/server/index.js"))) as ServerBuild;
 } else {
   const vite = await import("vite").then((v) => v.createServer({ server: { middlewareMode: true } }));

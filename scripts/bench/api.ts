@@ -4,7 +4,7 @@
  * (token auth, reservation, metering, receipt), non-streamed and streamed. Rounds are interleaved so
  * the noise of two shared cores falls on every target alike; each figure is the median over rounds.
  */
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -16,7 +16,8 @@ export interface Target {
   name: string;
   url: string;
   headers: Record<string, string>;
-  body: string;
+  /** POSTed when given; a GET otherwise. */
+  body?: string;
 }
 
 export interface Figure {
@@ -27,7 +28,7 @@ export interface Figure {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function load(target: Target, duration: number): Promise<Figure> {
-  const result = await autocannon({ url: target.url, method: "POST", headers: target.headers, body: target.body, connections: 10, duration });
+  const result = await autocannon({ url: target.url, method: target.body ? "POST" : "GET", headers: target.headers, body: target.body, connections: 10, duration });
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${target.name}: ${result.non2xx} answers were not 2xx, ${result.errors} errors`);
   return { reqPerSec: result.requests.average, p50Ms: result.latency.p50 };
 }
@@ -42,6 +43,41 @@ export async function interleaved(targets: Target[], rounds = Number(process.env
   return new Map(
     [...runs].map(([name, figures]) => [name, { reqPerSec: median(figures.map((f) => f.reqPerSec)), p50Ms: median(figures.map((f) => f.p50Ms)) }]),
   );
+}
+
+export interface BareRemix {
+  url: string;
+  stop: () => void;
+}
+
+/** Builds (into build/bare-remix) and starts a new Remix app's one route on plain Express: DESIGN §7's yardstick for pages. */
+export async function startBareRemix(port: number): Promise<BareRemix> {
+  const buildDir = path.join(root, "build/bare-remix");
+  execFileSync(process.execPath, [path.join(root, "node_modules/@remix-run/dev/dist/cli.js"), "vite:build", "--config", "scripts/bench/bare-remix/vite.config.ts"], {
+    cwd: root,
+    env: { ...process.env, BARE_REMIX_BUILD: buildDir },
+    stdio: "ignore",
+  });
+  const child = spawn(process.execPath, [path.join(root, "scripts/bench/bare-remix/server.mjs")], {
+    cwd: root,
+    env: { ...process.env, NODE_ENV: "production", PORT: String(port), BARE_REMIX_BUILD: buildDir },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitUntilUp(url, "the bare Remix app");
+  return { url, stop: () => void child.kill() };
+}
+
+async function waitUntilUp(url: string, what: string) {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const up = await fetch(`${url}/`)
+      .then(() => true)
+      .catch(() => false);
+    if (up) return;
+    if (Date.now() > deadline) throw new Error(`${what} did not start`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }
 
 export interface Portkey {
@@ -64,15 +100,7 @@ export async function startPortkey(port: number, node20Shim: boolean): Promise<P
     },
   );
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const up = await fetch(`${url}/`)
-      .then(() => true)
-      .catch(() => false);
-    if (up) break;
-    if (Date.now() > deadline) throw new Error("Portkey did not start");
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  await waitUntilUp(url, "Portkey");
   return { url, stop: () => void child.kill() };
 }
 
