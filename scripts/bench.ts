@@ -16,7 +16,7 @@ import { startBenchUpstream } from "./bench/upstream";
 
 /** Ports: the console at BENCH_PORT (default 3900), the upstream and the peers just above it. */
 const basePort = Number(process.env.BENCH_PORT ?? 3900);
-/** BENCH_ONLY=api runs the API comparison alone, BENCH_ONLY=pages the pages alone (while working on either). */
+/** BENCH_ONLY=api runs the API comparison alone, BENCH_ONLY=pages the pages alone, BENCH_ONLY=compare both (while working on either). */
 const only = process.env.BENCH_ONLY;
 
 async function firstLoadJavaScript(baseURL: string, path: string): Promise<number> {
@@ -145,7 +145,7 @@ async function main() {
     report["server: /team ÷ /terms (budget ≥ 0.5)"] = (team / trivial).toFixed(2);
     for (const p of ["/team", "/tokens", "/billing"]) report[`server: ${p} ÷ bare Remix (budget ≥ 0.5)`] = (pages.get(p)!.reqPerSec / bareRps).toFixed(2);
     report["server: /terms ÷ bare Remix"] = (trivial / bareRps).toFixed(2);
-    if (only === "pages") return print(report);
+    if (only === "pages" || only === "compare") return print(report);
 
     // JavaScript on first load of /login, and of the framework alone (root + Remix runtime chunks).
     const login = await firstLoadJavaScript(server.baseURL, "/login");

@@ -28,7 +28,14 @@ export interface Figure {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function load(target: Target, duration: number): Promise<Figure> {
-  const result = await autocannon({ url: target.url, method: target.body ? "POST" : "GET", headers: target.headers, body: target.body, connections: 10, duration });
+  const result = await autocannon({
+    url: target.url,
+    method: target.body ? "POST" : "GET",
+    headers: target.headers,
+    body: target.body,
+    connections: 10,
+    duration,
+  });
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${target.name}: ${result.non2xx} answers were not 2xx, ${result.errors} errors`);
   return { reqPerSec: result.requests.average, p50Ms: result.latency.p50 };
 }
@@ -53,11 +60,15 @@ export interface BareRemix {
 /** Builds (into build/bare-remix) and starts a new Remix app's one route on plain Express: DESIGN §7's yardstick for pages. */
 export async function startBareRemix(port: number): Promise<BareRemix> {
   const buildDir = path.join(root, "build/bare-remix");
-  execFileSync(process.execPath, [path.join(root, "node_modules/@remix-run/dev/dist/cli.js"), "vite:build", "--config", "scripts/bench/bare-remix/vite.config.ts"], {
-    cwd: root,
-    env: { ...process.env, BARE_REMIX_BUILD: buildDir },
-    stdio: "ignore",
-  });
+  execFileSync(
+    process.execPath,
+    [path.join(root, "node_modules/@remix-run/dev/dist/cli.js"), "vite:build", "--config", "scripts/bench/bare-remix/vite.config.ts"],
+    {
+      cwd: root,
+      env: { ...process.env, BARE_REMIX_BUILD: buildDir },
+      stdio: "ignore",
+    },
+  );
   const child = spawn(process.execPath, [path.join(root, "scripts/bench/bare-remix/server.mjs")], {
     cwd: root,
     env: { ...process.env, NODE_ENV: "production", PORT: String(port), BARE_REMIX_BUILD: buildDir },
