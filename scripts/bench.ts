@@ -2,18 +2,23 @@
  * The budgets of DESIGN §7, measured and reported (not gated: two shared cores are noisy, so compare
  * the ratios from one run). Run after `npm run build`: `npm run bench`.
  */
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import SQLite from "better-sqlite3";
 import { benchChat } from "./bench-chat";
 import { benchOpenAiThroughput } from "./bench/openai-throughput";
+import { apiTargets, interleaved, startBareRemix, startPortkey } from "./bench/api";
+import type { Figure } from "./bench/api";
 import { devSignIn, startBuiltServer } from "./bench/server";
+import { startBenchUpstream } from "./bench/upstream";
 
-async function requestsPerSecond(url: string, headers: Record<string, string> = {}): Promise<number> {
-  const result = await autocannon({ url, headers, connections: 10, duration: 8 });
-  if (result.non2xx > 0) throw new Error(`${url}: ${result.non2xx} answers were not 2xx`);
-  return result.requests.average;
-}
+/** Ports: the console at BENCH_PORT (default 3900), the upstream and the peers just above it. */
+const basePort = Number(process.env.BENCH_PORT ?? 3900);
+/** BENCH_ONLY=api runs the API comparison alone, BENCH_ONLY=pages the pages alone, BENCH_ONLY=compare both (while working on either). */
+const only = process.env.BENCH_ONLY;
 
 async function firstLoadJavaScript(baseURL: string, path: string): Promise<number> {
   const html = await (await fetch(`${baseURL}${path}`, { headers: { cookie: "CH-time-zone=UTC" } })).text();
@@ -54,20 +59,94 @@ async function createOrganization(baseURL: string, cookie: string, name: string)
   return ((await response.json()) as { id: number }).id;
 }
 
+async function createToken(baseURL: string, cookie: string): Promise<string> {
+  const response = await fetch(`${baseURL}/api/v1/tokens`, {
+    method: "POST",
+    headers: { cookie, "content-type": "application/json" },
+    body: JSON.stringify({ scopes: ["chat"], expiresAt: null }),
+  });
+  if (!response.ok) throw new Error(`could not create a token: ${response.status}`);
+  return ((await response.json()) as { token: string }).token;
+}
+
+/** A priced model on the bench upstream, so each call is reserved, settled and written to the ledger. */
+function benchModelsFile(upstreamUrl: string): string {
+  const file = path.join(os.tmpdir(), `console-bench-models-${process.pid}.json`);
+  const model = { name: "bench", displayName: "Bench", provider: "fake", contextSize: 8192, baseUrl: upstreamUrl, upstreamModel: "echo" };
+  fs.writeFileSync(file, JSON.stringify([{ ...model, rateCard: { id: "rc-bench", inputPerMillion: 1, outputPerMillion: 2 } }]));
+  return file;
+}
+
+const figure = (f: Figure) => `${f.reqPerSec.toFixed(0)} req/s, p50 ${f.p50Ms.toFixed(1)} ms`;
+
+/** The data plane against Portkey (DESIGN §7): non-streamed and streamed, one interleaved run each. */
+async function benchApi(report: Record<string, string>, consoleURL: string, dataDir: string, cookie: string, orgId: number, upstreamUrl: string) {
+  execFileSync(process.execPath, ["build/cli.js", "grant-credit", String(orgId), "1000", "bench"], {
+    env: { ...process.env, DATABASE_PATH: path.join(dataDir, "console.db") },
+    stdio: "ignore",
+  });
+  const token = await createToken(consoleURL, cookie);
+  const portkey = await startPortkey(basePort + 11, false);
+  const portkeyStream = await startPortkey(basePort + 12, true);
+  try {
+    const targets = apiTargets({ upstreamUrl, portkeyUrl: portkey.url, portkeyStreamUrl: portkeyStream.url, consoleUrl: consoleURL, token, model: "bench" });
+    for (const [kind, list] of Object.entries(targets)) {
+      const figures = await interleaved(list);
+      const [direct, peer, ours] = list.map((t) => figures.get(t.name)!);
+      const suffix = kind === "stream" ? ", streamed" : "";
+      report[`api: upstream direct${suffix}`] = figure(direct);
+      report[`api: through Portkey${suffix}`] = figure(peer);
+      report[`api: through /openai/v1${suffix} (auth, reserve, meter, receipt)`] = figure(ours);
+      report[`api: /openai/v1 ÷ Portkey req/s${suffix} (budget ≥ 1.0)`] = (ours.reqPerSec / peer.reqPerSec).toFixed(2);
+      report[`api: p50 overhead over direct${suffix}, /openai/v1 vs Portkey (budget ≤)`] =
+        `${(ours.p50Ms - direct.p50Ms).toFixed(1)} ms vs ${(peer.p50Ms - direct.p50Ms).toFixed(1)} ms`;
+      report[`api: /openai/v1 ÷ upstream direct req/s${suffix}`] = (ours.reqPerSec / direct.reqPerSec).toFixed(2);
+    }
+  } finally {
+    portkey.stop();
+    portkeyStream.stop();
+  }
+}
+
 async function main() {
-  const server = await startBuiltServer(3900);
+  const upstream = await startBenchUpstream(basePort + 10);
+  const server = await startBuiltServer(basePort, { MODELS_FILE: benchModelsFile(upstream.url) });
   const report: Record<string, string> = {};
   try {
     await devSignIn(server.baseURL, "Operator", "operator@bench.test");
     const cookie = await devSignIn(server.baseURL, "Bench", "bench@bench.test");
-    await createOrganization(server.baseURL, cookie, "Bench Co");
+    const benchOrg = await createOrganization(server.baseURL, cookie, "Bench Co");
+    if (only !== "pages") await benchApi(report, server.baseURL, server.dataDir, cookie, benchOrg, upstream.url);
+    if (only === "api") return print(report);
 
-    // Server: an organization page with a session against a trivial Remix route on the same server.
-    const trivial = await requestsPerSecond(`${server.baseURL}/terms`, { cookie: "CH-time-zone=UTC" });
-    const team = await requestsPerSecond(`${server.baseURL}/team`, { cookie });
+    // Pages: the organization pages with a session against a bare Remix app's route (DESIGN §7) and the
+    // console's own trivial /terms, one interleaved run.
+    const bare = await startBareRemix(basePort + 30);
+    let pages: Map<string, Figure>;
+    try {
+      const page = (name: string, url: string, headers: Record<string, string>) => ({ name, url, headers });
+      pages = await interleaved(
+        [
+          page("bare", `${bare.url}/`, {}),
+          page("/terms", `${server.baseURL}/terms`, { cookie: "CH-time-zone=UTC" }),
+          ...["/team", "/tokens", "/billing"].map((p) => page(p, `${server.baseURL}${p}`, { cookie })),
+        ],
+        3,
+        4,
+      );
+    } finally {
+      bare.stop();
+    }
+    const bareRps = pages.get("bare")!.reqPerSec;
+    const trivial = pages.get("/terms")!.reqPerSec;
+    const team = pages.get("/team")!.reqPerSec;
+    report["server: bare Remix 2.17 app, one route req/s"] = bareRps.toFixed(0);
     report["server: /terms (trivial Remix route) req/s"] = trivial.toFixed(0);
     report["server: /team (signed in) req/s"] = team.toFixed(0);
     report["server: /team ÷ /terms (budget ≥ 0.5)"] = (team / trivial).toFixed(2);
+    for (const p of ["/team", "/tokens", "/billing"]) report[`server: ${p} ÷ bare Remix (budget ≥ 0.5)`] = (pages.get(p)!.reqPerSec / bareRps).toFixed(2);
+    report["server: /terms ÷ bare Remix"] = (trivial / bareRps).toFixed(2);
+    if (only === "pages" || only === "compare") return print(report);
 
     // JavaScript on first load of /login, and of the framework alone (root + Remix runtime chunks).
     const login = await firstLoadJavaScript(server.baseURL, "/login");
@@ -89,8 +168,9 @@ async function main() {
     report["scale: /billing p50 with 1,000,000 ledger rows (ms)"] = String(big);
   } finally {
     server.stop();
+    await upstream.close();
   }
-  const chat = await benchChat();
+  const chat = await benchChat({ port: basePort + 20 });
   report["chat: time to first token, upstream direct (ms)"] = chat.ttftDirectMs.toFixed(2);
   report["chat: time to first token, through the console (ms)"] = chat.ttftConsoleMs.toFixed(2);
   report["chat: time to first token, platform API alone (ms)"] = chat.ttftPlatformMs.toFixed(2);
@@ -103,6 +183,10 @@ async function main() {
   report["openai: /openai/v1 req/s, priced model (reserved, settled)"] = openai.pricedRps.toFixed(0);
   report["openai: priced ÷ free (budget ≥ 0.5)"] = (openai.pricedRps / openai.freeRps).toFixed(2);
 
+  print(report);
+}
+
+function print(report: Record<string, string>) {
   const width = Math.max(...Object.keys(report).map((k) => k.length));
   for (const [k, v] of Object.entries(report)) console.log(`${k.padEnd(width)}  ${v}`);
 }

@@ -64,13 +64,6 @@ app.disable("x-powered-by");
 // Trust one proxy hop for the client address (rate limits, logs) when behind a load balancer.
 app.set("trust proxy", "loopback");
 
-// Chat replies are server-sent events: compressing them would buffer the whole reply.
-app.use(
-  compression({
-    filter: (req, res) => !String(res.getHeader("Content-Type") ?? "").includes("text/event-stream") && compression.filter(req, res),
-  }),
-);
-
 app.use((_req, res, next) => {
   // While draining, a kept-alive connection carries no further request.
   if (shutdown.draining()) res.setHeader("Connection", "close");
@@ -82,6 +75,23 @@ app.get("/healthz", (_req, res) => {
 });
 app.use(hostAllowList(origins));
 app.use(bodyLimit(consoleBodyLimit));
+if (env.LOG_REQUESTS === "true") app.use(morgan(production ? "combined" : "dev"));
+
+// The platform answers everything under its prefixes itself (no next()).
+const platformListener = getRequestListener(platformFetch);
+// The public API serves programs, not pages: no CSP nonce, page headers or compression on the path
+// every metered call takes (decision 0087); its answers are small JSON or event streams.
+app.all("/openai/v1/*", (req, res) => {
+  res.setHeader("X-Content-Type-Options", "nosniff");
+  void platformListener(req, res);
+});
+
+// Chat replies are server-sent events: compressing them would buffer the whole reply.
+app.use(
+  compression({
+    filter: (req, res) => !String(res.getHeader("Content-Type") ?? "").includes("text/event-stream") && compression.filter(req, res),
+  }),
+);
 app.get("/favicon.ico", (_req, res) => res.redirect(301, "/favicon.svg"));
 
 app.use((_req, res, next) => {
@@ -115,17 +125,14 @@ app.use(
   }),
 );
 
-if (env.LOG_REQUESTS === "true") app.use(morgan(production ? "combined" : "dev"));
-
-// The platform answers everything under its prefixes itself (no next()).
-const platformListener = getRequestListener(platformFetch);
 app.all("/api/v1/*", (req, res) => void platformListener(req, res));
-app.all("/openai/v1/*", (req, res) => void platformListener(req, res));
 
 let build: ServerBuild | (() => Promise<ServerBuild>);
 if (production) {
   app.use("/assets", express.static(path.join(root, "build/client/assets"), { immutable: true, maxAge: "1y" }));
-  app.use(express.static(path.join(root, "build/client"), { maxAge: "1h" }));
+  const files = express.static(path.join(root, "build/client"), { maxAge: "1h" });
+  // Every file there has an extension: a page's path is not looked up on disk first (decision 0087).
+  app.use((req, res, next) => (path.extname(req.path) ? files(req, res, next) : next()));
   build = (await import(path.join(root, "build/server/index.js"))) as ServerBuild;
 } else {
   const vite = await import("vite").then((v) => v.createServer({ server: { middlewareMode: true } }));

@@ -2,6 +2,7 @@ import type { LedgerQuery, LedgerRow } from "@contract/billing";
 import { LEDGER_MAX_PAGE, LEDGER_PAGE } from "@contract/billing";
 import type { Deps } from "../context";
 import type { DB } from "../db";
+import { compiledOnce } from "../db/compiled";
 import { ensureAccount } from "./accounts";
 import { microsToDollars } from "./money";
 import { record } from "../audit/record";
@@ -46,26 +47,33 @@ export async function debitUsage(
   const cost = Math.max(0, Math.round(usage.costMicros));
   return deps.db.transaction().execute(async (trx) => {
     if (within) await within(trx);
-    await trx
-      .insertInto("ledger_entries")
-      .values({
-        org_id: usage.orgId,
-        created_at: deps.now(),
-        description: usage.description,
-        model: usage.model,
-        rate_card_id: usage.rateCardId,
-        change_micros: -cost,
-        payment_intent_id: null,
-      })
-      .execute();
-    return trx
-      .updateTable("billing_accounts")
-      .set((eb) => ({ balance_micros: eb("balance_micros", "-", cost), updated_at: deps.now() }))
-      .where("org_id", "=", usage.orgId)
-      .returning(["balance_micros", "payment_mode", "auto_enabled", "auto_threshold_micros"])
-      .executeTakeFirstOrThrow();
+    const now = deps.now();
+    await insertUsageDebit(trx, usage.orgId, now, usage.description, usage.model, usage.rateCardId, -cost);
+    const [after] = await debitBalance(trx, cost, now, usage.orgId);
+    if (!after) throw new Error(`No billing account for organization ${usage.orgId}`);
+    return after;
   });
 }
+
+// Every metered completion runs these two: built once (decision 0087).
+const insertUsageDebit = compiledOnce((db, orgId: number, createdAt: number, description: string, model: string, rateCardId: string | null, change: number) =>
+  db.insertInto("ledger_entries").values({
+    org_id: orgId,
+    created_at: createdAt,
+    description,
+    model,
+    rate_card_id: rateCardId,
+    change_micros: change,
+    payment_intent_id: null,
+  }),
+);
+const debitBalance = compiledOnce((db, cost: number, updatedAt: number, orgId: number) =>
+  db
+    .updateTable("billing_accounts")
+    .set((eb) => ({ balance_micros: eb("balance_micros", "-", cost), updated_at: updatedAt }))
+    .where("org_id", "=", orgId)
+    .returning(["balance_micros", "payment_mode", "auto_enabled", "auto_threshold_micros"]),
+);
 
 /**
  * Credits a payment: the ledger row (unique on the payment intent) and the balance in one transaction.

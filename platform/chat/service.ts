@@ -10,6 +10,7 @@ import { postChatCompletion, replyOf } from "../providers/upstream";
 import { builtinChatCompletion } from "../providers/upstream-builtin";
 import { recordUsage } from "../billing/charges";
 import type { DB } from "../db";
+import { compiledOnce } from "../db/compiled";
 import { release, reserve, settleWithin, SpendRefused } from "../spend/reservations";
 import type { TokenCount } from "./meter";
 import { costMicros, countPromptTokensAsync, ModelRenamer, requestChars, StreamMeter, tokenCount } from "./meter";
@@ -301,6 +302,41 @@ function assembled(model: string, watcher: StreamMeter, now: number) {
   };
 }
 
+/** The receipt's row, written for every completion: built once (decision 0087). */
+const insertUsageRow = compiledOnce(
+  (
+    db,
+    receiptId: string,
+    orgId: number,
+    userId: number | null,
+    tokenId: number | null,
+    model: string,
+    rateCardId: string | null,
+    promptTokens: number,
+    completionTokens: number,
+    reasoningTokens: number,
+    cost: number,
+    estimated: number,
+    outcome: "completed" | "stopped" | "failed",
+    createdAt: number,
+  ) =>
+    db.insertInto("chat_usage").values({
+      receipt_id: receiptId,
+      org_id: orgId,
+      user_id: userId,
+      token_id: tokenId,
+      model,
+      rate_card_id: rateCardId,
+      prompt_tokens: promptTokens,
+      completion_tokens: completionTokens,
+      reasoning_tokens: reasoningTokens,
+      cost_micros: cost,
+      estimated,
+      outcome,
+      created_at: createdAt,
+    }),
+);
+
 async function meterCompletion(
   deps: Deps,
   caller: ChatCaller,
@@ -311,24 +347,22 @@ async function meterCompletion(
 ) {
   const cost = isPriced(model) ? costMicros(count, model.input_micros_per_million, model.output_micros_per_million) : 0;
   const usageRow = (db: DB) =>
-    db
-      .insertInto("chat_usage")
-      .values({
-        receipt_id: receiptId,
-        org_id: caller.orgId,
-        user_id: caller.userId,
-        token_id: caller.tokenId,
-        model: model.name,
-        rate_card_id: model.rate_card_id,
-        prompt_tokens: count.promptTokens,
-        completion_tokens: count.completionTokens,
-        reasoning_tokens: count.reasoningTokens,
-        cost_micros: cost,
-        estimated: count.estimated ? 1 : 0,
-        outcome,
-        created_at: deps.now(),
-      })
-      .execute();
+    insertUsageRow(
+      db,
+      receiptId,
+      caller.orgId,
+      caller.userId,
+      caller.tokenId,
+      model.name,
+      model.rate_card_id,
+      count.promptTokens,
+      count.completionTokens,
+      count.reasoningTokens,
+      cost,
+      count.estimated ? 1 : 0,
+      outcome,
+      deps.now(),
+    );
   try {
     if (!isPriced(model)) {
       await usageRow(deps.db);

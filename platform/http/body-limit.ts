@@ -28,5 +28,14 @@ const chat = bodyLimit({
  */
 export const limitBody = createMiddleware(async (c, next) => {
   if (c.req.method === "GET" || c.req.method === "HEAD") return next();
-  return c.req.path.endsWith("/chat/completions") ? chat(c, next) : small(c, next);
+  const isChat = c.req.path.endsWith("/chat/completions");
+  // A declared length is checked from the header alone (what hono's bodyLimit does too, but only after
+  // touching `body`, which makes @hono/node-server build a whole WHATWG Request: decision 0087).
+  const length = c.req.header("content-length");
+  if (length !== undefined && c.req.header("transfer-encoding") === undefined) {
+    const limit = isChat ? CHAT_BODY_LIMIT : SMALL_BODY_LIMIT;
+    if (parseInt(length, 10) > limit) return (isChat ? chat : small)(c, next);
+    return next();
+  }
+  return isChat ? chat(c, next) : small(c, next);
 });

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import type { OpenAiModelList } from "@contract/models";
 import type { Deps, PlatformEnv } from "../context";
 import { ChatError, chatCompletion, chatErrorResponse, parseChatRequest } from "../chat/service";
+import { readNodeJson } from "../http/node-request";
 import { listModels } from "../models/service";
 import type { ApiTokenAuth } from "../tokens/service";
 import { authenticateApiToken, tokenRateLimitWait } from "../tokens/service";
@@ -44,8 +45,9 @@ export function openaiRoutes(deps: Deps) {
       if (!auth.ok) return chatErrorResponse(authError(auth.status, auth.error));
       const limited = await rateLimited(deps, auth);
       if (limited) return limited;
-      const body = parseChatRequest(await c.req.json().catch(() => null));
-      return chatCompletion(deps, { orgId: auth.orgId, userId: null, tokenId: auth.tokenId, allowedModels: auth.allowedModels }, body, c.req.raw.signal);
+      const read = (await readNodeJson(c.env)) ?? { body: await c.req.json().catch(() => null), signal: c.req.raw.signal };
+      const body = parseChatRequest(read.body);
+      return chatCompletion(deps, { orgId: auth.orgId, userId: null, tokenId: auth.tokenId, allowedModels: auth.allowedModels }, body, read.signal);
     })
     .all("*", () => chatErrorResponse(new ChatError(404, "Not found", "invalid_request_error")))
     .onError((error) => {

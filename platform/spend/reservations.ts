@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import { insufficientBalanceMessage, monthlyCapMessage, tokenBudgetMessage } from "@contract/chat";
 import type { Deps } from "../context";
 import type { DB } from "../db";
+import { compiledOnce } from "../db/compiled";
 import { microsToDollars } from "../billing/money";
 
 /** How long a reservation holds when its request never settles (a process that died): config RESERVATION_TTL_MS. */
@@ -37,51 +38,89 @@ const thisMonth = (m: string) => sql<number>`(case when month_key = ${m} then mo
  * the organization's monthly cap or the token's budget allow. PostgreSQL re-checks each WHERE on the row
  * it locked; SQLite runs the transactions one at a time. Throws SpendRefused when anything says no.
  */
+// The statements of admission and settlement, built once (decision 0087): each value is its own
+// argument, since a compiled query takes every value exactly once.
+const holdOnAccount = compiledOnce((db, r: number, m: string, m2: string, orgId: number, r2: number, m3: string, r3: number) =>
+  db
+    .updateTable("billing_accounts")
+    .set((eb) => ({ reserved_micros: eb("reserved_micros", "+", r), month_key: m, month_spent_micros: thisMonth(m2) }))
+    .where("org_id", "=", orgId)
+    .where((eb) => eb.or([eb("payment_mode", "=", "invoice"), eb(eb("balance_micros", "-", eb.ref("reserved_micros")), ">=", r2)]))
+    .where((eb) =>
+      eb.or([eb("monthly_cap_micros", "is", null), eb(sql<number>`${thisMonth(m3)} + reserved_micros + ${r3}`, "<=", eb.ref("monthly_cap_micros"))]),
+    )
+    .returning("org_id"),
+);
+const tokenBudget = compiledOnce((db, tokenId: number) => db.selectFrom("api_tokens").select(["budget_micros", "budget_period"]).where("id", "=", tokenId));
+const holdOnTokenMonthly = compiledOnce((db, r: number, m: string, m2: string, tokenId: number, m3: string, r2: number) =>
+  db
+    .updateTable("api_tokens")
+    .set((eb) => ({ reserved_micros: eb("reserved_micros", "+", r), month_key: m, month_spent_micros: thisMonth(m2) }))
+    .where("id", "=", tokenId)
+    .where((eb) => eb(sql<number>`${thisMonth(m3)} + reserved_micros + ${r2}`, "<=", eb.ref("budget_micros")))
+    .returning("id"),
+);
+const holdOnTokenTotal = compiledOnce((db, r: number, m: string, m2: string, tokenId: number, r2: number) =>
+  db
+    .updateTable("api_tokens")
+    .set((eb) => ({ reserved_micros: eb("reserved_micros", "+", r), month_key: m, month_spent_micros: thisMonth(m2) }))
+    .where("id", "=", tokenId)
+    .where((eb) => eb(sql<number>`spent_micros + reserved_micros + ${r2}`, "<=", eb.ref("budget_micros")))
+    .returning("id"),
+);
+const insertReservation = compiledOnce((db, orgId: number, tokenId: number | null, receiptId: string, amount: number, createdAt: number, expiresAt: number) =>
+  db
+    .insertInto("spend_reservations")
+    .values({ org_id: orgId, token_id: tokenId, receipt_id: receiptId, amount_micros: amount, created_at: createdAt, expires_at: expiresAt }),
+);
+const releaseReservation = compiledOnce((db, receiptId: string) =>
+  db.deleteFrom("spend_reservations").where("receipt_id", "=", receiptId).returning(["amount_micros", "token_id"]),
+);
+const settleOnAccount = compiledOnce((db, held: number, m: string, m2: string, cost: number, orgId: number) =>
+  db
+    .updateTable("billing_accounts")
+    .set((eb) => ({ reserved_micros: eb("reserved_micros", "-", held), month_key: m, month_spent_micros: sql<number>`${thisMonth(m2)} + ${cost}` }))
+    .where("org_id", "=", orgId),
+);
+const settleOnToken = compiledOnce((db, held: number, cost: number, m: string, m2: string, cost2: number, tokenId: number) =>
+  db
+    .updateTable("api_tokens")
+    .set((eb) => ({
+      reserved_micros: eb("reserved_micros", "-", held),
+      spent_micros: eb("spent_micros", "+", cost),
+      month_key: m,
+      month_spent_micros: sql<number>`${thisMonth(m2)} + ${cost2}`,
+    }))
+    .where("id", "=", tokenId),
+);
+
+/**
+ * Holds the worst case of a request before it is forwarded: one transaction of conditional updates, so
+ * concurrent requests (in one process or many over one PostgreSQL) can never hold more than the balance,
+ * the organization's monthly cap or the token's budget allow. PostgreSQL re-checks each WHERE on the row
+ * it locked; SQLite runs the transactions one at a time. Throws SpendRefused when anything says no.
+ */
 export async function reserve(deps: Deps, admission: Admission): Promise<void> {
   const { orgId, tokenId, receiptId, amountMicros: r } = admission;
   const now = deps.now();
   const m = monthKey(now);
   const ttl = deps.config.reservationTtlMs ?? DEFAULT_RESERVATION_TTL_MS;
   await deps.db.transaction().execute(async (trx) => {
-    const account = await trx
-      .updateTable("billing_accounts")
-      .set((eb) => ({ reserved_micros: eb("reserved_micros", "+", r), month_key: m, month_spent_micros: thisMonth(m) }))
-      .where("org_id", "=", orgId)
-      .where((eb) => eb.or([eb("payment_mode", "=", "invoice"), eb(eb("balance_micros", "-", eb.ref("reserved_micros")), ">=", r)]))
-      .where((eb) =>
-        eb.or([eb("monthly_cap_micros", "is", null), eb(sql<number>`${thisMonth(m)} + reserved_micros + ${r}`, "<=", eb.ref("monthly_cap_micros"))]),
-      )
-      .returning("org_id")
-      .executeTakeFirst();
+    const [account] = await holdOnAccount(trx, r, m, m, orgId, r, m, r);
     if (!account) throw await accountRefusal(trx, orgId, r, m);
 
     let heldOnToken = false;
     if (tokenId !== null) {
-      const token = await trx.selectFrom("api_tokens").select(["budget_micros", "budget_period"]).where("id", "=", tokenId).executeTakeFirst();
+      const [token] = await tokenBudget(trx, tokenId);
       if (token?.budget_micros != null) {
-        const monthly = token.budget_period === "month";
-        const held = await trx
-          .updateTable("api_tokens")
-          .set((eb) => ({ reserved_micros: eb("reserved_micros", "+", r), month_key: m, month_spent_micros: thisMonth(m) }))
-          .where("id", "=", tokenId)
-          .where((eb) =>
-            eb(
-              monthly ? sql<number>`${thisMonth(m)} + reserved_micros + ${r}` : sql<number>`spent_micros + reserved_micros + ${r}`,
-              "<=",
-              eb.ref("budget_micros"),
-            ),
-          )
-          .returning("id")
-          .executeTakeFirst();
+        const [held] =
+          token.budget_period === "month" ? await holdOnTokenMonthly(trx, r, m, m, tokenId, m, r) : await holdOnTokenTotal(trx, r, m, m, tokenId, r);
         if (!held) throw await tokenRefusal(trx, tokenId, r, m);
         heldOnToken = true;
       }
     }
 
-    await trx
-      .insertInto("spend_reservations")
-      .values({ org_id: orgId, token_id: heldOnToken ? tokenId : null, receipt_id: receiptId, amount_micros: r, created_at: now, expires_at: now + ttl })
-      .execute();
+    await insertReservation(trx, orgId, heldOnToken ? tokenId : null, receiptId, r, now, now + ttl);
   });
 }
 
@@ -115,25 +154,12 @@ export async function settleWithin(
   const { orgId, tokenId, receiptId } = settlement;
   const cost = Math.max(0, Math.round(settlement.costMicros));
   const m = monthKey(now);
-  const released = await trx.deleteFrom("spend_reservations").where("receipt_id", "=", receiptId).returning(["amount_micros", "token_id"]).executeTakeFirst();
+  const [released] = await releaseReservation(trx, receiptId);
   const held = released?.amount_micros ?? 0;
-  await trx
-    .updateTable("billing_accounts")
-    .set((eb) => ({ reserved_micros: eb("reserved_micros", "-", held), month_key: m, month_spent_micros: sql<number>`${thisMonth(m)} + ${cost}` }))
-    .where("org_id", "=", orgId)
-    .execute();
+  await settleOnAccount(trx, held, m, m, cost, orgId);
   if (tokenId !== null) {
     const tokenHeld = released?.token_id != null ? held : 0;
-    await trx
-      .updateTable("api_tokens")
-      .set((eb) => ({
-        reserved_micros: eb("reserved_micros", "-", tokenHeld),
-        spent_micros: eb("spent_micros", "+", cost),
-        month_key: m,
-        month_spent_micros: sql<number>`${thisMonth(m)} + ${cost}`,
-      }))
-      .where("id", "=", tokenId)
-      .execute();
+    await settleOnToken(trx, tokenHeld, cost, m, m, cost, tokenId);
   }
 }
 

@@ -259,9 +259,21 @@ export type ApiTokenAuth =
   | { ok: true; orgId: number; tokenId: number; scopes: string[]; rateLimitRpm: number | null; allowedModels: string[] | null }
   | { ok: false; status: 401 | 403; error: string };
 
+/** lastUsedAt is written at most this often per token: a write per call would cost every call a commit. */
+export const LAST_USED_GRANULARITY_MS = 60_000;
+
+const touchLastUsed = compiledOnce((db, now: number, tokenId: number, notSince: number) =>
+  db
+    .updateTable("api_tokens")
+    .set({ last_used_at: now })
+    .where("id", "=", tokenId)
+    .where((eb) => eb.or([eb("last_used_at", "is", null), eb("last_used_at", "<=", notSince)])),
+);
+
 /**
  * Checks `Authorization: Bearer sk-…`: unknown, revoked or expired → 401; missing scope → 403.
- * On success records lastUsedAt.
+ * On success records lastUsedAt, at most once a minute (LAST_USED_GRANULARITY_MS) per token. The row is
+ * read on every call, never cached: a revocation refuses the very next call, in every process.
  */
 export async function authenticateApiToken(deps: Deps, authorization: string | undefined, requiredScope: string): Promise<ApiTokenAuth> {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "");
@@ -278,6 +290,7 @@ export async function authenticateApiToken(deps: Deps, authorization: string | u
   if (row.expires_at !== null && row.expires_at <= now) return { ok: false, status: 401, error: "This API token has expired" };
   const { scopes } = toApiToken(row);
   if (!scopes.includes(requiredScope)) return { ok: false, status: 403, error: `This API token does not have the '${requiredScope}' scope` };
-  await deps.db.updateTable("api_tokens").set({ last_used_at: now }).where("id", "=", row.id).execute();
+  const notSince = now - LAST_USED_GRANULARITY_MS;
+  if (row.last_used_at === null || row.last_used_at <= notSince) await touchLastUsed(deps.db, now, row.id, notSince);
   return { ok: true, orgId: row.org_id, tokenId: row.id, scopes, rateLimitRpm: row.rate_limit_rpm ?? null, allowedModels: allowedModelsOf(row) };
 }

@@ -2,12 +2,15 @@
 declare module "autocannon" {
   interface Options {
     url: string;
+    method?: "GET" | "POST";
+    body?: string;
     headers?: Record<string, string>;
     connections?: number;
     duration?: number;
   }
   interface Result {
     non2xx: number;
+    errors: number;
     requests: { average: number };
     latency: { p50: number; p99: number };
   }

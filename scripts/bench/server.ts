@@ -8,10 +8,10 @@ export interface RunningServer {
   stop: () => void;
 }
 
-/** Starts the built console (production mode) on a loopback port with a fresh database. */
+/** Starts the built console (`build/app/server.js`, what `npm run serve` runs) on a loopback port with a fresh database. */
 export async function startBuiltServer(port: number, env: Record<string, string> = {}): Promise<RunningServer> {
   const dataDir = path.join(os.tmpdir(), `console-bench-${process.pid}-${port}`);
-  const child = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], {
+  const child = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? []), "build/app/server.js"], {
     env: { ...process.env, NODE_ENV: "production", PORT: String(port), DATABASE_PATH: path.join(dataDir, "console.db"), LOG_REQUESTS: "false", ...env },
     stdio: ["ignore", "ignore", "inherit"],
   });

@@ -1,0 +1,137 @@
+/**
+ * The API data plane against a peer (DESIGN §7): the same fast upstream called directly, through
+ * Portkey's open-source gateway (unmetered), and through the console's `/openai/v1/chat/completions`
+ * (token auth, reservation, metering, receipt), non-streamed and streamed. Rounds are interleaved so
+ * the noise of two shared cores falls on every target alike; each figure is the median over rounds.
+ */
+import { execFileSync, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import autocannon from "autocannon";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+
+export interface Target {
+  name: string;
+  url: string;
+  headers: Record<string, string>;
+  /** POSTed when given; a GET otherwise. */
+  body?: string;
+}
+
+export interface Figure {
+  reqPerSec: number;
+  p50Ms: number;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function load(target: Target, duration: number): Promise<Figure> {
+  const result = await autocannon({
+    url: target.url,
+    method: target.body ? "POST" : "GET",
+    headers: target.headers,
+    body: target.body,
+    connections: 10,
+    duration,
+  });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${target.name}: ${result.non2xx} answers were not 2xx, ${result.errors} errors`);
+  return { reqPerSec: result.requests.average, p50Ms: result.latency.p50 };
+}
+
+/** Runs every target for `seconds`, `rounds` times over, in turn; a short warm-up first. */
+export async function interleaved(targets: Target[], rounds = Number(process.env.BENCH_ROUNDS ?? 3), seconds = 5): Promise<Map<string, Figure>> {
+  for (const target of targets) await load(target, 1);
+  const runs = new Map<string, Figure[]>(targets.map((t) => [t.name, []]));
+  for (let round = 0; round < rounds; round++) {
+    for (const target of targets) runs.get(target.name)!.push(await load(target, seconds));
+  }
+  return new Map(
+    [...runs].map(([name, figures]) => [name, { reqPerSec: median(figures.map((f) => f.reqPerSec)), p50Ms: median(figures.map((f) => f.p50Ms)) }]),
+  );
+}
+
+export interface BareRemix {
+  url: string;
+  stop: () => void;
+}
+
+/** Builds (into build/bare-remix) and starts a new Remix app's one route on plain Express: DESIGN §7's yardstick for pages. */
+export async function startBareRemix(port: number): Promise<BareRemix> {
+  const buildDir = path.join(root, "build/bare-remix");
+  execFileSync(
+    process.execPath,
+    [path.join(root, "node_modules/@remix-run/dev/dist/cli.js"), "vite:build", "--config", "scripts/bench/bare-remix/vite.config.ts"],
+    {
+      cwd: root,
+      env: { ...process.env, BARE_REMIX_BUILD: buildDir },
+      stdio: "ignore",
+    },
+  );
+  const child = spawn(process.execPath, [path.join(root, "scripts/bench/bare-remix/server.mjs")], {
+    cwd: root,
+    env: { ...process.env, NODE_ENV: "production", PORT: String(port), BARE_REMIX_BUILD: buildDir },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitUntilUp(url, "the bare Remix app");
+  return { url, stop: () => void child.kill() };
+}
+
+async function waitUntilUp(url: string, what: string) {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const up = await fetch(`${url}/`)
+      .then(() => true)
+      .catch(() => false);
+    if (up) return;
+    if (Date.now() > deadline) throw new Error(`${what} did not start`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+export interface Portkey {
+  url: string;
+  stop: () => void;
+}
+
+/**
+ * Starts Portkey's gateway (a dev dependency) on a loopback port. `node20Shim` loads the fetch shim its
+ * streamed replies need on Node 20 (scripts/bench/portkey-node20.mjs); its JSON replies work without.
+ */
+export async function startPortkey(port: number, node20Shim: boolean): Promise<Portkey> {
+  const args = [...(node20Shim ? ["--import", path.join(root, "scripts/bench/portkey-node20.mjs")] : [])];
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...args, path.join(root, "node_modules/@portkey-ai/gateway/build/start-server.js"), `--port=${port}`, "--headless"],
+    {
+      cwd: root,
+      stdio: ["ignore", "ignore", "inherit"],
+    },
+  );
+  const url = `http://127.0.0.1:${port}`;
+  await waitUntilUp(url, "Portkey");
+  return { url, stop: () => void child.kill() };
+}
+
+/** The targets of one comparison: upstream direct, Portkey, and the console, each non-streamed and streamed. */
+export function apiTargets(options: { upstreamUrl: string; portkeyUrl: string; portkeyStreamUrl: string; consoleUrl: string; token: string; model: string }) {
+  const messages = [{ role: "user", content: "Hello, bench." }];
+  const body = (model: string, stream: boolean) => JSON.stringify({ model, messages, ...(stream ? { stream: true } : {}) });
+  const json = { "content-type": "application/json" };
+  const portkey = { ...json, "x-portkey-provider": "openai", "x-portkey-custom-host": options.upstreamUrl, authorization: "Bearer bench-upstream-key" };
+  const console = { ...json, authorization: `Bearer ${options.token}` };
+  return {
+    json: [
+      { name: "upstream direct", url: `${options.upstreamUrl}/chat/completions`, headers: json, body: body("echo", false) },
+      { name: "through Portkey", url: `${options.portkeyUrl}/v1/chat/completions`, headers: portkey, body: body("echo", false) },
+      { name: "through /openai/v1", url: `${options.consoleUrl}/openai/v1/chat/completions`, headers: console, body: body(options.model, false) },
+    ],
+    stream: [
+      { name: "upstream direct, streamed", url: `${options.upstreamUrl}/chat/completions`, headers: json, body: body("echo", true) },
+      { name: "through Portkey, streamed", url: `${options.portkeyStreamUrl}/v1/chat/completions`, headers: portkey, body: body("echo", true) },
+      { name: "through /openai/v1, streamed", url: `${options.consoleUrl}/openai/v1/chat/completions`, headers: console, body: body(options.model, true) },
+    ],
+  } satisfies Record<string, Target[]>;
+}

@@ -1,0 +1,13 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { vitePlugin as remix } from "@remix-run/dev";
+import { defineConfig } from "vite";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+// Built by the bench into build/bare-remix (git-ignored, beside the console's build, so it finds node_modules).
+export default defineConfig({
+  root: here,
+  logLevel: "warn",
+  plugins: [remix({ appDirectory: path.join(here, "app"), buildDirectory: process.env.BARE_REMIX_BUILD ?? path.join(here, "../../../build/bare-remix") })],
+});
