@@ -182,8 +182,26 @@ async function main() {
   report["openai: /openai/v1 req/s, free model (nothing held)"] = openai.freeRps.toFixed(0);
   report["openai: /openai/v1 req/s, priced model (reserved, settled)"] = openai.pricedRps.toFixed(0);
   report["openai: priced ÷ free (budget ≥ 0.5)"] = (openai.pricedRps / openai.freeRps).toFixed(2);
+  Object.assign(report, usageAtScale());
 
   print(report);
+}
+
+/** Issue 15: /usage?days=90 over 10^3 and 10^6 usage rows (scripts/bench/usage-scale.ts, its own process and database). */
+function usageAtScale(): Record<string, string> {
+  const out = execFileSync(process.execPath, ["--import", "tsx", "scripts/bench/usage-scale.ts"], { encoding: "utf8", maxBuffer: 1 << 20 });
+  const lines = out
+    .split("\n")
+    .filter((l) => l.startsWith("{"))
+    .map((l) => JSON.parse(l) as Record<string, number>);
+  const report: Record<string, string> = {};
+  for (const line of lines.filter((l) => l.rows)) {
+    report[`usage: /usage?days=90 over ${line.rows} rows, p50 (ms) (first view, rolling up: ${line.first_report_with_rollup_ms})`] = String(line.report_p50_ms);
+    report[`usage: the old GROUP BY over ${line.rows} rows (ms)`] = String(line.raw_group_by_p50_ms);
+  }
+  const ratio = lines.find((l) => l.report_ratio_large_to_small);
+  if (ratio) report["usage: 10^6 ÷ 10^3 rows, report time"] = String(ratio.report_ratio_large_to_small);
+  return report;
 }
 
 function print(report: Record<string, string>) {
