@@ -2,6 +2,10 @@ import { expect, test } from "./support/test";
 import { newPerson, OPERATOR, signInWithRequests } from "./support/auth";
 import { startServer } from "./support/server";
 
+// One second server for the file, on one port: its tests must share a worker (with fullyParallel, two
+// workers would each start one on that port, and one's afterAll would stop the other's).
+test.describe.configure({ mode: "serial" });
+
 let server: Awaited<ReturnType<typeof startServer>>;
 test.beforeAll(async () => {
   test.setTimeout(120_000); // a second server starts here; a busy machine can take a while
