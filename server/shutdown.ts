@@ -13,7 +13,9 @@ export function createStreamTracker() {
     },
     /** The response, its event-stream body passed through a stream the shutdown can cancel. */
     track(response: Response): Response {
-      if (!response.body || !String(response.headers.get("content-type")).includes("text/event-stream")) return response;
+      // The content type first: asking a JSON reply for its body would make Hono's light Response build a
+      // web stream, and the adapter then write it chunk by chunk instead of as one string.
+      if (!String(response.headers.get("content-type")).includes("text/event-stream") || !response.body) return response;
       const reader = response.body.getReader();
       let stop: () => Promise<void>;
       const body = new ReadableStream<Uint8Array>({

@@ -20,6 +20,8 @@ export interface ChatCaller {
   orgId: number;
   userId: number | null;
   tokenId: number | null;
+  /** Whether the token had a budget when authenticated; absent: admission reads it. */
+  tokenBudgeted?: boolean;
   /** The API token's allow-list; null or absent: every model. */
   allowedModels?: string[] | null;
 }
@@ -101,7 +103,7 @@ export async function chatCompletion(deps: Deps, caller: ChatCaller, body: ChatR
     promptTokens = await countPromptTokensAsync(body.messages);
     held = worstCaseMicros(model, promptTokens, body);
     try {
-      await reserve(deps, { orgId: caller.orgId, tokenId: caller.tokenId, receiptId, amountMicros: held });
+      await reserve(deps, { orgId: caller.orgId, tokenId: caller.tokenId, tokenBudgeted: caller.tokenBudgeted, receiptId, amountMicros: held });
     } catch (error) {
       if (error instanceof SpendRefused) throw new ChatError(402, error.message, "insufficient_quota");
       throw error;

@@ -47,7 +47,12 @@ export function openaiRoutes(deps: Deps) {
       if (limited) return limited;
       const read = (await readNodeJson(c.env)) ?? { body: await c.req.json().catch(() => null), signal: c.req.raw.signal };
       const body = parseChatRequest(read.body);
-      return chatCompletion(deps, { orgId: auth.orgId, userId: null, tokenId: auth.tokenId, allowedModels: auth.allowedModels }, body, read.signal);
+      return chatCompletion(
+        deps,
+        { orgId: auth.orgId, userId: null, tokenId: auth.tokenId, tokenBudgeted: auth.budgeted, allowedModels: auth.allowedModels },
+        body,
+        read.signal,
+      );
     })
     .all("*", () => chatErrorResponse(new ChatError(404, "Not found", "invalid_request_error")))
     .onError((error) => {

@@ -24,6 +24,12 @@ export interface Admission {
   orgId: number;
   /** The API token, when the call came through /openai/v1. */
   tokenId: number | null;
+  /**
+   * false when the token had no budget as it was authenticated, just before: its budget is then not
+   * read again (a statement less per call). A budget set in between applies from the next call, as if
+   * it had been set a moment later. Absent: read in the transaction.
+   */
+  tokenBudgeted?: boolean;
   receiptId: string;
   /** The worst case of the request, in micro-dollars. */
   amountMicros: number;
@@ -110,7 +116,7 @@ export async function reserve(deps: Deps, admission: Admission): Promise<void> {
     if (!account) throw await accountRefusal(trx, orgId, r, m);
 
     let heldOnToken = false;
-    if (tokenId !== null) {
+    if (tokenId !== null && admission.tokenBudgeted !== false) {
       const [token] = await tokenBudget(trx, tokenId);
       if (token?.budget_micros != null) {
         const [held] =

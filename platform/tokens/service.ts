@@ -256,7 +256,16 @@ const tokenByPreviousSecretHash = compiledOnce((db, hash: string, now: number) =
 );
 
 export type ApiTokenAuth =
-  | { ok: true; orgId: number; tokenId: number; scopes: string[]; rateLimitRpm: number | null; allowedModels: string[] | null }
+  | {
+      ok: true;
+      orgId: number;
+      tokenId: number;
+      scopes: string[];
+      rateLimitRpm: number | null;
+      allowedModels: string[] | null;
+      /** Whether the token had a spend budget when it was authenticated (admission then holds against it). */
+      budgeted: boolean;
+    }
   | { ok: false; status: 401 | 403; error: string };
 
 /** lastUsedAt is written at most this often per token: a write per call would cost every call a commit. */
@@ -292,5 +301,13 @@ export async function authenticateApiToken(deps: Deps, authorization: string | u
   if (!scopes.includes(requiredScope)) return { ok: false, status: 403, error: `This API token does not have the '${requiredScope}' scope` };
   const notSince = now - LAST_USED_GRANULARITY_MS;
   if (row.last_used_at === null || row.last_used_at <= notSince) await touchLastUsed(deps.db, now, row.id, notSince);
-  return { ok: true, orgId: row.org_id, tokenId: row.id, scopes, rateLimitRpm: row.rate_limit_rpm ?? null, allowedModels: allowedModelsOf(row) };
+  return {
+    ok: true,
+    orgId: row.org_id,
+    tokenId: row.id,
+    scopes,
+    rateLimitRpm: row.rate_limit_rpm ?? null,
+    allowedModels: allowedModelsOf(row),
+    budgeted: row.budget_micros !== null,
+  };
 }

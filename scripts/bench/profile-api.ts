@@ -1,7 +1,7 @@
 /**
  * Loads the console's /openai/v1 alone (no peers), for a CPU profile of the data plane:
  *   npm run build && BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" tsx scripts/bench/profile-api.ts
- * BENCH_PAGE=/team loads that page with the session instead. Prints req/s and p50 for non-streamed and streamed calls; the profile is written when the server stops.
+ * BENCH_STREAM=false (or true) loads only non-streamed (streamed) calls. BENCH_PAGE=/team loads that page with the session instead. Prints req/s and p50 for non-streamed and streamed calls; the profile is written when the server stops.
  */
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
@@ -53,7 +53,7 @@ try {
     const result = await autocannon({ url: `${server.baseURL}${process.env.BENCH_PAGE}`, headers: { cookie }, connections: 10, duration: seconds });
     console.log(`${process.env.BENCH_PAGE}: ${result.requests.average.toFixed(0)} req/s, p50 ${result.latency.p50} ms, non2xx ${result.non2xx}`);
   }
-  for (const stream of process.env.BENCH_PAGE ? [] : [false, true]) {
+  for (const stream of process.env.BENCH_PAGE ? [] : [false, true].filter((s) => !process.env.BENCH_STREAM || String(s) === process.env.BENCH_STREAM)) {
     const result = await autocannon({
       url: `${server.baseURL}/openai/v1/chat/completions`,
       method: "POST",
