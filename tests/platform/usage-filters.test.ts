@@ -3,6 +3,7 @@ import type { TokenSpend, UsageReport } from "@contract/usage";
 import { USAGE_CSV_HEADER } from "@contract/usage";
 import type { Harness, Session } from "./harness";
 import { createHarness } from "./harness";
+import { micros, parseCsv } from "../csv";
 
 const DAY = 86_400_000;
 let clock: number;
@@ -151,29 +152,6 @@ describe("GET /usage/token-spend", () => {
     expect(Object.fromEntries(spend.tokens.map((t) => [t.token, t.spent]))).toEqual({ [tokenA.publicId]: 0.003333, [tokenB.publicId]: 1.5 });
   });
 });
-
-function parseCsv(text: string): string[][] {
-  // The files here hold no quoted line breaks: a line is a row.
-  return text
-    .trimEnd()
-    .split("\r\n")
-    .map((line) =>
-      line
-        .match(/("([^"]|"")*"|[^,]*)(,|$)/g)!
-        .slice(0, -1)
-        .map((cell) =>
-          cell
-            .replace(/,$/, "")
-            .replace(/^"(.*)"$/, "$1")
-            .replaceAll('""', '"'),
-        ),
-    );
-}
-
-const micros = (amount: string) => {
-  const [whole, fraction] = amount.replace("-", "").split(".");
-  return (amount.startsWith("-") ? -1 : 1) * (Number(whole) * 1_000_000 + Number(fraction));
-};
 
 describe("GET /usage/export", () => {
   it("streams the current view as CSV, one line per completion, its cost summing to the report's", async () => {

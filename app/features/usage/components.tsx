@@ -147,83 +147,76 @@ function FigureCells({ figures }: { figures: UsageFigures }) {
 
 export function SourceTable({ sources }: { sources: SourceUsage[] }) {
   return (
-    <div className="card bg-base-100 shadow-sm">
-      <div className="card-body">
-        <h2 className="card-title">Console and API tokens</h2>
-        <div className="overflow-x-auto">
-          <table className="table">
-            <caption className="sr-only">Usage per source</caption>
-            <thead>
-              <tr>
-                <th scope="col">Source</th>
-                <th scope="col" className="text-right">
-                  Requests
-                </th>
-                <th scope="col" className="text-right">
-                  Tokens
-                </th>
-                <th scope="col" className="text-right">
-                  Cost
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {sources.map((s) => (
-                <tr key={`${s.kind}:${s.token ?? ""}`} className="hover:bg-base-200/50">
-                  <th scope="row" className="font-normal">
-                    {s.kind === "api" && s.token ? (
-                      <span>
-                        API token <span className="font-mono text-sm">{s.token}</span>
-                      </span>
-                    ) : (
-                      sourceLabel(s)
-                    )}
-                  </th>
-                  <td className="text-right tabular-nums">{formatCount(s.requests)}</td>
-                  <td className="text-right tabular-nums">{formatCount(totalTokens(s))}</td>
-                  <td className="text-right tabular-nums">{formatCost(s.cost)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      </div>
-    </div>
+    <BreakdownTable
+      title="Console and API tokens"
+      caption="Usage per source"
+      rowHeader="Source"
+      rows={sources.map((s) => ({
+        key: `${s.kind}:${s.token ?? ""}`,
+        label:
+          s.kind === "api" && s.token ? (
+            <span>
+              API token <span className="font-mono text-sm">{s.token}</span>
+            </span>
+          ) : (
+            sourceLabel(s)
+          ),
+        figures: s,
+      }))}
+    />
   );
 }
 
 /** The console's chat per member: who used what (issue 16). */
 export function MemberTable({ members }: { members: MemberUsage[] }) {
   return (
+    <BreakdownTable
+      title="Console chat by member"
+      caption="Console chat usage per member"
+      rowHeader="Member"
+      rows={members.map((m) => ({ key: String(m.member), label: memberLabel(m), figures: m }))}
+    />
+  );
+}
+
+/** Requests, tokens and cost per row of one breakdown (a source, a member). */
+function BreakdownTable({
+  title,
+  caption,
+  rowHeader,
+  rows,
+}: {
+  title: string;
+  caption: string;
+  rowHeader: string;
+  rows: { key: string; label: ReactNode; figures: UsageFigures }[];
+}) {
+  return (
     <div className="card bg-base-100 shadow-sm">
       <div className="card-body">
-        <h2 className="card-title">Console chat by member</h2>
+        <h2 className="card-title">{title}</h2>
         <div className="overflow-x-auto">
           <table className="table">
-            <caption className="sr-only">Console chat usage per member</caption>
+            <caption className="sr-only">{caption}</caption>
             <thead>
               <tr>
-                <th scope="col">Member</th>
-                <th scope="col" className="text-right">
-                  Requests
-                </th>
-                <th scope="col" className="text-right">
-                  Tokens
-                </th>
-                <th scope="col" className="text-right">
-                  Cost
-                </th>
+                <th scope="col">{rowHeader}</th>
+                {["Requests", "Tokens", "Cost"].map((h) => (
+                  <th key={h} scope="col" className="text-right">
+                    {h}
+                  </th>
+                ))}
               </tr>
             </thead>
             <tbody>
-              {members.map((m) => (
-                <tr key={m.member} className="hover:bg-base-200/50">
+              {rows.map(({ key, label, figures }) => (
+                <tr key={key} className="hover:bg-base-200/50">
                   <th scope="row" className="font-normal">
-                    {memberLabel(m)}
+                    {label}
                   </th>
-                  <td className="text-right tabular-nums">{formatCount(m.requests)}</td>
-                  <td className="text-right tabular-nums">{formatCount(totalTokens(m))}</td>
-                  <td className="text-right tabular-nums">{formatCost(m.cost)}</td>
+                  <td className="text-right tabular-nums">{formatCount(figures.requests)}</td>
+                  <td className="text-right tabular-nums">{formatCount(totalTokens(figures))}</td>
+                  <td className="text-right tabular-nums">{formatCost(figures.cost)}</td>
                 </tr>
               ))}
             </tbody>
