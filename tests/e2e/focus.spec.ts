@@ -51,7 +51,11 @@ test("a new invite code takes focus, and the next one too", async ({ page }) => 
   await expect(code).toContainText("single-use");
   await expect(code).toBeFocused();
 
-  await page.getByRole("button", { name: "Multi-use invite" }).focus();
+  // The keyboard press goes to the button only once it is focused and enabled (not still pending from the first).
+  const multi = page.getByRole("button", { name: "Multi-use invite" });
+  await expect(multi).toBeEnabled();
+  await multi.focus();
+  await expect(multi).toBeFocused();
   await page.keyboard.press("Enter");
   await expect(code).toContainText("multi-use");
   await expect(code).toBeFocused();
