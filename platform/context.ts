@@ -1,3 +1,4 @@
+import type { Context } from "hono";
 import type { PlatformConfig } from "./config";
 import type { DB } from "./db";
 import type { Role } from "@contract/team";
@@ -7,6 +8,8 @@ export interface Deps {
   db: DB;
   config: PlatformConfig;
   now: () => number;
+  /** The /api/v1 request being served, for the audit log's who and from where (platform/audit/record.ts). */
+  request?: Context<PlatformEnv>;
 }
 
 export interface Caller {

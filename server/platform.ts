@@ -25,7 +25,7 @@ export async function startPlatform(env: Env): Promise<MountedPlatform> {
     });
     return { fetch: async (request) => forward.fetch(request), close: async () => {} };
   }
-  const db = openDatabase({ url: env.DATABASE_URL, path: env.DATABASE_PATH });
+  const db = openDatabase({ url: env.DATABASE_URL, path: env.DATABASE_PATH, checkpointInBackground: true });
   await migrate(db);
   if (env.MODELS_FILE) await seedModelsFromFile(db, env.MODELS_FILE);
   const deps = { db, config: env.platform, now: Date.now };

@@ -1,5 +1,3 @@
-import { AsyncLocalStorage } from "node:async_hooks";
-import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { Kysely } from "kysely";
 import type { AuditAction } from "@contract/audit";
@@ -9,13 +7,15 @@ import { clientAddress } from "../ratelimit/address";
 
 /**
  * The request an audited change runs in. Services are called with ids, not with the request, and the
- * audit needs who and from where: the request is kept for the call's duration so `record` stays one
- * line in every service and no service signature changes for it (decision 0089).
+ * audit needs who and from where: every handler below gets request-scoped `deps` that carry the
+ * request, so `record` stays one line in every service and no service signature changes for it
+ * (decision 0089). Not an AsyncLocalStorage: on Node 20 that turns promise hooks on for every promise
+ * of the process, metered API calls included (decision 0087, third pass).
  */
-const requestScope = new AsyncLocalStorage<Context<PlatformEnv>>();
-
-/** Mounted once on /api/v1: every handler below runs inside its request's scope. */
-export const auditScope = createMiddleware<PlatformEnv>((c, next) => requestScope.run(c, next));
+export const auditScope = createMiddleware<PlatformEnv>(async (c, next) => {
+  c.set("deps", { ...c.var.deps, request: c });
+  await next();
+});
 
 export interface AuditRecord {
   /** The organization whose log gets the entry (null: none, seen by the system organization only). */
@@ -34,8 +34,8 @@ export interface AuditRecord {
  * Appends one entry. Pass the transaction of the change when there is one, so the entry and the change
  * are written together or not at all (on SQLite, a query outside the open transaction would wait on it).
  */
-export async function record(deps: Pick<Deps, "db" | "now">, entry: AuditRecord, db: Kysely<Database> = deps.db): Promise<void> {
-  const c = requestScope.getStore();
+export async function record(deps: Pick<Deps, "db" | "now" | "request">, entry: AuditRecord, db: Kysely<Database> = deps.db): Promise<void> {
+  const c = deps.request;
   const caller = c?.var.caller;
   let actor: { id: number; name: string | null; email: string | null } | null = caller ? { id: caller.userId, name: caller.name, email: caller.email } : null;
   if (entry.actorId !== undefined && entry.actorId !== caller?.userId) {
@@ -67,7 +67,7 @@ function json(value: unknown): string | null {
  * A sign-in is a security event of every organization the user belongs to: one entry in each of their
  * logs (so each one's admins see it), or one of no organization when they belong to none yet.
  */
-export async function recordSignIn(deps: Pick<Deps, "db" | "now">, userId: number, provider: string): Promise<void> {
+export async function recordSignIn(deps: Pick<Deps, "db" | "now" | "request">, userId: number, provider: string): Promise<void> {
   const memberships = await deps.db.selectFrom("memberships").select("org_id").where("user_id", "=", userId).orderBy("org_id").execute();
   const orgIds = memberships.length > 0 ? memberships.map((m) => m.org_id) : [null];
   for (const orgId of orgIds) await record(deps, { orgId, action: "session.signed_in", actorId: userId, new: { provider } });

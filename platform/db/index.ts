@@ -5,6 +5,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect } from "kysely";
 import type { Migration, MigrationProvider, SqliteDatabase } from "kysely";
 import pg from "pg";
 import type { Database } from "./schema";
+import { checkpointInBackground } from "./wal-checkpointer";
 import * as m0001 from "./migrations/0001-foundation";
 import * as m0002 from "./migrations/0002-tokens";
 import * as m0003 from "./migrations/0003-billing";
@@ -40,6 +41,8 @@ export interface DatabaseOptions {
   /** postgres://… selects PostgreSQL; otherwise `path` is a SQLite file (":memory:" for tests). */
   url?: string;
   path?: string;
+  /** SQLite file only: checkpoint the log from a worker thread (the server's database; wal-checkpointer.ts). */
+  checkpointInBackground?: boolean;
 }
 
 export function openDatabase(options: DatabaseOptions): DB {
@@ -64,7 +67,8 @@ export function openDatabase(options: DatabaseOptions): DB {
   sqlite.pragma("foreign_keys = ON");
   // Tests and the CLI write the same file as the server: wait for a lock instead of failing.
   sqlite.pragma("busy_timeout = 5000");
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: keepingStatements(sqlite) }) });
+  const stopCheckpoints = options.checkpointInBackground && file !== ":memory:" ? checkpointInBackground(sqlite, file) : () => {};
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: keepingStatements(sqlite, stopCheckpoints) }) });
 }
 
 /**
@@ -72,10 +76,13 @@ export function openDatabase(options: DatabaseOptions): DB {
  * as much as running. Statements are kept by their SQL (a bounded, least-recently-used set); Kysely
  * runs one query at a time on its single SQLite connection, so a kept statement is never busy.
  */
-function keepingStatements(sqlite: SQLite.Database, size = 500): SqliteDatabase {
+function keepingStatements(sqlite: SQLite.Database, beforeClose: () => void, size = 500): SqliteDatabase {
   const statements = new Map<string, SQLite.Statement>();
   return {
-    close: () => sqlite.close(),
+    close: () => {
+      beforeClose();
+      sqlite.close();
+    },
     prepare(sql) {
       let statement = statements.get(sql);
       if (statement) statements.delete(sql);
