@@ -83,7 +83,11 @@ function keepingStatements(sqlite: SQLite.Database, beforeClose: () => void, siz
       beforeClose();
       sqlite.close();
     },
-    prepare(sql) {
+    prepare(query) {
+      // Kysely begins with a plain (deferred) BEGIN: a transaction that reads, then writes after another
+      // process (the operator CLI) wrote, fails at once with SQLITE_BUSY_SNAPSHOT instead of waiting.
+      // IMMEDIATE takes the write lock at the start, where busy_timeout makes the other side wait.
+      const sql = query === "begin" ? "begin immediate" : query;
       let statement = statements.get(sql);
       if (statement) statements.delete(sql);
       else statement = sqlite.prepare(sql);

@@ -19,7 +19,7 @@ async function writeMany(database: DB) {
   for (let i = 0; i < 400; i++) {
     await database
       .insertInto("users")
-      .values({ name: `User ${i}`, email: `user${i}@example.test`, created_at: i })
+      .values({ name: `User ${i}`, email: `user${i}@example.test`, email_verified: 0, created_at: i })
       .execute();
   }
 }
