@@ -1,6 +1,9 @@
-/** Model statuses of SPEC §3, each with its tooltip; a model missing from the map is unknown. */
-export const MODEL_STATUSES = ["online", "starting", "standby", "maintenance", "offline", "unknown"] as const;
-export type ModelStatus = (typeof MODEL_STATUSES)[number];
+import { MODEL_STATUSES } from "@contract/models";
+import type { ModelStatus } from "@contract/models";
+
+/** Model statuses of SPEC §3 (the contract's list), each with its tooltip; a model missing from the map is unknown. */
+export { MODEL_STATUSES };
+export type { ModelStatus };
 export type StatusMap = Record<string, ModelStatus>;
 
 export const STATUS_TOOLTIPS: Record<ModelStatus, string> = {
