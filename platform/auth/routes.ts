@@ -66,6 +66,15 @@ function loginError(c: Ctx, code: string) {
   return c.redirect(`/login?error=${code}`, 302);
 }
 
+/**
+ * A sign-in start or callback past its rate limit: a browser that navigated there gets the sign-in page
+ * with the reason, as for any other sign-in failure; a program gets the 429 with Retry-After.
+ */
+function signinLimited(c: Ctx, wait: number) {
+  if (c.req.header("sec-fetch-mode") === "navigate" || c.req.header("accept")?.includes("text/html")) return loginError(c, "signin_rate_limited");
+  return tooManyResponse(c, new TooManyRequests(wait, `Too many sign-in attempts. Try again in ${wait} s.`));
+}
+
 const providerParam = z.object({ provider: z.enum(providerNames) });
 
 export const authRoutes = new Hono<PlatformEnv>()
@@ -127,7 +136,7 @@ export const authRoutes = new Hono<PlatformEnv>()
     const idp = provider(c, name);
     if (!idp) return loginError(c, `${name}_unavailable`);
     const wait = await limitSignin(c, "start", c.var.deps);
-    if (wait) return tooManyResponse(c, new TooManyRequests(wait, `Too many sign-in attempts. Try again in ${wait} s.`));
+    if (wait) return signinLimited(c, wait);
     const state = randomToken(24);
     const verifier = randomToken(32);
     await rememberState(c.var.deps, state);
@@ -137,7 +146,7 @@ export const authRoutes = new Hono<PlatformEnv>()
   .get("/:provider/callback", valid("param", providerParam), async (c) => {
     const name = c.req.valid("param").provider;
     const wait = await limitSignin(c, "callback", c.var.deps);
-    if (wait) return tooManyResponse(c, new TooManyRequests(wait, `Too many sign-in attempts. Try again in ${wait} s.`));
+    if (wait) return signinLimited(c, wait);
     const flow = await takeOAuthFlow(c);
     const { code, state, error } = c.req.query();
     if (error) return loginError(c, "signin_denied");

@@ -247,6 +247,18 @@ describe("rate limits", () => {
     expect((await h.fetch("/auth/google", { headers: from("203.0.113.9") })).status).toBe(302);
   });
 
+  it("sends a browser that hits the sign-in limit back to the sign-in page with the reason, not a JSON body", async () => {
+    h = await createHarness();
+    const navigate = { ...from("203.0.113.11"), "sec-fetch-mode": "navigate", accept: "text/html,application/xhtml+xml" };
+    for (let i = 0; i < 20; i++) expect((await h.fetch("/auth/google", { headers: navigate })).status).toBe(302);
+    const limited = await h.fetch("/auth/google", { headers: navigate });
+    expect(limited.status).toBe(302);
+    expect(limited.headers.get("location")).toBe("/login?error=signin_rate_limited");
+    for (let i = 0; i < 20; i++) await h.fetch("/auth/google/callback?code=x&state=y", { headers: navigate });
+    const callback = await h.fetch("/auth/google/callback?code=x&state=y", { headers: navigate });
+    expect(callback.headers.get("location")).toBe("/login?error=signin_rate_limited");
+  });
+
   it("limits invite-code joins: a growing wait after 5 failures, per user", async () => {
     let clock = Date.now();
     h = await createHarness({}, () => clock);

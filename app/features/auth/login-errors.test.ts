@@ -6,6 +6,7 @@ describe("login error messages", () => {
     expect(loginErrorMessage(null)).toBeNull();
     expect(loginErrorMessage("github_unavailable")).toBe("Sign-in with GitHub is not configured on this server.");
     expect(loginErrorMessage("signin_state")).toMatch(/expired or did not match/);
+    expect(loginErrorMessage("signin_rate_limited")).toMatch(/^Too many sign-in attempts/);
     expect(loginErrorMessage("whatever")).toBe("Sign-in failed. Please try again.");
   });
 });

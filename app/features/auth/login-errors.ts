@@ -7,6 +7,7 @@ const messages: Record<string, string> = {
   signin_failed: "Sign-in failed because the identity provider could not be reached. Please try again.",
   signin_denied: "Sign-in was cancelled.",
   signin_no_email: "Your account has no email address we can use.",
+  signin_rate_limited: "Too many sign-in attempts from this address. Please wait a minute and try again.",
 };
 
 export function loginErrorMessage(code: string | null): string | null {
