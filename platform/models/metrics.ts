@@ -11,6 +11,9 @@ import type { ModelMinuteStatsTable } from "../db/schema";
 export const TTFT_BOUNDS = [25, 50, 100, 200, 350, 500, 750, 1000, 1500, 2500, 4000, 6000, 10000, Infinity] as const;
 export const FLUSH_MS = 10_000;
 const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+/** How long minute rows are kept: the longest history read is 30 days (GET /models/{name}/history), plus a day. */
+export const RETENTION_MS = 31 * 24 * HOUR;
 
 const COUNTERS = [
   "requests",
@@ -48,6 +51,8 @@ export function bucketOf(ms: number): number {
 /** Per process and database: counters not yet written, and the timer that writes them. */
 class Recorder {
   pending = new Map<string, Pending>();
+  /** The newest minute whose flush last pruned: rows past retention are deleted about once an hour. */
+  private prunedAt = 0;
   private timer: ReturnType<typeof setInterval> | null;
   private flushing: Promise<void> = Promise.resolve();
 
@@ -96,8 +101,26 @@ class Recorder {
           return;
         }
       }
+      await this.prune(Math.max(...batch.map((entry) => entry.minute)));
     });
     return this.flushing;
+  }
+
+  /**
+   * Deletes rows older than the retention, counted back from the newest minute written (the clock of the
+   * requests themselves): at most once an hour per process; several processes doing it at once is harmless.
+   */
+  private async prune(newest: number): Promise<void> {
+    if (newest - this.prunedAt < HOUR) return;
+    this.prunedAt = newest;
+    try {
+      await this.db
+        .deleteFrom("model_minute_stats")
+        .where("minute", "<", newest - RETENTION_MS)
+        .execute();
+    } catch (error) {
+      console.error("Pruning old model metrics failed:", error instanceof Error ? error.message : error);
+    }
   }
 
   async stop(): Promise<void> {

@@ -261,6 +261,34 @@ describe("several processes over one database", () => {
   });
 });
 
+describe("retention", () => {
+  it("keeps 30 days of minute rows (the longest history shown) and prunes what is older as new minutes are written", async () => {
+    const db = openDatabase({ path: ":memory:" });
+    const config = { sessionSecret: "test-secret-test-secret-test-secret", orgSignupEnabled: true, systemAdmins: [], oauth: {}, allowDevSignin: false };
+    let clock = Date.UTC(2026, 0, 1, 12);
+    const deps: Deps = { db, config, now: () => clock };
+    try {
+      await migrate(db);
+      const at = async (when: number) => {
+        clock = when;
+        beginRequest(deps, "m", 1).fail(503);
+        await flushMetrics(db);
+      };
+      const day = 24 * 3_600_000;
+      const start = clock;
+      await at(start);
+      await at(start + 2 * day);
+      await at(start + 32 * day);
+      const minutes = async () => (await db.selectFrom("model_minute_stats").select("minute").orderBy("minute").execute()).map((r) => Number(r.minute));
+      // The first minute is past 31 days; the one 30 days before the newest is kept.
+      expect(await minutes()).toEqual([start + 2 * day, start + 32 * day]);
+    } finally {
+      await stopMetrics(db);
+      await db.destroy();
+    }
+  });
+});
+
 describe("the operator's reliability settings", () => {
   const put = (who: Session, name: string, body: Record<string, unknown>) =>
     who.call("PUT", `/models/${name}`, { ...modelInput("echo"), name: undefined, ...body });
