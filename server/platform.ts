@@ -6,6 +6,7 @@ import { startPaymentReconciler } from "../platform/billing/payment-intents";
 import { seedModelsFromFile } from "../platform/models/service";
 import { startReservationSweeper } from "../platform/spend/reservations";
 import { stopMetrics } from "../platform/models/metrics";
+import { startStatusWatcher } from "../platform/models/status-watcher";
 import type { Env } from "./env";
 
 export interface MountedPlatform {
@@ -34,10 +35,13 @@ export async function startPlatform(env: Env): Promise<MountedPlatform> {
   // Releases the spend reservations a dead process left (decision 0084).
   const sweeper = startReservationSweeper(deps);
   const reconciler = startPaymentReconciler(deps);
+  // Model statuses are probed in the background too, so uptime counts hours nobody was looking.
+  const watcher = startStatusWatcher(deps);
   return {
     fetch: async (request, bindings) => app.fetch(request, bindings),
     close: async () => {
       sweeper.close();
+      watcher.close();
       await reconciler.stop();
       await stopMetrics(db);
       await db.destroy();

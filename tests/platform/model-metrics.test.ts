@@ -8,7 +8,8 @@ import type { DB } from "../../platform/db";
 import { migrate, openDatabase } from "../../platform/db";
 import { beginRequest, flushMetrics, stopMetrics } from "../../platform/models/metrics";
 import { p50Of } from "../../platform/models/reliability";
-import { modelStatuses, saveModel } from "../../platform/models/service";
+import { clearStatusCache, modelStatuses, saveModel } from "../../platform/models/service";
+import { startStatusWatcher } from "../../platform/models/status-watcher";
 import type { FakeUpstream } from "../fakes/openai-upstream";
 import { startFakeUpstream } from "../fakes/openai-upstream";
 import type { Harness, Session } from "./harness";
@@ -257,6 +258,25 @@ describe("several processes over one database", () => {
       expect(row.ttft_b5).toBe(1);
     } finally {
       await shared.close();
+    }
+  });
+});
+
+describe("the server's status watcher", () => {
+  it("records a model going offline and back with nobody polling /models/status", async () => {
+    await setup();
+    const history = async () =>
+      (await h.deps.db.selectFrom("model_status_history").select(["status"]).where("model", "=", "fake-echo").orderBy("id").execute()).map((r) => r.status);
+    fake.modelsStatus = 200;
+    const watcher = startStatusWatcher(h.deps, 50);
+    try {
+      await expect.poll(history).toEqual(["online"]);
+      fake.modelsStatus = 500;
+      clearStatusCache(h.deps.db);
+      await expect.poll(history).toEqual(["online", "offline"]);
+    } finally {
+      watcher.close();
+      fake.modelsStatus = 200;
     }
   });
 });
