@@ -140,7 +140,15 @@ async function forward(
   let upstream: UpstreamReply;
   try {
     upstream = isBuiltin(model)
-      ? replyOf(builtinChatCompletion(forwarded as Parameters<typeof builtinChatCompletion>[0], model.name, upstreamAbort.signal, deps.now()))
+      ? replyOf(
+          builtinChatCompletion(
+            forwarded as Parameters<typeof builtinChatCompletion>[0],
+            model.name,
+            upstreamAbort.signal,
+            deps.now(),
+            promptTokens ?? (await countPromptTokensAsync(body.messages)),
+          ),
+        )
       : await postChatCompletion(model, forwarded, upstreamAbort.signal);
   } catch (error) {
     stop();

@@ -62,12 +62,13 @@ export function builtinChatCompletion(
   model: string,
   signal: AbortSignal,
   now: number,
+  /** The prompt's tokens, counted by the caller without holding the event loop (a prompt may be 1 MB). */
+  promptTokens: number,
 ): Response {
   const { reasoning, answer } = builtinReply(body.messages);
   const content = `<think>${reasoning}</think>\n\n${answer}`;
   const id = `chatcmpl-builtin-${now.toString(36)}${Math.random().toString(36).slice(2, 8)}`;
   const created = Math.floor(now / 1000);
-  const promptTokens = body.messages.reduce((sum, m) => sum + countTokens(messageText(m.content)) + 4, 0);
   const completionTokens = countTokens(content);
   const usage = {
     prompt_tokens: promptTokens,
