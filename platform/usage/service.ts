@@ -277,8 +277,10 @@ export async function usageReport(deps: Deps, orgId: number, days: UsagePeriod, 
 export async function tokenSpend(deps: Deps, orgId: number): Promise<TokenSpend> {
   const now = deps.now();
   const month = monthKey(now);
-  const start = Date.parse(`${month}-01T00:00:00Z`);
-  const { tokens } = await usageBreakdown(deps, orgId, start, ceilDay(now + 1), {});
+  const first = new Date(`${month}-01T00:00:00Z`);
+  const start = first.getTime();
+  const end = Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + 1, 1);
+  const { tokens } = await usageBreakdown(deps, orgId, start, end, {});
   const names = await tokenNames(deps, orgId, [...tokens.keys()]);
   return {
     month,
