@@ -1,13 +1,14 @@
 /**
- * Usage at scale (issue 15, decision 0088): seeds one organization with ~10^3 and one with ~10^6 usage
- * rows over 90 days, then times the /usage?days=90 report (rollups + the open hour's raw rows) against
- * the old plan (one GROUP BY over every raw row of the period).
+ * Usage at scale (issue 15, decisions 0088, 0092): seeds one organization with ~10^3 and one with ~10^6
+ * usage rows over 90 days (6 models, 12 API tokens, 8 members, each used unevenly), then times the
+ * /usage?days=90 report (daily rollups, today's hourly rollups, the open hour's raw rows) against the old
+ * plan (one GROUP BY over every raw row of the period).
  *
- *   npx tsx scripts/bench/usage-scale.ts                  # SQLite in a temporary file, 10^6 rows
- *   npx tsx scripts/bench/usage-scale.ts --rows=200000    # fewer rows
+ *   npx tsx scripts/bench/usage-scale.ts                    # SQLite in a temporary file, 10^6 rows
+ *   npx tsx scripts/bench/usage-scale.ts --rows=10000000    # 10^7 rows (fills in about a minute here: not in `npm run bench`)
  *   DATABASE_URL=postgres://… npx tsx scripts/bench/usage-scale.ts   # an EMPTY PostgreSQL database
  *
- * Prints one JSON line per organization size (milliseconds); the last field is the ratio of the large
+ * Prints one JSON line per organization size (milliseconds); the last line has the ratio of the large
  * report to the small one, which should stay near 1.
  */
 import fs from "node:fs";
