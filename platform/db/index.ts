@@ -18,6 +18,7 @@ import * as m0009 from "./migrations/0009-usage-rollups";
 import * as m0010 from "./migrations/0010-audit-log";
 import * as m0011 from "./migrations/0011-token-rotation";
 import * as m0012 from "./migrations/0012-invite-management";
+import * as m0013 from "./migrations/0013-usage-daily";
 
 export type DB = Kysely<Database>;
 
@@ -35,6 +36,7 @@ const migrations: Record<string, Migration> = {
   "0010-audit-log": m0010,
   "0011-token-rotation": m0011,
   "0012-invite-management": m0012,
+  "0013-usage-daily": m0013,
 };
 
 export interface DatabaseOptions {

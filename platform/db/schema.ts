@@ -31,6 +31,7 @@ export interface Database {
   model_minute_stats: ModelMinuteStatsTable;
   model_status_history: ModelStatusHistoryTable;
   usage_hourly: UsageHourlyTable;
+  usage_daily: UsageDailyTable;
   usage_rollup_state: UsageRollupStateTable;
   audit_log: AuditLogTable;
 }
@@ -335,8 +336,30 @@ export interface UsageHourlyTable {
   cost_micros: number;
 }
 
-/** Usage before `rolled_until` (an hour boundary) is read from `usage_hourly`, after it from `chat_usage`. */
+/**
+ * Sums of `usage_hourly` per UTC day (`day`: its midnight) whose hours are all rolled up (migration 0013), at
+ * four levels: per model × token × member (0), per model (1), per token × member (2), per day (3).
+ */
+export interface UsageDailyTable {
+  org_id: number;
+  level: 0 | 1 | 2 | 3;
+  day: number;
+  model: string;
+  token_key: number;
+  user_key: number;
+  requests: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  reasoning_tokens: number;
+  cost_micros: number;
+}
+
+/**
+ * Usage before `days_until` (a UTC midnight, NULL until first rolled) is in `usage_daily`, before `rolled_until`
+ * (an hour boundary) in `usage_hourly`, from `rolled_until` on in `chat_usage` only.
+ */
 export interface UsageRollupStateTable {
   org_id: number;
   rolled_until: number;
+  days_until: number | null;
 }

@@ -1,33 +1,189 @@
 import { sql } from "kysely";
+import type { Transaction } from "kysely";
 import type { Deps } from "../context";
+import type { Database } from "../db/schema";
 
 export const HOUR_MS = 3_600_000;
+export const DAY_MS = 86_400_000;
 /**
  * An hour is rolled up only once it has been closed this long: a usage row is stamped just before its
  * transaction commits, so a row of the last hour may still arrive a little after the hour ends.
  */
 export const ROLLUP_GRACE_MS = 10 * 60_000;
 /** Hours rolled per transaction: bounded work (and lock time) however long an organization waited. */
-const CHUNK_MS = 7 * 24 * HOUR_MS;
+const HOURS_CHUNK_MS = 7 * DAY_MS;
+/** Days rolled per transaction: a day's hourly rows are 24 times fewer than its raw rows could be. */
+const DAYS_CHUNK_MS = 31 * DAY_MS;
 
 export const floorHour = (ms: number) => Math.floor(ms / HOUR_MS) * HOUR_MS;
+export const floorDay = (ms: number) => Math.floor(ms / DAY_MS) * DAY_MS;
+export const ceilDay = (ms: number) => Math.ceil(ms / DAY_MS) * DAY_MS;
 
-async function rolledUntil(deps: Deps, orgId: number): Promise<number | undefined> {
-  const row = await deps.db.selectFrom("usage_rollup_state").select("rolled_until").where("org_id", "=", orgId).executeTakeFirst();
-  return row === undefined ? undefined : Number(row.rolled_until);
+/**
+ * The sums every layer keeps (raw rows, `usage_hourly`, `usage_daily`), defined once: a layer's rows are
+ * summed column by column, except that a raw row is one request.
+ */
+export const SUM_COLUMNS = ["requests", "prompt_tokens", "completion_tokens", "reasoning_tokens", "cost_micros"] as const;
+export type SumColumn = (typeof SUM_COLUMNS)[number];
+
+/** The SELECT list of the sums: of raw `chat_usage` rows, or of rolled-up rows. Cast, as PostgreSQL sums bigints to numeric. */
+export function sums(of: "raw" | "rolled") {
+  return SUM_COLUMNS.map((column) =>
+    (of === "raw" && column === "requests" ? sql<number>`count(*)` : sql<number>`cast(sum(${sql.ref(column)}) as bigint)`).as(column),
+  );
+}
+
+/** The sums of a row read back (PostgreSQL may answer bigints as strings). */
+export interface Sums {
+  requests: number;
+  promptTokens: number;
+  completionTokens: number;
+  reasoningTokens: number;
+  costMicros: number;
+}
+export function readSums(row: Record<SumColumn, unknown>): Sums {
+  return {
+    requests: Number(row.requests),
+    promptTokens: Number(row.prompt_tokens),
+    completionTokens: Number(row.completion_tokens),
+    reasoningTokens: Number(row.reasoning_tokens),
+    costMicros: Number(row.cost_micros),
+  };
+}
+
+/** Where the layers meet: usage before `days` is in `usage_daily`, in [days, hours) in `usage_hourly`, from `hours` on raw. */
+export interface RollupBoundaries {
+  days: number;
+  hours: number;
+}
+
+type State = { rolled_until: number; days_until: number | null };
+type Cursor = "rolled_until" | "days_until";
+
+async function readState(deps: Deps, orgId: number): Promise<State | undefined> {
+  const row = await deps.db.selectFrom("usage_rollup_state").select(["rolled_until", "days_until"]).where("org_id", "=", orgId).executeTakeFirst();
+  return row && { rolled_until: Number(row.rolled_until), days_until: row.days_until === null ? null : Number(row.days_until) };
 }
 
 /**
- * Rolls the organization's closed hours up into `usage_hourly` and answers the boundary: usage before it
- * is in the rollups, usage from it on is in `chat_usage` only. Called lazily by the readers (never on
- * the metered path). Each chunk is claimed by moving `rolled_until` from the value read to the chunk's
- * end in the same transaction that inserts its sums, so processes rolling up at once never count an
- * hour twice: the loser's conditional update matches nothing and it re-reads where the winner stopped.
+ * Moves one cursor of the organization's state from `from` to `target`, a chunk per transaction. Each
+ * chunk is claimed by moving the cursor from the value read to the chunk's end in the same transaction
+ * that inserts its sums, so processes rolling up at once never count a period twice: on PostgreSQL the
+ * second conditional update waits for the first's row lock and then matches nothing, SQLite runs them one
+ * after the other; the loser re-reads where the winner stopped (and the primary key would refuse a double).
  */
-export async function rollUp(deps: Deps, orgId: number): Promise<number> {
+async function advance(
+  deps: Deps,
+  orgId: number,
+  cursor: Cursor,
+  from: number,
+  target: number,
+  chunk: number,
+  insert: (trx: Transaction<Database>, start: number, until: number) => Promise<unknown>,
+): Promise<number> {
+  while (from < target) {
+    const start = from;
+    const until = Math.min(target, start + chunk);
+    const claimed = await deps.db.transaction().execute(async (trx) => {
+      const moved = await trx
+        .updateTable("usage_rollup_state")
+        .set({ [cursor]: until })
+        .where("org_id", "=", orgId)
+        .where(cursor, "=", start)
+        .returning("org_id")
+        .executeTakeFirst();
+      if (!moved) return false;
+      await insert(trx, start, until);
+      return true;
+    });
+    if (claimed) from = until;
+    else {
+      const now = (await readState(deps, orgId))?.[cursor];
+      from = now === null || now === undefined ? until : Number(now);
+    }
+  }
+  return from;
+}
+
+const KEYS = ["org_id", "model", "token_key", "user_key"] as const;
+
+function rollHours(trx: Transaction<Database>, orgId: number, start: number, until: number) {
+  const hour = sql<number>`created_at - (created_at % ${sql.lit(HOUR_MS)})`;
+  return trx
+    .insertInto("usage_hourly")
+    .columns(["hour", ...KEYS, ...SUM_COLUMNS])
+    .expression(
+      trx
+        .selectFrom("chat_usage")
+        .select([
+          hour.as("hour"),
+          "org_id",
+          "model",
+          sql<number>`coalesce(token_id, 0)`.as("token_key"),
+          sql<number>`coalesce(user_id, 0)`.as("user_key"),
+          ...sums("raw"),
+        ])
+        .where("org_id", "=", orgId)
+        .where("created_at", ">=", start)
+        .where("created_at", "<", until)
+        .groupBy([hour, "org_id", "model", sql`coalesce(token_id, 0)`, sql`coalesce(user_id, 0)`]),
+    )
+    .execute();
+}
+
+/**
+ * The daily layer's levels (migration 0013): which keys a level keeps, the others being '' or 0. A report
+ * reads the coarsest level that keeps every key its filters and breakdown need.
+ */
+export const DAY_LEVELS = [
+  { level: 0, model: true, source: true },
+  { level: 1, model: true, source: false },
+  { level: 2, model: false, source: true },
+  { level: 3, model: false, source: false },
+] as const;
+export type DayLevel = (typeof DAY_LEVELS)[number]["level"];
+
+export function dayLevel(model: boolean, source: boolean): DayLevel {
+  return DAY_LEVELS.find((l) => l.model === model && l.source === source)!.level;
+}
+
+function rollDays(trx: Transaction<Database>, orgId: number, start: number, until: number) {
+  const day = sql<number>`hour - (hour % ${sql.lit(DAY_MS)})`;
+  const [first, ...rest] = DAY_LEVELS.map(({ level, model, source }) =>
+    trx
+      .selectFrom("usage_hourly")
+      .select([
+        sql.lit(level).as("level"),
+        day.as("day"),
+        sql.lit(orgId).as("org_id"),
+        (model ? sql<string>`model` : sql.lit("")).as("model"),
+        (source ? sql<number>`token_key` : sql.lit(0)).as("token_key"),
+        (source ? sql<number>`user_key` : sql.lit(0)).as("user_key"),
+        ...sums("rolled"),
+      ])
+      .where("org_id", "=", orgId)
+      .where("hour", ">=", start)
+      .where("hour", "<", until)
+      .groupBy([day, ...(model ? (["model"] as const) : []), ...(source ? (["token_key", "user_key"] as const) : [])])
+      .$castTo<{ level: number; day: number; org_id: number; model: string; token_key: number; user_key: number } & Record<SumColumn, number>>(),
+  );
+  return trx
+    .insertInto("usage_daily")
+    .columns(["level", "day", ...KEYS, ...SUM_COLUMNS])
+    .expression(first.unionAll(rest))
+    .execute();
+}
+
+/**
+ * Rolls the organization's closed hours up into `usage_hourly`, then its days whose every hour is rolled
+ * into `usage_daily` (from the hourly rows, a day's 24 hours at most), and answers the boundaries. Called
+ * lazily by the readers, never on the metered path. The first roll-up of an organization starts at the
+ * hour of its first usage row; its days, at the day of its first hourly row.
+ */
+export async function rollUp(deps: Deps, orgId: number): Promise<RollupBoundaries> {
   const target = floorHour(deps.now() - ROLLUP_GRACE_MS);
-  let from = await rolledUntil(deps, orgId);
-  if (from === undefined) {
+  let state = await readState(deps, orgId);
+  if (state === undefined) {
     const first = await deps.db
       .selectFrom("chat_usage")
       .select((eb) => eb.fn.min("created_at").as("first"))
@@ -36,52 +192,28 @@ export async function rollUp(deps: Deps, orgId: number): Promise<number> {
     const start = first?.first === null || first?.first === undefined ? target : Math.min(target, floorHour(Number(first.first)));
     await deps.db
       .insertInto("usage_rollup_state")
-      .values({ org_id: orgId, rolled_until: start })
+      .values({ org_id: orgId, rolled_until: start, days_until: null })
       .onConflict((oc) => oc.column("org_id").doNothing())
       .execute();
-    from = (await rolledUntil(deps, orgId))!;
+    state = (await readState(deps, orgId))!;
   }
-  while (from < target) {
-    const start = from;
-    const until = Math.min(target, start + CHUNK_MS);
-    const claimed = await deps.db.transaction().execute(async (trx) => {
-      const moved = await trx
-        .updateTable("usage_rollup_state")
-        .set({ rolled_until: until })
-        .where("org_id", "=", orgId)
-        .where("rolled_until", "=", start)
-        .returning("org_id")
-        .executeTakeFirst();
-      if (!moved) return false;
-      const hour = sql<number>`created_at - (created_at % ${sql.lit(HOUR_MS)})`;
-      const total = (column: string) => sql<number>`cast(sum(${sql.ref(column)}) as bigint)`;
-      await trx
-        .insertInto("usage_hourly")
-        .columns(["org_id", "hour", "model", "token_key", "user_key", "requests", "prompt_tokens", "completion_tokens", "reasoning_tokens", "cost_micros"])
-        .expression(
-          trx
-            .selectFrom("chat_usage")
-            .select([
-              "org_id",
-              hour.as("hour"),
-              "model",
-              sql<number>`coalesce(token_id, 0)`.as("token_key"),
-              sql<number>`coalesce(user_id, 0)`.as("user_key"),
-              sql<number>`count(*)`.as("requests"),
-              total("prompt_tokens").as("prompt_tokens"),
-              total("completion_tokens").as("completion_tokens"),
-              total("reasoning_tokens").as("reasoning_tokens"),
-              total("cost_micros").as("cost_micros"),
-            ])
-            .where("org_id", "=", orgId)
-            .where("created_at", ">=", start)
-            .where("created_at", "<", until)
-            .groupBy(["org_id", hour, "model", sql`coalesce(token_id, 0)`, sql`coalesce(user_id, 0)`]),
-        )
-        .execute();
-      return true;
-    });
-    from = claimed ? until : ((await rolledUntil(deps, orgId)) ?? until);
+  const hours = await advance(deps, orgId, "rolled_until", state.rolled_until, target, HOURS_CHUNK_MS, (trx, start, until) =>
+    rollHours(trx, orgId, start, until),
+  );
+
+  let daysFrom = state.days_until;
+  if (daysFrom === null) {
+    // Hourly rows are only ever added at or after the hourly cursor, so days can start at the first one's day.
+    const first = await deps.db
+      .selectFrom("usage_hourly")
+      .select((eb) => eb.fn.min("hour").as("first"))
+      .where("org_id", "=", orgId)
+      .executeTakeFirst();
+    const start = floorDay(first?.first === null || first?.first === undefined ? hours : Math.min(hours, Number(first.first)));
+    await deps.db.updateTable("usage_rollup_state").set({ days_until: start }).where("org_id", "=", orgId).where("days_until", "is", null).execute();
+    daysFrom = (await readState(deps, orgId))!.days_until!;
   }
-  return from;
+  const days = await advance(deps, orgId, "days_until", daysFrom, floorDay(hours), DAYS_CHUNK_MS, (trx, start, until) => rollDays(trx, orgId, start, until));
+  // Another process may have rolled further than this one saw: raw rows before its day cursor are in the days.
+  return { days, hours: Math.max(hours, days) };
 }

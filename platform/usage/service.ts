@@ -1,36 +1,24 @@
 import { sql } from "kysely";
+import type { QueryCreator, SelectQueryBuilder } from "kysely";
+import type { Database } from "../db/schema";
 import type { Deps } from "../context";
 import { microsToDollars } from "../billing/money";
 import { PlatformError } from "../http/errors";
 import { monthKey } from "../spend/reservations";
 import type { TokenSpend, UsageFigures, UsageFilters, UsagePeriod, UsageReport } from "@contract/usage";
 import { USAGE_MEMBER_NOT_FOUND, USAGE_TOKEN_NOT_FOUND } from "@contract/usage";
-import { rollUp } from "./rollup";
+import type { RollupBoundaries, SumColumn, Sums } from "./rollup";
+import { ceilDay, DAY_MS, dayLevel, floorDay, readSums, rollUp, SUM_COLUMNS, sums } from "./rollup";
 
-export const DAY_MS = 86_400_000;
-
-/** One grouped row of `chat_usage`: a day, a model and a caller kind. */
-export interface UsageGroup {
-  day: number;
-  model: string;
-  tokenId: number | null;
-  /** The member who chatted in the console (null for API calls, or unknown). */
-  userId?: number | null;
-  requests: number;
-  promptTokens: number;
-  completionTokens: number;
-  reasoningTokens: number;
-  costMicros: number;
-}
+export { DAY_MS };
 
 export function utcDate(day: number): string {
   return new Date(day * DAY_MS).toISOString().slice(0, 10);
 }
 
-type Sum = Omit<UsageFigures, "cost"> & { costMicros: number };
-const zero = (): Sum => ({ requests: 0, promptTokens: 0, completionTokens: 0, reasoningTokens: 0, costMicros: 0 });
+const zero = (): Sums => ({ requests: 0, promptTokens: 0, completionTokens: 0, reasoningTokens: 0, costMicros: 0 });
 
-function add(into: Sum, g: Sum): void {
+function add(into: Sums, g: Sums): void {
   into.requests += g.requests;
   into.promptTokens += g.promptTokens;
   into.completionTokens += g.completionTokens;
@@ -38,55 +26,56 @@ function add(into: Sum, g: Sum): void {
   into.costMicros += g.costMicros;
 }
 
-function figures({ costMicros, ...counts }: Sum): UsageFigures {
+function figures({ costMicros, ...counts }: Sums): UsageFigures {
   return { ...counts, cost: microsToDollars(costMicros) };
 }
 
-const busiest = (a: Sum, b: Sum) => b.costMicros - a.costMicros || b.requests - a.requests;
+const busiest = (a: Sums, b: Sums) => b.costMicros - a.costMicros || b.requests - a.requests;
 
-/** Folds grouped rows into the report: totals, a zero-filled day series, per model and per source. */
+/** A window's usage summed along each dimension the report shows (never the full cross product). */
+export interface UsageBreakdown {
+  /** Per UTC day number. */
+  daily: Map<number, Sums>;
+  models: Map<string, Sums>;
+  /** Per token id; 0 for the console. */
+  tokens: Map<number, Sums>;
+  /** Console chat per member (0: unknown). */
+  members: Map<number, Sums>;
+}
+
+/** Folds the breakdown into the report: totals, a zero-filled day series, per model, per source, per member. */
 export function buildReport(
   days: UsagePeriod,
   today: number,
-  groups: UsageGroup[],
+  breakdown: UsageBreakdown,
   tokenNames: Map<number, string>,
   memberNames: Map<number, string> = new Map(),
 ): UsageReport {
   const first = today - days + 1;
   const totals = zero();
   const daily = Array.from({ length: days }, zero);
-  const models = new Map<string, Sum>();
-  const sources = new Map<number | null, Sum>([[null, zero()]]);
-  const members = new Map<number, Sum>();
-  for (const g of groups) {
-    if (g.day < first || g.day > today) continue;
-    add(totals, g);
-    add(daily[g.day - first], g);
-    if (!models.has(g.model)) models.set(g.model, zero());
-    add(models.get(g.model)!, g);
-    if (!sources.has(g.tokenId)) sources.set(g.tokenId, zero());
-    add(sources.get(g.tokenId)!, g);
-    if (g.tokenId === null && g.userId) {
-      if (!members.has(g.userId)) members.set(g.userId, zero());
-      add(members.get(g.userId)!, g);
-    }
+  for (const [day, sum] of breakdown.daily) {
+    if (day < first || day > today) continue;
+    add(totals, sum);
+    add(daily[day - first], sum);
   }
-  const consoleSum = sources.get(null)!;
-  sources.delete(null);
+  const ranked = <K>(map: Map<K, Sums>) => [...map].filter(([, sum]) => sum.requests > 0).sort(([, a], [, b]) => busiest(a, b));
   return {
     days,
     from: utcDate(first),
     to: utcDate(today),
     totals: figures(totals),
     daily: daily.map((sum, i) => ({ date: utcDate(first + i), ...figures(sum) })),
-    models: [...models].sort(([, a], [, b]) => busiest(a, b)).map(([model, sum]) => ({ model, ...figures(sum) })),
+    models: ranked(breakdown.models).map(([model, sum]) => ({ model, ...figures(sum) })),
     sources: [
-      { kind: "console" as const, token: null, ...figures(consoleSum) },
-      ...[...sources]
-        .sort(([, a], [, b]) => busiest(a, b))
-        .map(([tokenId, sum]) => ({ kind: "api" as const, token: tokenNames.get(tokenId!) ?? null, ...figures(sum) })),
+      { kind: "console" as const, token: null, ...figures(breakdown.tokens.get(0) ?? zero()) },
+      ...ranked(breakdown.tokens)
+        .filter(([tokenId]) => tokenId !== 0)
+        .map(([tokenId, sum]) => ({ kind: "api" as const, token: tokenNames.get(tokenId) ?? null, ...figures(sum) })),
     ],
-    members: [...members].sort(([, a], [, b]) => busiest(a, b)).map(([member, sum]) => ({ member, name: memberNames.get(member) ?? null, ...figures(sum) })),
+    members: ranked(breakdown.members)
+      .filter(([member]) => member !== 0)
+      .map(([member, sum]) => ({ member, name: memberNames.get(member) ?? null, ...figures(sum) })),
   };
 }
 
@@ -117,72 +106,147 @@ export async function resolveFilters(deps: Deps, orgId: number, filters: UsageFi
   return resolved;
 }
 
-const total = (column: string) => sql<number>`cast(sum(${sql.ref(column)}) as bigint)`;
+/** Which layer serves which part of a window (half-open ranges of epoch milliseconds). */
+export interface ReadPlan {
+  days: [number, number] | null;
+  hours: [number, number][];
+  raw: [number, number] | null;
+}
 
 /**
- * The organization's usage since `since` (a UTC hour boundary), grouped per UTC day, model, token and
- * member: closed hours from the rollups, the hours after the rollup boundary from the raw rows (decision
- * 0088). So a 90-day report reads at most 90 × 24 rollup rows per model, token and member, whatever
- * the number of requests, plus the raw rows of the last hour or so.
+ * Splits `[since, until)` (hour boundaries) over the layers: whole UTC days the daily layer holds from it,
+ * the partial first and last days up to the hourly boundary from `usage_hourly`, the rest (the last hour or
+ * so, bounded by time, not by rows) from `chat_usage`. Each instant is read from exactly one layer.
  */
-export async function groupedUsage(deps: Deps, orgId: number, since: number, filters: ResolvedFilters): Promise<UsageGroup[]> {
-  const boundary = await rollUp(deps, orgId);
-  const rolledDay = sql<number>`hour / ${sql.lit(DAY_MS)}`;
-  let rolled = deps.db
-    .selectFrom("usage_hourly")
-    .select([
-      rolledDay.as("day"),
-      "model",
-      "token_key",
-      "user_key",
-      total("requests").as("requests"),
-      total("prompt_tokens").as("prompt_tokens"),
-      total("completion_tokens").as("completion_tokens"),
-      total("reasoning_tokens").as("reasoning_tokens"),
-      total("cost_micros").as("cost_micros"),
-    ])
-    .where("org_id", "=", orgId)
-    .where("hour", ">=", since)
-    .where("hour", "<", boundary);
-  if (filters.model !== undefined) rolled = rolled.where("model", "=", filters.model);
-  if (filters.tokenId !== undefined) rolled = rolled.where("token_key", "=", filters.tokenId);
-  if (filters.userId !== undefined) rolled = rolled.where("token_key", "=", 0).where("user_key", "=", filters.userId);
+export function readPlan(since: number, until: number, b: RollupBoundaries): ReadPlan {
+  const hoursEnd = Math.min(b.hours, until);
+  const dayStart = ceilDay(since);
+  const dayEnd = Math.min(b.days, floorDay(until));
+  const days: [number, number] | null = dayStart < dayEnd ? [dayStart, dayEnd] : null;
+  const hours: [number, number][] = days
+    ? [
+        [since, Math.min(dayStart, hoursEnd)],
+        [dayEnd, hoursEnd],
+      ]
+    : [[since, hoursEnd]];
+  const rawStart = Math.max(since, b.hours);
+  return { days, hours: hours.filter(([a, z]) => a < z), raw: rawStart < until ? [rawStart, until] : null };
+}
 
-  const rawDay = sql<number>`created_at / ${sql.lit(DAY_MS)}`;
-  let raw = deps.db
+/** Rows at the full grain, merged to whole UTC days (`day`: the day's midnight). */
+type Part = { day: number; model: string; token_key: number; user_key: number } & Record<SumColumn, number>;
+
+// The table a part reads differs; its rows don't.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type PartQuery = SelectQueryBuilder<Database, any, Part>;
+
+const dayOf = (column: "hour" | "created_at") => sql<number>`${sql.ref(column)} - (${sql.ref(column)} % ${sql.lit(DAY_MS)})`;
+
+/** What a report sums along: per day (the chart, the totals), per model, per source (token, or member in the console). */
+const DIMENSIONS = [
+  { name: "day", model: false, source: false },
+  { name: "model", model: true, source: false },
+  { name: "source", model: false, source: true },
+] as const;
+
+/**
+ * The organization's usage in `[since, until)` (hour boundaries), filtered, summed per UTC day, per model
+ * and per token and member (decisions 0088, 0092), in one statement. The layers are read per `readPlan`;
+ * each breakdown reads the daily layer at the coarsest level that keeps the keys it and the filters need
+ * (90 rows for the unfiltered chart, 90 per model for the model table…), plus today's hourly rows and the
+ * raw rows of the last hour or so at the full grain. So the cost follows days × keys shown, never requests.
+ */
+export async function usageBreakdown(deps: Deps, orgId: number, since: number, until: number, filters: ResolvedFilters): Promise<UsageBreakdown> {
+  const plan = readPlan(since, until, await rollUp(deps, orgId));
+  const db = deps.db;
+  const sourceFiltered = filters.tokenId !== undefined || filters.userId !== undefined;
+
+  // Hourly and raw rows at the full grain, filtered: a few hundred rows, shared by the three breakdowns.
+  const recent: PartQuery[] = [];
+  for (const [from, to] of plan.hours) {
+    let q = db
+      .selectFrom("usage_hourly")
+      .select([dayOf("hour").as("day"), "model", "token_key", "user_key", ...sums("rolled")])
+      .where("org_id", "=", orgId)
+      .where("hour", ">=", from)
+      .where("hour", "<", to);
+    if (filters.model !== undefined) q = q.where("model", "=", filters.model);
+    if (filters.tokenId !== undefined) q = q.where("token_key", "=", filters.tokenId);
+    if (filters.userId !== undefined) q = q.where("token_key", "=", 0).where("user_key", "=", filters.userId);
+    recent.push(q.groupBy([dayOf("hour"), "model", "token_key", "user_key"]).$castTo<Part>());
+  }
+  // Always present (an empty range when the window is all rolled up), so the statement always has a part.
+  const [rawFrom, rawTo] = plan.raw ?? [until, until];
+  let raw = db
     .selectFrom("chat_usage")
     .select([
-      rawDay.as("day"),
+      dayOf("created_at").as("day"),
       "model",
       sql<number>`coalesce(token_id, 0)`.as("token_key"),
       sql<number>`coalesce(user_id, 0)`.as("user_key"),
-      sql<number>`count(*)`.as("requests"),
-      total("prompt_tokens").as("prompt_tokens"),
-      total("completion_tokens").as("completion_tokens"),
-      total("reasoning_tokens").as("reasoning_tokens"),
-      total("cost_micros").as("cost_micros"),
+      ...sums("raw"),
     ])
     .where("org_id", "=", orgId)
-    .where("created_at", ">=", Math.max(since, boundary));
+    .where("created_at", ">=", rawFrom)
+    .where("created_at", "<", rawTo);
   if (filters.model !== undefined) raw = raw.where("model", "=", filters.model);
   if (filters.tokenId !== undefined) raw = raw.where("token_id", "=", filters.tokenId);
   if (filters.userId !== undefined) raw = raw.where("token_id", "is", null).where("user_id", "=", filters.userId);
+  recent.push(raw.groupBy([dayOf("created_at"), "model", sql`coalesce(token_id, 0)`, sql`coalesce(user_id, 0)`]).$castTo<Part>());
 
-  const [rolledRows, rawRows] = await Promise.all([
-    since < boundary ? rolled.groupBy([rolledDay, "model", "token_key", "user_key"]).execute() : Promise.resolve([]),
-    raw.groupBy([rawDay, "model", sql`coalesce(token_id, 0)`, sql`coalesce(user_id, 0)`]).execute(),
-  ]);
-  return [...rolledRows, ...rawRows].map((r) => ({
-    day: Number(r.day),
-    model: r.model,
-    tokenId: Number(r.token_key) || null,
-    userId: Number(r.user_key) || null,
-    requests: Number(r.requests),
-    promptTokens: Number(r.prompt_tokens),
-    completionTokens: Number(r.completion_tokens),
-    reasoningTokens: Number(r.reasoning_tokens),
-    costMicros: Number(r.cost_micros),
-  }));
+  /** The daily rows a breakdown reads: its level, the window's whole days, the filters. */
+  const daily = (model: boolean, source: boolean) => {
+    let q = db
+      .selectFrom("usage_daily")
+      .select(["day", "model", "token_key", "user_key", ...SUM_COLUMNS])
+      .where("org_id", "=", orgId)
+      .where("level", "=", dayLevel(model || filters.model !== undefined, source || sourceFiltered))
+      .where("day", ">=", plan.days![0])
+      .where("day", "<", plan.days![1]);
+    if (filters.model !== undefined) q = q.where("model", "=", filters.model);
+    if (filters.tokenId !== undefined) q = q.where("token_key", "=", filters.tokenId);
+    if (filters.userId !== undefined) q = q.where("token_key", "=", 0).where("user_key", "=", filters.userId);
+    return q.$castTo<Part>();
+  };
+
+  const [first, ...rest] = recent;
+  const withRecent = db.with("recent", () => first.unionAll(rest));
+  // Constants as literals: PostgreSQL can't tell a bound parameter in SELECT is the one in GROUP BY.
+  const breakdownOf = ({ name, model, source }: (typeof DIMENSIONS)[number], qc: Pick<QueryCreator<Database & { recent: Part }>, "selectFrom">) =>
+    qc
+      .selectFrom((eb) => {
+        const fresh = eb.selectFrom("recent").selectAll();
+        return (plan.days ? daily(model, source).unionAll(fresh) : fresh).as("p");
+      })
+      .select([
+        sql.lit(name).as("dim"),
+        (name === "day" ? sql<number>`day` : sql.lit(0)).as("day"),
+        (model ? sql<string>`model` : sql.lit("")).as("model"),
+        (source ? sql<number>`token_key` : sql.lit(0)).as("token_key"),
+        (source ? sql<number>`user_key` : sql.lit(0)).as("user_key"),
+        ...sums("rolled"),
+      ])
+      .groupBy(name === "day" ? ["day"] : model ? ["model"] : ["token_key", "user_key"]);
+  // The WITH once, on the first breakdown; the others are plain operands of its UNION ALL.
+  const [head, ...tail] = DIMENSIONS;
+  // (The operands' builder also knows the head's derived table `p`: the same tables, as far as they read.)
+  const statement = tail.reduce((all, dim) => all.unionAll((eb) => breakdownOf(dim, eb as unknown as typeof withRecent)), breakdownOf(head, withRecent));
+  const rows = await statement.execute();
+
+  const breakdown: UsageBreakdown = { daily: new Map(), models: new Map(), tokens: new Map(), members: new Map() };
+  for (const row of rows) {
+    const sum = readSums(row);
+    if (row.dim === "day") breakdown.daily.set(Number(row.day) / DAY_MS, sum);
+    else if (row.dim === "model") breakdown.models.set(String(row.model), sum);
+    else {
+      const tokenKey = Number(row.token_key);
+      const had = breakdown.tokens.get(tokenKey);
+      if (had) add(had, sum);
+      else breakdown.tokens.set(tokenKey, { ...sum });
+      if (tokenKey === 0) breakdown.members.set(Number(row.user_key), sum);
+    }
+  }
+  return breakdown;
 }
 
 /** The public ids of the organization's tokens among `ids`. */
@@ -204,32 +268,22 @@ async function userNames(deps: Deps, ids: (number | null | undefined)[]): Promis
 export async function usageReport(deps: Deps, orgId: number, days: UsagePeriod, filters: UsageFilters = {}): Promise<UsageReport> {
   const resolved = await resolveFilters(deps, orgId, filters);
   const today = Math.floor(deps.now() / DAY_MS);
-  const groups = await groupedUsage(deps, orgId, (today - days + 1) * DAY_MS, resolved);
-  const [tokens, users] = await Promise.all([
-    tokenNames(
-      deps,
-      orgId,
-      groups.map((g) => g.tokenId),
-    ),
-    userNames(
-      deps,
-      groups.filter((g) => g.tokenId === null).map((g) => g.userId),
-    ),
-  ]);
-  return buildReport(days, today, groups, tokens, users);
+  const breakdown = await usageBreakdown(deps, orgId, (today - days + 1) * DAY_MS, (today + 1) * DAY_MS, resolved);
+  const [tokens, users] = await Promise.all([tokenNames(deps, orgId, [...breakdown.tokens.keys()]), userNames(deps, [...breakdown.members.keys()])]);
+  return buildReport(days, today, breakdown, tokens, users);
 }
 
 /** What each token spent this UTC calendar month (the month budgets count), from the same rollups. */
 export async function tokenSpend(deps: Deps, orgId: number): Promise<TokenSpend> {
   const now = deps.now();
   const month = monthKey(now);
-  const start = Date.parse(`${month}-01T00:00:00Z`);
-  const groups = await groupedUsage(deps, orgId, start, {});
-  const spent = new Map<number, number>();
-  for (const g of groups) if (g.tokenId !== null) spent.set(g.tokenId, (spent.get(g.tokenId) ?? 0) + g.costMicros);
-  const names = await tokenNames(deps, orgId, [...spent.keys()]);
+  const first = new Date(`${month}-01T00:00:00Z`);
+  const start = first.getTime();
+  const end = Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + 1, 1);
+  const { tokens } = await usageBreakdown(deps, orgId, start, end, {});
+  const names = await tokenNames(deps, orgId, [...tokens.keys()]);
   return {
     month,
-    tokens: [...spent].filter(([id]) => names.has(id)).map(([id, micros]) => ({ token: names.get(id)!, spent: microsToDollars(micros) })),
+    tokens: [...tokens].filter(([id]) => names.has(id)).map(([id, sum]) => ({ token: names.get(id)!, spent: microsToDollars(sum.costMicros) })),
   };
 }

@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { UsageReport } from "@contract/usage";
-import { floorHour, HOUR_MS, ROLLUP_GRACE_MS, rollUp } from "../../platform/usage/rollup";
+import { DAY_LEVELS, floorDay, floorHour, HOUR_MS, ROLLUP_GRACE_MS, rollUp } from "../../platform/usage/rollup";
+import type { ResolvedFilters, UsageBreakdown } from "../../platform/usage/service";
+import { readPlan, usageBreakdown } from "../../platform/usage/service";
 import type { Harness, Session } from "./harness";
 import { createHarness } from "./harness";
 
@@ -125,7 +127,7 @@ describe("usage rollups", () => {
 
   it("roll each hour up once when many callers roll up at the same time", async () => {
     await seed(clock - 30 * DAY, clock);
-    const boundaries = await Promise.all(Array.from({ length: 6 }, () => rollUp(h.deps, admin.orgId)));
+    const boundaries = (await Promise.all(Array.from({ length: 6 }, () => rollUp(h.deps, admin.orgId)))).map((b) => b.hours);
     expect(new Set(boundaries)).toEqual(new Set([floorHour(clock - ROLLUP_GRACE_MS)]));
     await rollUp(h.deps, admin.orgId);
     const rolled = await h.deps.db
@@ -141,7 +143,200 @@ describe("usage rollups", () => {
   });
 
   it("start where an organization's usage starts, and at the boundary for one without usage", async () => {
-    expect(await rollUp(h.deps, outsider.orgId)).toBe(floorHour(clock - ROLLUP_GRACE_MS));
+    expect((await rollUp(h.deps, outsider.orgId)).hours).toBe(floorHour(clock - ROLLUP_GRACE_MS));
     expect((await h.deps.db.selectFrom("usage_hourly").select("org_id").execute()).length).toBe(0);
+  });
+
+  it("read each instant of a window from exactly one layer", () => {
+    const day0 = Date.UTC(2025, 0, 10);
+    const hours = [0, 1, 5, 23, 24, 25, 47, 48, 49, 71, 72, 95, 96].map((n) => day0 + n * HOUR_MS);
+    const failures: string[] = [];
+    for (const since of hours)
+      for (const until of hours)
+        for (const days of [day0, day0 + DAY, day0 + 2 * DAY, day0 + 3 * DAY])
+          for (const hoursBoundary of hours) {
+            if (since >= until || days > hoursBoundary) continue;
+            const plan = readPlan(since, until, { days, hours: hoursBoundary });
+            const ranges: [string, number, number][] = [
+              ...(plan.days ? [["days", ...plan.days] as [string, number, number]] : []),
+              ...plan.hours.map(([a, z]) => ["hours", a, z] as [string, number, number]),
+              ...(plan.raw ? [["raw", ...plan.raw] as [string, number, number]] : []),
+            ];
+            const where = `since ${since} until ${until} days ${days} hours ${hoursBoundary}`;
+            if (!ranges.every(([, a, z]) => since <= a && z <= until && a < z)) failures.push(`${where}: a range outside the window`);
+            if (plan.days && (plan.days[0] % DAY !== 0 || plan.days[1] % DAY !== 0)) failures.push(`${where}: days not whole`);
+            // Every hour of the window is covered once, by a layer that holds it.
+            for (let at = since; at < until; at += HOUR_MS) {
+              const covering = ranges.filter(([, a, z]) => a <= at && at < z);
+              if (covering.length !== 1) failures.push(`${where}: ${at} read ${covering.length} times`);
+              else if (covering[0][0] === "days" ? at >= days : covering[0][0] === "hours" ? at >= hoursBoundary : at < hoursBoundary)
+                failures.push(`${where}: ${at} read from ${covering[0][0]}, which does not hold it`);
+            }
+          }
+    expect(failures).toEqual([]);
+  });
+});
+
+/** The breakdown computed the old way: every raw row of `[since, until)` summed in JavaScript. */
+async function rawBreakdown(orgId: number, since: number, until: number, where: ResolvedFilters = {}) {
+  const rows = await h.deps.db
+    .selectFrom("chat_usage")
+    .selectAll()
+    .where("org_id", "=", orgId)
+    .where("created_at", ">=", since)
+    .where("created_at", "<", until)
+    .execute();
+  const kept = rows.filter(
+    (r) =>
+      (where.model === undefined || r.model === where.model) &&
+      (where.tokenId === undefined || r.token_id === where.tokenId) &&
+      (where.userId === undefined || (r.token_id === null && r.user_id === where.userId)),
+  );
+  const out = { daily: new Map<number, string>(), models: new Map<string, string>(), tokens: new Map<number, string>(), members: new Map<number, string>() };
+  const sums = new Map<string, number[]>();
+  const bump = (key: string, r: (typeof kept)[number]) => {
+    const s = sums.get(key) ?? [0, 0, 0, 0, 0];
+    s[0] += 1;
+    s[1] += Number(r.prompt_tokens);
+    s[2] += Number(r.completion_tokens);
+    s[3] += Number(r.reasoning_tokens);
+    s[4] += Number(r.cost_micros);
+    sums.set(key, s);
+  };
+  for (const r of kept) {
+    bump(`d${Math.floor(Number(r.created_at) / DAY)}`, r);
+    bump(`m${r.model}`, r);
+    bump(`t${r.token_id ?? 0}`, r);
+    if (r.token_id === null) bump(`u${r.user_id ?? 0}`, r);
+  }
+  for (const [key, s] of sums) {
+    const text = s.join(",");
+    if (key[0] === "d") out.daily.set(Number(key.slice(1)), text);
+    if (key[0] === "m") out.models.set(key.slice(1), text);
+    if (key[0] === "t") out.tokens.set(Number(key.slice(1)), text);
+    if (key[0] === "u") out.members.set(Number(key.slice(1)), text);
+  }
+  return out;
+}
+
+function flat(b: UsageBreakdown) {
+  const text = <K>(m: Map<K, { requests: number; promptTokens: number; completionTokens: number; reasoningTokens: number; costMicros: number }>) =>
+    new Map([...m].map(([k, s]) => [k, [s.requests, s.promptTokens, s.completionTokens, s.reasoningTokens, s.costMicros].join(",")]));
+  return { daily: text(b.daily), models: text(b.models), tokens: text(b.tokens), members: text(b.members) };
+}
+
+describe("the daily layer", () => {
+  const filterSets = (): ResolvedFilters[] => [
+    {},
+    { model: "llama" },
+    { tokenId: tokenIds[0] },
+    { userId: member.userId },
+    { model: "mistral", tokenId: tokenIds[1] },
+    { model: "builtin", userId: admin.userId },
+    { model: "absent" },
+  ];
+
+  async function expectSameAsRaw(since: number, until: number) {
+    for (const filters of filterSets()) {
+      const label = `${new Date(since).toISOString()}..${new Date(until).toISOString()} ${JSON.stringify(filters)}`;
+      expect(flat(await usageBreakdown(h.deps, admin.orgId, since, until, filters)), label).toEqual(await rawBreakdown(admin.orgId, since, until, filters));
+    }
+  }
+
+  it("rolls whole days up at four levels that agree with each other and with the hourly rows", async () => {
+    await seed(clock - 12 * DAY, clock);
+    const { days, hours } = await rollUp(h.deps, admin.orgId);
+    expect(hours).toBe(floorHour(clock - ROLLUP_GRACE_MS));
+    expect(days).toBe(floorDay(hours));
+    const daily = await h.deps.db.selectFrom("usage_daily").selectAll().where("org_id", "=", admin.orgId).execute();
+    expect(daily.length).toBeGreaterThan(12 * 4);
+    const hourly = await h.deps.db.selectFrom("usage_hourly").selectAll().where("org_id", "=", admin.orgId).where("hour", "<", days).execute();
+    const perDay = (rows: { requests: number; cost_micros: number }[], dayOf: (r: never) => number) => {
+      const m = new Map<number, string>();
+      const acc = new Map<number, [number, number]>();
+      for (const r of rows) {
+        const d = dayOf(r as never);
+        const a = acc.get(d) ?? [0, 0];
+        acc.set(d, [a[0] + Number(r.requests), a[1] + Number(r.cost_micros)]);
+      }
+      for (const [d, a] of acc) m.set(d, a.join(","));
+      return m;
+    };
+    const fromHours = perDay(hourly, (r: { hour: number }) => floorDay(Number(r.hour)));
+    for (const { level } of DAY_LEVELS)
+      expect(
+        perDay(
+          daily.filter((r) => Number(r.level) === level),
+          (r: { day: number }) => Number(r.day),
+        ),
+        `level ${level}`,
+      ).toEqual(fromHours);
+  });
+
+  it("gives the raw sums for windows that start and end mid-day, across day boundaries, with every filter", async () => {
+    await seed(clock - 12 * DAY, clock);
+    const today = floorDay(clock);
+    await expectSameAsRaw(today - 7 * DAY, today + DAY); // whole days, then today's hours and the open hour
+    await expectSameAsRaw(today - 7 * DAY + 5 * HOUR_MS, today + DAY); // starts mid-day
+    await expectSameAsRaw(today - 7 * DAY + 5 * HOUR_MS, today - 2 * DAY + 17 * HOUR_MS); // starts and ends mid-day
+    await expectSameAsRaw(today - 3 * DAY + 23 * HOUR_MS, today - DAY + HOUR_MS); // a day boundary on each side
+    await expectSameAsRaw(today - 2 * DAY + 3 * HOUR_MS, today - 2 * DAY + 9 * HOUR_MS); // inside one day
+    await expectSameAsRaw(today + 2 * HOUR_MS, today + 13 * HOUR_MS); // today: hours, then raw rows
+    await expectSameAsRaw(floorHour(clock), today + DAY); // the open hour alone
+  });
+
+  it("stays exact as the clock crosses midnight, before and after the day is rolled up", async () => {
+    clock = Date.UTC(2025, 0, 15, 23, 40);
+    await seed(clock - 5 * DAY, clock);
+    await expectSameAsRaw(floorDay(clock) - 3 * DAY, floorDay(clock) + 2 * DAY);
+    const moments = [Date.UTC(2025, 0, 16, 0, 5), Date.UTC(2025, 0, 16, 0, 15), Date.UTC(2025, 0, 16, 1, 20), Date.UTC(2025, 0, 17, 0, 30)];
+    for (const [i, at] of moments.entries()) {
+      const before = clock;
+      clock = at;
+      await seed(before, clock, 400_000 + i * 10_000);
+      await expectSameAsRaw(floorDay(clock) - 3 * DAY, floorDay(clock) + DAY);
+      expectEqual(await report(admin, "days=7"), await rawTotals(admin.orgId, since7()));
+    }
+    const state = await h.deps.db.selectFrom("usage_rollup_state").selectAll().where("org_id", "=", admin.orgId).executeTakeFirstOrThrow();
+    expect(Number(state.days_until)).toBe(Date.UTC(2025, 0, 17));
+  });
+
+  it("rolls each day up once when many callers roll up at the same time", async () => {
+    await seed(clock - 40 * DAY, clock);
+    await Promise.all(Array.from({ length: 6 }, () => rollUp(h.deps, admin.orgId)));
+    clock += 2 * DAY;
+    await seed(clock - 2 * DAY, clock, 300_000);
+    const all = await Promise.all(Array.from({ length: 6 }, () => rollUp(h.deps, admin.orgId)));
+    expect(new Set(all.map((b) => b.days))).toEqual(new Set([floorDay(clock - ROLLUP_GRACE_MS)]));
+    const days = all[0].days;
+    for (const { level } of DAY_LEVELS) {
+      const rolled = await h.deps.db
+        .selectFrom("usage_daily")
+        .select((eb) => [eb.fn.sum<number>("requests").as("requests"), eb.fn.sum<number>("cost_micros").as("cost")])
+        .where("org_id", "=", admin.orgId)
+        .where("level", "=", level)
+        .executeTakeFirstOrThrow();
+      const raw = await rawBreakdown(admin.orgId, 0, days);
+      const [requests, cost] = [...raw.daily.values()].reduce(
+        ([n, c], text) => {
+          const s = text.split(",").map(Number);
+          return [n + s[0], c + s[4]];
+        },
+        [0, 0],
+      );
+      expect([Number(rolled.requests), Number(rolled.cost)], `level ${level}`).toEqual([requests, cost]);
+    }
+    expectEqual(await report(admin, "days=90"), await rawTotals(admin.orgId, (Math.floor(clock / DAY) - 89) * DAY));
+  });
+
+  it("starts from the hourly rows for an organization rolled up before the daily layer existed", async () => {
+    await seed(clock - 9 * DAY, clock);
+    await rollUp(h.deps, admin.orgId);
+    await h.deps.db.deleteFrom("usage_daily").where("org_id", "=", admin.orgId).execute();
+    await h.deps.db.updateTable("usage_rollup_state").set({ days_until: null }).where("org_id", "=", admin.orgId).execute();
+    clock += 3 * HOUR_MS;
+    expectEqual(await report(admin, "days=30"), await rawTotals(admin.orgId, (Math.floor(clock / DAY) - 29) * DAY));
+    const state = await h.deps.db.selectFrom("usage_rollup_state").selectAll().where("org_id", "=", admin.orgId).executeTakeFirstOrThrow();
+    expect(Number(state.days_until)).toBe(floorDay(clock - ROLLUP_GRACE_MS));
   });
 });
