@@ -19,6 +19,18 @@ export async function errorText(response: Response, fallback: string): Promise<s
 type Method = "GET" | "POST" | "PUT" | "DELETE";
 
 /**
+ * The body of an in-process answer without reading it as a stream: @hono/node-server's light Response
+ * (the global one in this process) keeps a string body as is until someone asks for more than its
+ * status and headers, and reading it through `text()` builds the full WHATWG Response and a stream first
+ * (a few percent of a page, decision 0087). Any other answer is read the standard way.
+ */
+function bodyText(response: Response): Promise<string> | string {
+  const symbol = Object.getOwnPropertySymbols(response).find((s) => s.description === "cache");
+  const cached = symbol && (response as unknown as Record<symbol, unknown>)[symbol];
+  return Array.isArray(cached) && typeof cached[1] === "string" ? cached[1] : response.text();
+}
+
+/**
  * The console's only way to the platform: one client per request, forwarding the browser's cookie and
  * origin, and collecting the platform's Set-Cookie headers for the response (`client.headers`).
  */
@@ -56,7 +68,7 @@ export function platformClient(request: Request, context: AppLoadContext) {
       return { ok: false, status: 502, error: fallback };
     }
     if (!response.ok) return { ok: false, status: response.status, ...(await errorBody(response, fallback)) };
-    const text = await response.text();
+    const text = await bodyText(response);
     const parsed = schema.safeParse(text ? JSON.parse(text) : null);
     if (!parsed.success) {
       console.error(`Platform ${method} ${path} answered an unexpected body:`, parsed.error.issues[0]);
