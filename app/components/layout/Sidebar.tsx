@@ -1,6 +1,7 @@
 import { Link, useLocation } from "@remix-run/react";
 import { SaveOnChangeSelect } from "~/components/SaveOnChangeSelect";
 import type { NavItem } from "./nav";
+import { navIcon } from "./nav-icon";
 import { homeNav, organizationNav, systemNav } from "./nav";
 
 interface SidebarProps {
@@ -43,7 +44,7 @@ function NavSection({ title, items, pathname }: { title: string; items: NavItem[
     <nav aria-label={title}>
       <ul className="menu w-full p-0">
         <li className="menu-title">{title}</li>
-        {items.map(({ to, label, icon: Icon }) => {
+        {items.map(({ to, label, icon }) => {
           const active = isActivePath(pathname, to);
           return (
             <li key={to}>
@@ -53,7 +54,7 @@ function NavSection({ title, items, pathname }: { title: string; items: NavItem[
                 aria-current={active ? "page" : undefined}
                 className={active ? "menu-active bg-primary! text-primary-content!" : ""}
               >
-                <Icon className="size-4" aria-hidden />
+                {navIcon(icon)}
                 {label}
               </Link>
             </li>
