@@ -2,7 +2,7 @@
  * The organization pages of two builds against the bare Remix app, in one interleaved run: before and
  * after a change, under the same load (decision 0087, third pass). Build both first (`npm run build`
  * here, and in a copy of the older commit, e.g. `git archive <commit> | tar -x -C /tmp/base`, with a
- * node_modules link, then `npm run build` there; `npm run bench` builds build/bare-remix):
+ * node_modules link, then `npm run build` there); the bare app is built here as `npm run bench` does:
  *   BENCH_BASE=/tmp/base BENCH_PORT=4100 tsx scripts/bench/pages-ab.ts
  */
 import { spawn } from "node:child_process";
@@ -10,7 +10,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { interleaved } from "./api";
+import { interleaved, startBareRemix } from "./api";
 import { devSignIn } from "./server";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -19,6 +19,7 @@ if (!base) throw new Error("BENCH_BASE: the folder of the build to compare with"
 const port = Number(process.env.BENCH_PORT ?? 3900);
 
 const children: ReturnType<typeof spawn>[] = [];
+const stops: (() => void)[] = [];
 async function up(url: string) {
   const deadline = Date.now() + 60_000;
   for (;;) {
@@ -56,14 +57,9 @@ async function startConsole(dir: string, at: number) {
 }
 
 try {
-  children.push(
-    spawn(process.execPath, [path.join(root, "scripts/bench/bare-remix/server.mjs")], {
-      env: { ...process.env, NODE_ENV: "production", PORT: String(port + 3), BARE_REMIX_BUILD: path.join(root, "build/bare-remix") },
-      stdio: ["ignore", "ignore", "inherit"],
-    }),
-  );
-  const bare = `http://127.0.0.1:${port + 3}`;
-  await up(bare);
+  const bareRemix = await startBareRemix(port + 3);
+  stops.push(bareRemix.stop);
+  const bare = bareRemix.url;
   const builds = [
     ["before", await startConsole(path.resolve(base), port + 1)],
     ["after", await startConsole(root, port + 2)],
@@ -80,4 +76,5 @@ try {
     console.log(`${name.padEnd(16)} ${f.reqPerSec.toFixed(0).padStart(6)} req/s  ${(f.reqPerSec / bareRps).toFixed(2)}× bare  p50 ${f.p50Ms} ms`);
 } finally {
   for (const child of children) child.kill();
+  for (const stop of stops) stop();
 }
