@@ -10,7 +10,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { interleaved, startBareRemix } from "./api";
+import autocannon from "autocannon";
+import { startBareRemix } from "./api";
 import { devSignIn } from "./server";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -19,7 +20,6 @@ if (!base) throw new Error("BENCH_BASE: the folder of the build to compare with"
 const port = Number(process.env.BENCH_PORT ?? 3900);
 
 const children: ReturnType<typeof spawn>[] = [];
-const stops: (() => void)[] = [];
 async function up(url: string) {
   const deadline = Date.now() + 60_000;
   for (;;) {
@@ -53,28 +53,61 @@ async function startConsole(dir: string, at: number) {
     headers: { cookie, "content-type": "application/json" },
     body: JSON.stringify({ name: "Bench Co" }),
   });
-  return { url, cookie };
+  return { url, cookie, pid: children.at(-1)!.pid! };
 }
 
+/** The process's CPU time so far, in milliseconds (Linux: utime + stime, 100 ticks a second). */
+function cpuMs(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
 try {
-  const bareRemix = await startBareRemix(port + 3);
-  stops.push(bareRemix.stop);
-  const bare = bareRemix.url;
+  // Built as the bench builds it, then run here, so its CPU time can be read too.
+  (await startBareRemix(port + 3)).stop();
+  children.push(
+    spawn(process.execPath, [path.join(root, "scripts/bench/bare-remix/server.mjs")], {
+      env: { ...process.env, NODE_ENV: "production", PORT: String(port + 3), BARE_REMIX_BUILD: path.join(root, "build/bare-remix") },
+      stdio: ["ignore", "ignore", "inherit"],
+    }),
+  );
+  const bare = { url: `http://127.0.0.1:${port + 3}`, pid: children[0].pid! };
+  await up(`${bare.url}/`);
   const builds = [
     ["before", await startConsole(path.resolve(base), port + 1)],
     ["after", await startConsole(root, port + 2)],
   ] as const;
-  const targets = [{ name: "bare", url: `${bare}/`, headers: {} }];
+  const targets = [{ name: "bare", url: `${bare.url}/`, cookie: "", pid: bare.pid }];
   for (const [name, c] of builds) {
     for (const page of ["/terms", "/team", "/tokens", "/billing"]) {
-      targets.push({ name: `${name} ${page}`, url: `${c.url}${page}`, headers: { cookie: page === "/terms" ? "CH-time-zone=UTC" : c.cookie } });
+      targets.push({ name: `${name} ${page}`, url: `${c.url}${page}`, cookie: page === "/terms" ? "CH-time-zone=UTC" : c.cookie, pid: c.pid });
     }
   }
-  const figures = await interleaved(targets, Number(process.env.BENCH_ROUNDS ?? 3), 4);
-  const bareRps = figures.get("bare")!.reqPerSec;
-  for (const [name, f] of figures)
-    console.log(`${name.padEnd(16)} ${f.reqPerSec.toFixed(0).padStart(6)} req/s  ${(f.reqPerSec / bareRps).toFixed(2)}× bare  p50 ${f.p50Ms} ms`);
+  const run = (t: (typeof targets)[number], duration: number) => autocannon({ url: t.url, headers: { cookie: t.cookie }, connections: 10, duration });
+  for (const target of targets) await run(target, 1);
+  const rps = new Map<string, number[]>();
+  const cpu = new Map<string, number[]>();
+  for (let round = 0; round < Number(process.env.BENCH_ROUNDS ?? 3); round++) {
+    for (const target of targets) {
+      const before = cpuMs(target.pid);
+      const result = await run(target, 4);
+      if (result.non2xx > 0 || result.errors > 0) throw new Error(`${target.name}: ${result.non2xx} answers were not 2xx, ${result.errors} errors`);
+      rps.set(target.name, [...(rps.get(target.name) ?? []), result.requests.average]);
+      cpu.set(target.name, [...(cpu.get(target.name) ?? []), (cpuMs(target.pid) - before) / result.requests.total]);
+    }
+  }
+  // Requests a second move with whatever else the machine runs; CPU time per request much less so.
+  const bareRps = median(rps.get("bare")!);
+  const bareCpu = median(cpu.get("bare")!);
+  for (const { name } of targets) {
+    const r = median(rps.get(name)!);
+    const c = median(cpu.get(name)!);
+    console.log(
+      `${name.padEnd(16)} ${r.toFixed(0).padStart(6)} req/s ${(r / bareRps).toFixed(2)}× bare   ${c.toFixed(2)} CPU ms a request ${(bareCpu / c).toFixed(2)}× bare`,
+    );
+  }
 } finally {
   for (const child of children) child.kill();
-  for (const stop of stops) stop();
 }
