@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
@@ -8,7 +7,6 @@ import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
-import helmet from "helmet";
 import morgan from "morgan";
 import "../app/load-context";
 import { isDevSignin } from "../platform/config";
@@ -17,6 +15,7 @@ import { isAllowedOrigin, MUTATING_METHODS } from "../platform/http/origin";
 import { bodyLimit, consoleBodyLimit } from "./body-limit";
 import { listenHosts, loadEnv } from "./env";
 import { hostAllowList } from "./host";
+import { pageHeaders } from "./page-headers";
 import { startPlatform } from "./platform";
 import { createStreamTracker, handleShutdown } from "./shutdown";
 
@@ -94,13 +93,9 @@ app.use(
 );
 app.get("/favicon.ico", (_req, res) => res.redirect(301, "/favicon.svg"));
 
-app.use((_req, res, next) => {
-  res.locals.cspNonce = randomBytes(16).toString("base64");
-  next();
-});
-
+// Helmet's headers with a fresh CSP nonce per request, worked out once (decision 0087).
 app.use(
-  helmet({
+  pageHeaders({
     // Vite's development client injects inline scripts and a websocket; the policy guards production.
     contentSecurityPolicy: production
       ? {

@@ -1,14 +1,32 @@
+/**
+ * One formatter per time zone: building an Intl.DateTimeFormat costs far more than formatting with
+ * it, and a ledger or member list formats a date per row (decision 0087). A time zone the runtime
+ * refuses throws as before and is not kept.
+ */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatterFor(timeZone: string): Intl.DateTimeFormat {
+  let formatter = formatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat("en-GB", {
+      timeZone,
+      year: "numeric",
+      month: "short",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+    });
+    // Time zones come from the browser's hint cookie: keep the map small whatever they send.
+    if (formatters.size >= 100) formatters.clear();
+    formatters.set(timeZone, formatter);
+  }
+  return formatter;
+}
+
 /** Dates are shown in 24-hour local format (SPEC §9), in the viewer's time zone. */
 export function formatDateTime(value: number | string | Date, timeZone: string): string {
   const date = value instanceof Date ? value : new Date(value);
   if (Number.isNaN(date.getTime())) return "";
-  return new Intl.DateTimeFormat("en-GB", {
-    timeZone,
-    year: "numeric",
-    month: "short",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-  }).format(date);
+  return formatterFor(timeZone).format(date);
 }

@@ -11,7 +11,7 @@ declare module "autocannon" {
   interface Result {
     non2xx: number;
     errors: number;
-    requests: { average: number };
+    requests: { average: number; total: number };
     latency: { p50: number; p99: number };
   }
   export default function autocannon(options: Options): Promise<Result>;

@@ -1,6 +1,7 @@
-import { NavLink, useLocation } from "@remix-run/react";
+import { Link, useLocation } from "@remix-run/react";
 import { SaveOnChangeSelect } from "~/components/SaveOnChangeSelect";
 import type { NavItem } from "./nav";
+import { navIcon } from "./nav-icon";
 import { homeNav, organizationNav, systemNav } from "./nav";
 
 interface SidebarProps {
@@ -12,6 +13,7 @@ interface SidebarProps {
 }
 
 export function Sidebar({ organizations, active, showSystem, isAdmin = false }: SidebarProps) {
+  const { pathname } = useLocation();
   return (
     <aside className="flex min-h-full w-sidebar max-w-[85vw] flex-col gap-2 border-r border-base-300 bg-base-100 p-3" aria-label="Sidebar">
       <div className="px-2 py-3 text-lg font-bold">AI Console</div>
@@ -20,26 +22,44 @@ export function Sidebar({ organizations, active, showSystem, isAdmin = false }: 
       ) : (
         <p className="truncate px-2 text-sm text-base-content/70">{active.name}</p>
       )}
-      <NavSection title="Home" items={homeNav} />
-      <NavSection title="Organization" items={organizationNav.filter((item) => isAdmin || !item.adminOnly)} />
-      {showSystem ? <NavSection title="System" items={systemNav} /> : null}
+      <NavSection title="Home" items={homeNav} pathname={pathname} />
+      <NavSection title="Organization" items={organizationNav.filter((item) => isAdmin || !item.adminOnly)} pathname={pathname} />
+      {showSystem ? <NavSection title="System" items={systemNav} pathname={pathname} /> : null}
     </aside>
   );
 }
 
-function NavSection({ title, items }: { title: string; items: NavItem[] }) {
+/**
+ * NavLink's rule (case-insensitive; "/" only when exact, the others for their subpages too), worked out
+ * once for the sidebar instead of by each link's own hooks on every render (decision 0087).
+ */
+export function isActivePath(pathname: string, to: string): boolean {
+  const path = pathname.toLowerCase();
+  const target = to.toLowerCase();
+  return path === target || (target !== "/" && path.startsWith(target) && path.charAt(target.length) === "/");
+}
+
+function NavSection({ title, items, pathname }: { title: string; items: NavItem[]; pathname: string }) {
   return (
     <nav aria-label={title}>
       <ul className="menu w-full p-0">
         <li className="menu-title">{title}</li>
-        {items.map(({ to, label, icon: Icon }) => (
-          <li key={to}>
-            <NavLink to={to} end={to === "/"} prefetch="intent" className={({ isActive }) => (isActive ? "menu-active bg-primary! text-primary-content!" : "")}>
-              <Icon className="size-4" aria-hidden />
-              {label}
-            </NavLink>
-          </li>
-        ))}
+        {items.map(({ to, label, icon }) => {
+          const active = isActivePath(pathname, to);
+          return (
+            <li key={to}>
+              <Link
+                to={to}
+                prefetch="intent"
+                aria-current={active ? "page" : undefined}
+                className={active ? "menu-active bg-primary! text-primary-content!" : ""}
+              >
+                {navIcon(icon)}
+                {label}
+              </Link>
+            </li>
+          );
+        })}
       </ul>
     </nav>
   );

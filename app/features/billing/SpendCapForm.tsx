@@ -9,7 +9,9 @@ import { useArrivalKey } from "~/lib/use-arrival";
 import { useIsPending } from "~/lib/use-is-pending";
 import { spendCapForm } from "./spend-cap-form";
 
-const money = (amount: number) => `$${amount.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+// One formatter for the module: toLocaleString with options builds a new one per call (decision 0087).
+const dollars = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const money = (amount: number) => `$${dollars.format(amount)}`;
 
 /**
  * The organization's monthly spend cap (issue 11): what this UTC month has spent against it, and for

@@ -1,6 +1,8 @@
 import type { ApiToken } from "~/platform/tokens";
 
-const money = (amount: number) => `$${amount.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+// One formatter for the module: toLocaleString with options builds a new one per call (decision 0087).
+const dollars = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const money = (amount: number) => `$${dollars.format(amount)}`;
 
 /** "$0.08 / $0.10", "$3.00 / $10.00 this month", or null without a budget. */
 export function budgetText(budget: ApiToken["budget"]): string | null {

@@ -1,0 +1,17 @@
+import { describe, expect, it } from "vitest";
+import { formatDateTime } from "./datetime";
+
+describe("formatDateTime", () => {
+  it("formats in 24-hour time in the given zone, the same on every call", () => {
+    const at = Date.UTC(2026, 10, 23, 17, 5);
+    expect(formatDateTime(at, "UTC")).toBe("23 Nov 2026, 17:05");
+    expect(formatDateTime(at, "America/New_York")).toBe("23 Nov 2026, 12:05");
+    expect(formatDateTime(new Date(at), "UTC")).toBe("23 Nov 2026, 17:05");
+    expect(formatDateTime("not a date", "UTC")).toBe("");
+  });
+
+  it("refuses an unknown time zone every time, as Intl does", () => {
+    expect(() => formatDateTime(0, "Nowhere/Else")).toThrow(RangeError);
+    expect(() => formatDateTime(0, "Nowhere/Else")).toThrow(RangeError);
+  });
+});
