@@ -273,17 +273,20 @@ export async function usageReport(deps: Deps, orgId: number, days: UsagePeriod, 
   return buildReport(days, today, breakdown, tokens, users);
 }
 
-/** What each token spent this UTC calendar month (the month budgets count), from the same rollups. */
+/**
+ * What each token spent this UTC calendar month (the month budgets count): the month's counter that
+ * settlement keeps on the token, in the transaction that writes the usage row and the ledger row
+ * (platform/spend/reservations.ts). One row per token however busy the organization is: summing the
+ * usage would read the open hour's raw rows, millions for a busy organization (decision 0092).
+ */
 export async function tokenSpend(deps: Deps, orgId: number): Promise<TokenSpend> {
-  const now = deps.now();
-  const month = monthKey(now);
-  const first = new Date(`${month}-01T00:00:00Z`);
-  const start = first.getTime();
-  const end = Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + 1, 1);
-  const { tokens } = await usageBreakdown(deps, orgId, start, end, {});
-  const names = await tokenNames(deps, orgId, [...tokens.keys()]);
-  return {
-    month,
-    tokens: [...tokens].filter(([id]) => names.has(id)).map(([id, sum]) => ({ token: names.get(id)!, spent: microsToDollars(sum.costMicros) })),
-  };
+  const month = monthKey(deps.now());
+  const rows = await deps.db
+    .selectFrom("api_tokens")
+    .select(["public_id", "month_spent_micros"])
+    .where("org_id", "=", orgId)
+    .where("month_key", "=", month)
+    .orderBy("id")
+    .execute();
+  return { month, tokens: rows.map((r) => ({ token: r.public_id, spent: microsToDollars(Number(r.month_spent_micros)) })) };
 }

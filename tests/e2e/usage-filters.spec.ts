@@ -9,14 +9,24 @@ import { micros, parseCsv } from "../csv";
 
 let receipt = 0;
 
-/** A completion row as metering writes it, for a token (by public id) or for a member's console chat. */
+/**
+ * A completion as metering writes it, for a token (by public id) or for a member's console chat: its
+ * usage row and, for a token, the month's spend that settlement counts on the token.
+ */
 async function recordUsage(orgId: number, row: { token?: string; userId?: number; model?: string; costMicros: number }) {
   receipt += 1;
+  const now = Date.now();
+  const month = new Date(now).toISOString().slice(0, 7);
   await writeDatabase([
     {
       sql: `insert into chat_usage (receipt_id, org_id, user_id, token_id, model, rate_card_id, prompt_tokens, completion_tokens, reasoning_tokens, cost_micros, estimated, outcome, created_at)
             values (?, ?, ?, (select id from api_tokens where public_id = ? and org_id = ?), ?, null, 100, 50, 0, ?, 0, 'completed', ?)`,
-      params: [`rcpt_e2e_${Date.now()}_${receipt}`, orgId, row.userId ?? null, row.token ?? null, orgId, row.model ?? "builtin", row.costMicros, Date.now()],
+      params: [`rcpt_e2e_${now}_${receipt}`, orgId, row.userId ?? null, row.token ?? null, orgId, row.model ?? "builtin", row.costMicros, now],
+    },
+    {
+      sql: `update api_tokens set month_spent_micros = (case when month_key = ? then month_spent_micros else 0 end) + ?, month_key = ?
+            where public_id = ? and org_id = ?`,
+      params: [month, row.costMicros, month, row.token ?? null, orgId],
     },
   ]);
 }

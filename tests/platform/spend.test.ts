@@ -1,4 +1,5 @@
 import type { CreatedApiToken } from "@contract/tokens";
+import type { TokenSpend } from "@contract/usage";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { creditPayment } from "../../platform/billing/ledger";
 import { saveModel } from "../../platform/models/service";
@@ -258,6 +259,46 @@ describe("token settings", () => {
     expect((await admin.call("PUT", `/tokens/${created.publicId}`, { ...settings, rateLimitRpm: 1.5 })).status).toBe(400);
     const cleared = await admin.call("PUT", `/tokens/${created.publicId}`, { budget: null, allowedModels: null, rateLimitRpm: null });
     expect(await cleared.json()).toMatchObject({ budget: null, allowedModels: null, rateLimitRpm: null });
+  });
+});
+
+describe("GET /usage/token-spend", () => {
+  it("answers what each token spent this UTC month, exactly its metered usage of the month, for every member", async () => {
+    const admin = await setup(10);
+    const member = await h.signIn("Mia Member", "mia@example.test");
+    await h.join(admin, member);
+    const [a, b] = [await token(admin), await token(admin)];
+    const json = (secret: string) => viaToken(secret, ask("fake-echo", { stream: false })).then((r) => (expect(r.status).toBe(200), r.text()));
+
+    const today = new Date(clock);
+    const monthStart = Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + 1, 1);
+    clock = monthStart - 60_000;
+    await json(b.token); // last month's: not this month's
+    clock = monthStart + 60_000;
+    await json(a.token);
+    await json(a.token);
+    await json(b.token);
+    await admin.call("POST", "/chat/completions", ask("fake-echo", { stream: false })).then((r) => r.text()); // a console chat: no token's
+
+    const response = await member.call("GET", "/usage/token-spend");
+    expect(response.status).toBe(200);
+    const spend: TokenSpend = await response.json();
+    expect(spend.month).toBe(new Date(monthStart).toISOString().slice(0, 7));
+    const metered = async (tokenPublicId: string) => {
+      const row = await h.deps.db
+        .selectFrom("chat_usage")
+        .innerJoin("api_tokens", "api_tokens.id", "chat_usage.token_id")
+        .select((eb) => eb.fn.sum<number>("cost_micros").as("micros"))
+        .where("api_tokens.public_id", "=", tokenPublicId)
+        .where("chat_usage.created_at", ">=", monthStart)
+        .executeTakeFirstOrThrow();
+      return Number(row.micros) / 1e6;
+    };
+    const byToken = Object.fromEntries(spend.tokens.map((t) => [t.token, t.spent]));
+    expect(byToken[a.publicId]).toBeGreaterThan(0);
+    expect(byToken[a.publicId]).toBeCloseTo(await metered(a.publicId), 6);
+    expect(byToken[b.publicId]).toBeCloseTo(await metered(b.publicId), 6);
+    expect(byToken[a.publicId]).toBeCloseTo(2 * byToken[b.publicId], 6);
   });
 });
 

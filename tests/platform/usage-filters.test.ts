@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { TokenSpend, UsageReport } from "@contract/usage";
+import type { UsageReport } from "@contract/usage";
 import { USAGE_CSV_HEADER } from "@contract/usage";
 import type { Harness, Session } from "./harness";
 import { createHarness } from "./harness";
@@ -137,19 +137,6 @@ describe("GET /usage filters", () => {
     const response = await admin.call("GET", "/usage?member=abc");
     expect(response.status).toBe(400);
     expect((await response.json()).error).toBe("member: must be a member id");
-  });
-});
-
-describe("GET /usage/token-spend", () => {
-  it("sums each token's cost this UTC month, for every member", async () => {
-    await seedMix();
-    await record({ orgId: admin.orgId, at: Date.UTC(2024, 11, 31, 23, 59, 59), tokenId: tokenB.id, costMicros: 5_000_000 });
-    await record({ orgId: admin.orgId, at: Date.UTC(2025, 0, 1, 0, 0, 0), tokenId: tokenB.id, costMicros: 1_500_000 });
-    const response = await member.call("GET", "/usage/token-spend");
-    expect(response.status).toBe(200);
-    const spend: TokenSpend = await response.json();
-    expect(spend.month).toBe("2025-01");
-    expect(Object.fromEntries(spend.tokens.map((t) => [t.token, t.spent]))).toEqual({ [tokenA.publicId]: 0.003333, [tokenB.publicId]: 1.5 });
   });
 });
 
