@@ -322,13 +322,8 @@ export interface ModelStatusHistoryTable {
   at: number;
 }
 
-/** Sums of `chat_usage` per closed hour (migration 0009); `token_key`/`user_key` 0 for none. */
-export interface UsageHourlyTable {
-  org_id: number;
-  hour: number;
-  model: string;
-  token_key: number;
-  user_key: number;
+/** The sums every usage rollup keeps (platform/usage/rollup.ts, SUM_COLUMNS). */
+interface UsageSums {
   requests: number;
   prompt_tokens: number;
   completion_tokens: number;
@@ -336,22 +331,26 @@ export interface UsageHourlyTable {
   cost_micros: number;
 }
 
+/** Sums of `chat_usage` per closed hour (migration 0009); `token_key`/`user_key` 0 for none. */
+export interface UsageHourlyTable extends UsageSums {
+  org_id: number;
+  hour: number;
+  model: string;
+  token_key: number;
+  user_key: number;
+}
+
 /**
  * Sums of `usage_hourly` per UTC day (`day`: its midnight) whose hours are all rolled up (migration 0013), at
  * four levels: per model × token × member (0), per model (1), per token × member (2), per day (3).
  */
-export interface UsageDailyTable {
+export interface UsageDailyTable extends UsageSums {
   org_id: number;
   level: 0 | 1 | 2 | 3;
   day: number;
   model: string;
   token_key: number;
   user_key: number;
-  requests: number;
-  prompt_tokens: number;
-  completion_tokens: number;
-  reasoning_tokens: number;
-  cost_micros: number;
 }
 
 /**
