@@ -13,6 +13,8 @@ WORKDIR /app
 ENV npm_config_nodedir=/usr/local
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
+# The install's postinstall applies these (patch-package; decision 0093).
+COPY patches ./patches
 RUN npm install --no-audit --no-fund
 
 FROM deps AS build
