@@ -43,3 +43,15 @@ describe("route matching with compiled paths kept", () => {
     }
   });
 });
+
+describe("route matching after routes are added in place", () => {
+  it("matches a route discovered after the tree was first matched", () => {
+    const children: { id: string; path: string }[] = [{ id: "team", path: "team" }];
+    const routes = [{ id: "org", path: "/", children }];
+    expect(matchRoutes(routes, "/tokens")).toBeNull();
+    // What the client router's route discovery does: children pushed into the same array.
+    children.push({ id: "tokens", path: "tokens" });
+    expect(matchRoutes(routes, "/tokens")?.map((m) => m.route.id)).toEqual(["org", "tokens"]);
+    expect(matchRoutes(routes, "/team")?.map((m) => m.route.id)).toEqual(["org", "team"]);
+  });
+});
