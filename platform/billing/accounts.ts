@@ -2,6 +2,7 @@ import type { Transaction } from "kysely";
 import type { AutoPayment, BillingConfig, PaymentMethodSummary, PaymentMode } from "@contract/billing";
 import { autoPaymentErrors, INVOICE_REFUSAL, NO_PAYMENT_METHOD, NOT_CONFIGURED } from "@contract/billing";
 import type { Deps } from "../context";
+import { compiledOnce } from "../db/compiled";
 import type { DB } from "../db";
 import type { Database } from "../db/schema";
 import { PlatformError } from "../http/errors";
@@ -28,8 +29,11 @@ export async function ensureAccount(db: DB, orgId: number, now = Date.now()): Pr
     .execute();
 }
 
+/** Four of /billing's reads (balance, configuration, card, recharges) are this row. */
+const accountOf = compiledOnce((db, orgId: number) => db.selectFrom("billing_accounts").selectAll().where("org_id", "=", orgId));
+
 export async function account(deps: Deps, orgId: number) {
-  const row = await deps.db.selectFrom("billing_accounts").selectAll().where("org_id", "=", orgId).executeTakeFirst();
+  const [row] = await accountOf(deps.db, orgId);
   if (!row) throw new PlatformError(404, "Organization not found");
   return row;
 }

@@ -2,6 +2,8 @@ import type { LedgerQuery, LedgerRow } from "@contract/billing";
 import { LEDGER_MAX_PAGE, LEDGER_PAGE } from "@contract/billing";
 import type { Deps } from "../context";
 import type { DB } from "../db";
+import type { LedgerEntriesTable } from "../db/schema";
+import type { Selectable } from "kysely";
 import { compiledOnce } from "../db/compiled";
 import { ensureAccount } from "./accounts";
 import { microsToDollars } from "./money";
@@ -17,6 +19,8 @@ export type CreditKind = keyof typeof CREDIT_DESCRIPTIONS;
  */
 export async function getLedger(deps: Deps, orgId: number, page: LedgerQuery): Promise<LedgerRow[]> {
   const limit = Math.min(Math.max(page.limit ?? LEDGER_PAGE, 1), LEDGER_MAX_PAGE);
+  // The first page is what /billing shows on every visit.
+  if (page.before === undefined && page.after === undefined) return (await latestEntries(deps.db, orgId, limit)).map(toLedgerRow);
   let query = deps.db.selectFrom("ledger_entries").selectAll().where("org_id", "=", orgId);
   if (page.before !== undefined) query = query.where("id", "<", page.before);
   if (page.after !== undefined) query = query.where("id", ">", page.after);
@@ -24,14 +28,22 @@ export async function getLedger(deps: Deps, orgId: number, page: LedgerQuery): P
     page.after !== undefined && page.before === undefined
       ? (await query.orderBy("id", "asc").limit(limit).execute()).reverse()
       : await query.orderBy("id", "desc").limit(limit).execute();
-  return rows.map((r) => ({
+  return rows.map(toLedgerRow);
+}
+
+const latestEntries = compiledOnce((db, orgId: number, limit: number) =>
+  db.selectFrom("ledger_entries").selectAll().where("org_id", "=", orgId).orderBy("id", "desc").limit(limit),
+);
+
+function toLedgerRow(r: Selectable<LedgerEntriesTable>): LedgerRow {
+  return {
     id: r.id,
     timestamp: new Date(r.created_at).toISOString(),
     description: r.description,
     model: r.model,
     rateCardId: r.rate_card_id,
     change: microsToDollars(r.change_micros),
-  }));
+  };
 }
 
 /**

@@ -5,6 +5,7 @@ import type { Database } from "../db/schema";
 import type { ActiveInvite, CreateInvite, CreatedOrganization, Invite } from "@contract/orgs";
 import { INVITE_EXPIRED, INVITE_EXPIRY_RULE, INVITE_INVALID, INVITE_MAX_LIFETIME_MS, INVITE_REVOKED } from "@contract/orgs";
 import type { Member, Role } from "@contract/team";
+import { compiledOnce } from "../db/compiled";
 import { PlatformError } from "../http/errors";
 import { normalizeOrganizationName } from "../http/names";
 import { insertPrimaryToken } from "../tokens/service";
@@ -74,8 +75,11 @@ function usable(now: number) {
 }
 
 /** Every code of the organization that can still be used, newest first, with its maker (admins, issue 14). */
-export async function listActiveInvites(deps: Deps, orgId: number): Promise<ActiveInvite[]> {
-  const rows = await deps.db
+/** At most this many active codes are listed (newest first): a list longer than that is noise. */
+const INVITE_LIST_LIMIT = 200;
+
+const activeInvites = compiledOnce((db, orgId: number, now: number) =>
+  db
     .selectFrom("invites")
     .innerJoin("users", "users.id", "invites.created_by")
     .select([
@@ -90,11 +94,14 @@ export async function listActiveInvites(deps: Deps, orgId: number): Promise<Acti
       "users.name as creator_name",
     ])
     .where("invites.org_id", "=", orgId)
-    .where(usable(deps.now()))
+    .where(usable(now))
     .orderBy("invites.created_at", "desc")
     .orderBy("invites.id", "desc")
-    .limit(INVITE_LIST_LIMIT)
-    .execute();
+    .limit(INVITE_LIST_LIMIT),
+);
+
+export async function listActiveInvites(deps: Deps, orgId: number): Promise<ActiveInvite[]> {
+  const rows = await activeInvites(deps.db, orgId, deps.now());
   return rows.map((r) => ({
     id: r.id,
     code: r.code,
@@ -106,9 +113,6 @@ export async function listActiveInvites(deps: Deps, orgId: number): Promise<Acti
     expiresAt: r.expires_at === null ? null : Number(r.expires_at),
   }));
 }
-
-/** At most this many active codes are listed (newest first): a list longer than that is noise. */
-const INVITE_LIST_LIMIT = 200;
 
 /** Revokes a code of the organization; another organization's (or no) code is 404, an inactive one is left as it is. */
 export async function revokeInvite(deps: Deps, orgId: number, inviteId: number): Promise<void> {
@@ -190,15 +194,18 @@ export async function hasPaymentMethod(deps: Deps, orgId: number): Promise<boole
 
 export type { Member };
 
-export async function listMembers(deps: Deps, orgId: number): Promise<Member[]> {
-  return deps.db
+const membersOf = compiledOnce((db, orgId: number) =>
+  db
     .selectFrom("memberships")
     .innerJoin("users", "users.id", "memberships.user_id")
     .select(["users.id", "users.name", "users.email", "memberships.role"])
     .where("memberships.org_id", "=", orgId)
     .orderBy("memberships.created_at")
-    .orderBy("users.id")
-    .execute();
+    .orderBy("users.id"),
+);
+
+export function listMembers(deps: Deps, orgId: number): Promise<Member[]> {
+  return membersOf(deps.db, orgId);
 }
 
 async function findMember(deps: Deps, orgId: number, memberId: number): Promise<Member> {

@@ -1,17 +1,18 @@
 import type { SpendCapInput, SpendCapState } from "@contract/billing";
 import type { Deps } from "../context";
+import { compiledOnce } from "../db/compiled";
 import { PlatformError } from "../http/errors";
 import { dollarsToMicros, microsToDollars } from "../billing/money";
 import { monthKey } from "./reservations";
 import { record } from "../audit/record";
 
 /** GET /billing/spend-cap: the organization's monthly cap, what this UTC month has spent, what is held. */
+const capOf = compiledOnce((db, orgId: number) =>
+  db.selectFrom("billing_accounts").select(["monthly_cap_micros", "month_key", "month_spent_micros", "reserved_micros"]).where("org_id", "=", orgId),
+);
+
 export async function getSpendCap(deps: Deps, orgId: number): Promise<SpendCapState> {
-  const a = await deps.db
-    .selectFrom("billing_accounts")
-    .select(["monthly_cap_micros", "month_key", "month_spent_micros", "reserved_micros"])
-    .where("org_id", "=", orgId)
-    .executeTakeFirst();
+  const [a] = await capOf(deps.db, orgId);
   if (!a) throw new PlatformError(404, "Organization not found");
   return {
     monthlyCap: a.monthly_cap_micros === null ? null : microsToDollars(a.monthly_cap_micros),

@@ -80,15 +80,12 @@ export async function updateTokenSettings(deps: Deps, orgId: number, publicId: s
   });
 }
 
+const tokensOf = compiledOnce((db, orgId: number) =>
+  db.selectFrom("api_tokens").selectAll().where("org_id", "=", orgId).orderBy("is_primary", "desc").orderBy("created_at", "desc").orderBy("id", "desc"),
+);
+
 export async function listTokens(deps: Deps, orgId: number): Promise<ApiToken[]> {
-  const rows = await deps.db
-    .selectFrom("api_tokens")
-    .selectAll()
-    .where("org_id", "=", orgId)
-    .orderBy("is_primary", "desc")
-    .orderBy("created_at", "desc")
-    .orderBy("id", "desc")
-    .execute();
+  const rows = await tokensOf(deps.db, orgId);
   const now = deps.now();
   return rows.map((row) => toApiToken(row, now));
 }
