@@ -169,6 +169,9 @@ test("after 5 minutes without activity a signed-out session goes to /login", asy
   await signInWithOrganization(page, "Idle");
   await page.goto("/team");
   await expect(page.getByRole("heading", { name: "Team", exact: true })).toBeVisible();
+  // The check is armed once React has hydrated the page (the heading is there before, from the
+  // server); time run before that would not count on a loaded machine.
+  await expect.poll(() => page.evaluate(() => Object.keys(document.getElementById("main") ?? {}).some((key) => key.startsWith("__reactFiber")))).toBe(true);
   await page.request.post("/api/v1/auth/logout");
   await page.clock.runFor(299_000);
   await expect(page).toHaveURL(/\/team$/);
