@@ -26,6 +26,10 @@ export const ceilDay = (ms: number) => Math.ceil(ms / DAY_MS) * DAY_MS;
 export const SUM_COLUMNS = ["requests", "prompt_tokens", "completion_tokens", "reasoning_tokens", "cost_micros"] as const;
 export type SumColumn = (typeof SUM_COLUMNS)[number];
 
+/** A raw row's keys in the rollups: its API token, 0 for the console; its member, 0 when it has none. */
+export const TOKEN_KEY = sql<number>`coalesce(token_id, 0)`;
+export const USER_KEY = sql<number>`coalesce(user_id, 0)`;
+
 /** The SELECT list of the sums: of raw `chat_usage` rows, or of rolled-up rows. Cast, as PostgreSQL sums bigints to numeric. */
 export function sums(of: "raw" | "rolled") {
   return SUM_COLUMNS.map((column) =>
@@ -115,18 +119,11 @@ function rollHours(trx: Transaction<Database>, orgId: number, start: number, unt
     .expression(
       trx
         .selectFrom("chat_usage")
-        .select([
-          hour.as("hour"),
-          "org_id",
-          "model",
-          sql<number>`coalesce(token_id, 0)`.as("token_key"),
-          sql<number>`coalesce(user_id, 0)`.as("user_key"),
-          ...sums("raw"),
-        ])
+        .select([hour.as("hour"), "org_id", "model", TOKEN_KEY.as("token_key"), USER_KEY.as("user_key"), ...sums("raw")])
         .where("org_id", "=", orgId)
         .where("created_at", ">=", start)
         .where("created_at", "<", until)
-        .groupBy([hour, "org_id", "model", sql`coalesce(token_id, 0)`, sql`coalesce(user_id, 0)`]),
+        .groupBy([hour, "org_id", "model", TOKEN_KEY, USER_KEY]),
     )
     .execute();
 }

@@ -8,7 +8,7 @@ import { monthKey } from "../spend/reservations";
 import type { TokenSpend, UsageFigures, UsageFilters, UsagePeriod, UsageReport } from "@contract/usage";
 import { USAGE_MEMBER_NOT_FOUND, USAGE_TOKEN_NOT_FOUND } from "@contract/usage";
 import type { RollupBoundaries, SumColumn, Sums } from "./rollup";
-import { ceilDay, DAY_MS, dayLevel, floorDay, readSums, rollUp, SUM_COLUMNS, sums } from "./rollup";
+import { ceilDay, DAY_MS, dayLevel, floorDay, readSums, rollUp, SUM_COLUMNS, sums, TOKEN_KEY, USER_KEY } from "./rollup";
 
 export { DAY_MS };
 
@@ -179,20 +179,14 @@ export async function usageBreakdown(deps: Deps, orgId: number, since: number, u
   const [rawFrom, rawTo] = plan.raw ?? [until, until];
   let raw = db
     .selectFrom("chat_usage")
-    .select([
-      dayOf("created_at").as("day"),
-      "model",
-      sql<number>`coalesce(token_id, 0)`.as("token_key"),
-      sql<number>`coalesce(user_id, 0)`.as("user_key"),
-      ...sums("raw"),
-    ])
+    .select([dayOf("created_at").as("day"), "model", TOKEN_KEY.as("token_key"), USER_KEY.as("user_key"), ...sums("raw")])
     .where("org_id", "=", orgId)
     .where("created_at", ">=", rawFrom)
     .where("created_at", "<", rawTo);
   if (filters.model !== undefined) raw = raw.where("model", "=", filters.model);
   if (filters.tokenId !== undefined) raw = raw.where("token_id", "=", filters.tokenId);
   if (filters.userId !== undefined) raw = raw.where("token_id", "is", null).where("user_id", "=", filters.userId);
-  recent.push(raw.groupBy([dayOf("created_at"), "model", sql`coalesce(token_id, 0)`, sql`coalesce(user_id, 0)`]).$castTo<Part>());
+  recent.push(raw.groupBy([dayOf("created_at"), "model", TOKEN_KEY, USER_KEY]).$castTo<Part>());
 
   /** The daily rows a breakdown reads: its level, the window's whole days, the filters. */
   const daily = (model: boolean, source: boolean) => {
