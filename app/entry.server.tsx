@@ -1,8 +1,9 @@
-import { Writable } from "node:stream";
+import { type Readable, Writable } from "node:stream";
 import type { AppLoadContext, EntryContext } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
-import { renderToPipeableStream } from "react-dom/server";
+import type { ReactElement } from "react";
+import { renderToNodeStream, renderToPipeableStream } from "react-dom/server";
 import { NonceProvider } from "./lib/nonce";
 
 const ABORT_DELAY = 5_000;
@@ -17,32 +18,36 @@ export default function handleRequest(
   loadContext: AppLoadContext,
 ) {
   const nonce = loadContext.cspNonce;
+  const app = (
+    <NonceProvider value={nonce}>
+      <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+    </NonceProvider>
+  );
+  if (WHOLE_DOCUMENTS && !hasDeferredData(remixContext)) {
+    responseHeaders.set("Content-Type", "text/html");
+    return renderWhole(app).then((html) => new Response(html, { headers: responseHeaders, status: responseStatusCode }));
+  }
   // Bots get the whole document at once; browsers get the shell as soon as it is ready.
   const readyEvent = isbot(request.headers.get("user-agent") ?? "") ? "onAllReady" : "onShellReady";
   return new Promise((resolve, reject) => {
     let shellRendered = false;
-    const { pipe, abort } = renderToPipeableStream(
-      <NonceProvider value={nonce}>
-        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
-      </NonceProvider>,
-      {
-        nonce,
-        [readyEvent]() {
-          shellRendered = true;
-          const { destination, body } = htmlBody(abort);
-          responseHeaders.set("Content-Type", "text/html");
-          resolve(new Response(body, { headers: responseHeaders, status: responseStatusCode }));
-          pipe(destination);
-        },
-        onShellError(error: unknown) {
-          reject(error);
-        },
-        onError(error: unknown) {
-          responseStatusCode = 500;
-          if (shellRendered) console.error(error);
-        },
+    const { pipe, abort } = renderToPipeableStream(app, {
+      nonce,
+      [readyEvent]() {
+        shellRendered = true;
+        const { destination, body } = htmlBody(abort);
+        responseHeaders.set("Content-Type", "text/html");
+        resolve(new Response(body, { headers: responseHeaders, status: responseStatusCode }));
+        pipe(destination);
       },
-    );
+      onShellError(error: unknown) {
+        reject(error);
+      },
+      onError(error: unknown) {
+        responseStatusCode = 500;
+        if (shellRendered) console.error(error);
+      },
+    });
     setTimeout(abort, ABORT_DELAY);
   });
 }
@@ -93,4 +98,52 @@ function htmlBody(abort: () => void): { destination: Writable; body: ReadableStr
     return write(...args);
   }) as Writable["write"];
   return { destination, body };
+}
+
+/**
+ * Whether a loader handed the page a promise to stream in (an `<Await>`, as /models does). Only those
+ * pages need React's streaming renderer; the others are rendered whole (decision 0087, fifth pass).
+ */
+function hasDeferredData(context: EntryContext): boolean {
+  for (const data of Object.values(context.staticHandlerContext.loaderData)) {
+    if (data === null || typeof data !== "object") continue;
+    for (const value of Object.values(data)) if (value instanceof Promise) return true;
+  }
+  return false;
+}
+
+/**
+ * The React 18 development build warns at every call of the renderer `renderWhole` uses; development
+ * keeps streaming every page.
+ */
+const WHOLE_DOCUMENTS = process.env.NODE_ENV === "production";
+
+/**
+ * The document as one string, once everything in it is ready. React's streaming renderer encodes each
+ * piece of markup into bytes on its own (a fifth of a signed-in page's CPU time); its string renderer
+ * only concatenates. `renderToString` cannot wait for Remix's hydration data, which arrives through a
+ * Suspense boundary; `renderToNodeStream` can, and hands each piece to its stream's `push`, which is
+ * taken here to collect the pieces instead of queueing each one as a Buffer. It writes no doctype, and
+ * errors inside a Suspense boundary are rendered on the client rather than reported.
+ */
+function renderWhole(app: ReactElement): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const stream = renderToNodeStream(app) as Readable;
+    const timer = setTimeout(() => stream.destroy(new Error(`The document was not ready within ${ABORT_DELAY} ms`)), ABORT_DELAY);
+    let html = "<!DOCTYPE html>";
+    stream.push = (chunk: string | null) => {
+      if (chunk !== null) html += chunk;
+      else {
+        clearTimeout(timer);
+        resolve(html);
+      }
+      return true;
+    };
+    // A render that fails outside any Suspense boundary destroys the stream with its error: Remix then
+    // renders the error boundary.
+    stream.once("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+  });
 }

@@ -179,6 +179,30 @@ test("after 5 minutes without activity a signed-out session goes to /login", asy
   await expect(page).toHaveURL(/\/login$/);
 });
 
+// Pages whose loaders defer nothing are rendered whole; /models streams its table (decision 0087,
+// fifth pass). Either way the document is in standards mode, with its hydration data, and hydrates.
+test("a page rendered whole and a page that streams are both standards-mode documents that hydrate", async ({ page }) => {
+  await signInWithOrganization(page, "Docs");
+  for (const path of ["/team", "/models"]) {
+    const response = await page.request.get(path);
+    expect(response.headers()["content-type"]).toMatch(/^text\/html/);
+    const html = await response.text();
+    expect(html.startsWith("<!DOCTYPE html>")).toBe(true);
+    expect(html).toContain("window.__remixContext.streamController.close()");
+  }
+  await page.goto("/team");
+  expect(await page.evaluate(() => document.compatMode)).toBe("CSS1Compat");
+  await expect.poll(() => page.evaluate(() => Object.keys(document.getElementById("main") ?? {}).some((key) => key.startsWith("__reactFiber")))).toBe(true);
+  // A client-side navigation keeps the window: the page hydrated and its router runs.
+  await page.evaluate(() => Object.assign(window, { sameDocument: true }));
+  await page.getByRole("link", { name: "Models", exact: true }).click();
+  await expect(page.getByRole("row", { name: /builtin/ })).toContainText("Built-in development model");
+  expect(await page.evaluate(() => (window as { sameDocument?: boolean }).sameDocument)).toBe(true);
+  await page.getByRole("link", { name: "API Tokens", exact: true }).click();
+  await expect(page).toHaveURL(/\/tokens$/);
+  expect(await page.evaluate(() => (window as { sameDocument?: boolean }).sameDocument)).toBe(true);
+});
+
 test.describe("with JavaScript disabled", () => {
   test.use({ javaScriptEnabled: false });
 
