@@ -89,12 +89,12 @@ describe("one route tree per build", () => {
   };
 
   it("renders each request's own page from the same routes, and each tree's own routes", async () => {
-    const console = renderer(tree(["team", "tokens"]));
+    const organization = renderer(tree(["team", "tokens"]));
     const other = renderer(tree(["billing"]));
     for (let i = 0; i < 2; i++) {
-      expect(await console("/team")).toContain("<p>team</p>");
+      expect(await organization("/team")).toContain("<p>team</p>");
       expect(await other("/billing")).toContain("<p>billing</p>");
-      expect(await console("/tokens")).toContain("<p>tokens</p>");
+      expect(await organization("/tokens")).toContain("<p>tokens</p>");
     }
   });
 
