@@ -1,7 +1,6 @@
 import { Link, useLocation } from "@remix-run/react";
 import { SaveOnChangeSelect } from "~/components/SaveOnChangeSelect";
 import type { NavItem } from "./nav";
-import { navIcon } from "./nav-icon";
 import { homeNav, organizationNav, systemNav } from "./nav";
 
 interface SidebarProps {
@@ -44,7 +43,7 @@ function NavSection({ title, items, pathname }: { title: string; items: NavItem[
     <nav aria-label={title}>
       <ul className="menu w-full p-0">
         <li className="menu-title">{title}</li>
-        {items.map(({ to, label, icon }) => {
+        {items.map(({ to, label, icon: Icon }) => {
           const active = isActivePath(pathname, to);
           return (
             <li key={to}>
@@ -54,7 +53,7 @@ function NavSection({ title, items, pathname }: { title: string; items: NavItem[
                 aria-current={active ? "page" : undefined}
                 className={active ? "menu-active bg-primary! text-primary-content!" : ""}
               >
-                {navIcon(icon)}
+                <Icon className="size-4" aria-hidden />
                 {label}
               </Link>
             </li>
