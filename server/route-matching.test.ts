@@ -1,5 +1,5 @@
 import { createServerRoutes } from "@remix-run/react/dist/routes.js";
-import { matchPath, matchRoutes } from "@remix-run/router";
+import { matchPath, matchRoutes, resolvePath } from "@remix-run/router";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router-dom/server.js";
@@ -119,5 +119,20 @@ describe("route matching after routes are added in place", () => {
     children.push({ id: "tokens", path: "tokens" });
     expect(matchRoutes(routes, "/tokens")?.map((m) => m.route.id)).toEqual(["org", "tokens"]);
     expect(matchRoutes(routes, "/team")?.map((m) => m.route.id)).toEqual(["org", "team"]);
+  });
+});
+
+describe("link paths kept per location", () => {
+  it("resolves each link from its own location, however often and however many", () => {
+    for (let round = 0; round < 2; round++) {
+      expect(resolvePath("settings", "/team").pathname).toBe("/team/settings");
+      expect(resolvePath("settings", "/tokens/").pathname).toBe("/tokens/settings");
+      expect(resolvePath("../billing?tab=ledger#top", "/org/team")).toEqual({ pathname: "/org/billing", search: "?tab=ledger", hash: "#top" });
+      expect(resolvePath("./a/../b", "/x").pathname).toBe("/x/b");
+      expect(resolvePath("/usage", "/anywhere").pathname).toBe("/usage");
+    }
+    // Past the bound the kept paths are dropped, not mixed up.
+    for (let i = 0; i < 1500; i++) expect(resolvePath(`p${i}`, `/from${i}`).pathname).toBe(`/from${i}/p${i}`);
+    expect(resolvePath("settings", "/team").pathname).toBe("/team/settings");
   });
 });
