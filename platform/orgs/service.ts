@@ -186,9 +186,11 @@ export async function joinOrganization(deps: Deps, userId: number, rawCode: stri
   });
 }
 
-/** Whether the organization has a saved card; billing records it. */
+const paymentMethodOf = compiledOnce((db, orgId: number) => db.selectFrom("billing_accounts").select("payment_method_id").where("org_id", "=", orgId));
+
+/** Whether the organization has a saved card; billing records it. Every page's session answer asks. */
 export async function hasPaymentMethod(deps: Deps, orgId: number): Promise<boolean> {
-  const row = await deps.db.selectFrom("billing_accounts").select("payment_method_id").where("org_id", "=", orgId).executeTakeFirst();
+  const [row] = await paymentMethodOf(deps.db, orgId);
   return Boolean(row?.payment_method_id);
 }
 

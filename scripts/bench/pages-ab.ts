@@ -4,6 +4,7 @@
  * here, and in a copy of the older commit, e.g. `git archive <commit> | tar -x -C /tmp/base`, with a
  * node_modules link, then `npm run build` there); the bare app is built here as `npm run bench` does:
  *   BENCH_BASE=/tmp/base BENCH_PORT=4100 tsx scripts/bench/pages-ab.ts
+ * BENCH_PAGES (comma-separated) picks the pages, BENCH_ROUNDS the rounds (3).
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -18,6 +19,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 const base = process.env.BENCH_BASE;
 if (!base) throw new Error("BENCH_BASE: the folder of the build to compare with");
 const port = Number(process.env.BENCH_PORT ?? 3900);
+// BENCH_PAGES=/terms,/task-home compares other pages (a page in the organization layout with no data of its own, say).
+const pages = (process.env.BENCH_PAGES ?? "/terms,/team,/tokens,/billing").split(",");
 
 const children: ReturnType<typeof spawn>[] = [];
 async function up(url: string) {
@@ -81,7 +84,7 @@ try {
   ] as const;
   const targets = [{ name: "bare", url: `${bare.url}/`, cookie: "", pid: bare.pid }];
   for (const [name, c] of builds) {
-    for (const page of ["/terms", "/team", "/tokens", "/billing"]) {
+    for (const page of pages) {
       targets.push({ name: `${name} ${page}`, url: `${c.url}${page}`, cookie: page === "/terms" ? "CH-time-zone=UTC" : c.cookie, pid: c.pid });
     }
   }
