@@ -1,10 +1,14 @@
+import * as lucide from "lucide-react";
 import { Copy, LucideProvider, Ticket } from "lucide-react";
+import type { ComponentType, ReactNode } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 
-// lucide-react is patched (patches/, decision 0087's sixth pass): a plain icon's element is built once
-// per icon and props. Each icon must still come out with its own props, however often it renders.
+// lucide-react is patched (patches/, decision 0087's sixth and seventh passes): a plain icon's element
+// is built once per icon and props, with its shapes as one piece of markup. Each icon must still come
+// out with its own props, however often it renders, and with the shapes React would write.
 const svg = (markup: string) => markup.match(/^<svg[^>]*>/)![0];
+const shapes = (markup: string) => markup.slice(svg(markup).length);
 
 describe("icons", () => {
   it("render each call's own classes and labels, however often", () => {
@@ -50,6 +54,23 @@ describe("icons", () => {
         ),
       ).toContain('class="lucide lucide-copy in-menu size-4"');
       expect(svg(renderToStaticMarkup(<Copy className="size-4" aria-hidden />))).toContain('class="lucide lucide-copy size-4"');
+    }
+  });
+
+  it("draw every icon's shapes as React draws them", () => {
+    // An icon with children is not a plain one: React renders its shapes, one element each.
+    // Each icon once (an icon is exported under several names), with one of its names.
+    const icons = new Map<unknown, string>();
+    for (const [name, value] of Object.entries(lucide)) if (name.endsWith("Icon") && value !== lucide.Icon && typeof value === "object") icons.set(value, name);
+    expect(icons.size).toBeGreaterThan(1000);
+    for (const [value, name] of icons) {
+      const Icon = value as ComponentType<{ nonScalingStroke?: boolean; children?: ReactNode }>;
+      for (const nonScalingStroke of [false, true]) {
+        const plain = renderToStaticMarkup(<Icon nonScalingStroke={nonScalingStroke} />);
+        const withChildren = renderToStaticMarkup(<Icon nonScalingStroke={nonScalingStroke}>{[]}</Icon>);
+        expect(shapes(plain), name).toBe(shapes(withChildren));
+        expect(shapes(plain), name).toMatch(/^(<(path|circle|rect|line|ellipse|polyline|polygon) [^<>]+><\/\2>)+<\/svg>$/);
+      }
     }
   });
 });

@@ -201,6 +201,15 @@ test("a page rendered whole and a page that streams are both standards-mode docu
   await page.getByRole("link", { name: "API Tokens", exact: true }).click();
   await expect(page).toHaveURL(/\/tokens$/);
   expect(await page.evaluate(() => (window as { sameDocument?: boolean }).sameDocument)).toBe(true);
+  // Icons hand React their shapes as one piece of markup (decision 0087, seventh pass): drawn by the
+  // server (the sidebar) or by the client (this page's), every shape is an SVG one, and they show.
+  const shapesPerIcon = await page.evaluate(() =>
+    [...document.querySelectorAll("svg.lucide")].map((icon) => [...icon.children].filter((shape) => shape instanceof SVGGeometryElement).length),
+  );
+  expect(shapesPerIcon.length).toBeGreaterThan(10);
+  expect(shapesPerIcon.every((count) => count > 0)).toBe(true);
+  await expect(page.getByRole("link", { name: "Team", exact: true }).locator("svg > *").first()).toBeVisible();
+  await expect(page.locator("#main svg.lucide > *").first()).toBeVisible();
 });
 
 test.describe("with JavaScript disabled", () => {
