@@ -187,7 +187,7 @@ async function main() {
   print(report);
 }
 
-/** Issue 15: /usage?days=90 over 10^3 and 10^6 usage rows (scripts/bench/usage-scale.ts, its own process and database). */
+/** Issue 15: /usage?days=90 over 10^3 and 10^6 usage rows, and after a burst (scripts/bench/usage-scale.ts, its own process and database). */
 function usageAtScale(): Record<string, string> {
   const out = execFileSync(process.execPath, ["--import", "tsx", "scripts/bench/usage-scale.ts"], { encoding: "utf8", maxBuffer: 1 << 20 });
   const lines = out
@@ -196,6 +196,11 @@ function usageAtScale(): Record<string, string> {
     .map((l) => JSON.parse(l) as Record<string, number>);
   const report: Record<string, string> = {};
   for (const line of lines.filter((l) => l.rows)) {
+    if (line.in_last_hour) {
+      // A burst: what a view still reads raw is the roll-up's grace, whatever the request rate.
+      report[`usage: /usage?days=90 with ${line.rows} rows in the last hour, p50 (ms) (raw rows read: ${line.raw_tail_rows})`] = String(line.report_p50_ms);
+      continue;
+    }
     report[`usage: /usage?days=90 over ${line.rows} rows, p50 (ms) (first view, rolling up: ${line.first_report_with_rollup_ms})`] = String(line.report_p50_ms);
     report[`usage: the old GROUP BY over ${line.rows} rows (ms)`] = String(line.raw_group_by_p50_ms);
   }

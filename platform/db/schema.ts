@@ -355,7 +355,8 @@ export interface UsageDailyTable extends UsageSums {
 
 /**
  * Usage before `days_until` (a UTC midnight, NULL until first rolled) is in `usage_daily`, before `rolled_until`
- * (an hour boundary) in `usage_hourly`, from `rolled_until` on in `chat_usage` only.
+ * (a minute boundary: the hour's row holds its hour up to it) in `usage_hourly`, from `rolled_until` on in
+ * `chat_usage` only.
  */
 export interface UsageRollupStateTable {
   org_id: number;

@@ -1,13 +1,14 @@
 import { sql } from "kysely";
-import type { Transaction } from "kysely";
+import type { RawBuilder, Transaction } from "kysely";
 import type { Deps } from "../context";
 import type { Database } from "../db/schema";
 
+export const MINUTE_MS = 60_000;
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 86_400_000;
 /**
- * An hour is rolled up only once it has been closed this long: a usage row is stamped just before its
- * transaction commits, so a row of the last hour may still arrive a little after the hour ends.
+ * A minute is rolled up only once it has been over this long: a usage row is stamped just before its
+ * transaction commits, so a row may still arrive a little after its minute ends.
  */
 export const ROLLUP_GRACE_MS = 10 * 60_000;
 /** Hours rolled per transaction: bounded work (and lock time) however long an organization waited. */
@@ -15,6 +16,7 @@ const HOURS_CHUNK_MS = 7 * DAY_MS;
 /** Days rolled per transaction: a day's hourly rows are 24 times fewer than its raw rows could be. */
 const DAYS_CHUNK_MS = 31 * DAY_MS;
 
+export const floorMinute = (ms: number) => Math.floor(ms / MINUTE_MS) * MINUTE_MS;
 export const floorHour = (ms: number) => Math.floor(ms / HOUR_MS) * HOUR_MS;
 export const floorDay = (ms: number) => Math.floor(ms / DAY_MS) * DAY_MS;
 export const ceilDay = (ms: number) => Math.ceil(ms / DAY_MS) * DAY_MS;
@@ -74,7 +76,8 @@ async function readState(deps: Deps, orgId: number): Promise<State | undefined> 
  * chunk is claimed by moving the cursor from the value read to the chunk's end in the same transaction
  * that inserts its sums, so processes rolling up at once never count a period twice: on PostgreSQL the
  * second conditional update waits for the first's row lock and then matches nothing, SQLite runs them one
- * after the other; the loser re-reads where the winner stopped (and the primary key would refuse a double).
+ * after the other; the loser re-reads where the winner stopped. (A day's primary key would also refuse a
+ * double; an hour's row is added to, so for hours the claim is the only guard.)
  */
 async function advance(
   deps: Deps,
@@ -111,6 +114,10 @@ async function advance(
 
 const KEYS = ["org_id", "model", "token_key", "user_key"] as const;
 
+/**
+ * Adds the raw rows of `[start, until)` to their hours' rows. The cursor moves by the minute, so the open
+ * hour's row is added to as the hour goes on: it holds its hour up to the cursor (decision 0092, "Later").
+ */
 function rollHours(trx: Transaction<Database>, orgId: number, start: number, until: number) {
   const hour = sql<number>`created_at - (created_at % ${sql.lit(HOUR_MS)})`;
   return trx
@@ -124,6 +131,16 @@ function rollHours(trx: Transaction<Database>, orgId: number, start: number, unt
         .where("created_at", ">=", start)
         .where("created_at", "<", until)
         .groupBy([hour, "org_id", "model", TOKEN_KEY, USER_KEY]),
+    )
+    .onConflict((oc) =>
+      oc
+        .columns(["org_id", "hour", "model", "token_key", "user_key"])
+        .doUpdateSet(
+          Object.fromEntries(SUM_COLUMNS.map((c) => [c, sql<number>`${sql.ref(`usage_hourly.${c}`)} + ${sql.ref(`excluded.${c}`)}`])) as Record<
+            SumColumn,
+            RawBuilder<number>
+          >,
+        ),
     )
     .execute();
 }
@@ -172,13 +189,14 @@ function rollDays(trx: Transaction<Database>, orgId: number, start: number, unti
 }
 
 /**
- * Rolls the organization's closed hours up into `usage_hourly`, then its days whose every hour is rolled
- * into `usage_daily` (from the hourly rows, a day's 24 hours at most), and answers the boundaries. Called
- * lazily by the readers, never on the metered path. The first roll-up of an organization starts at the
- * hour of its first usage row; its days, at the day of its first hourly row.
+ * Rolls the organization's usage up to the grace's minute into `usage_hourly`, then its days whose every
+ * hour is rolled into `usage_daily` (from the hourly rows, a day's 24 hours at most), and answers the
+ * boundaries. Called lazily by the readers, never on the metered path: what a view still reads raw is the
+ * grace and at most a minute more (it was up to an hour more before the cursor moved by the minute). The first roll-up of an organization starts at
+ * the hour of its first usage row; its days, at the day of its first hourly row.
  */
 export async function rollUp(deps: Deps, orgId: number): Promise<RollupBoundaries> {
-  const target = floorHour(deps.now() - ROLLUP_GRACE_MS);
+  const target = floorMinute(deps.now() - ROLLUP_GRACE_MS);
   let state = await readState(deps, orgId);
   if (state === undefined) {
     const first = await deps.db

@@ -115,8 +115,10 @@ export interface ReadPlan {
 
 /**
  * Splits `[since, until)` (hour boundaries) over the layers: whole UTC days the daily layer holds from it,
- * the partial first and last days up to the hourly boundary from `usage_hourly`, the rest (the last hour or
- * so, bounded by time, not by rows) from `chat_usage`. Each instant is read from exactly one layer.
+ * the partial first and last days up to the hourly boundary from `usage_hourly`, the rest (the roll-up's
+ * grace and at most a minute more: bounded by time, not by rows) from `chat_usage`. Each instant is read
+ * from exactly one layer. The hourly boundary is a minute: an hourly range that ends there reads the open
+ * hour's row, which holds its hour up to the boundary.
  */
 export function readPlan(since: number, until: number, b: RollupBoundaries): ReadPlan {
   const hoursEnd = Math.min(b.hours, until);
@@ -154,7 +156,8 @@ const DIMENSIONS = [
  * and per token and member (decisions 0088, 0092), in one statement. The layers are read per `readPlan`;
  * each breakdown reads the daily layer at the coarsest level that keeps the keys it and the filters need
  * (90 rows for the unfiltered chart, 90 per model for the model table…), plus today's hourly rows and the
- * raw rows of the last hour or so at the full grain. So the cost follows days × keys shown, never requests.
+ * raw rows of the roll-up's grace (ten minutes) at the full grain. So the cost follows days × keys shown,
+ * and the request rate only through those ten minutes.
  */
 export async function usageBreakdown(deps: Deps, orgId: number, since: number, until: number, filters: ResolvedFilters): Promise<UsageBreakdown> {
   const plan = readPlan(since, until, await rollUp(deps, orgId));
@@ -271,7 +274,7 @@ export async function usageReport(deps: Deps, orgId: number, days: UsagePeriod, 
  * What each token spent this UTC calendar month (the month budgets count): the month's counter that
  * settlement keeps on the token, in the transaction that writes the usage row and the ledger row
  * (platform/spend/reservations.ts). One row per token however busy the organization is: summing the
- * usage would read the open hour's raw rows, millions for a busy organization (decision 0092).
+ * usage would read the last ten minutes' raw rows, hundreds of thousands for a busy organization (decision 0092).
  */
 export async function tokenSpend(deps: Deps, orgId: number): Promise<TokenSpend> {
   const month = monthKey(deps.now());

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { UsageReport } from "@contract/usage";
-import { DAY_LEVELS, floorDay, floorHour, HOUR_MS, ROLLUP_GRACE_MS, rollUp } from "../../platform/usage/rollup";
+import { DAY_LEVELS, floorDay, floorHour, floorMinute, HOUR_MS, MINUTE_MS, ROLLUP_GRACE_MS, rollUp } from "../../platform/usage/rollup";
 import type { ResolvedFilters, UsageBreakdown } from "../../platform/usage/service";
 import { readPlan, usageBreakdown } from "../../platform/usage/service";
 import type { Harness, Session } from "./harness";
@@ -103,7 +103,7 @@ describe("usage rollups", () => {
     const r = await report(admin, "days=7");
     // The closed hours were rolled up, and the report read them.
     const state = await h.deps.db.selectFrom("usage_rollup_state").selectAll().where("org_id", "=", admin.orgId).executeTakeFirstOrThrow();
-    expect(Number(state.rolled_until)).toBe(floorHour(clock - ROLLUP_GRACE_MS));
+    expect(Number(state.rolled_until)).toBe(floorMinute(clock - ROLLUP_GRACE_MS));
     expect((await h.deps.db.selectFrom("usage_hourly").select("org_id").where("org_id", "=", admin.orgId).execute()).length).toBeGreaterThan(100);
     expectEqual(r, await rawTotals(admin.orgId, since7()));
     expectEqual(await report(admin, "days=7&model=llama"), await rawTotals(admin.orgId, since7(), { model: "llama" }));
@@ -122,13 +122,55 @@ describe("usage rollups", () => {
     await seed(clock - 20 * 60_000, clock, 200_000);
     expectEqual(await report(admin, "days=7"), await rawTotals(admin.orgId, since7()));
     const state = await h.deps.db.selectFrom("usage_rollup_state").selectAll().where("org_id", "=", admin.orgId).executeTakeFirstOrThrow();
-    expect(Number(state.rolled_until)).toBe(floorHour(clock - ROLLUP_GRACE_MS));
+    expect(Number(state.rolled_until)).toBe(floorMinute(clock - ROLLUP_GRACE_MS));
+  });
+
+  it("roll the open hour up minute by minute, so a view reads raw rows of the grace only, each row once", async () => {
+    clock = Date.UTC(2025, 0, 15, 12, 43, 20);
+    await seed(clock - 2 * DAY, clock);
+    const hourRow = async (hour: number) => {
+      const row = await h.deps.db
+        .selectFrom("usage_hourly")
+        .select((eb) => [eb.fn.sum<number>("requests").as("requests"), eb.fn.sum<number>("cost_micros").as("cost")])
+        .where("org_id", "=", admin.orgId)
+        .where("hour", "=", hour)
+        .executeTakeFirstOrThrow();
+      return [Number(row.requests), Number(row.cost)];
+    };
+    const rawOf = async (from: number, until: number) => {
+      const rows = await h.deps.db
+        .selectFrom("chat_usage")
+        .select(["cost_micros"])
+        .where("org_id", "=", admin.orgId)
+        .where("created_at", ">=", from)
+        .where("created_at", "<", until)
+        .execute();
+      return [rows.length, rows.reduce((sum, r) => sum + Number(r.cost_micros), 0)];
+    };
+    expectEqual(await report(admin, "days=7"), await rawTotals(admin.orgId, since7()));
+    // 12:43:20 less the grace: the open hour's row holds 12:00 to 12:33, and only what follows is read raw.
+    expect((await rollUp(h.deps, admin.orgId)).hours).toBe(Date.UTC(2025, 0, 15, 12, 33));
+    const noon = Date.UTC(2025, 0, 15, 12);
+    expect(await hourRow(noon)).toEqual(await rawOf(noon, Date.UTC(2025, 0, 15, 12, 33)));
+    expect((await rawOf(noon, Date.UTC(2025, 0, 15, 12, 33)))[0]).toBeGreaterThan(1);
+
+    // Rows keep arriving in the same hour; minutes later the row has grown by them, and by nothing twice.
+    await seed(Date.UTC(2025, 0, 15, 12, 40), Date.UTC(2025, 0, 15, 12, 55), 100_000);
+    clock = Date.UTC(2025, 0, 15, 12, 58, 5);
+    expectEqual(await report(admin, "days=7"), await rawTotals(admin.orgId, since7()));
+    expect(await hourRow(noon)).toEqual(await rawOf(noon, Date.UTC(2025, 0, 15, 12, 48)));
+    // The next hour: the closed hour's row is whole, the new hour's row starts.
+    await seed(Date.UTC(2025, 0, 15, 12, 55), Date.UTC(2025, 0, 15, 13, 20), 200_000);
+    clock = Date.UTC(2025, 0, 15, 13, 31, 0);
+    expectEqual(await report(admin, "days=7"), await rawTotals(admin.orgId, since7()));
+    expect(await hourRow(noon + HOUR_MS)).toEqual(await rawOf(noon + HOUR_MS, Date.UTC(2025, 0, 15, 13, 21)));
+    expect(await hourRow(noon)).toEqual(await rawOf(noon, noon + HOUR_MS));
   });
 
   it("roll each hour up once when many callers roll up at the same time", async () => {
     await seed(clock - 30 * DAY, clock);
     const boundaries = (await Promise.all(Array.from({ length: 6 }, () => rollUp(h.deps, admin.orgId)))).map((b) => b.hours);
-    expect(new Set(boundaries)).toEqual(new Set([floorHour(clock - ROLLUP_GRACE_MS)]));
+    expect(new Set(boundaries)).toEqual(new Set([floorMinute(clock - ROLLUP_GRACE_MS)]));
     await rollUp(h.deps, admin.orgId);
     const rolled = await h.deps.db
       .selectFrom("usage_hourly")
@@ -136,25 +178,27 @@ describe("usage rollups", () => {
       .where("org_id", "=", admin.orgId)
       .executeTakeFirstOrThrow();
     const raw = await rawTotals(admin.orgId, 0);
-    const open = await rawTotals(admin.orgId, floorHour(clock - ROLLUP_GRACE_MS));
+    const open = await rawTotals(admin.orgId, floorMinute(clock - ROLLUP_GRACE_MS));
     expect(Number(rolled.requests)).toBe(raw.requests - open.requests);
     expect(Number(rolled.cost)).toBe(raw.costMicros - open.costMicros);
     expectEqual(await report(admin, "days=30"), await rawTotals(admin.orgId, (Math.floor(clock / DAY) - 29) * DAY));
   });
 
   it("start where an organization's usage starts, and at the boundary for one without usage", async () => {
-    expect((await rollUp(h.deps, outsider.orgId)).hours).toBe(floorHour(clock - ROLLUP_GRACE_MS));
+    expect((await rollUp(h.deps, outsider.orgId)).hours).toBe(floorMinute(clock - ROLLUP_GRACE_MS));
     expect((await h.deps.db.selectFrom("usage_hourly").select("org_id").execute()).length).toBe(0);
   });
 
   it("read each instant of a window from exactly one layer", () => {
     const day0 = Date.UTC(2025, 0, 10);
     const hours = [0, 1, 5, 23, 24, 25, 47, 48, 49, 71, 72, 95, 96].map((n) => day0 + n * HOUR_MS);
+    // The hourly boundary is a minute: the open hour's row holds its hour up to it.
+    const boundaries = [...hours, ...[0, 23, 24, 48, 71, 95].map((n) => day0 + n * HOUR_MS + 33 * MINUTE_MS)];
     const failures: string[] = [];
     for (const since of hours)
       for (const until of hours)
         for (const days of [day0, day0 + DAY, day0 + 2 * DAY, day0 + 3 * DAY])
-          for (const hoursBoundary of hours) {
+          for (const hoursBoundary of boundaries) {
             if (since >= until || days > hoursBoundary) continue;
             const plan = readPlan(since, until, { days, hours: hoursBoundary });
             const ranges: [string, number, number][] = [
@@ -165,8 +209,8 @@ describe("usage rollups", () => {
             const where = `since ${since} until ${until} days ${days} hours ${hoursBoundary}`;
             if (!ranges.every(([, a, z]) => since <= a && z <= until && a < z)) failures.push(`${where}: a range outside the window`);
             if (plan.days && (plan.days[0] % DAY !== 0 || plan.days[1] % DAY !== 0)) failures.push(`${where}: days not whole`);
-            // Every hour of the window is covered once, by a layer that holds it.
-            for (let at = since; at < until; at += HOUR_MS) {
+            // Every ten minutes of the window are covered once, by a layer that holds them.
+            for (let at = since; at < until; at += 10 * MINUTE_MS) {
               const covering = ranges.filter(([, a, z]) => a <= at && at < z);
               if (covering.length !== 1) failures.push(`${where}: ${at} read ${covering.length} times`);
               else if (covering[0][0] === "days" ? at >= days : covering[0][0] === "hours" ? at >= hoursBoundary : at < hoursBoundary)
@@ -246,7 +290,7 @@ describe("the daily layer", () => {
   it("rolls whole days up at four levels that agree with each other and with the hourly rows", async () => {
     await seed(clock - 12 * DAY, clock);
     const { days, hours } = await rollUp(h.deps, admin.orgId);
-    expect(hours).toBe(floorHour(clock - ROLLUP_GRACE_MS));
+    expect(hours).toBe(floorMinute(clock - ROLLUP_GRACE_MS));
     expect(days).toBe(floorDay(hours));
     const daily = await h.deps.db.selectFrom("usage_daily").selectAll().where("org_id", "=", admin.orgId).execute();
     expect(daily.length).toBeGreaterThan(12 * 4);
