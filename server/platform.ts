@@ -7,12 +7,13 @@ import { seedModelsFromFile } from "../platform/models/service";
 import { startReservationSweeper } from "../platform/spend/reservations";
 import { stopMetrics } from "../platform/models/metrics";
 import { startStatusWatcher } from "../platform/models/status-watcher";
+import { startUsageRoller } from "../platform/usage/rollup";
 import type { Env } from "./env";
 
 export interface MountedPlatform {
   /** Answers /api/v1 (and /openai/v1) requests, in-process or by forwarding. */
   fetch: (request: Request, env?: unknown) => Promise<Response>;
-  /** Stops the platform's periodic work (payment reconciliation) and closes its database: for graceful shutdown, after the last request. */
+  /** Stops the platform's periodic work (payment reconciliation, usage roll-ups…) and closes its database: for graceful shutdown, after the last request. */
   close: () => Promise<void>;
 }
 
@@ -37,12 +38,15 @@ export async function startPlatform(env: Env): Promise<MountedPlatform> {
   const reconciler = startPaymentReconciler(deps);
   // Model statuses are probed in the background too, so uptime counts hours nobody was looking.
   const watcher = startStatusWatcher(deps);
+  // Usage is rolled up in the background too, so no view pays for a long backlog (decision 0092).
+  const roller = startUsageRoller(deps);
   return {
     fetch: async (request, bindings) => app.fetch(request, bindings),
     close: async () => {
       sweeper.close();
       watcher.close();
       await reconciler.stop();
+      await roller.stop();
       await stopMetrics(db);
       await db.destroy();
     },

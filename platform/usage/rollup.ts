@@ -232,3 +232,67 @@ export async function rollUp(deps: Deps, orgId: number): Promise<RollupBoundarie
   // Another process may have rolled further than this one saw: raw rows before its day cursor are in the days.
   return { days, hours: Math.max(hours, days) };
 }
+
+/**
+ * Rolls up every organization with usage the roll-up has not reached yet, one after the other, and answers
+ * how many it rolled. The background roller's run: views then find at most a few minutes to roll, and an
+ * organization nobody looked at for months costs its next view nothing extra.
+ */
+export async function rollUpActive(deps: Deps): Promise<number> {
+  const target = floorMinute(deps.now() - ROLLUP_GRACE_MS);
+  const due = await deps.db
+    .selectFrom("organizations as o")
+    .leftJoin("usage_rollup_state as s", "s.org_id", "o.id")
+    .select("o.id")
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom("chat_usage as u")
+          .select("u.org_id")
+          .whereRef("u.org_id", "=", "o.id")
+          .where(({ eb, fn, lit }) => eb("u.created_at", ">=", fn.coalesce("s.rolled_until", lit(0))))
+          .where("u.created_at", "<", target),
+      ),
+    )
+    .orderBy("o.id")
+    .execute();
+  let rolled = 0;
+  for (const { id } of due) {
+    try {
+      await rollUp(deps, id);
+      rolled += 1;
+    } catch (error) {
+      console.error(`Rolling up the usage of organization ${id} failed:`, error);
+    }
+  }
+  return rolled;
+}
+
+/** How often the background roller runs: a view finds at most this much (and the grace) unrolled. */
+export const ROLLER_EVERY_MS = 5 * 60_000;
+
+/**
+ * Runs `rollUpActive` every few minutes, one run at a time (not at start: a large backlog would hold up the
+ * boot). `stop()` (graceful shutdown) clears the timer and waits for a run in progress. Several processes
+ * may each run one: the claims keep every period counted once (see `advance`).
+ */
+export function startUsageRoller(deps: Deps, everyMs = ROLLER_EVERY_MS): { stop: () => Promise<void> } {
+  let running: Promise<void> | null = null;
+  const run = () => {
+    running ??= rollUpActive(deps)
+      .then(
+        () => undefined,
+        (error: unknown) => console.error("Rolling up usage failed:", error),
+      )
+      .finally(() => {
+        running = null;
+      });
+  };
+  const timer = setInterval(run, everyMs);
+  timer.unref();
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

@@ -1,6 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { UsageReport } from "@contract/usage";
-import { DAY_LEVELS, floorDay, floorHour, floorMinute, HOUR_MS, MINUTE_MS, ROLLUP_GRACE_MS, rollUp } from "../../platform/usage/rollup";
+import {
+  DAY_LEVELS,
+  floorDay,
+  floorHour,
+  floorMinute,
+  HOUR_MS,
+  MINUTE_MS,
+  ROLLUP_GRACE_MS,
+  rollUp,
+  rollUpActive,
+  startUsageRoller,
+} from "../../platform/usage/rollup";
 import type { ResolvedFilters, UsageBreakdown } from "../../platform/usage/service";
 import { readPlan, usageBreakdown } from "../../platform/usage/service";
 import type { Harness, Session } from "./harness";
@@ -165,6 +176,67 @@ describe("usage rollups", () => {
     expectEqual(await report(admin, "days=7"), await rawTotals(admin.orgId, since7()));
     expect(await hourRow(noon + HOUR_MS)).toEqual(await rawOf(noon + HOUR_MS, Date.UTC(2025, 0, 15, 13, 21)));
     expect(await hourRow(noon)).toEqual(await rawOf(noon, noon + HOUR_MS));
+  });
+
+  it("are kept up to date in the background for every organization with new usage, and only those", async () => {
+    await seed(clock - 3 * DAY, clock);
+    const cursors = async () =>
+      new Map((await h.deps.db.selectFrom("usage_rollup_state").select(["org_id", "rolled_until"]).execute()).map((s) => [s.org_id, Number(s.rolled_until)]));
+    const hourlySums = async (orgId: number) => {
+      const row = await h.deps.db
+        .selectFrom("usage_hourly")
+        .select((eb) => [eb.fn.sum<number>("requests").as("requests"), eb.fn.sum<number>("cost_micros").as("cost")])
+        .where("org_id", "=", orgId)
+        .executeTakeFirstOrThrow();
+      return [Number(row.requests), Number(row.cost)];
+    };
+    const rawBefore = async (orgId: number, until: number) => {
+      const rows = await h.deps.db.selectFrom("chat_usage").select("cost_micros").where("org_id", "=", orgId).where("created_at", "<", until).execute();
+      return [rows.length, rows.reduce((sum, r) => sum + Number(r.cost_micros), 0)];
+    };
+
+    // Both organizations with usage are rolled up to the grace's minute; the others are left alone.
+    expect(await rollUpActive(h.deps)).toBe(2);
+    const target = floorMinute(clock - ROLLUP_GRACE_MS);
+    expect(await cursors()).toEqual(new Map([admin.orgId, outsider.orgId].map((id) => [id, target])));
+    for (const orgId of [admin.orgId, outsider.orgId]) expect(await hourlySums(orgId)).toEqual(await rawBefore(orgId, target));
+    expect(await rollUpActive(h.deps)).toBe(0);
+
+    // Half an hour later, only the organization with new rows is rolled again, and no row twice.
+    clock += 30 * MINUTE_MS;
+    await h.deps.db
+      .insertInto("chat_usage")
+      .values({
+        receipt_id: "r_late",
+        org_id: admin.orgId,
+        user_id: admin.userId,
+        token_id: null,
+        model: "llama",
+        rate_card_id: null,
+        prompt_tokens: 10,
+        completion_tokens: 20,
+        reasoning_tokens: 0,
+        cost_micros: 4_321,
+        estimated: 0,
+        outcome: "completed",
+        created_at: clock - 15 * MINUTE_MS,
+      })
+      .execute();
+    const outsiderBefore = (await cursors()).get(outsider.orgId);
+    expect(await rollUpActive(h.deps)).toBe(1);
+    expect((await cursors()).get(outsider.orgId)).toBe(outsiderBefore);
+    expect((await cursors()).get(admin.orgId)).toBe(floorMinute(clock - ROLLUP_GRACE_MS));
+    expect(await hourlySums(admin.orgId)).toEqual(await rawBefore(admin.orgId, floorMinute(clock - ROLLUP_GRACE_MS)));
+    expectEqual(await report(admin, "days=7"), await rawTotals(admin.orgId, since7()));
+
+    // The server's roller runs it on a timer, and stopping it waits for a run in progress.
+    clock += 30 * MINUTE_MS;
+    await seed(clock - 30 * MINUTE_MS, clock, 300_000);
+    const roller = startUsageRoller(h.deps, 20);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await roller.stop();
+    expect((await cursors()).get(admin.orgId)).toBe(floorMinute(clock - ROLLUP_GRACE_MS));
+    expect(await hourlySums(admin.orgId)).toEqual(await rawBefore(admin.orgId, floorMinute(clock - ROLLUP_GRACE_MS)));
   });
 
   it("roll each hour up once when many callers roll up at the same time", async () => {
