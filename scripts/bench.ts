@@ -197,7 +197,7 @@ function usageAtScale(): Record<string, string> {
   const report: Record<string, string> = {};
   for (const line of lines.filter((l) => l.rows)) {
     if (line.in_last_hour) {
-      // A burst: what a view still reads raw is the roll-up's grace, whatever the request rate.
+      // A burst: a view reads raw only the roll-up's grace (ten minutes), however far into the hour it runs.
       report[`usage: /usage?days=90 with ${line.rows} rows in the last hour, p50 (ms) (raw rows read: ${line.raw_tail_rows})`] = String(line.report_p50_ms);
       continue;
     }

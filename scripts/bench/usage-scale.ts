@@ -10,8 +10,8 @@
  *
  * Prints one JSON line per organization size (milliseconds); the last line has the ratio of the large
  * report to the small one, which should stay near 1. A third organization has a burst: `--burst` rows
- * (default 200,000, about 55 calls a second) in the last hour alone, where a report's raw tail is (the
- * roll-up's grace: decision 0092, "Later"); its line says how many raw rows a view still reads.
+ * (default 200,000, about 55 calls a second) in the last hour alone, the part a view partly reads raw
+ * (the roll-up's grace: decision 0092, "Later"); its line says how many raw rows a view still reads.
  */
 import fs from "node:fs";
 import os from "node:os";
