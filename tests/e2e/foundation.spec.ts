@@ -2,6 +2,7 @@ import type { Page } from "@playwright/test";
 import { expect, test } from "./support/test";
 import { createOrganizationWithRequests, newPerson, OPERATOR, signInWithOrganization, signInWithRequests } from "./support/auth";
 import type { Person } from "./support/auth";
+import { switchOrganization } from "./support/team";
 
 /** The sign-in a person makes: the login page, the development provider's page, back to the console. */
 async function signInThroughPages(page: Page, person: Person, provider: "Google" | "GitHub" = "Google") {
@@ -78,7 +79,7 @@ test("the organization switcher appears with two organizations and switches the 
   const switcher = page.getByLabel("Active organization");
   await expect(switcher).toBeVisible();
   await expect(switcher.locator("option:checked")).toHaveText("Second Org");
-  await switcher.selectOption({ label: orgName });
+  await switchOrganization(page, orgName);
   await expect(page).toHaveURL(/\/team$/);
   await expect(page.getByLabel("Active organization").locator("option:checked")).toHaveText(orgName);
   const session = await (await page.request.get("/api/v1/auth/session")).json();

@@ -1,19 +1,11 @@
 import type { Page } from "@playwright/test";
 import { createOrganizationWithRequests, newPerson, OPERATOR, signInWithOrganization } from "./support/auth";
-import { inviteWithRequests, joinWithRequests, signedInPage } from "./support/team";
+import { inviteWithRequests, joinWithRequests, signedInPage, switchOrganization } from "./support/team";
 import { expect, test } from "./support/test";
 
 /** Issue 14: a user who has organizations creates or joins another from inside the console, and switching keeps the page. */
 
 const switcher = (page: Page) => page.getByLabel("Active organization");
-/**
- * Switches with the select once the page is hydrated: before that the select only posts with its Switch
- * button, and a change made then is reset by hydration (a heavy page hydrates late on a loaded machine).
- */
-async function switchTo(page: Page, label: string) {
-  await expect(page.getByRole("complementary", { name: "Sidebar" }).getByRole("button", { name: "Switch" })).toHaveCount(0);
-  await switcher(page).selectOption({ label });
-}
 
 async function openOrganizationsFromTheAvatarMenu(page: Page) {
   await page.goto("/team");
@@ -78,13 +70,13 @@ test("switching organization keeps the page, with its view settings, when the ne
   await createOrganizationWithRequests(page.request, other);
   await page.goto("/billing");
   await expect(switcher(page).locator("option:checked")).toHaveText(other);
-  await switchTo(page, orgName);
+  await switchOrganization(page, orgName);
   await expect(switcher(page).locator("option:checked")).toHaveText(orgName);
   await expect(page).toHaveURL(/\/billing$/);
   await expect(page.getByRole("heading", { name: "Billing", level: 1 })).toBeVisible();
 
   await page.goto("/usage?days=7");
-  await switchTo(page, other);
+  await switchOrganization(page, other);
   await expect(switcher(page).locator("option:checked")).toHaveText(other);
   await expect(page).toHaveURL(/\/usage\?days=7$/);
 });
@@ -109,7 +101,7 @@ test("a token being edited belongs to the organization left behind: the switch o
   await createOrganizationWithRequests(page.request, `Other ${orgName}`);
   const tokens = (await (await page.request.get("/api/v1/tokens")).json()) as { publicId: string }[];
   await page.goto(`/tokens?edit=${tokens[0]!.publicId}`);
-  await switchTo(page, orgName);
+  await switchOrganization(page, orgName);
   await expect(switcher(page).locator("option:checked")).toHaveText(orgName);
   await expect(page).toHaveURL(/\/tokens$/);
 });
@@ -122,7 +114,7 @@ test("switching from a system page to an ordinary organization lands on /team", 
     await operator.request.post("/api/v1/auth/switch", { data: { organizationId: 1 } });
     await operator.goto("/system/orgs");
     await expect(operator).toHaveURL(/\/system\/orgs$/);
-    await switchTo(operator, orgName);
+    await switchOrganization(operator, orgName);
     await expect(operator).toHaveURL(/\/team$/);
     await expect(switcher(operator).locator("option:checked")).toHaveText(orgName);
   } finally {

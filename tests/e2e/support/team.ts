@@ -1,6 +1,7 @@
 import type { APIRequestContext, Browser, BrowserContextOptions, Page } from "@playwright/test";
 import type { Person } from "./auth";
 import { newPerson, signInWithOrganization, signInWithRequests } from "./auth";
+import { expect } from "./test";
 
 /** A fresh browser context with the time-zone hint set (as the shared fixture does) and a signed-in person. */
 export async function signedInPage(browser: Browser, baseURL: string, person: Person, options: BrowserContextOptions = {}): Promise<Page> {
@@ -33,4 +34,17 @@ export async function organizationWithMember(page: Page, browser: Browser, baseU
   const memberPage = await signedInPage(browser, baseURL, person, memberOptions);
   await joinWithRequests(memberPage.request, await inviteWithRequests(page.request));
   return { admin, member: { person, page: memberPage } };
+}
+
+/**
+ * Switches the active organization with the sidebar's select once the page is hydrated (before that the
+ * select only posts with its Switch button, and a change made then is reset by hydration: a heavy page
+ * hydrates late on a loaded machine), and waits until the switch has been answered (the select shows the
+ * choice at once).
+ */
+export async function switchOrganization(page: Page, label: string) {
+  await expect(page.getByRole("complementary", { name: "Sidebar" }).getByRole("button", { name: "Switch" })).toHaveCount(0);
+  const answered = page.waitForResponse((r) => r.url().includes("/switch-organization") && r.request().method() === "POST");
+  await page.getByLabel("Active organization").selectOption({ label });
+  await answered;
 }
