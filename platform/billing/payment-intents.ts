@@ -5,6 +5,7 @@ import { PaymentDeclined } from "../providers/stripe";
 import { account, payments } from "./accounts";
 import { CREDIT_DESCRIPTIONS, creditPayment } from "./ledger";
 import { centsToMicros, microsToCents } from "./money";
+import { runPeriodically } from "../periodic";
 
 /**
  * Charges are recorded before the provider is called (`pending`), then `succeeded` or `failed` with
@@ -161,25 +162,5 @@ async function reconcileOne(deps: Deps, row: IntentRow): Promise<boolean> {
  * timer and waits for a run in progress.
  */
 export function startPaymentReconciler(deps: Deps, everyMs = RECONCILE_EVERY_MS): { stop: () => Promise<void> } {
-  let running: Promise<void> | null = null;
-  const run = () => {
-    running ??= reconcilePayments(deps)
-      .then(
-        () => undefined,
-        (error: unknown) => console.error("Payment reconciliation failed:", error),
-      )
-      .finally(() => {
-        running = null;
-      });
-    return running;
-  };
-  void run();
-  const timer = setInterval(() => void run(), everyMs);
-  timer.unref();
-  return {
-    stop: async () => {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return runPeriodically("Payment reconciliation", () => reconcilePayments(deps), everyMs, { atStart: true });
 }

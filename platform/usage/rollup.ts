@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import type { RawBuilder, Transaction } from "kysely";
 import type { Deps } from "../context";
 import type { Database } from "../db/schema";
+import { runPeriodically } from "../periodic";
 
 export const MINUTE_MS = 60_000;
 export const HOUR_MS = 3_600_000;
@@ -271,28 +272,9 @@ export async function rollUpActive(deps: Deps): Promise<number> {
 export const ROLLER_EVERY_MS = 5 * 60_000;
 
 /**
- * Runs `rollUpActive` every few minutes, one run at a time (not at start: a large backlog would hold up the
- * boot). `stop()` (graceful shutdown) clears the timer and waits for a run in progress. Several processes
- * may each run one: the claims keep every period counted once (see `advance`).
+ * Runs `rollUpActive` every few minutes (not at start: a large backlog would hold up the boot). Several
+ * processes may each run one: the claims keep every period counted once (see `advance`).
  */
 export function startUsageRoller(deps: Deps, everyMs = ROLLER_EVERY_MS): { stop: () => Promise<void> } {
-  let running: Promise<void> | null = null;
-  const run = () => {
-    running ??= rollUpActive(deps)
-      .then(
-        () => undefined,
-        (error: unknown) => console.error("Rolling up usage failed:", error),
-      )
-      .finally(() => {
-        running = null;
-      });
-  };
-  const timer = setInterval(run, everyMs);
-  timer.unref();
-  return {
-    stop: async () => {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return runPeriodically("Rolling up usage", () => rollUpActive(deps), everyMs, { atStart: false });
 }

@@ -108,6 +108,29 @@ function expectEqual(r: UsageReport, raw: Awaited<ReturnType<typeof rawTotals>>)
 
 const since7 = () => (Math.floor(clock / DAY) - 6) * DAY;
 
+/** Requests and cost (micro-dollars) in the organization's hourly rows, or in one hour's. */
+async function hourlySums(orgId: number, hour?: number) {
+  let query = h.deps.db
+    .selectFrom("usage_hourly")
+    .select((eb) => [eb.fn.sum<number>("requests").as("requests"), eb.fn.sum<number>("cost_micros").as("cost")])
+    .where("org_id", "=", orgId);
+  if (hour !== undefined) query = query.where("hour", "=", hour);
+  const row = await query.executeTakeFirstOrThrow();
+  return [Number(row.requests), Number(row.cost)];
+}
+
+/** Requests and cost (micro-dollars) of the organization's raw rows in `[from, until)`. */
+async function rawSums(orgId: number, from: number, until: number) {
+  const rows = await h.deps.db
+    .selectFrom("chat_usage")
+    .select("cost_micros")
+    .where("org_id", "=", orgId)
+    .where("created_at", ">=", from)
+    .where("created_at", "<", until)
+    .execute();
+  return [rows.length, rows.reduce((sum, r) => sum + Number(r.cost_micros), 0)];
+}
+
 describe("usage rollups", () => {
   it("give the raw sums, per day, model, token and member", async () => {
     expect(await seed(clock - 10 * DAY, clock)).toBeGreaterThan(1500);
@@ -139,25 +162,8 @@ describe("usage rollups", () => {
   it("roll the open hour up minute by minute, so a view reads raw rows of the grace only, each row once", async () => {
     clock = Date.UTC(2025, 0, 15, 12, 43, 20);
     await seed(clock - 2 * DAY, clock);
-    const hourRow = async (hour: number) => {
-      const row = await h.deps.db
-        .selectFrom("usage_hourly")
-        .select((eb) => [eb.fn.sum<number>("requests").as("requests"), eb.fn.sum<number>("cost_micros").as("cost")])
-        .where("org_id", "=", admin.orgId)
-        .where("hour", "=", hour)
-        .executeTakeFirstOrThrow();
-      return [Number(row.requests), Number(row.cost)];
-    };
-    const rawOf = async (from: number, until: number) => {
-      const rows = await h.deps.db
-        .selectFrom("chat_usage")
-        .select(["cost_micros"])
-        .where("org_id", "=", admin.orgId)
-        .where("created_at", ">=", from)
-        .where("created_at", "<", until)
-        .execute();
-      return [rows.length, rows.reduce((sum, r) => sum + Number(r.cost_micros), 0)];
-    };
+    const hourRow = (hour: number) => hourlySums(admin.orgId, hour);
+    const rawOf = (from: number, until: number) => rawSums(admin.orgId, from, until);
     expectEqual(await report(admin, "days=7"), await rawTotals(admin.orgId, since7()));
     // 12:43:20 less the grace: the open hour's row holds 12:00 to 12:33, and only what follows is read raw.
     expect((await rollUp(h.deps, admin.orgId)).hours).toBe(Date.UTC(2025, 0, 15, 12, 33));
@@ -182,24 +188,11 @@ describe("usage rollups", () => {
     await seed(clock - 3 * DAY, clock);
     const cursors = async () =>
       new Map((await h.deps.db.selectFrom("usage_rollup_state").select(["org_id", "rolled_until"]).execute()).map((s) => [s.org_id, Number(s.rolled_until)]));
-    const hourlySums = async (orgId: number) => {
-      const row = await h.deps.db
-        .selectFrom("usage_hourly")
-        .select((eb) => [eb.fn.sum<number>("requests").as("requests"), eb.fn.sum<number>("cost_micros").as("cost")])
-        .where("org_id", "=", orgId)
-        .executeTakeFirstOrThrow();
-      return [Number(row.requests), Number(row.cost)];
-    };
-    const rawBefore = async (orgId: number, until: number) => {
-      const rows = await h.deps.db.selectFrom("chat_usage").select("cost_micros").where("org_id", "=", orgId).where("created_at", "<", until).execute();
-      return [rows.length, rows.reduce((sum, r) => sum + Number(r.cost_micros), 0)];
-    };
-
     // Both organizations with usage are rolled up to the grace's minute; the others are left alone.
     expect(await rollUpActive(h.deps)).toBe(2);
     const target = floorMinute(clock - ROLLUP_GRACE_MS);
     expect(await cursors()).toEqual(new Map([admin.orgId, outsider.orgId].map((id) => [id, target])));
-    for (const orgId of [admin.orgId, outsider.orgId]) expect(await hourlySums(orgId)).toEqual(await rawBefore(orgId, target));
+    for (const orgId of [admin.orgId, outsider.orgId]) expect(await hourlySums(orgId)).toEqual(await rawSums(orgId, 0, target));
     expect(await rollUpActive(h.deps)).toBe(0);
 
     // Half an hour later, only the organization with new rows is rolled again, and no row twice.
@@ -226,7 +219,7 @@ describe("usage rollups", () => {
     expect(await rollUpActive(h.deps)).toBe(1);
     expect((await cursors()).get(outsider.orgId)).toBe(outsiderBefore);
     expect((await cursors()).get(admin.orgId)).toBe(floorMinute(clock - ROLLUP_GRACE_MS));
-    expect(await hourlySums(admin.orgId)).toEqual(await rawBefore(admin.orgId, floorMinute(clock - ROLLUP_GRACE_MS)));
+    expect(await hourlySums(admin.orgId)).toEqual(await rawSums(admin.orgId, 0, floorMinute(clock - ROLLUP_GRACE_MS)));
     expectEqual(await report(admin, "days=7"), await rawTotals(admin.orgId, since7()));
 
     // The server's roller runs it on a timer, and stopping it waits for a run in progress.
@@ -236,7 +229,7 @@ describe("usage rollups", () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     await roller.stop();
     expect((await cursors()).get(admin.orgId)).toBe(floorMinute(clock - ROLLUP_GRACE_MS));
-    expect(await hourlySums(admin.orgId)).toEqual(await rawBefore(admin.orgId, floorMinute(clock - ROLLUP_GRACE_MS)));
+    expect(await hourlySums(admin.orgId)).toEqual(await rawSums(admin.orgId, 0, floorMinute(clock - ROLLUP_GRACE_MS)));
   });
 
   it("roll each hour up once when many callers roll up at the same time", async () => {
@@ -244,15 +237,9 @@ describe("usage rollups", () => {
     const boundaries = (await Promise.all(Array.from({ length: 6 }, () => rollUp(h.deps, admin.orgId)))).map((b) => b.hours);
     expect(new Set(boundaries)).toEqual(new Set([floorMinute(clock - ROLLUP_GRACE_MS)]));
     await rollUp(h.deps, admin.orgId);
-    const rolled = await h.deps.db
-      .selectFrom("usage_hourly")
-      .select((eb) => [eb.fn.sum<number>("requests").as("requests"), eb.fn.sum<number>("cost_micros").as("cost")])
-      .where("org_id", "=", admin.orgId)
-      .executeTakeFirstOrThrow();
     const raw = await rawTotals(admin.orgId, 0);
     const open = await rawTotals(admin.orgId, floorMinute(clock - ROLLUP_GRACE_MS));
-    expect(Number(rolled.requests)).toBe(raw.requests - open.requests);
-    expect(Number(rolled.cost)).toBe(raw.costMicros - open.costMicros);
+    expect(await hourlySums(admin.orgId)).toEqual([raw.requests - open.requests, raw.costMicros - open.costMicros]);
     expectEqual(await report(admin, "days=30"), await rawTotals(admin.orgId, (Math.floor(clock / DAY) - 29) * DAY));
   });
 
