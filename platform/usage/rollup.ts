@@ -192,9 +192,10 @@ function rollDays(trx: Transaction<Database>, orgId: number, start: number, unti
 /**
  * Rolls the organization's usage up to the grace's minute into `usage_hourly`, then its days whose every
  * hour is rolled into `usage_daily` (from the hourly rows, a day's 24 hours at most), and answers the
- * boundaries. Called lazily by the readers, never on the metered path: what a view still reads raw is the
- * grace and at most a minute more (it was up to an hour more before the cursor moved by the minute). The first roll-up of an organization starts at
- * the hour of its first usage row; its days, at the day of its first hourly row.
+ * boundaries. Called by the readers and the background roller, never on the metered path: what a view
+ * still reads raw is the grace and at most a minute more (up to an hour more when the cursor moved by the
+ * hour). The first roll-up of an organization starts at the hour of its first usage row; its days, at the
+ * day of its first hourly row.
  */
 export async function rollUp(deps: Deps, orgId: number): Promise<RollupBoundaries> {
   const target = floorMinute(deps.now() - ROLLUP_GRACE_MS);
