@@ -203,6 +203,8 @@ function usageAtScale(): Record<string, string> {
     }
     report[`usage: /usage?days=90 over ${line.rows} rows, p50 (ms) (first view, rolling up: ${line.first_report_with_rollup_ms})`] = String(line.report_p50_ms);
     report[`usage: the old GROUP BY over ${line.rows} rows (ms)`] = String(line.raw_group_by_p50_ms);
+    // On SQLite the roll-up holds the event loop while a transaction runs: the longest any other request waited.
+    report[`usage: the first view's roll-up over ${line.rows} rows, longest stall (ms)`] = String(line.first_report_longest_stall_ms);
   }
   const ratio = lines.find((l) => l.report_ratio_large_to_small);
   if (ratio) report["usage: 10^6 ÷ 10^3 rows, report time"] = String(ratio.report_ratio_large_to_small);

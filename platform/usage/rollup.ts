@@ -12,10 +12,16 @@ export const DAY_MS = 86_400_000;
  * transaction commits, so a row may still arrive a little after its minute ends.
  */
 export const ROLLUP_GRACE_MS = 10 * 60_000;
-/** Hours rolled per transaction: bounded work (and lock time) however long an organization waited. */
-const HOURS_CHUNK_MS = 7 * DAY_MS;
-/** Days rolled per transaction: a day's hourly rows are 24 times fewer than its raw rows could be. */
-const DAYS_CHUNK_MS = 31 * DAY_MS;
+/**
+ * What one roll-up transaction covers at most: this many rows (raw rows into hours; hourly rows into
+ * days, each into four levels, so fewer), about 10 ms here, and this long a period. On SQLite a
+ * transaction holds the process's one event loop, so the rows bound how long any other request waits
+ * behind a roll-up; between transactions the loop turns. A period holds as many rows as the organization
+ * made calls, so a transaction's end is found by counting rows. The periods bound what counting them
+ * reads (and what a transaction holds on PostgreSQL).
+ */
+export const ROWS_PER_TRANSACTION = { raw: 5_000, hourly: 2_000 };
+const PERIOD_PER_TRANSACTION = { raw: 7 * DAY_MS, hourly: 31 * DAY_MS };
 
 export const floorMinute = (ms: number) => Math.floor(ms / MINUTE_MS) * MINUTE_MS;
 export const floorHour = (ms: number) => Math.floor(ms / HOUR_MS) * HOUR_MS;
@@ -72,13 +78,55 @@ async function readState(deps: Deps, orgId: number): Promise<State | undefined> 
   return row && { rolled_until: Number(row.rolled_until), days_until: row.days_until === null ? null : Number(row.days_until) };
 }
 
+const turnEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /**
- * Moves one cursor of the organization's state from `from` to `target`, a chunk per transaction. Each
- * chunk is claimed by moving the cursor from the value read to the chunk's end in the same transaction
- * that inserts its sums, so processes rolling up at once never count a period twice: on PostgreSQL the
- * second conditional update waits for the first's row lock and then matches nothing, SQLite runs them one
- * after the other; the loser re-reads where the winner stopped. (A day's primary key would also refuse a
- * double; an hour's row is added to, so for hours the claim is the only guard.)
+ * Where a part of `[start, target)` ends: before the raw row `ROWS_PER_TRANSACTION.raw` on (to the minute,
+ * the hourly cursor's step), or before the hourly row that far on (to the day); at least one step on, at
+ * most the period on.
+ */
+function rawRowsEnd(deps: Deps, orgId: number) {
+  return async (start: number, target: number) => {
+    target = Math.min(target, start + PERIOD_PER_TRANSACTION.raw);
+    const row = await deps.db
+      .selectFrom("chat_usage")
+      .select("created_at")
+      .where("org_id", "=", orgId)
+      .where("created_at", ">=", start)
+      .where("created_at", "<", target)
+      .orderBy("created_at")
+      .limit(1)
+      .offset(ROWS_PER_TRANSACTION.raw)
+      .executeTakeFirst();
+    return row ? Math.max(start + MINUTE_MS, floorMinute(Number(row.created_at))) : target;
+  };
+}
+
+function hourlyRowsEnd(deps: Deps, orgId: number) {
+  return async (start: number, target: number) => {
+    target = Math.min(target, start + PERIOD_PER_TRANSACTION.hourly);
+    const row = await deps.db
+      .selectFrom("usage_hourly")
+      .select("hour")
+      .where("org_id", "=", orgId)
+      .where("hour", ">=", start)
+      .where("hour", "<", target)
+      .orderBy("hour")
+      .limit(1)
+      .offset(ROWS_PER_TRANSACTION.hourly)
+      .executeTakeFirst();
+    return row ? Math.max(start + DAY_MS, floorDay(Number(row.hour))) : target;
+  };
+}
+
+/**
+ * Moves one cursor of the organization's state from `from` to `target`, a part per transaction (ending
+ * where `end` says), letting the event loop turn between parts. Each part is claimed by moving the cursor
+ * from the value read to the part's end in the same transaction that inserts its sums, so processes
+ * rolling up at once never count a period twice: on PostgreSQL the second conditional update waits for
+ * the first's row lock and then matches nothing, SQLite runs them one after the other; the loser re-reads
+ * where the winner stopped. (A day's primary key would also refuse a double; an hour's row is added to,
+ * so for hours the claim is the only guard.)
  */
 async function advance(
   deps: Deps,
@@ -86,12 +134,12 @@ async function advance(
   cursor: Cursor,
   from: number,
   target: number,
-  chunk: number,
+  end: (start: number, target: number) => Promise<number>,
   insert: (trx: Transaction<Database>, start: number, until: number) => Promise<unknown>,
 ): Promise<number> {
   while (from < target) {
     const start = from;
-    const until = Math.min(target, start + chunk);
+    const until = Math.min(target, await end(start, target));
     const claimed = await deps.db.transaction().execute(async (trx) => {
       const moved = await trx
         .updateTable("usage_rollup_state")
@@ -109,6 +157,7 @@ async function advance(
       const now = (await readState(deps, orgId))?.[cursor];
       from = now === null || now === undefined ? until : Number(now);
     }
+    if (from < target) await turnEventLoop();
   }
   return from;
 }
@@ -214,7 +263,7 @@ export async function rollUp(deps: Deps, orgId: number): Promise<RollupBoundarie
       .execute();
     state = (await readState(deps, orgId))!;
   }
-  const hours = await advance(deps, orgId, "rolled_until", state.rolled_until, target, HOURS_CHUNK_MS, (trx, start, until) =>
+  const hours = await advance(deps, orgId, "rolled_until", state.rolled_until, target, rawRowsEnd(deps, orgId), (trx, start, until) =>
     rollHours(trx, orgId, start, until),
   );
 
@@ -230,7 +279,9 @@ export async function rollUp(deps: Deps, orgId: number): Promise<RollupBoundarie
     await deps.db.updateTable("usage_rollup_state").set({ days_until: start }).where("org_id", "=", orgId).where("days_until", "is", null).execute();
     daysFrom = (await readState(deps, orgId))!.days_until!;
   }
-  const days = await advance(deps, orgId, "days_until", daysFrom, floorDay(hours), DAYS_CHUNK_MS, (trx, start, until) => rollDays(trx, orgId, start, until));
+  const days = await advance(deps, orgId, "days_until", daysFrom, floorDay(hours), hourlyRowsEnd(deps, orgId), (trx, start, until) =>
+    rollDays(trx, orgId, start, until),
+  );
   // Another process may have rolled further than this one saw: raw rows before its day cursor are in the days.
   return { days, hours: Math.max(hours, days) };
 }

@@ -8,6 +8,7 @@ import {
   HOUR_MS,
   MINUTE_MS,
   ROLLUP_GRACE_MS,
+  ROWS_PER_TRANSACTION,
   rollUp,
   rollUpActive,
   startUsageRoller,
@@ -246,6 +247,76 @@ describe("usage rollups", () => {
   it("start where an organization's usage starts, and at the boundary for one without usage", async () => {
     expect((await rollUp(h.deps, outsider.orgId)).hours).toBe(floorMinute(clock - ROLLUP_GRACE_MS));
     expect((await h.deps.db.selectFrom("usage_hourly").select("org_id").execute()).length).toBe(0);
+  });
+
+  it("roll a long backlog up a bounded number of rows per transaction, letting other requests run in between", async () => {
+    // About a thousand calls a day for three weeks: a week of them is more than one transaction may read.
+    for (let salt = 0; salt < 5; salt++) await seed(clock - 21 * DAY, clock, salt * 1_000_000);
+    type Cursors = { rolled_until: number; days_until: number | null };
+    const cursors: Cursors[] = [];
+    const readCursors = async () =>
+      (await h.deps.db.selectFrom("usage_rollup_state").select(["rolled_until", "days_until"]).where("org_id", "=", admin.orgId).executeTakeFirst()) as
+        Cursors | undefined;
+    // The roll-up's transactions, each followed by a look at where it left the cursors.
+    const db = new Proxy(h.deps.db, {
+      get(target, property) {
+        if (property === "transaction")
+          return () => ({
+            execute: async <T>(work: Parameters<ReturnType<typeof target.transaction>["execute"]>[0]) => {
+              const result = (await target.transaction().execute(work)) as T;
+              const now = await readCursors();
+              if (now) cursors.push({ rolled_until: Number(now.rolled_until), days_until: now.days_until === null ? null : Number(now.days_until) });
+              return result;
+            },
+          });
+        const value = Reflect.get(target, property) as unknown;
+        return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    let turns = 0;
+    let next = setImmediate(function turn() {
+      turns += 1;
+      next = setImmediate(turn);
+    });
+    const { hours, days } = await rollUp({ ...h.deps, db }, admin.orgId);
+    clearImmediate(next);
+    expect(hours).toBe(floorMinute(clock - ROLLUP_GRACE_MS));
+    expect(days).toBe(floorDay(hours));
+
+    const rawParts: number[] = [];
+    const hourlyParts: number[] = [];
+    // The first transaction starts where the organization's usage starts: its hour, then its day.
+    const first = await h.deps.db
+      .selectFrom("chat_usage")
+      .select((eb) => eb.fn.min("created_at").as("at"))
+      .where("org_id", "=", admin.orgId)
+      .executeTakeFirstOrThrow();
+    let [rolled, daysRolled] = [floorHour(Number(first.at)), floorDay(Number(first.at))];
+    for (const after of cursors) {
+      if (after.rolled_until !== rolled) rawParts.push((await rawSums(admin.orgId, rolled, after.rolled_until))[0]);
+      if (after.days_until !== null && after.days_until !== daysRolled) {
+        const rows = await h.deps.db
+          .selectFrom("usage_hourly")
+          .select("hour")
+          .where("org_id", "=", admin.orgId)
+          .where("hour", ">=", daysRolled)
+          .where("hour", "<", after.days_until)
+          .execute();
+        hourlyParts.push(rows.length);
+        daysRolled = after.days_until;
+      }
+      rolled = after.rolled_until;
+    }
+    const hourlyRows = (await h.deps.db.selectFrom("usage_hourly").select("hour").where("org_id", "=", admin.orgId).where("hour", "<", days).execute()).length;
+    expect(rawParts.reduce((a, b) => a + b, 0)).toBeGreaterThan(3 * ROWS_PER_TRANSACTION.raw);
+    expect(Math.max(...rawParts)).toBeLessThanOrEqual(ROWS_PER_TRANSACTION.raw);
+    expect(hourlyParts.reduce((a, b) => a + b, 0)).toBe(hourlyRows);
+    expect(hourlyRows).toBeGreaterThan(ROWS_PER_TRANSACTION.hourly);
+    expect(Math.max(...hourlyParts)).toBeLessThanOrEqual(ROWS_PER_TRANSACTION.hourly);
+    // The event loop turned between the parts (on SQLite, a transaction holds it).
+    expect(turns).toBeGreaterThanOrEqual(rawParts.length + hourlyParts.length - 2);
+    expect(await hourlySums(admin.orgId)).toEqual(await rawSums(admin.orgId, 0, hours));
+    expectEqual(await report(admin, "days=30"), await rawTotals(admin.orgId, (Math.floor(clock / DAY) - 29) * DAY));
   });
 
   it("read each instant of a window from exactly one layer", () => {
