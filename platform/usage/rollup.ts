@@ -14,14 +14,18 @@ export const DAY_MS = 86_400_000;
 export const ROLLUP_GRACE_MS = 10 * 60_000;
 /**
  * What one roll-up transaction covers at most: this many rows (raw rows into hours; hourly rows into
- * days, each into four levels, so fewer), about 10 ms here, and this long a period. On SQLite a
+ * days, each into four levels, so fewer), about 10 ms here, and its layer's period (`LAYERS`). On SQLite a
  * transaction holds the process's one event loop, so the rows bound how long any other request waits
  * behind a roll-up; between transactions the loop turns. A period holds as many rows as the organization
  * made calls, so a transaction's end is found by counting rows. The periods bound what counting them
  * reads (and what a transaction holds on PostgreSQL).
  */
 export const ROWS_PER_TRANSACTION = { raw: 5_000, hourly: 2_000 };
-const PERIOD_PER_TRANSACTION = { raw: 7 * DAY_MS, hourly: 31 * DAY_MS };
+/** Each layer a roll-up reads: its rows' time column, the most a part covers, and the step its cursor moves by. */
+const LAYERS = {
+  raw: { table: "chat_usage", column: "created_at", period: 7 * DAY_MS, step: MINUTE_MS },
+  hourly: { table: "usage_hourly", column: "hour", period: 31 * DAY_MS, step: DAY_MS },
+} as const;
 
 export const floorMinute = (ms: number) => Math.floor(ms / MINUTE_MS) * MINUTE_MS;
 export const floorHour = (ms: number) => Math.floor(ms / HOUR_MS) * HOUR_MS;
@@ -81,41 +85,18 @@ async function readState(deps: Deps, orgId: number): Promise<State | undefined> 
 const turnEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
- * Where a part of `[start, target)` ends: before the raw row `ROWS_PER_TRANSACTION.raw` on (to the minute,
- * the hourly cursor's step), or before the hourly row that far on (to the day); at least one step on, at
- * most the period on.
+ * Where a part of `[start, target)` ends: before the layer's row `ROWS_PER_TRANSACTION` on, to the
+ * cursor's step (a minute for hours, a day for days); at least one step on, at most the layer's period.
  */
-function rawRowsEnd(deps: Deps, orgId: number) {
+function partEnd(deps: Deps, orgId: number, layer: keyof typeof LAYERS) {
+  const { table, column, period, step } = LAYERS[layer];
+  const at = sql.ref(column);
   return async (start: number, target: number) => {
-    target = Math.min(target, start + PERIOD_PER_TRANSACTION.raw);
-    const row = await deps.db
-      .selectFrom("chat_usage")
-      .select("created_at")
-      .where("org_id", "=", orgId)
-      .where("created_at", ">=", start)
-      .where("created_at", "<", target)
-      .orderBy("created_at")
-      .limit(1)
-      .offset(ROWS_PER_TRANSACTION.raw)
-      .executeTakeFirst();
-    return row ? Math.max(start + MINUTE_MS, floorMinute(Number(row.created_at))) : target;
-  };
-}
-
-function hourlyRowsEnd(deps: Deps, orgId: number) {
-  return async (start: number, target: number) => {
-    target = Math.min(target, start + PERIOD_PER_TRANSACTION.hourly);
-    const row = await deps.db
-      .selectFrom("usage_hourly")
-      .select("hour")
-      .where("org_id", "=", orgId)
-      .where("hour", ">=", start)
-      .where("hour", "<", target)
-      .orderBy("hour")
-      .limit(1)
-      .offset(ROWS_PER_TRANSACTION.hourly)
-      .executeTakeFirst();
-    return row ? Math.max(start + DAY_MS, floorDay(Number(row.hour))) : target;
+    const until = Math.min(target, start + period);
+    const { rows } = await sql<{ at: number }>`select ${at} as at from ${sql.table(table)}
+      where org_id = ${orgId} and ${at} >= ${start} and ${at} < ${until}
+      order by ${at} limit 1 offset ${sql.lit(ROWS_PER_TRANSACTION[layer])}`.execute(deps.db);
+    return rows.length > 0 ? Math.max(start + step, Math.floor(Number(rows[0].at) / step) * step) : until;
   };
 }
 
@@ -263,7 +244,7 @@ export async function rollUp(deps: Deps, orgId: number): Promise<RollupBoundarie
       .execute();
     state = (await readState(deps, orgId))!;
   }
-  const hours = await advance(deps, orgId, "rolled_until", state.rolled_until, target, rawRowsEnd(deps, orgId), (trx, start, until) =>
+  const hours = await advance(deps, orgId, "rolled_until", state.rolled_until, target, partEnd(deps, orgId, "raw"), (trx, start, until) =>
     rollHours(trx, orgId, start, until),
   );
 
@@ -279,7 +260,7 @@ export async function rollUp(deps: Deps, orgId: number): Promise<RollupBoundarie
     await deps.db.updateTable("usage_rollup_state").set({ days_until: start }).where("org_id", "=", orgId).where("days_until", "is", null).execute();
     daysFrom = (await readState(deps, orgId))!.days_until!;
   }
-  const days = await advance(deps, orgId, "days_until", daysFrom, floorDay(hours), hourlyRowsEnd(deps, orgId), (trx, start, until) =>
+  const days = await advance(deps, orgId, "days_until", daysFrom, floorDay(hours), partEnd(deps, orgId, "hourly"), (trx, start, until) =>
     rollDays(trx, orgId, start, until),
   );
   // Another process may have rolled further than this one saw: raw rows before its day cursor are in the days.
