@@ -14,14 +14,14 @@ export const DAY_MS = 86_400_000;
 export const ROLLUP_GRACE_MS = 10 * 60_000;
 /**
  * What one roll-up transaction covers at most: this many rows (raw rows into hours; hourly rows into
- * days, each into four levels, so fewer), about 10 ms here, and its layer's period (`LAYERS`). On SQLite a
- * transaction holds the process's one event loop, so the rows bound how long any other request waits
+ * days, each into four levels, so fewer), about 10 ms here, and its layer's period (`LAYERS`). On SQLite
+ * a transaction holds the process's one event loop, so the rows bound how long any other request waits
  * behind a roll-up; between transactions the loop turns. A period holds as many rows as the organization
  * made calls, so a transaction's end is found by counting rows. The periods bound what counting them
  * reads (and what a transaction holds on PostgreSQL).
  */
 export const ROWS_PER_TRANSACTION = { raw: 5_000, hourly: 2_000 };
-/** Each layer a roll-up reads: its rows' time column, the most a part covers, and the step its cursor moves by. */
+/** The layers a roll-up reads: their rows' time, the most a part covers, the step their cursor moves by. */
 const LAYERS = {
   raw: { table: "chat_usage", column: "created_at", period: 7 * DAY_MS, step: MINUTE_MS },
   hourly: { table: "usage_hourly", column: "hour", period: 31 * DAY_MS, step: DAY_MS },
