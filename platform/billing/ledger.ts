@@ -19,8 +19,8 @@ export type CreditKind = keyof typeof CREDIT_DESCRIPTIONS;
  */
 export async function getLedger(deps: Deps, orgId: number, page: LedgerQuery): Promise<LedgerRow[]> {
   const limit = Math.min(Math.max(page.limit ?? LEDGER_PAGE, 1), LEDGER_MAX_PAGE);
-  // The first page is what /billing shows on every visit.
-  if (page.before === undefined && page.after === undefined) return (await latestEntries(deps.db, orgId, limit)).map(toLedgerRow);
+  // The first page at the default size is what /billing shows on every visit.
+  if (page.before === undefined && page.after === undefined && limit === LEDGER_PAGE) return (await latestEntries(deps.db, orgId)).map(toLedgerRow);
   let query = deps.db.selectFrom("ledger_entries").selectAll().where("org_id", "=", orgId);
   if (page.before !== undefined) query = query.where("id", "<", page.before);
   if (page.after !== undefined) query = query.where("id", ">", page.after);
@@ -31,8 +31,8 @@ export async function getLedger(deps: Deps, orgId: number, page: LedgerQuery): P
   return rows.map(toLedgerRow);
 }
 
-const latestEntries = compiledOnce((db, orgId: number, limit: number) =>
-  db.selectFrom("ledger_entries").selectAll().where("org_id", "=", orgId).orderBy("id", "desc").limit(limit),
+const latestEntries = compiledOnce((db, orgId: number) =>
+  db.selectFrom("ledger_entries").selectAll().where("org_id", "=", orgId).orderBy("id", "desc").limit(LEDGER_PAGE),
 );
 
 function toLedgerRow(r: Selectable<LedgerEntriesTable>): LedgerRow {

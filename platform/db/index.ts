@@ -5,6 +5,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect } from "kysely";
 import type { Migration, MigrationProvider, SqliteDatabase } from "kysely";
 import pg from "pg";
 import type { Database } from "./schema";
+import { InlineLimits } from "./inline-limits";
 import { checkpointInBackground } from "./wal-checkpointer";
 import * as m0001 from "./migrations/0001-foundation";
 import * as m0002 from "./migrations/0002-tokens";
@@ -70,7 +71,10 @@ export function openDatabase(options: DatabaseOptions): DB {
   // Tests and the CLI write the same file as the server: wait for a lock instead of failing.
   sqlite.pragma("busy_timeout = 5000");
   const stopCheckpoints = options.checkpointInBackground && file !== ":memory:" ? checkpointInBackground(sqlite, file) : () => {};
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: keepingStatements(sqlite, stopCheckpoints) }) });
+  return new Kysely<Database>({
+    dialect: new SqliteDialect({ database: keepingStatements(sqlite, stopCheckpoints) }),
+    plugins: [new InlineLimits()],
+  });
 }
 
 /**
