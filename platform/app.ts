@@ -3,6 +3,7 @@ import { HTTPException } from "hono/http-exception";
 import { auditRoutes, systemAuditRoutes } from "./audit/routes";
 import { auditScope } from "./audit/record";
 import { authRoutes } from "./auth/routes";
+import { forgetSessionsOnWrite } from "./auth/shared-sessions";
 import { billingRoutes, billingWebhookRoutes } from "./billing/routes";
 import type { Deps, PlatformEnv } from "./context";
 import type { ErrorBody } from "@contract/errors";
@@ -27,6 +28,7 @@ export function createPlatform(deps: Deps) {
     await next();
   });
   app.use(auditScope);
+  app.use(forgetSessionsOnWrite);
   // Only the signature-checked Stripe webhook is answered before the Origin rule (DESIGN §3).
   app.route("/billing", billingWebhookRoutes);
   app.use(sameOrigin);

@@ -9,6 +9,7 @@ import compression from "compression";
 import express from "express";
 import morgan from "morgan";
 import "../app/load-context";
+import { newInProcessBindings } from "../platform/auth/shared-sessions";
 import { isDevSignin } from "../platform/config";
 import { consoleOrigins } from "../platform/http/hosts";
 import { isAllowedOrigin, MUTATING_METHODS } from "../platform/http/origin";
@@ -149,12 +150,16 @@ app.all(
   createRequestHandler({
     build,
     mode: production ? "production" : "development",
-    getLoadContext: (req, res) => ({
-      cspNonce: res.locals.cspNonce as string,
-      platformFetch,
-      hostPrefixes: { app: env.APP_HOST_PREFIX, api: env.API_HOST_PREFIX },
-      clientAddress: req.ip,
-    }),
+    getLoadContext: (req, res) => {
+      // The platform looks a page's session up once for all of the page's calls (shared-sessions.ts).
+      const bindings = newInProcessBindings();
+      return {
+        cspNonce: res.locals.cspNonce as string,
+        platformFetch: (request: Request) => platformFetch(request, bindings),
+        hostPrefixes: { app: env.APP_HOST_PREFIX, api: env.API_HOST_PREFIX },
+        clientAddress: req.ip,
+      };
+    },
   }),
 );
 

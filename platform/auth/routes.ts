@@ -16,6 +16,7 @@ import type { OAuthProvider } from "../providers/oauth";
 import { hasPaymentMethod, joinOrganization } from "../orgs/service";
 import { clearSessionCookie, readSessionCookie, takeOAuthFlow, writeOAuthFlow, writeSessionCookie } from "./cookies";
 import { devAuthorizeForm, devAuthorizePage, devProvider, issueDevCode } from "./dev";
+import { shareResolution } from "./shared-sessions";
 import { endSession, resolveSession, setActiveOrganization, startSession, switchOrganization, upsertUser } from "./service";
 import { consumeState, rememberState } from "./states";
 import { randomToken } from "./tokens";
@@ -79,7 +80,10 @@ const providerParam = z.object({ provider: z.enum(providerNames) });
 
 export const authRoutes = new Hono<PlatformEnv>()
   .get("/session", async (c) => {
-    const session = await resolveSession(c.var.deps, readSessionCookie(c));
+    const id = readSessionCookie(c);
+    const resolution = resolveSession(c.var.deps, id);
+    shareResolution(c, id, resolution);
+    const session = await resolution;
     if (!session) return c.json<Session>({ valid: false });
     return c.json<Session>({
       valid: true,

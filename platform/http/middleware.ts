@@ -1,6 +1,7 @@
 import { createMiddleware } from "hono/factory";
 import { readSessionCookie } from "../auth/cookies";
 import { resolveCaller } from "../auth/service";
+import { resolvedOnce } from "../auth/shared-sessions";
 import type { PlatformEnv } from "../context";
 import { SYSTEM_ORG_ID } from "@contract/system";
 import { PlatformError } from "./errors";
@@ -18,7 +19,8 @@ export const sameOrigin = createMiddleware<PlatformEnv>(async (c, next) => {
 
 /** The signed-in caller, with the active organization's membership when there is one. */
 export const signedIn = createMiddleware<PlatformEnv>(async (c, next) => {
-  const session = await resolveCaller(c.var.deps, readSessionCookie(c));
+  const id = readSessionCookie(c);
+  const session = await resolvedOnce(c, id, () => resolveCaller(c.var.deps, id));
   if (!session) throw new PlatformError(401, "Not signed in");
   c.set("caller", { userId: session.user.id, sessionHash: session.sessionHash, name: session.user.name, email: session.user.email });
   if (session.active) c.set("membership", { orgId: session.active.id, orgName: session.active.name, role: session.active.role });

@@ -10,8 +10,11 @@ export const ORIGIN = "http://console.test";
 
 export interface Harness {
   deps: Deps;
-  /** Calls the platform in-process, as the console does. `path` is below /api/v1 unless it starts with /openai. */
-  fetch: (path: string, init?: RequestInit & { json?: unknown; cookie?: string }) => Promise<Response>;
+  /**
+   * Calls the platform in-process, as the console does. `path` is below /api/v1 unless it starts with
+   * /openai; `bindings` are what the console's server passes along (server/index.ts).
+   */
+  fetch: (path: string, init?: RequestInit & { json?: unknown; cookie?: string; bindings?: object }) => Promise<Response>;
   /** Signs a new user in through development sign-in and returns their session cookie. */
   signIn: (name?: string, email?: string) => Promise<Session>;
   /** A signed-in user who created (and so administers) a fresh organization. */
@@ -85,12 +88,12 @@ export async function createHarness(config: Partial<PlatformConfig> = {}, now: (
   const app = createPlatform(deps);
 
   const fetch: Harness["fetch"] = async (path, init = {}) => {
-    const { json, cookie, ...rest } = init;
+    const { json, cookie, bindings, ...rest } = init;
     const headers = new Headers(rest.headers);
     if (cookie) headers.set("cookie", cookie);
     if (json !== undefined) headers.set("content-type", "application/json");
     const url = path.startsWith("/openai") ? `${ORIGIN}${path}` : `${ORIGIN}/api/v1${path}`;
-    return app.fetch(new Request(url, { ...rest, headers, body: json !== undefined ? JSON.stringify(json) : rest.body }));
+    return app.fetch(new Request(url, { ...rest, headers, body: json !== undefined ? JSON.stringify(json) : rest.body }), bindings);
   };
 
   const signIn: Harness["signIn"] = async (name, email) => {
