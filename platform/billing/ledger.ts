@@ -19,8 +19,8 @@ export type CreditKind = keyof typeof CREDIT_DESCRIPTIONS;
  */
 export async function getLedger(deps: Deps, orgId: number, page: LedgerQuery): Promise<LedgerRow[]> {
   const limit = Math.min(Math.max(page.limit ?? LEDGER_PAGE, 1), LEDGER_MAX_PAGE);
-  // The first page at the default size is what /billing shows on every visit.
-  if (page.before === undefined && page.after === undefined && limit === LEDGER_PAGE) return (await latestEntries(deps.db, orgId)).map(toLedgerRow);
+  // The first page is what /billing shows on every visit.
+  if (page.before === undefined && page.after === undefined) return (await latestEntries(limit)(deps.db, orgId)).map(toLedgerRow);
   let query = deps.db.selectFrom("ledger_entries").selectAll().where("org_id", "=", orgId);
   if (page.before !== undefined) query = query.where("id", "<", page.before);
   if (page.after !== undefined) query = query.where("id", ">", page.after);
@@ -31,9 +31,15 @@ export async function getLedger(deps: Deps, orgId: number, page: LedgerQuery): P
   return rows.map(toLedgerRow);
 }
 
-const latestEntries = compiledOnce((db, orgId: number) =>
-  db.selectFrom("ledger_entries").selectAll().where("org_id", "=", orgId).orderBy("id", "desc").limit(LEDGER_PAGE),
-);
+/** The first page's query, compiled once per page size (at most LEDGER_MAX_PAGE of them): a LIMIT is written into the SQL (inline-limits.ts). */
+const latestBySize = new Map<number, ReturnType<typeof latestOf>>();
+const latestOf = (limit: number) =>
+  compiledOnce((db, orgId: number) => db.selectFrom("ledger_entries").selectAll().where("org_id", "=", orgId).orderBy("id", "desc").limit(limit));
+function latestEntries(limit: number) {
+  let query = latestBySize.get(limit);
+  if (!query) latestBySize.set(limit, (query = latestOf(limit)));
+  return query;
+}
 
 function toLedgerRow(r: Selectable<LedgerEntriesTable>): LedgerRow {
   return {
