@@ -1,4 +1,5 @@
 import { Link, useLocation } from "@remix-run/react";
+import type { ReactNode } from "react";
 import { SaveOnChangeSelect } from "~/components/SaveOnChangeSelect";
 import type { NavItem } from "./nav";
 import { homeNav, organizationNav, systemNav } from "./nav";
@@ -47,20 +48,38 @@ function NavSection({ title, items, pathname }: { title: string; items: NavItem[
           const active = isActivePath(pathname, to);
           return (
             <li key={to}>
-              <Link
-                to={to}
-                prefetch="intent"
-                aria-current={active ? "page" : undefined}
-                className={active ? "menu-active bg-primary! text-primary-content!" : ""}
-              >
+              <SidebarLink to={to} active={active}>
                 <Icon className="size-4" aria-hidden />
                 {label}
-              </Link>
+              </SidebarLink>
             </li>
           );
         })}
       </ul>
     </nav>
+  );
+}
+
+/**
+ * A sidebar link. In the browser it is Remix's `Link` (client-side navigation, prefetch on intent,
+ * route discovery). On the server, where a link only writes its markup, it writes the same `<a>`
+ * without the link's hooks, which were about a seventh of `/team`'s render for the sidebar's 15–18
+ * links (decision 0087, tenth pass). React hydrates the `<a>` it finds; `sidebar-link.test.tsx` holds
+ * both markups equal.
+ */
+export function SidebarLink({ to, active, children }: { to: string; active: boolean; children: ReactNode }) {
+  const className = active ? "menu-active bg-primary! text-primary-content!" : "";
+  if (typeof document === "undefined") {
+    return (
+      <a aria-current={active ? "page" : undefined} className={className} data-discover="true" href={to}>
+        {children}
+      </a>
+    );
+  }
+  return (
+    <Link to={to} prefetch="intent" aria-current={active ? "page" : undefined} className={className}>
+      {children}
+    </Link>
   );
 }
 
