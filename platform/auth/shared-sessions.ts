@@ -28,7 +28,7 @@ function sharedSessions(c: Context): InProcessBindings["sessions"] | undefined {
 }
 
 /** The caller behind `id`, resolved once per browser request for the reads of in-process calls. */
-export function resolvedOnce<T extends ResolvedCaller | null>(c: Context, id: string | undefined, resolve: () => Promise<T>): Promise<ResolvedCaller | null> {
+export function resolvedOnce(c: Context, id: string | undefined, resolve: () => Promise<ResolvedCaller | null>): Promise<ResolvedCaller | null> {
   const sessions = sharedSessions(c);
   if (!sessions || !id || MUTATING_METHODS.has(c.req.method)) return resolve();
   let resolution = sessions.get(id);
