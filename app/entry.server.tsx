@@ -3,12 +3,15 @@ import type { AppLoadContext, EntryContext } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import type { ReactElement } from "react";
-import { renderToNodeStream, renderToPipeableStream } from "react-dom/server";
+import { renderToNodeStream, renderToPipeableStream, renderToString } from "react-dom/server";
+import { prerenderSidebarNav } from "./components/layout/Sidebar";
 import { NonceProvider } from "./lib/nonce";
 
 const ABORT_DELAY = 5_000;
 
 export const streamTimeout = ABORT_DELAY;
+
+prerenderSidebarNav(renderToString);
 
 export default function handleRequest(
   request: Request,

@@ -1,8 +1,8 @@
 import { Link, useLocation } from "@remix-run/react";
-import type { ReactNode } from "react";
+import type { ReactElement, ReactNode } from "react";
 import { SaveOnChangeSelect } from "~/components/SaveOnChangeSelect";
 import type { NavItem } from "./nav";
-import { homeNav, organizationNav, systemNav } from "./nav";
+import { homeNav, memberOrganizationNav, organizationNav, systemNav } from "./nav";
 
 interface SidebarProps {
   organizations: { id: number; name: string }[];
@@ -23,7 +23,7 @@ export function Sidebar({ organizations, active, showSystem, isAdmin = false }: 
         <p className="truncate px-2 text-sm text-base-content/70">{active.name}</p>
       )}
       <NavSection title="Home" items={homeNav} pathname={pathname} />
-      <NavSection title="Organization" items={organizationNav.filter((item) => isAdmin || !item.adminOnly)} pathname={pathname} />
+      <NavSection title="Organization" items={isAdmin ? organizationNav : memberOrganizationNav} pathname={pathname} />
       {showSystem ? <NavSection title="System" items={systemNav} pathname={pathname} /> : null}
     </aside>
   );
@@ -40,32 +40,64 @@ export function isActivePath(pathname: string, to: string): boolean {
 }
 
 function NavSection({ title, items, pathname }: { title: string; items: NavItem[]; pathname: string }) {
+  // At most one: no link's path lies under another's (nav.test.ts).
+  const activeTo = items.find((item) => isActivePath(pathname, item.to))?.to ?? "";
+  const html = prerendered.get(items)?.get(activeTo);
+  // React hydrates the list it finds in the server's markup as if it had written it itself.
+  if (html) return <nav aria-label={title} dangerouslySetInnerHTML={html} />;
   return (
     <nav aria-label={title}>
-      <ul className="menu w-full p-0">
-        <li className="menu-title">{title}</li>
-        {items.map(({ to, label, icon: Icon }) => {
-          const active = isActivePath(pathname, to);
-          return (
-            <li key={to}>
-              <SidebarLink to={to} active={active}>
-                <Icon className="size-4" aria-hidden />
-                {label}
-              </SidebarLink>
-            </li>
-          );
-        })}
-      </ul>
+      <NavList title={title} items={items} activeTo={activeTo} />
     </nav>
   );
+}
+
+function NavList({ title, items, activeTo }: { title: string; items: NavItem[]; activeTo: string }) {
+  return (
+    <ul className="menu w-full p-0">
+      <li className="menu-title">{title}</li>
+      {items.map(({ to, label, icon: Icon }) => (
+        <li key={to}>
+          <SidebarLink to={to} active={to === activeTo}>
+            <Icon className="size-4" aria-hidden />
+            {label}
+          </SidebarLink>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Each section's list as the server writes it, by its active link ("" for none). Empty in the browser. */
+const prerendered = new Map<NavItem[], Map<string, { __html: string }>>();
+
+/**
+ * Writes each section's list once, for every link that can be active, so that a page's render only
+ * looks it up: the lists are about a quarter of a signed-in page's render, and depend on nothing but
+ * the section and its active link (decision 0087, eleventh pass). The server's entry calls it with
+ * React's string renderer at start.
+ */
+export function prerenderSidebarNav(render: (element: ReactElement) => string) {
+  for (const [title, items] of [
+    ["Home", homeNav],
+    ["Organization", organizationNav],
+    ["Organization", memberOrganizationNav],
+    ["System", systemNav],
+  ] as const) {
+    const byActive = new Map<string, { __html: string }>();
+    for (const activeTo of ["", ...items.map((item) => item.to)]) {
+      byActive.set(activeTo, { __html: render(<NavList title={title} items={items} activeTo={activeTo} />) });
+    }
+    prerendered.set(items, byActive);
+  }
 }
 
 /**
  * A sidebar link. In the browser it is Remix's `Link` (client-side navigation, prefetch on intent,
  * route discovery). On the server, where a link only writes its markup, it writes the same `<a>`
- * without the link's hooks, which were about a seventh of `/team`'s render for the sidebar's 15–18
- * links (decision 0087, tenth pass). React hydrates the `<a>` it finds; `sidebar-link.test.tsx` holds
- * both markups equal.
+ * without the link's hooks (decision 0087, tenth pass), which also lets `prerenderSidebarNav` write it
+ * outside any router. React hydrates the `<a>` it finds; `sidebar-link.test.tsx` holds both markups
+ * equal.
  */
 export function SidebarLink({ to, active, children }: { to: string; active: boolean; children: ReactNode }) {
   const className = active ? "menu-active bg-primary! text-primary-content!" : "";

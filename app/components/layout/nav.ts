@@ -51,6 +51,9 @@ export const organizationNav: NavItem[] = [
   { to: "/audit", label: "Audit Log", icon: ScrollText, adminOnly: true },
 ];
 
+/** What members see of the Organization section. */
+export const memberOrganizationNav: NavItem[] = organizationNav.filter((item) => !item.adminOnly);
+
 export const systemNav: NavItem[] = [
   { to: "/model-editor", label: "Model Editor", icon: Cpu },
   { to: "/system/orgs", label: "Org Editor", icon: Building2 },

@@ -1,0 +1,51 @@
+import { renderToString } from "react-dom/server";
+import { MemoryRouter } from "react-router-dom";
+import { afterAll, describe, expect, it } from "vitest";
+import { homeNav, memberOrganizationNav, organizationNav, systemNav } from "./nav";
+import { isActivePath, prerenderSidebarNav, Sidebar } from "./Sidebar";
+
+// The server writes the sidebar's lists from markup kept since its start (decision 0087, eleventh
+// pass); the browser hydrates them as Remix's links. Both ways must write the same document.
+const organization = { id: 7, name: "Acme" };
+const sidebarAt = (pathname: string, isAdmin: boolean, showSystem: boolean) =>
+  renderToString(
+    <MemoryRouter initialEntries={[pathname]}>
+      <Sidebar organizations={[organization]} active={organization} showSystem={showSystem} isAdmin={isAdmin} />
+    </MemoryRouter>,
+  );
+
+const pages = ["/team", "/", "/chat", "/models/acme/some-model", "/model-editor", "/system/orgs/3", "/audit", "/Billing", "/terms"];
+const variants = [
+  [true, true],
+  [true, false],
+  [false, false],
+] as const;
+
+afterAll(() => prerenderSidebarNav(renderToString));
+
+describe("the sidebar", () => {
+  it("writes the same markup from its kept lists as rendered afresh, on every page and for every role", () => {
+    const fresh = pages.flatMap((page) => variants.map(([isAdmin, showSystem]) => sidebarAt(page, isAdmin, showSystem)));
+    prerenderSidebarNav(renderToString);
+    const kept = pages.flatMap((page) => variants.map(([isAdmin, showSystem]) => sidebarAt(page, isAdmin, showSystem)));
+    expect(kept).toEqual(fresh);
+    expect(kept[0]).toContain('aria-current="page" class="menu-active bg-primary! text-primary-content!" data-discover="true" href="/team"');
+    expect(kept[pages.indexOf("/audit") * variants.length]).toContain('href="/audit"');
+    expect(kept[pages.indexOf("/audit") * variants.length + 2]).not.toContain('href="/audit"');
+    expect(kept[0]).toContain("Model Editor");
+    expect(kept[1]).not.toContain("Model Editor");
+  });
+
+  it("looks its lists up instead of rendering them", () => {
+    prerenderSidebarNav(() => "<li>kept</li>");
+    const written = sidebarAt("/team", false, true);
+    expect(written.match(/<li>kept<\/li>/g)).toHaveLength(3);
+    expect(written).not.toContain('href="/team"');
+  });
+
+  it("has at most one active link per section: no link's path lies under another's", () => {
+    for (const items of [homeNav, organizationNav, memberOrganizationNav, systemNav]) {
+      for (const a of items) for (const b of items) if (a !== b) expect(isActivePath(a.to, b.to)).toBe(false);
+    }
+  });
+});
