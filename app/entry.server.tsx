@@ -6,6 +6,7 @@ import type { ReactElement } from "react";
 import { renderToNodeStream, renderToPipeableStream, renderToString } from "react-dom/server";
 import { prerenderSidebarNav } from "./components/layout/Sidebar";
 import { NonceProvider } from "./lib/nonce";
+import { wholeDocumentResponse } from "./whole-document.server";
 
 const ABORT_DELAY = 5_000;
 
@@ -28,7 +29,7 @@ export default function handleRequest(
   );
   if (WHOLE_DOCUMENTS && !hasDeferredData(remixContext)) {
     responseHeaders.set("Content-Type", "text/html");
-    return renderWhole(app).then((html) => new Response(html, { headers: responseHeaders, status: responseStatusCode }));
+    return renderWhole(app).then((html) => wholeDocumentResponse(html, { headers: responseHeaders, status: responseStatusCode }));
   }
   // Bots get the whole document at once; browsers get the shell as soon as it is ready.
   const readyEvent = isbot(request.headers.get("user-agent") ?? "") ? "onAllReady" : "onShellReady";

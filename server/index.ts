@@ -3,7 +3,6 @@ import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { getRequestListener } from "@hono/node-server";
-import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
@@ -17,6 +16,7 @@ import { bodyLimit, consoleBodyLimit } from "./body-limit";
 import { listenHosts, loadEnv } from "./env";
 import { hostAllowList } from "./host";
 import { pageHeaders } from "./page-headers";
+import { remixHandler } from "./remix-handler";
 import { startPlatform } from "./platform";
 import { createStreamTracker, handleShutdown } from "./shutdown";
 
@@ -147,7 +147,7 @@ app.use((req, res, next) => {
 
 app.all(
   "*",
-  createRequestHandler({
+  remixHandler({
     build,
     mode: production ? "production" : "development",
     getLoadContext: (req, res) => {
