@@ -222,6 +222,32 @@ test("a page rendered whole and a page that streams are both standards-mode docu
   await expect(page.locator("#main svg.lucide > *").first()).toBeVisible();
 });
 
+// Each document names the route modules the browser loads to hydrate it; the server writes that script
+// once per path and set of routes (patches/, decision 0087's eleventh pass).
+test("every page's document names its own route modules, however often pages are served", async ({ page }) => {
+  await signInWithOrganization(page, "Modules");
+  const routesOf = () =>
+    page.evaluate(() => {
+      const w = window as unknown as { __remixRouteModules: object; __remixManifest: { routes: object } };
+      return { modules: Object.keys(w.__remixRouteModules), manifest: Object.keys(w.__remixManifest.routes) };
+    });
+  const pages = [
+    ["/team", "routes/_org.team"],
+    ["/tokens", "routes/_org.tokens"],
+    ["/playground/text", "routes/_org.playground.$category._index"],
+    ["/playground/image", "routes/_org.playground.$category._index"],
+    ["/no-such-page", "routes/_org.$"],
+    ["/team", "routes/_org.team"],
+  ];
+  for (const [path, route] of pages) {
+    await page.goto(path);
+    const { modules, manifest } = await routesOf();
+    expect(modules).toEqual(["root", "routes/_org", route]);
+    expect(manifest).toEqual(expect.arrayContaining(modules));
+    await expect.poll(() => page.evaluate(() => Object.keys(document.getElementById("main") ?? {}).some((key) => key.startsWith("__reactFiber")))).toBe(true);
+  }
+});
+
 test.describe("with JavaScript disabled", () => {
   test.use({ javaScriptEnabled: false });
 
