@@ -61,3 +61,27 @@ test("a forged return_to cookie is ignored: sign-in goes home", async ({ page, c
   const landed = await page.request.get("/login?login_success=1", { maxRedirects: 0 });
   expect(landed.headers()["location"]).toBe("/team");
 });
+
+test("each page has its own script nonce: the policy allows only the document's own inline scripts, and they run", async ({ page }) => {
+  await signInWithRequests(page.request, newPerson("Nonce"));
+  await createOrganizationWithRequests(page.request, "Nonce Co");
+  const nonces: string[] = [];
+  for (let i = 0; i < 2; i++) {
+    const response = await page.request.get("/team");
+    const policy = response.headers()["content-security-policy"];
+    const nonce = /script-src [^;]*'nonce-([^']+)'/.exec(policy)?.[1];
+    expect(nonce).toMatch(/^[A-Za-z0-9+/_-]{22,}={0,2}$/);
+    const html = await response.text();
+    const inline = [...html.matchAll(/<script(?![^>]*\bsrc=)([^>]*)>/g)].map((m) => m[1]);
+    expect(inline.length).toBeGreaterThan(1);
+    for (const attributes of inline) expect(attributes).toContain(`nonce="${nonce}"`);
+    nonces.push(nonce!);
+  }
+  expect(nonces[0]).not.toBe(nonces[1]);
+  // Under the policy the document's scripts run: the page hydrates and its router takes the next click.
+  await page.goto("/team");
+  await page.evaluate(() => Object.assign(window, { sameDocument: true }));
+  await page.getByRole("link", { name: "API Tokens", exact: true }).click();
+  await expect(page).toHaveURL(/\/tokens$/);
+  expect(await page.evaluate(() => (window as { sameDocument?: boolean }).sameDocument)).toBe(true);
+});
