@@ -30,7 +30,7 @@ export function remixHandler({
       // No status text: a document has none, and reading it would make the full Response after all.
       res.status(response.status);
       for (const [name, value] of response.headers) res.append(name, value);
-      res.end(markup);
+      res.end(Buffer.from(markup));
     } catch (error) {
       next(error);
     }
