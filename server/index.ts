@@ -7,7 +7,7 @@ import type { ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
 import morgan from "morgan";
-import "../app/load-context";
+import type { PlatformRequest } from "../app/load-context";
 import { newInProcessBindings } from "../platform/auth/shared-sessions";
 import { isDevSignin } from "../platform/config";
 import { consoleOrigins } from "../platform/http/hosts";
@@ -55,7 +55,8 @@ process.env.APP_ORIGIN = env.platform.appOrigin;
 const platform = await startPlatform(env);
 // Streamed replies pass through the tracker, so a shutdown can end (and meter) those still running.
 const streams = createStreamTracker();
-const platformFetch = async (request: Request, bindings?: unknown) => streams.track(await platform.fetch(request, bindings));
+// The console's reads come as PlatformRequests (app/load-context.ts): Hono reads only what they have.
+const platformFetch = async (request: Request | PlatformRequest, bindings?: unknown) => streams.track(await platform.fetch(request as Request, bindings));
 const servers: http.Server[] = [];
 const shutdown = handleShutdown({ servers, streams, close: platform.close, timeoutMs: env.SHUTDOWN_TIMEOUT_MS });
 
@@ -155,7 +156,7 @@ app.all(
       const bindings = newInProcessBindings();
       return {
         cspNonce: res.locals.cspNonce as string,
-        platformFetch: (request: Request) => platformFetch(request, bindings),
+        platformFetch: (request: PlatformRequest) => platformFetch(request, bindings),
         hostPrefixes: { app: env.APP_HOST_PREFIX, api: env.API_HOST_PREFIX },
         clientAddress: req.ip,
       };

@@ -35,13 +35,11 @@ export function platformClient(request: Request, context: AppLoadContext) {
     // header only from in-process calls like this one (decision 0083).
     if (context.clientAddress) headers.set("x-forwarded-for", context.clientAddress);
     if (body !== undefined) headers.set("content-type", "application/json");
+    const url = new URL(`/api/v1${path}`, request.url).href;
     const response = await context.platformFetch(
-      new Request(new URL(`/api/v1${path}`, request.url), {
-        method,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal,
-      }),
+      method === "GET" && signal === undefined
+        ? { url, method, headers }
+        : new Request(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal }),
     );
     setCookies.push(...response.headers.getSetCookie());
     return response;
