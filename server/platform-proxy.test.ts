@@ -1,0 +1,58 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import type { AppLoadContext } from "@remix-run/node";
+import { afterAll, describe, expect, it } from "vitest";
+import { platformClient } from "../app/platform/client.server";
+import type { Env } from "./env";
+import { startPlatform } from "./platform";
+
+// With PLATFORM_URL the console's platform calls are forwarded over HTTP. Reads reach the platform as
+// bare url, method and headers (app/load-context.ts, decision 0087's eleventh pass); writes as Requests.
+// Either way the external platform must get the call the console made.
+const received: { method: string; url: string; headers: http.IncomingHttpHeaders; body: string }[] = [];
+const upstream = http.createServer((req, res) => {
+  let body = "";
+  req.on("data", (chunk) => (body += chunk));
+  req.on("end", () => {
+    received.push({ method: req.method!, url: req.url!, headers: req.headers, body });
+    res.setHeader("content-type", "application/json");
+    if (req.url === "/api/v1/auth/session") {
+      res.setHeader("set-cookie", "session=renewed; HttpOnly");
+      res.end(
+        JSON.stringify({ valid: true, user: { id: 7, name: "Ada", email: "ada@example.test" }, organizations: [], activeOrganization: null, activeRole: null }),
+      );
+    } else res.end(JSON.stringify({ ok: true }));
+  });
+});
+await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
+const platform = await startPlatform({ PLATFORM_URL: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/` } as Env);
+afterAll(() => void upstream.close());
+
+const context = { platformFetch: (request) => platform.fetch(request as Request), clientAddress: "203.0.113.9" } as AppLoadContext;
+const browser = new Request("http://console.test/team", { headers: { cookie: "session=abc", origin: "http://console.test" } });
+
+describe("platform calls through PLATFORM_URL", () => {
+  it("forward a read with the browser's cookie and address, and bring back its answer and cookies", async () => {
+    const api = platformClient(browser, context);
+    const session = await api.session();
+    expect(session).toMatchObject({ ok: true, data: { valid: true, user: { name: "Ada" } } });
+    expect(received.at(-1)).toMatchObject({
+      method: "GET",
+      url: "/api/v1/auth/session",
+      headers: { cookie: "session=abc", accept: "application/json", "x-forwarded-for": "203.0.113.9" },
+      body: "",
+    });
+    expect(api.headers.get("set-cookie")).toBe("session=renewed; HttpOnly");
+  });
+
+  it("forward a write with its JSON body and origin", async () => {
+    const api = platformClient(new Request(browser.url, { method: "POST", headers: browser.headers }), context);
+    expect(await api.switchOrganization(4)).toMatchObject({ ok: true });
+    expect(received.at(-1)).toMatchObject({
+      method: "POST",
+      url: "/api/v1/auth/switch",
+      headers: { cookie: "session=abc", origin: "http://console.test", "content-type": "application/json" },
+      body: JSON.stringify({ organizationId: 4 }),
+    });
+  });
+});
