@@ -222,14 +222,16 @@ test("a page rendered whole and a page that streams are both standards-mode docu
   await expect(page.locator("#main svg.lucide > *").first()).toBeVisible();
 });
 
-// Each document names the route modules the browser loads to hydrate it; the server writes that script
-// once per path and set of routes (patches/, decision 0087's eleventh pass).
+// Each document names and preloads the route modules the browser loads to hydrate it, and links the
+// stylesheet: the server writes the modules' script once per path and set of routes, and the head's
+// links once per set of routes (patches/, decision 0087's eleventh pass).
 test("every page's document names its own route modules, however often pages are served", async ({ page }) => {
   await signInWithOrganization(page, "Modules");
   const routesOf = () =>
     page.evaluate(() => {
-      const w = window as unknown as { __remixRouteModules: object; __remixManifest: { routes: object } };
-      return { modules: Object.keys(w.__remixRouteModules), manifest: Object.keys(w.__remixManifest.routes) };
+      const w = window as unknown as { __remixRouteModules: object; __remixManifest: { routes: Record<string, { module: string }> } };
+      const modules = Object.keys(w.__remixRouteModules);
+      return { modules, manifest: Object.keys(w.__remixManifest.routes), files: modules.map((id) => w.__remixManifest.routes[id].module) };
     });
   const pages = [
     ["/team", "routes/_org.team"],
@@ -240,10 +242,15 @@ test("every page's document names its own route modules, however often pages are
     ["/team", "routes/_org.team"],
   ];
   for (const [path, route] of pages) {
+    // The document as served (once hydrated, Remix takes its preload links out of the page).
+    const html = await (await page.request.get(path)).text();
     await page.goto(path);
-    const { modules, manifest } = await routesOf();
+    const { modules, manifest, files } = await routesOf();
     expect(modules).toEqual(["root", "routes/_org", route]);
     expect(manifest).toEqual(expect.arrayContaining(modules));
+    for (const file of files) expect(html).toContain(`<link rel="modulepreload" href="${file}"/>`);
+    expect(html.match(/<link rel="stylesheet"/g)).toHaveLength(1);
+    expect(html).toContain('<link rel="icon" href="/favicon.svg" type="image/svg+xml"/>');
     await expect.poll(() => page.evaluate(() => Object.keys(document.getElementById("main") ?? {}).some((key) => key.startsWith("__reactFiber")))).toBe(true);
   }
 });
