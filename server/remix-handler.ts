@@ -6,10 +6,9 @@ import type { RequestHandler } from "express";
 import { wholeDocumentMarkup } from "../app/whole-document.server";
 
 /**
- * Remix's Express adapter, except that a document rendered whole is written as the string it is.
- * The adapter reads every answer's body as a web stream, which for a string body means making a full
- * `Response`, a stream and a read per chunk: about a tenth of a signed-in page's time (decision 0087,
- * eleventh pass). Everything else (streamed pages, redirects, data, resource routes, HEAD) goes
+ * Remix's Express adapter, except that a document rendered whole is written in one piece, encoded
+ * once. The adapter reads every answer's body as a web stream, which for a string body means making a
+ * full `Response`, a stream and a read per chunk (decision 0087, eleventh pass). Everything else (streamed pages, redirects, data, resource routes, HEAD) goes
  * through the adapter's own `sendRemixResponse`.
  */
 export function remixHandler({

@@ -40,7 +40,7 @@ export function isActivePath(pathname: string, to: string): boolean {
 }
 
 function NavSection({ title, items, pathname }: { title: string; items: NavItem[]; pathname: string }) {
-  // At most one: no link's path lies under another's (nav.test.ts).
+  // At most one: no link's path lies under another's (sidebar.test.tsx).
   const activeTo = items.find((item) => isActivePath(pathname, item.to))?.to ?? "";
   const html = prerendered.get(items)?.get(activeTo);
   // React hydrates the list it finds in the server's markup as if it had written it itself.
@@ -73,7 +73,7 @@ const prerendered = new Map<NavItem[], Map<string, { __html: string }>>();
 
 /**
  * Writes each section's list once, for every link that can be active, so that a page's render only
- * looks it up: the lists are about a quarter of a signed-in page's render, and depend on nothing but
+ * looks it up: the lists were a fifth of a signed-in page's render, and depend on nothing but
  * the section and its active link (decision 0087, eleventh pass). The server's entry calls it with
  * React's string renderer at start.
  */
