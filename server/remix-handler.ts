@@ -1,15 +1,18 @@
-import { createRemixRequest, sendRemixResponse } from "@remix-run/express/dist/server.js";
+import { sendRemixResponse } from "@remix-run/express/dist/server.js";
 import type { GetLoadContextFunction } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
 import { createRequestHandler } from "@remix-run/node";
 import type { RequestHandler } from "express";
 import { wholeDocumentMarkup } from "../app/whole-document.server";
+import { remixRequest } from "./remix-request";
 
 /**
- * Remix's Express adapter, except that a document rendered whole is written in one piece, encoded
- * once. The adapter reads every answer's body as a web stream, which for a string body means making a
- * full `Response`, a stream and a read per chunk (decision 0087, eleventh pass). Everything else (streamed pages, redirects, data, resource routes, HEAD) goes
- * through the adapter's own `sendRemixResponse`.
+ * Remix's Express adapter, except for two costs it pays on every page (decision 0087, eleventh and
+ * twelfth passes). A GET's request is made without a full WHATWG `Request` (remix-request.ts). A
+ * document rendered whole is written in one piece, encoded once: the adapter reads every answer's body
+ * as a web stream, which for a string body means making a full `Response`, a stream and a read per
+ * chunk. Every other answer (streamed pages, redirects, data, resource routes, HEAD) goes through the
+ * adapter's own `sendRemixResponse`.
  */
 export function remixHandler({
   build,
@@ -23,7 +26,7 @@ export function remixHandler({
   const handle = createRequestHandler(build, mode);
   return async (req, res, next) => {
     try {
-      const response = await handle(createRemixRequest(req, res), await getLoadContext(req, res));
+      const response = await handle(remixRequest(req, res), await getLoadContext(req, res));
       const markup = wholeDocumentMarkup(response);
       if (markup === undefined) return await sendRemixResponse(res, response);
       // No status text: a document has none, and reading it would make the full Response after all.
