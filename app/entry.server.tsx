@@ -1,12 +1,11 @@
-import { type Readable, Writable } from "node:stream";
+import { Writable } from "node:stream";
 import type { AppLoadContext, EntryContext } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
-import type { ReactElement } from "react";
-import { renderToNodeStream, renderToPipeableStream, renderToString } from "react-dom/server";
+import { renderToPipeableStream, renderToString } from "react-dom/server";
 import { prerenderSidebarNav } from "./components/layout/Sidebar";
 import { NonceProvider } from "./lib/nonce";
-import { wholeDocumentResponse } from "./whole-document.server";
+import { renderWholeDocument, wholeDocumentResponse } from "./whole-document.server";
 
 const ABORT_DELAY = 5_000;
 
@@ -14,7 +13,7 @@ export const streamTimeout = ABORT_DELAY;
 
 prerenderSidebarNav(renderToString);
 
-export default function handleRequest(
+export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
@@ -27,9 +26,10 @@ export default function handleRequest(
       <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
     </NonceProvider>
   );
-  if (WHOLE_DOCUMENTS && !hasDeferredData(remixContext)) {
-    responseHeaders.set("Content-Type", "text/html");
-    return renderWhole(app).then((html) => wholeDocumentResponse(html, { headers: responseHeaders, status: responseStatusCode }));
+  responseHeaders.set("Content-Type", "text/html");
+  if (!hasDeferredData(remixContext)) {
+    const html = await renderWholeDocument(app, remixContext);
+    if (html !== undefined) return wholeDocumentResponse(html, { headers: responseHeaders, status: responseStatusCode });
   }
   // Bots get the whole document at once; browsers get the shell as soon as it is ready.
   const readyEvent = isbot(request.headers.get("user-agent") ?? "") ? "onAllReady" : "onShellReady";
@@ -40,7 +40,6 @@ export default function handleRequest(
       [readyEvent]() {
         shellRendered = true;
         const { destination, body } = htmlBody(abort);
-        responseHeaders.set("Content-Type", "text/html");
         resolve(new Response(body, { headers: responseHeaders, status: responseStatusCode }));
         pipe(destination);
       },
@@ -114,40 +113,4 @@ function hasDeferredData(context: EntryContext): boolean {
     for (const value of Object.values(data)) if (value instanceof Promise) return true;
   }
   return false;
-}
-
-/**
- * The React 18 development build warns at every call of the renderer `renderWhole` uses; development
- * keeps streaming every page.
- */
-const WHOLE_DOCUMENTS = process.env.NODE_ENV === "production";
-
-/**
- * The document as one string, once everything in it is ready. React's streaming renderer encodes each
- * piece of markup into bytes on its own (a fifth of a signed-in page's CPU time); its string renderer
- * only concatenates. `renderToString` cannot wait for Remix's hydration data, which arrives through a
- * Suspense boundary; `renderToNodeStream` can, and hands each piece to its stream's `push`, which is
- * taken here to collect the pieces instead of queueing each one as a Buffer. It writes no doctype, and
- * errors inside a Suspense boundary are rendered on the client rather than reported.
- */
-function renderWhole(app: ReactElement): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const stream = renderToNodeStream(app) as Readable;
-    const timer = setTimeout(() => stream.destroy(new Error(`The document was not ready within ${ABORT_DELAY} ms`)), ABORT_DELAY);
-    let html = "<!DOCTYPE html>";
-    stream.push = (chunk: string | null) => {
-      if (chunk !== null) html += chunk;
-      else {
-        clearTimeout(timer);
-        resolve(html);
-      }
-      return true;
-    };
-    // A render that fails outside any Suspense boundary destroys the stream with its error: Remix then
-    // renders the error boundary.
-    stream.once("error", (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-  });
 }
