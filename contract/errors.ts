@@ -17,6 +17,11 @@ export type OpenAiErrorBody = z.infer<typeof openAiErrorBodySchema>;
 /** Plain text longer than this (or HTML) is not a message a person should read. */
 const PLAIN_TEXT_LIMIT = 300;
 
+// Each read of a failed answer parses against these; made once (a zod schema binds its methods anew).
+const fieldsOnly = z.object({ fields: errorBodySchema.shape.fields });
+const contractMessage = z.object({ error: z.string().min(1) });
+const openAiMessage = z.object({ error: z.object({ message: z.string().min(1) }) });
+
 /**
  * The human text of a failed answer's body: the contract's `{"error": "…", fields?}`, OpenAI's
  * `{"error": {"message": "…"}}`, else a short plain-text body, else the caller's default (SPEC §8).
@@ -29,11 +34,11 @@ export function readErrorBody(text: string, fallback: string): ErrorBody {
     const plain = text.trim();
     return { error: plain && plain.length <= PLAIN_TEXT_LIMIT && !plain.startsWith("<") ? plain : fallback };
   }
-  const fields = z.object({ fields: errorBodySchema.shape.fields }).safeParse(body);
+  const fields = fieldsOnly.safeParse(body);
   const withFields = fields.success && fields.data.fields ? { fields: fields.data.fields } : {};
-  const contract = z.object({ error: z.string().min(1) }).safeParse(body);
+  const contract = contractMessage.safeParse(body);
   if (contract.success) return { error: contract.data.error, ...withFields };
-  const openAi = z.object({ error: z.object({ message: z.string().min(1) }) }).safeParse(body);
+  const openAi = openAiMessage.safeParse(body);
   if (openAi.success) return { error: openAi.data.error.message };
   return { error: fallback, ...withFields };
 }

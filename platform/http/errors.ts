@@ -16,7 +16,12 @@ export class PlatformError extends Error {
     message: string,
     options: { fields?: FieldErrors; headers?: Record<string, string> } = {},
   ) {
+    // A refusal is an answer, not a fault: nothing reads where it was thrown, and capturing the stack
+    // cost a page that is refused a call (no Stripe: /billing) about a percent of its time.
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = stackTraceLimit;
     if (options.fields && Object.keys(options.fields).length > 0) this.fields = options.fields;
     this.headers = options.headers;
   }
