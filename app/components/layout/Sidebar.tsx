@@ -93,11 +93,10 @@ export function prerenderSidebarNav(render: (element: ReactElement) => string) {
 }
 
 /**
- * A sidebar link. In the browser it is Remix's `Link` (client-side navigation, prefetch on intent,
- * route discovery). On the server, where a link only writes its markup, it writes the same `<a>`
- * without the link's hooks (decision 0087, tenth pass), which also lets `prerenderSidebarNav` write it
- * outside any router. React hydrates the `<a>` it finds; `sidebar-link.test.tsx` holds both markups
- * equal.
+ * A sidebar link. In the browser it is Remix's `Link` (client-side navigation, prefetch on intent). On
+ * the server, where a link only writes its markup, it writes the same `<a>` without the link's hooks
+ * (decision 0087, tenth pass), which also lets `prerenderSidebarNav` write it outside any router. React
+ * hydrates the `<a>` it finds; `sidebar-link.test.tsx` holds both markups equal.
  */
 export function SidebarLink({ to, active, children }: { to: string; active: boolean; children: ReactNode }) {
   const className = active ? "menu-active bg-primary! text-primary-content!" : "";
