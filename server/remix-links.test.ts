@@ -26,6 +26,7 @@ const route = (id: string, path: string, parentId?: string) => ({
   hasErrorBoundary: false,
 });
 
+const handedModules: EntryContext["routeModules"][] = [];
 const build = {
   mode: "production",
   publicPath: "/",
@@ -35,6 +36,7 @@ const build = {
   entry: {
     module: {
       default(request: Request, status: number, headers: Headers, context: EntryContext) {
+        handedModules.push(context.routeModules);
         headers.set("Content-Type", "text/html");
         return new Response(`<!DOCTYPE html>${renderToString(createElement(RemixServer, { context, url: request.url }))}`, { status, headers });
       },
@@ -80,5 +82,14 @@ describe("a document's head links", () => {
     }
     expect(team.links).toHaveBeenCalledTimes(1);
     expect(billing.links).toHaveBeenCalledTimes(1);
+  });
+
+  it("come from the one object of the build's route modules that every request is handed", async () => {
+    await headOf("/team");
+    await headOf("/billing");
+    const [first, ...rest] = handedModules.slice(-2);
+    expect(rest).toEqual([first]);
+    expect(rest[0]).toBe(first);
+    expect(first!.team).toBe(team);
   });
 });

@@ -107,6 +107,10 @@ describe("one route tree per build", () => {
     expect(component(before)).toBe(before.root.default);
     expect(component({ ...before })).toBe(before.root.default);
     expect(component(after)).toBe(after.root.default);
+    // Remix's server hands every request the same object of a build's modules (patches/): handed again,
+    // it gets the routes built for it, and an earlier object its own again.
+    expect(component(after)).toBe(after.root.default);
+    expect(component(before)).toBe(before.root.default);
   });
 });
 
