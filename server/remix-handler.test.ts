@@ -2,36 +2,27 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { createRequestHandler } from "@remix-run/express";
 import { redirect } from "@remix-run/node";
-import type { ServerBuild } from "@remix-run/node";
 import express from "express";
 import type { RequestHandler } from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { wholeDocumentResponse } from "../app/whole-document.server";
 import { remixHandler } from "./remix-handler";
+import { remixBuild } from "./testing/remix-build";
 
 // The server writes a document rendered whole as its string (decision 0087, eleventh pass); every
 // other answer goes through Remix's Express adapter. Either way a client must get what the adapter
 // alone would send.
-const build = {
-  mode: "production",
-  publicPath: "/",
-  assetsBuildDirectory: "build/client",
-  isSpaMode: false,
-  future: { v3_singleFetch: true },
-  entry: {
-    module: {
-      default(request: Request, status: number, headers: Headers) {
-        headers.set("Content-Type", "text/html");
-        if (new URL(request.url).searchParams.get("page") === "streamed") {
-          const parts = ["<!DOCTYPE html><p>first</p>", "<p>second</p>"];
-          const body = new ReadableStream({ pull: (c) => (parts.length ? c.enqueue(new TextEncoder().encode(parts.shift())) : c.close()) });
-          return new Response(body, { status, headers });
-        }
-        return wholeDocumentResponse("<!DOCTYPE html><p>Café: ünïcödé, whole</p>", { status, headers });
-      },
-    },
+const build = remixBuild(
+  (request: Request, status: number, headers: Headers) => {
+    headers.set("Content-Type", "text/html");
+    if (new URL(request.url).searchParams.get("page") === "streamed") {
+      const parts = ["<!DOCTYPE html><p>first</p>", "<p>second</p>"];
+      const body = new ReadableStream({ pull: (c) => (parts.length ? c.enqueue(new TextEncoder().encode(parts.shift())) : c.close()) });
+      return new Response(body, { status, headers });
+    }
+    return wholeDocumentResponse("<!DOCTYPE html><p>Café: ünïcödé, whole</p>", { status, headers });
   },
-  routes: {
+  {
     root: {
       id: "root",
       path: "",
@@ -53,24 +44,19 @@ const build = {
       },
     },
   },
-  assets: {
-    entry: { module: "/entry.js", imports: [] },
-    routes: {
-      root: {
-        id: "root",
-        path: "",
-        module: "/root.js",
-        hasLoader: true,
-        hasAction: false,
-        hasClientLoader: false,
-        hasClientAction: false,
-        hasErrorBoundary: true,
-      },
+  {
+    root: {
+      id: "root",
+      path: "",
+      module: "/root.js",
+      hasLoader: true,
+      hasAction: false,
+      hasClientLoader: false,
+      hasClientAction: false,
+      hasErrorBoundary: true,
     },
-    url: "/manifest.js",
-    version: "1",
   },
-} as unknown as ServerBuild;
+);
 
 function serve(handler: RequestHandler) {
   const app = express();

@@ -1,9 +1,10 @@
 import { createRequestHandler } from "@remix-run/node";
-import type { EntryContext, ServerBuild } from "@remix-run/node";
+import type { EntryContext } from "@remix-run/node";
 import { Links, Outlet, RemixServer } from "@remix-run/react";
 import { createElement } from "react";
 import { renderToString } from "react-dom/server";
 import { describe, expect, it, vi } from "vitest";
+import { remixBuild } from "./testing/remix-build";
 
 // Remix's <Links> is patched (patches/, decision 0087's eleventh and thirteenth passes): on the server a
 // build's head links for a set of routes are worked out once, although every request hands the render
@@ -27,22 +28,13 @@ const route = (id: string, path: string, parentId?: string) => ({
 });
 
 const handedModules: EntryContext["routeModules"][] = [];
-const build = {
-  mode: "production",
-  publicPath: "/",
-  assetsBuildDirectory: "build/client",
-  isSpaMode: false,
-  future: { v3_singleFetch: true },
-  entry: {
-    module: {
-      default(request: Request, status: number, headers: Headers, context: EntryContext) {
-        handedModules.push(context.routeModules);
-        headers.set("Content-Type", "text/html");
-        return new Response(`<!DOCTYPE html>${renderToString(createElement(RemixServer, { context, url: request.url }))}`, { status, headers });
-      },
-    },
+const build = remixBuild(
+  (request: Request, status: number, headers: Headers, context: EntryContext) => {
+    handedModules.push(context.routeModules);
+    headers.set("Content-Type", "text/html");
+    return new Response(`<!DOCTYPE html>${renderToString(createElement(RemixServer, { context, url: request.url }))}`, { status, headers });
   },
-  routes: {
+  {
     root: {
       id: "root",
       path: "",
@@ -54,13 +46,8 @@ const build = {
     team: { id: "team", parentId: "root", path: "team", module: team },
     billing: { id: "billing", parentId: "root", path: "billing", module: billing },
   },
-  assets: {
-    entry: { module: "/entry.js", imports: [] },
-    routes: { root: route("root", ""), team: route("team", "team", "root"), billing: route("billing", "billing", "root") },
-    url: "/manifest.js",
-    version: "1",
-  },
-} as unknown as ServerBuild;
+  { root: route("root", ""), team: route("team", "team", "root"), billing: route("billing", "billing", "root") },
+);
 
 const handle = createRequestHandler(build, "production");
 const headOf = async (path: string) => {
