@@ -169,10 +169,11 @@ describe("body limits", () => {
       const answer = await request({ method: "POST", path, headers, bytes: 50 * 1024 * 1024, chunked: true }).catch((error: Error) => {
         throw new Error(`${path}: ${error.message}`);
       });
-      expect(answer.status).toBe(413);
-      expect(answer.sent).toBeLessThan(50 * 1024 * 1024);
+      expect(answer.status, `${path}: the answer`).toBe(413);
+      expect(answer.sent, `${path}: bytes sent before the answer came`).toBeLessThan(50 * 1024 * 1024);
     }
     // Five 50 MB bodies: buffering any of them would show; the limits hold at most 8 MB each.
-    expect(rssOf(server.pid!) - before).toBeLessThan(40 * 1024 * 1024);
+    const grown = rssOf(server.pid!) - before;
+    expect(grown, `the server's memory grew by ${(grown / 1024 / 1024).toFixed(1)} MB`).toBeLessThan(40 * 1024 * 1024);
   });
 });
