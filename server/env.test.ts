@@ -45,6 +45,22 @@ describe("configuration", () => {
     expect(env.platform.systemAdmins).toEqual(["root@example.test", "ops@example.test"]);
     expect(env.platform.appOrigin).toBe("https://console.example");
   });
+
+  it("trusts a loopback proxy by default, and the proxies TRUST_PROXY names otherwise", () => {
+    expect(loadEnv({ ...base }).TRUST_PROXY).toEqual(["loopback"]);
+    expect(loadEnv({ ...base, TRUST_PROXY: "" }).TRUST_PROXY).toEqual(["loopback"]);
+    expect(loadEnv({ ...base, TRUST_PROXY: "1" }).TRUST_PROXY).toBe(1);
+    expect(loadEnv({ ...base, TRUST_PROXY: "Loopback, 10.0.0.0/8, 192.0.2.7, fd00::/8" }).TRUST_PROXY).toEqual([
+      "loopback",
+      "10.0.0.0/8",
+      "192.0.2.7",
+      "fd00::/8",
+    ]);
+    // Trusting everyone would let any client write its own address.
+    for (const value of ["true", "*", "10.0.0.0/33", "nginx", "1.5", "loopback,,"]) {
+      expect(() => loadEnv({ ...base, TRUST_PROXY: value }), value).toThrow(/TRUST_PROXY/);
+    }
+  });
 });
 
 describe("where the server listens", () => {

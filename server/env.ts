@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
+import { isIP } from "node:net";
 import { z } from "zod";
 import type { OAuthProviderConfig, PlatformConfig } from "../platform/config";
 
@@ -15,11 +16,43 @@ const optionalUrl = z
   .optional()
   .or(z.literal("").transform(() => undefined));
 
+const PROXY_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
+
+/** One entry of a trusted-proxy list, in the forms Express's `proxy-addr` reads: a range's name, an address, or a CIDR block. */
+function isProxyEntry(entry: string): boolean {
+  if (PROXY_NAMES.has(entry)) return true;
+  const [address = "", bits, ...rest] = entry.split("/");
+  const version = isIP(address);
+  if (!version || rest.length > 0) return false;
+  return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (version === 4 ? 32 : 128));
+}
+
+/**
+ * Which peers may say who the client is (`X-Forwarded-For`, `-Proto`, `-Host`): Express's "trust proxy"
+ * as a number of hops or a list of addresses (decision 0095). Never "everyone": the left of the
+ * header is whatever the client wrote.
+ */
+const trustProxy = z
+  .string()
+  .default("loopback")
+  .transform((value, ctx) => {
+    const text = value.trim() || "loopback";
+    if (/^\d{1,2}$/.test(text)) return Number(text);
+    const entries = text.split(",").map((e) => e.trim().toLowerCase());
+    if (entries.every(isProxyEntry)) return entries;
+    ctx.addIssue({
+      code: z.ZodIssueCode.custom,
+      message: "a number of proxy hops (1) or a comma-separated list of loopback, linklocal, uniquelocal, addresses and CIDR blocks",
+    });
+    return z.NEVER;
+  });
+
 /** Every setting the process reads, checked once at start (README lists them). */
 const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   HOST: z.string().optional(),
+  TRUST_PROXY: trustProxy,
   DATABASE_PATH: z.string().default("data/console.db"),
   DATABASE_URL: z.string().optional(),
   PLATFORM_URL: optionalUrl,

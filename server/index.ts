@@ -62,8 +62,9 @@ const shutdown = handleShutdown({ servers, streams, close: platform.close, timeo
 
 const app = express();
 app.disable("x-powered-by");
-// Trust one proxy hop for the client address (rate limits, logs) when behind a load balancer.
-app.set("trust proxy", "loopback");
+// Who the client is (per-address limits, the audit log, the scheme) comes from the proxies TRUST_PROXY
+// names: loopback unless the operator says otherwise (decision 0095).
+app.set("trust proxy", env.TRUST_PROXY);
 
 app.use((_req, res, next) => {
   // While draining, a kept-alive connection carries no further request.

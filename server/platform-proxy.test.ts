@@ -55,4 +55,12 @@ describe("platform calls through PLATFORM_URL", () => {
       body: JSON.stringify({ organizationId: 4 }),
     });
   });
+
+  it("forward a browser's own request with the address this server resolved, never the one the browser wrote", async () => {
+    // What Express hands the proxy for /api/v1/*: its request, whose `ip` follows TRUST_PROXY.
+    const bindings = { incoming: { ip: "198.51.100.7", socket: { remoteAddress: "127.0.0.1" } } };
+    const forged = new Request("http://console.test/api/v1/auth/google", { headers: { "x-forwarded-for": "10.9.9.9, 192.0.2.1" } });
+    await platform.fetch(forged, bindings);
+    expect(received.at(-1)).toMatchObject({ url: "/api/v1/auth/google", headers: { "x-forwarded-for": "198.51.100.7" } });
+  });
 });

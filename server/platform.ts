@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { proxy } from "hono/proxy";
 import { createPlatform } from "../platform/app";
 import { migrate, openDatabase } from "../platform/db";
+import { clientAddress } from "../platform/ratelimit/address";
 import { startPaymentReconciler } from "../platform/billing/payment-intents";
 import { seedModelsFromFile } from "../platform/models/service";
 import { startReservationSweeper } from "../platform/spend/reservations";
@@ -23,9 +24,12 @@ export async function startPlatform(env: Env): Promise<MountedPlatform> {
     const base = env.PLATFORM_URL.replace(/\/$/, "");
     const forward = new Hono().all("*", (c) => {
       const url = new URL(c.req.url);
-      return proxy(`${base}${url.pathname}${url.search}`, { ...c.req, headers: { ...c.req.header(), host: undefined } });
+      // The platform believes this process about the client's address, so it gets the address as
+      // this process resolved it (TRUST_PROXY), never the header the browser wrote (decision 0095).
+      const headers = { ...c.req.header(), host: undefined, "x-forwarded-for": clientAddress(c) };
+      return proxy(`${base}${url.pathname}${url.search}`, { ...c.req, headers });
     });
-    return { fetch: async (request) => forward.fetch(request), close: async () => {} };
+    return { fetch: async (request, bindings) => forward.fetch(request, bindings), close: async () => {} };
   }
   const db = openDatabase({ url: env.DATABASE_URL, path: env.DATABASE_PATH, checkpointInBackground: true });
   await migrate(db);
