@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import type { IncomingMessage } from "node:http";
+import ipaddr from "ipaddr.js";
 
 const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
 
@@ -35,4 +36,17 @@ function forwardedFor(c: Context): string | undefined {
   if (!header) return undefined;
   const first = header.split(",")[0]?.trim();
   return first || undefined;
+}
+
+/**
+ * What a per-address limit counts: an IPv4 address (also written IPv4-mapped, `::ffff:a.b.c.d`) as
+ * itself, an IPv6 address by its /64. A home or a server is given a whole /64 and may use any of
+ * its 2^64 addresses, so counted one by one a client could take a new address for every request.
+ */
+export function limitedAddress(address: string): string {
+  if (!ipaddr.isValid(address)) return address;
+  const parsed = ipaddr.process(address);
+  if (parsed.kind() === "ipv4") return parsed.toString();
+  const network = (parsed as ipaddr.IPv6).parts.slice(0, 4);
+  return `${new ipaddr.IPv6([...network, 0, 0, 0, 0]).toString()}/64`;
 }

@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import type { Deps } from "../context";
 import { PlatformError } from "../http/errors";
 import { isDevSignin } from "../config";
-import { clientAddress, isLoopbackAddress } from "./address";
+import { clientAddress, isLoopbackAddress, limitedAddress } from "./address";
 import type { Backoff, Rule } from "./store";
 import { hit, recordFailure, waitAfterFailures } from "./store";
 
@@ -34,7 +34,7 @@ export class TooManyRequests extends PlatformError {
 export async function limitSignin(c: Context, step: "start" | "callback", deps: Deps): Promise<number | null> {
   const address = clientAddress(c);
   if (!address || (isDevSignin(deps.config) && isLoopbackAddress(address))) return null;
-  const verdict = await hit(deps, `signin-${step}:${address}`, SIGNIN_PER_ADDRESS);
+  const verdict = await hit(deps, `signin-${step}:${limitedAddress(address)}`, SIGNIN_PER_ADDRESS);
   return verdict.ok ? null : verdict.retryAfterSeconds;
 }
 
@@ -48,7 +48,7 @@ const failuresKey = (userId: number) => `join-failed:user:${userId}`;
 export async function admitJoin(c: Context, deps: Deps, userId: number): Promise<void> {
   const address = clientAddress(c);
   const userKey = `join:user:${userId}`;
-  const addressKey = address ? `join:addr:${address}` : undefined;
+  const addressKey = address ? `join:addr:${limitedAddress(address)}` : undefined;
   const wait = await waitAfterFailures(deps, failuresKey(userId), JOIN_BACKOFF);
   if (wait > 0) throw new TooManyRequests(wait, `Too many invalid invite codes. Try again in ${wait} s.`);
   for (const [key, rule] of [

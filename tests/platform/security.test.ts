@@ -247,6 +247,16 @@ describe("rate limits", () => {
     expect((await h.fetch("/auth/google", { headers: from("203.0.113.9") })).status).toBe(302);
   });
 
+  it("counts an IPv6 client by its /64, and an IPv4-mapped address as the IPv4 address", async () => {
+    h = await createHarness();
+    // One client's /64 offers it 2^64 addresses: a new one per request is still the same client.
+    for (let i = 1; i <= 20; i++) expect((await h.fetch("/auth/google", { headers: from(`2001:db8:1:2::${i.toString(16)}`) })).status).toBe(302);
+    expect((await h.fetch("/auth/google", { headers: from("2001:db8:1:2:ffff:ffff:ffff:ffff") })).status).toBe(429);
+    expect((await h.fetch("/auth/google", { headers: from("2001:db8:1:3::1") })).status).toBe(302);
+    for (let i = 0; i < 20; i++) expect((await h.fetch("/auth/google", { headers: from("203.0.113.20") })).status).toBe(302);
+    expect((await h.fetch("/auth/google", { headers: from("::ffff:203.0.113.20") })).status).toBe(429);
+  });
+
   it("sends a browser that hits the sign-in limit back to the sign-in page with the reason, not a JSON body", async () => {
     h = await createHarness();
     const navigate = { ...from("203.0.113.11"), "sec-fetch-mode": "navigate", accept: "text/html,application/xhtml+xml" };
