@@ -1,10 +1,8 @@
-import { spawn } from "node:child_process";
-import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { spawnServer } from "./testing/spawned-server";
+import type { SpawnedServer } from "./testing/spawned-server";
 
 /**
  * The server as it runs: spawned with tsx on a port of its own (no APP_ORIGIN: the default
@@ -12,39 +10,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
  * the body's framing are ours to choose.
  */
 const PORT = Number(process.env.SECURITY_TEST_PORT ?? 4001);
-let server: ChildProcess;
-let dataDir: string;
+let server: SpawnedServer;
 
 beforeAll(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "security-server-"));
-  server = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], {
-    env: {
-      ...process.env,
-      NODE_ENV: "development",
-      PORT: String(PORT),
-      DATABASE_PATH: path.join(dataDir, "console.db"),
-      LOG_REQUESTS: "false",
-      APP_ORIGIN: "",
-      VITEST: "",
-    },
-    stdio: "ignore",
-  });
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    try {
-      if ((await request({ method: "GET", path: "/healthz" })).status === 200) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`server on ${PORT} did not start`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  server = await spawnServer(PORT);
 }, 90_000);
 
-afterAll(() => {
-  server?.kill();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => server?.stop());
 
 interface Sent {
   status: number;
@@ -158,7 +130,7 @@ describe("body limits", () => {
   });
 
   it("answers a 50 MB body while it is still being sent, and the server's memory does not grow with it", async () => {
-    const before = rssOf(server.pid!);
+    const before = rssOf(server.pid);
     for (const [path, headers] of [
       ["/welcome", form],
       ["/api/v1/billing/webhook", json],
@@ -173,7 +145,7 @@ describe("body limits", () => {
       expect(answer.sent, `${path}: bytes sent before the answer came`).toBeLessThan(50 * 1024 * 1024);
     }
     // Five 50 MB bodies: buffering any of them would show; the limits hold at most 8 MB each.
-    const grown = rssOf(server.pid!) - before;
+    const grown = rssOf(server.pid) - before;
     expect(grown, `the server's memory grew by ${(grown / 1024 / 1024).toFixed(1)} MB`).toBeLessThan(40 * 1024 * 1024);
   });
 });

@@ -1,10 +1,7 @@
-import { spawn } from "node:child_process";
-import type { ChildProcess } from "node:child_process";
-import fs from "node:fs";
 import http from "node:http";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { spawnServer } from "./testing/spawned-server";
+import type { SpawnedServer } from "./testing/spawned-server";
 
 /**
  * The server as it runs, told to trust one proxy at 127.0.0.2 (TRUST_PROXY). Loopback is one range on
@@ -15,41 +12,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 const PORT = Number(process.env.TRUST_PROXY_TEST_PORT ?? 4002);
 const PROXY = "127.0.0.2";
 const STRANGER = "127.0.0.3";
-let server: ChildProcess;
-let dataDir: string;
+let server: SpawnedServer;
 
 beforeAll(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "trust-proxy-server-"));
-  server = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], {
-    env: {
-      ...process.env,
-      NODE_ENV: "development",
-      PORT: String(PORT),
-      HOST: "127.0.0.1",
-      DATABASE_PATH: path.join(dataDir, "console.db"),
-      LOG_REQUESTS: "false",
-      APP_ORIGIN: "",
-      TRUST_PROXY: PROXY,
-      VITEST: "",
-    },
-    stdio: "ignore",
-  });
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    try {
-      if ((await signinStart(PROXY)) !== 0) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`server on ${PORT} did not start`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  server = await spawnServer(PORT, { HOST: "127.0.0.1", TRUST_PROXY: PROXY });
 }, 90_000);
 
-afterAll(() => {
-  server?.kill();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => server?.stop());
 
 /** Starts a Google sign-in from `from`, saying (in X-Forwarded-For) it is on behalf of `client`; the answer's status. */
 function signinStart(from: string, client?: string): Promise<number> {
