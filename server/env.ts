@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
-import { isIP } from "node:net";
+import ipaddr from "ipaddr.js";
 import { z } from "zod";
 import type { OAuthProviderConfig, PlatformConfig } from "../platform/config";
 
@@ -20,11 +20,13 @@ const PROXY_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
 
 /** One entry of a trusted-proxy list, in the forms Express's `proxy-addr` reads: a range's name, an address, or a CIDR block. */
 function isProxyEntry(entry: string): boolean {
-  if (PROXY_NAMES.has(entry)) return true;
-  const [address = "", bits, ...rest] = entry.split("/");
-  const version = isIP(address);
-  if (!version || rest.length > 0) return false;
-  return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (version === 4 ? 32 : 128));
+  if (PROXY_NAMES.has(entry) || ipaddr.isValid(entry)) return true;
+  try {
+    ipaddr.parseCIDR(entry);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
