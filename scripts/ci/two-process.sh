@@ -3,7 +3,10 @@
 # balancer: a session made on one works on the other, concurrent priced requests split between them
 # never spend past a balance or a token budget (spend reservations, issue 11), both survive a PostgreSQL
 # restart, and each drains on SIGTERM (a stream finished, or stopped and metered at the deadline), exiting 0.
-#   bash scripts/ci/two-process.sh   (PG_PORT default 5545, PORT default 4420 and PORT+1)
+# In front of them, nginx with compose.yaml's deploy/nginx.conf (only its addresses changed): sign-in,
+# forms, chat streams in pieces, each browser counted by its own address (TRUST_PROXY=1, as compose sets),
+# and no failed request while one replica drains or after it has gone.
+#   bash scripts/ci/two-process.sh   (PG_PORT default 5545, PORT default 4420, PORT+1, nginx on PORT+2)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 . scripts/ci/lib.sh
@@ -12,6 +15,7 @@ PG_PORT=${PG_PORT:-5545}
 PORT=${PORT:-4420}
 A=http://127.0.0.1:$PORT
 B=http://127.0.0.1:$((PORT + 1))
+N=http://127.0.0.1:$((PORT + 2))
 DIR=$(mktemp -d /tmp/ci-two-process.XXXXXX)
 PGDIR=$(mktemp -d /tmp/ci-postgres.XXXXXX)
 declare -A PIDS=()
@@ -29,10 +33,11 @@ pg_start "$PGDIR" "$PG_PORT" || { echo "FAIL two-process: the cluster did not st
 pg_sql "$PG_PORT" "create database console" > /dev/null
 DB_URL="postgres://console@127.0.0.1:$PG_PORT/console"
 
+# As compose.yaml configures its replicas: served at the proxy's address, trusting one proxy hop.
 start() { # NAME PORT [ENV=VALUE…]: a compiled server on the shared database
   local name=$1 port=$2; shift 2
   env NODE_ENV=production PORT="$port" DATABASE_URL="$DB_URL" SESSION_SECRET=two-process-secret-two-process-secret \
-    LOG_REQUESTS=false "$@" node build/app/server.js > "$ci_log/$name.log" 2>&1 &
+    APP_ORIGIN="$N" TRUST_PROXY=1 LOG_REQUESTS=false "$@" node build/app/server.js > "$ci_log/$name.log" 2>&1 &
   PIDS[$name]=$!
 }
 session_valid() { curl -s -b "$2" "$1/api/v1/auth/session" | grep -q '"valid":true'; }
@@ -60,12 +65,69 @@ check "sign in on one server (development sign-in)" signin "$A" "Two Process" tw
 check "the session is valid on the other" session_valid "$B" "$jar"
 org_across() { [ "$(json_post "$B" "$jar" /api/v1/organizations '{"name":"Two Co"}')" = 201 ] && curl -s -b "$jar" "$A/api/v1/auth/session" | grep -q 'Two Co'; }
 check "an organization made on the other is seen on the first" org_across
+q() { pg_sql "$PG_PORT" "$1" console; }
+
+# ---- nginx in front (compose.yaml's proxy): deploy/nginx.conf as shipped, with the replicas' and its own
+# addresses put in. Browsers are told apart by the loopback address they come from (curl --interface).
+mkdir -p "$DIR/nginx"
+sed -e "s/server console-1:3000 /server 127.0.0.1:$PORT /" -e "s/server console-2:3000 /server 127.0.0.1:$((PORT + 1)) /" \
+  -e "s/listen 8080;/listen 127.0.0.1:$((PORT + 2));/" deploy/nginx.conf > "$DIR/nginx/site.conf"
+printf '%s\n' 'daemon off;' 'master_process off;' "pid $DIR/nginx/nginx.pid;" "error_log $DIR/nginx/error.log warn;" \
+  'events { worker_connections 512; }' 'http {' '  access_log off;' "  client_body_temp_path $DIR/nginx/body;" \
+  "  proxy_temp_path $DIR/nginx/proxy;" "  include $DIR/nginx/site.conf;" '}' > "$DIR/nginx/nginx.conf"
+NGINX=$(command -v nginx || echo /usr/sbin/nginx) # Debian's nginx-light (.ci/run installs it)
+addressed() { ! grep -q 'console-[12]:\|listen 8080' "$DIR/nginx/site.conf" && "$NGINX" -t -q -e "$DIR/nginx/error.log" -c "$DIR/nginx/nginx.conf"; }
+check "deploy/nginx.conf, given the replicas' addresses, is a valid configuration" addressed
+"$NGINX" -e "$DIR/nginx/error.log" -c "$DIR/nginx/nginx.conf" > "$ci_log/nginx.log" 2>&1 &
+PIDS[nginx]=$!
+check "nginx answers /healthz from the replicas" wait_http "$N/healthz" 40
+ngx() { curl -s --interface "127.0.0.$1" "${@:2}"; } # FROM ARGS…: a request to nginx from 127.0.0.FROM
+njar=$ci_log/nginx-jar
+rm -f "$njar"
+nsignin() { # the development sign-in through nginx, from 127.0.0.4
+  local loc post
+  loc=$(ngx 4 -c "$njar" -b "$njar" -o /dev/null -w '%{redirect_url}' "$N/api/v1/auth/google")
+  post=$(ngx 4 -b "$njar" -c "$njar" -o /dev/null -w '%{redirect_url}' --data "${loc#*\?}" --data-urlencode "name=Through Nginx" \
+    --data-urlencode "email=nginx@example.test" "$N/api/v1/auth/dev/authorize")
+  case $post in "$N"/*) ;; *) echo "redirected to '$post', not back through nginx"; return 1 ;; esac
+  ngx 4 -b "$njar" -c "$njar" -o /dev/null "$N/${post#*://*/}" && grep -q $'\tsid\t' "$njar"
+}
+check "sign in through nginx (its redirects name nginx's address)" nsignin
+check "that session is valid on one replica" session_valid "$A" "$njar"
+check "… and on the other" session_valid "$B" "$njar"
+form_through() { # the welcome screen's form, posted as a browser would, with a forged X-Forwarded-For
+  local status
+  status=$(ngx 4 -b "$njar" -o /dev/null -w '%{http_code}' -H "origin: $N" -H 'x-forwarded-for: 198.51.100.7' \
+    --data-urlencode intent=create --data-urlencode "name=Nginx Co" "$N/welcome")
+  [ "$status" = 302 ] || { echo "status $status"; return 1; }
+  [ "$(q "select address from audit_log where action = 'organization.created' and new_value like '%Nginx Co%'")" = 127.0.0.4 ]
+}
+check "a console form works through nginx; the audit log names the browser (127.0.0.4), not a forged X-Forwarded-For" form_through
+page_through() { ngx 4 -b "$njar" "$N/team" | grep -q 'nginx@example.test'; }
+check "a console page renders through nginx" page_through
+pieces() { # a chat reply through nginx: the seconds between its first and its last piece
+  local t0="" line
+  ngx 4 -N -b "$njar" -H "origin: $N" -H 'content-type: application/json' \
+    -d '{"model":"builtin","stream":true,"messages":[{"role":"user","content":"a reply that arrives piece by piece"}]}' \
+    "$N/api/v1/chat/completions" | while IFS= read -r line; do
+      case $line in data:*) [ -n "$t0" ] || t0=$EPOCHREALTIME; [ "$line" != "data: [DONE]" ] || echo "$t0 $EPOCHREALTIME" ;; esac
+    done | awk '{ printf "%.2f", $2 - $1 }'
+}
+streamed=$(pieces)
+check "a chat reply streams through nginx piece by piece: ${streamed:-no} s from its first piece to its last" awk -v s="${streamed:-0}" 'BEGIN { exit !(s >= 0.5) }'
+# Per-address limits count what nginx forwards. (Sign-in starts from loopback are not limited in
+# development sign-in mode, so an invite-code join, limited per address everywhere, shows it.)
+join_counted() {
+  ngx 4 -b "$njar" -o /dev/null -H "origin: $N" -H 'x-forwarded-for: 203.0.113.9' \
+    --data-urlencode intent=join --data-urlencode code=NOT-A-CODE "$N/welcome"
+  [ "$(q "select string_agg(key, ' ') from rate_limit_buckets where key like 'join:addr:%'")" = join:addr:127.0.0.4 ]
+}
+check "a join attempt through nginx counts against the browser's address (127.0.0.4), not a forged one" join_counted
 
 # ---- Spend control across both servers (issue 11, decision 0084): reservations live in PostgreSQL, so
 # concurrent priced requests split between two processes never spend more than the balance (or a token's
 # budget) allows, and the ledger charges exactly what the balance lost.
 HOLD=100000 # micro-dollars held and charged per request (see the model above)
-q() { pg_sql "$PG_PORT" "$1" console; }
 ORG=$(q "select id from organizations where name = 'Two Co'")
 cli() { env DATABASE_URL="$DB_URL" node build/cli.js "$@"; }
 new_token() { # BODY: prints the secret of a new API token of Two Co
@@ -148,23 +210,35 @@ usage() { pg_sql "$PG_PORT" "select outcome from chat_usage where model = 'built
 
 stream "$A" "$ci_log/stream-a"; curl_a=$!
 sleep 0.5
+# A browser goes on using the console through nginx while the first server drains, and after it has gone.
+: > "$DIR/during"
+( while [ ! -e "$DIR/drained" ]; do ngx 4 -o /dev/null -w '%{http_code}\n' -b "$njar" "$N/api/v1/auth/session" >> "$DIR/during"; sleep 0.05; done ) &
+browsing=$!
 check "SIGTERM: the first server drains and exits 0" stopped a
+touch "$DIR/drained"; wait "$browsing"
 wait "$curl_a"
+check "through nginx, no request failed while it drained ($(wc -l < "$DIR/during") asked)" test -s "$DIR/during" -a "$(grep -cv '^200$' "$DIR/during")" = 0
+one_left() { # reads and a form, through nginx, with one server gone
+  local i
+  for i in $(seq 1 10); do [ "$(ngx 4 -o /dev/null -w '%{http_code}' -b "$njar" "$N/api/v1/auth/session")" = 200 ] || return 1; done
+  [ "$(ngx 4 -o /dev/null -w '%{http_code}' -b "$njar" -H "origin: $N" -H 'content-type: application/json' -d '{"name":"One Left"}' "$N/api/v1/organizations")" = 201 ]
+}
+check "with it gone, nginx sends every request to the other" one_left
 check "its in-flight stream finished before the exit" grep -q '\[DONE\]' "$ci_log/stream-a"
-metered() { [ "$(pg_sql "$PG_PORT" "select count(*) from chat_usage where outcome = '$1' and model = 'builtin'" console)" = 1 ]; }
-check "and was metered (completed)" metered completed
+metered() { [ "$(pg_sql "$PG_PORT" "select count(*) from chat_usage where outcome = '$1' and model = 'builtin'" console)" = "$2" ]; }
+check "and was metered (completed, as the reply through nginx was)" metered completed 2
 
 stream "$B" "$ci_log/stream-b"; curl_b=$!
 sleep 0.5
 check "SIGTERM: the second server (SHUTDOWN_TIMEOUT_MS=300) stops its stream and exits 0" stopped b
 wait "$curl_b"
-check "the stopped stream was metered (stopped)" metered stopped
+check "the stopped stream was metered (stopped)" metered stopped 1
 # Model reliability (issue 17): each process adds its per-minute counters to the same rows; with both
 # stopped (a shutdown writes what it still held), the counters equal what was metered by either.
 stat() { q "select coalesce(sum($1), 0) from model_minute_stats where model = '$2'"; }
 check "reliability counters of both servers add up: builtin requests $(stat requests builtin) = usage rows $(q "select count(*) from chat_usage where model = 'builtin'")" \
   test "$(stat requests builtin)" = "$(q "select count(*) from chat_usage where model = 'builtin'")"
-check "one success (the first server's) and one abort (the second's)" test "$(stat successes builtin) $(stat aborted builtin)" = "1 1"
+check "two successes (through nginx, and the first server's drain) and one abort (the second's)" test "$(stat successes builtin) $(stat aborted builtin)" = "2 1"
 check "priced requests served by either server are all counted ($(stat requests priced))" test "$(stat requests priced)" = "$(q "select count(*) from chat_usage where model = 'priced'")" -a "$(stat requests priced)" -gt 0
 echo "  chat_usage outcomes: $(usage)"
 grep -h "PostgreSQL connection lost\|shutting down\|Shut down" "$ci_log/a.log" "$ci_log/b.log" | sort | uniq -c | sed 's/^/  log:/'
