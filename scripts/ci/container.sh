@@ -123,7 +123,7 @@ check "answers again after a restart" wait_http "$B/healthz"
 check "data kept across the restart (session, organization)" sh -c "curl -s -b $jar $B/api/v1/auth/session | grep -q 'CI Co'"
 # Two replies so far (one whole, one streamed across docker stop): both metered.
 usage_rows() { docker exec ci-console node -e "const D = require('better-sqlite3'); console.log(new D('/app/data/console.db', { readonly: true }).prepare('select outcome from chat_usage').all().map((r) => r.outcome).join(' '))"; }
-both_metered() { usage_rows | tee /dev/stderr | grep -qx 'completed completed'; }
+both_metered() { usage_rows | tee /dev/stderr | grep -x 'completed completed' > /dev/null; }
 check "the streamed reply was metered before the exit" both_metered
 docker rm -f ci-console > /dev/null
 run ci-console-2
