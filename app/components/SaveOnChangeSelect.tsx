@@ -66,7 +66,7 @@ export function SaveOnChangeSelect<T extends string>({
           ))}
         </select>
         {hydrated ? null : (
-          <button type="submit" className="btn btn-sm">
+          <button type="submit" className="btn btn-sm shrink-0">
             {saveLabel}
           </button>
         )}

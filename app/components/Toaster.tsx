@@ -1,8 +1,13 @@
 import { useEffect, useState } from "react";
+import { useHydrated } from "remix-utils/use-hydrated";
 import type { Toast } from "~/toast.server";
 
-/** Shows a flash message from the root loader for a few seconds. */
+/**
+ * Shows a flash message from the root loader for a few seconds. Before JavaScript runs (or without
+ * it), CSS hides it after the same time and the ✕ is a checkbox that hides it (`.toast-box` in app.css).
+ */
 export function Toaster({ toast }: { toast: Toast | null }) {
+  const hydrated = useHydrated();
   const [shown, setShown] = useState(toast);
   useEffect(() => {
     setShown(toast);
@@ -13,12 +18,18 @@ export function Toaster({ toast }: { toast: Toast | null }) {
   if (!shown) return null;
   const tone = shown.kind === "error" ? "alert-error" : shown.kind === "success" ? "alert-success" : "alert-info";
   return (
-    <div className="toast toast-end z-50">
+    <div className="toast toast-end toast-box z-50">
       <div role="status" className={`alert ${tone}`}>
         <span>{shown.message}</span>
-        <button type="button" className="btn btn-ghost btn-xs" onClick={() => setShown(null)} aria-label="Dismiss">
-          ✕
-        </button>
+        {hydrated ? (
+          <button type="button" className="btn btn-ghost btn-xs" onClick={() => setShown(null)} aria-label="Dismiss">
+            ✕
+          </button>
+        ) : (
+          <label className="btn btn-ghost btn-xs relative">
+            <input type="checkbox" className="toast-dismiss sr-only" aria-label="Dismiss" />✕
+          </label>
+        )}
       </div>
     </div>
   );

@@ -15,6 +15,7 @@ import { teamApi } from "~/platform/team.server";
 import { requireAccess } from "~/session.server";
 import type { RouteHandle } from "./_org";
 import { Alert } from "~/components/Alert";
+import { FormRefusalAlert } from "~/components/FormRefusalAlert";
 import { useArrivalKey } from "~/lib/use-arrival";
 
 export const handle: RouteHandle = { title: "Team" };
@@ -114,6 +115,7 @@ export default function TeamPage() {
           {result.message}
         </Alert>
       ) : null}
+      {!isAdmin && result && !result.ok && "result" in result ? <FormRefusalAlert key={arrival} result={result.result} /> : null}
       {isAdmin ? <InvitePanel invite={result?.ok ? result.invite : null} lastResult={result?.intent === "invite" ? result.result : undefined} /> : null}
       {isAdmin ? <InviteList invites={invites} timeZone={timeZone} /> : null}
       <MemberTable members={members} viewer={viewer} />

@@ -20,6 +20,7 @@ import { getTokenSpend } from "~/platform/usage.server";
 import { requireAccess } from "~/session.server";
 import type { RouteHandle } from "./_org";
 import { Alert } from "~/components/Alert";
+import { FormRefusalAlert } from "~/components/FormRefusalAlert";
 import { useArrivalKey } from "~/lib/use-arrival";
 
 export const handle: RouteHandle = { title: "API Tokens" };
@@ -140,6 +141,7 @@ export default function ApiTokensPage() {
           {result.intent === "roll" ? <RolledNote publicId={result.secret.publicId} until={result.oldSecretUntil} timeZone={timeZone} /> : null}
         </SecretReveal>
       ) : null}
+      {!isAdmin && result && !result.ok && "result" in result ? <FormRefusalAlert key={arrival} result={result.result} /> : null}
       {isAdmin ? (
         <>
           {scopesError ? <Alert kind="error">{scopesError}</Alert> : null}

@@ -46,14 +46,20 @@ function Shell({ layout, title, children }: { layout: LayoutData; title: string;
   );
 }
 
-export default function OrganizationLayout() {
-  const layout = useLoaderData<typeof loader>();
+/** The deepest matched route's title: the page's, also when the page failed and this layout shows its error. */
+function usePageTitle(): string {
   const matches = useMatches();
-  const title =
+  return (
     [...matches]
       .reverse()
       .map((m) => (m.handle as RouteHandle | undefined)?.title)
-      .find(Boolean) ?? "";
+      .find(Boolean) ?? ""
+  );
+}
+
+export default function OrganizationLayout() {
+  const layout = useLoaderData<typeof loader>();
+  const title = usePageTitle();
   return (
     <Shell layout={layout} title={title}>
       <Outlet />
@@ -67,6 +73,7 @@ export default function OrganizationLayout() {
  */
 export function ErrorBoundary() {
   const layout = useRouteLoaderData<typeof loader>("routes/_org");
+  const title = usePageTitle();
   if (!layout) {
     return (
       <main className="grid min-h-screen place-items-center p-6">
@@ -75,7 +82,7 @@ export function ErrorBoundary() {
     );
   }
   return (
-    <Shell layout={layout} title="">
+    <Shell layout={layout} title={title}>
       <GeneralErrorBoundary />
     </Shell>
   );

@@ -36,6 +36,14 @@ function inviteCode(): string {
   return code;
 }
 
+/**
+ * How the audit log names a code: its first four characters, enough to find it in the list of codes,
+ * never the whole code, which would let anyone reading the log (or its export) join while it is valid.
+ */
+function inviteTarget(code: string): string {
+  return `${code.slice(0, 4)}…`;
+}
+
 /** Creates a code of the organization; a single-use code is one with at most one use. */
 export async function createInvite(deps: Deps, orgId: number, userId: number, options: CreateInvite): Promise<Invite> {
   const now = deps.now();
@@ -60,7 +68,7 @@ export async function createInvite(deps: Deps, orgId: number, userId: number, op
       revoked_at: null,
     })
     .execute();
-  await record(deps, { orgId, action: "invite.created", new: { kind: options.status, expiresAt, maxUses } });
+  await record(deps, { orgId, action: "invite.created", target: inviteTarget(code), new: { kind: options.status, expiresAt, maxUses } });
   return { code, kind: options.status, expiresAt, maxUses };
 }
 
@@ -118,7 +126,7 @@ export async function listActiveInvites(deps: Deps, orgId: number): Promise<Acti
 export async function revokeInvite(deps: Deps, orgId: number, inviteId: number): Promise<void> {
   const invite = await deps.db
     .selectFrom("invites")
-    .select(["id", "kind", "revoked_at"])
+    .select(["id", "code", "kind", "revoked_at"])
     .where("id", "=", inviteId)
     .where("org_id", "=", orgId)
     .executeTakeFirst();
@@ -133,7 +141,8 @@ export async function revokeInvite(deps: Deps, orgId: number, inviteId: number):
       .where("revoked_at", "is", null)
       .executeTakeFirst();
     // Only the revocation that changed the row is recorded: two admins racing leave one entry.
-    if (Number(revoked.numUpdatedRows) > 0) await record(deps, { orgId, action: "invite.revoked", old: { kind: invite.kind } }, trx);
+    if (Number(revoked.numUpdatedRows) > 0)
+      await record(deps, { orgId, action: "invite.revoked", target: inviteTarget(invite.code), old: { kind: invite.kind } }, trx);
   });
 }
 

@@ -18,6 +18,23 @@ async function createTokens(page: Page, n: number) {
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
+  test("entries show their dates in the viewer's format and name the invite code, and a reversed range says so", async ({ page }) => {
+    await signInWithOrganization(page, "Readable");
+    const expiresAt = Date.UTC(2027, 0, 15, 9, 30);
+    expect((await page.request.post("/api/v1/tokens", { data: { scopes: ["chat"], expiresAt } })).status()).toBe(201);
+    const invite = (await (await page.request.post("/api/v1/organizations/invites", { data: { status: "single-use" } })).json()) as { code: string };
+    await page.goto("/audit");
+    await expect(rows(page).filter({ hasText: "Token created" })).toContainText("expiresAt: 15 Jan 2027, 09:30");
+    await expect(rows(page).filter({ hasText: "Token created" })).not.toContainText(String(expiresAt));
+    const made = rows(page).filter({ hasText: "Invite created" });
+    await expect(made).toContainText(`${invite.code.slice(0, 4)}…`);
+    await expect(made).not.toContainText(invite.code);
+
+    await page.goto("/audit?from=2026-12-01&to=2026-11-01");
+    await expect(page.getByText("To is before From: no day is in this range.")).toBeVisible();
+    await expect(page.getByRole("search", { name: "Filter the audit log" }).getByLabel("To", { exact: true })).toHaveAttribute("aria-invalid", "true");
+  });
+
   test("an admin filters the log by action and actor, and the filters stay in the URL", async ({ page }) => {
     const { person } = await signInWithOrganization(page);
     await createTokens(page, 2);
@@ -58,6 +75,7 @@ test.describe("without JavaScript", () => {
     const response = await member.page.goto("/audit");
     expect(response?.status()).toBe(403);
     await expect(member.page.getByText("No access")).toBeVisible();
+    await expect(member.page.getByRole("heading", { name: "Audit Log", level: 1 })).toBeVisible();
     expect((await member.page.request.get("/audit.csv")).status()).toBe(403);
     expect((await member.page.request.get("/api/v1/audit")).status()).toBe(403);
   });

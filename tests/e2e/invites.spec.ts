@@ -103,8 +103,31 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page.getByRole("status", { name: "Invite code" })).toHaveCount(0);
       await expect(page.getByText("No active invite codes.")).toBeVisible();
     });
+
+    test("a maximum typed for a single-use code is refused, not dropped", async ({ page }) => {
+      await signInWithOrganization(page, "OneUse");
+      await page.goto("/team");
+      await page.getByLabel("Maximum uses").fill("10");
+      await page.getByRole("button", { name: "Single-use invite" }).click();
+      await expect(page.getByText("A single-use code has one use: press Multi-use invite for this maximum, or clear it")).toBeVisible();
+      await expect(page.getByLabel("Maximum uses")).toHaveValue("10");
+      await expect(page.getByText("No active invite codes.")).toBeVisible();
+      await page.getByRole("button", { name: "Multi-use invite" }).click();
+      await expect(page.getByRole("status", { name: "Invite code" })).toContainText("multi-use");
+      await expect(inviteList(page).locator("tbody tr")).toContainText(["0 of 10"]);
+    });
   });
 }
+
+test("Enter in Maximum uses makes a multi-use code with that maximum", async ({ page }) => {
+  await signInWithOrganization(page, "EnterMax");
+  await page.goto("/team");
+  await expect(page.getByRole("complementary", { name: "Sidebar" }).getByRole("button", { name: "Switch" })).toHaveCount(0); // hydrated
+  await page.getByLabel("Maximum uses").fill("7");
+  await page.getByLabel("Maximum uses").press("Enter");
+  await expect(page.getByRole("status", { name: "Invite code" })).toContainText("multi-use");
+  await expect(inviteList(page).locator("tbody tr")).toContainText(["0 of 7"]);
+});
 
 test("an expired code is refused at join with the platform's text", async ({ page, browser, baseURL }) => {
   await signInWithOrganization(page, "Expirer");

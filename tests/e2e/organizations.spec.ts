@@ -163,4 +163,15 @@ test.describe("with JavaScript disabled", () => {
     await expect(switcher(page).locator("option:checked")).toHaveText(orgName);
     await host.context().close();
   });
+
+  test("a long organization name stays inside the switcher, clear of its Switch button", async ({ page }) => {
+    await signInWithOrganization(page, "Long Name");
+    const long = `Northwind Traders International Holdings ${"and Subsidiaries ".repeat(4)}`.trim().slice(0, 100);
+    await createOrganizationWithRequests(page.request, long);
+    await page.goto("/team");
+    await expect(switcher(page).locator("option:checked")).toHaveText(long);
+    // The name's text used to spill over the button and take its clicks.
+    await page.getByRole("button", { name: "Switch", exact: true }).click({ timeout: 5_000 });
+    await expect(page).toHaveURL(/\/team$/);
+  });
 });

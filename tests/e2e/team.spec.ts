@@ -92,6 +92,20 @@ test("a refused change shows the platform's error text in an alert", async ({ pa
   await member.page.context().close();
 });
 
+test("an admin demoted while the page was open is told why the invite was refused, not left with a vanished form", async ({ page, browser, baseURL }) => {
+  const { admin, member } = await organizationWithMember(page, browser, baseURL!);
+  await page.request.put(`/api/v1/organizations/members/${await memberId(page, member.person.email)}`, { data: { role: "admin" } });
+  await page.goto("/team");
+  expect((await member.page.request.put(`/api/v1/organizations/members/${await memberId(page, admin.person.email)}`, { data: { role: "member" } })).ok()).toBe(
+    true,
+  );
+  await page.getByRole("button", { name: "Single-use invite" }).click();
+  await expect(page.getByRole("alert")).toHaveText("Only admins can do this");
+  await expect(page.getByRole("alert")).toBeFocused();
+  await expect(page.getByRole("button", { name: "Single-use invite" })).toHaveCount(0);
+  await member.page.context().close();
+});
+
 async function memberId(page: Page, email: string): Promise<number> {
   const members = (await (await page.request.get("/api/v1/organizations/members")).json()) as { id: number; email: string }[];
   return members.find((m) => m.email === email)!.id;

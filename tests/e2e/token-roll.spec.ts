@@ -62,3 +62,16 @@ test("rolling with no grace period refuses the old secret at once", async ({ pag
   expect(await status(page, secret)).toBe(200);
   await expect(row(page, created.publicId)).not.toContainText("Previous secret works until");
 });
+
+test("a rolled token that is then revoked no longer says its previous secret works", async ({ page }) => {
+  await signInWithOrganization(page);
+  const created = await (await page.request.post("/api/v1/tokens", { data: { scopes: ["models:read"], expiresAt: null } })).json();
+  expect((await page.request.post(`/api/v1/tokens/${created.publicId}/roll`, { data: { grace: "24h" } })).ok()).toBe(true);
+  await page.goto("/tokens");
+  await expect(row(page, created.publicId)).toContainText("Previous secret works until");
+  expect((await page.request.delete(`/api/v1/tokens/${created.publicId}`)).ok()).toBe(true);
+  expect(await status(page, created.token)).toBe(401);
+  await page.goto("/tokens");
+  await expect(row(page, created.publicId)).toContainText("revoked");
+  await expect(row(page, created.publicId)).not.toContainText("Previous secret works until");
+});

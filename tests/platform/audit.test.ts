@@ -149,8 +149,11 @@ describe("the organization's audit log", () => {
     expect((await admin.call("DELETE", `/organizations/invites/${invite.id}`)).status).toBe(200);
     expect((await admin.call("DELETE", `/organizations/invites/${invite.id}`)).status).toBe(200);
     const entry = await only(admin, "invite.revoked");
-    expect(entry).toMatchObject({ actor: { id: admin.userId }, oldValue: { kind: "multi-use" } });
+    expect(entry).toMatchObject({ actor: { id: admin.userId }, target: `${invite.code.slice(0, 4)}…`, oldValue: { kind: "multi-use" } });
     expect(JSON.stringify(entry)).not.toContain(invite.code);
+    const made = await only(admin, "invite.created");
+    expect(made.target).toBe(`${invite.code.slice(0, 4)}…`);
+    expect(JSON.stringify(made)).not.toContain(invite.code);
   });
 
   it("an operator's credit from the CLI is recorded without an actor", async () => {

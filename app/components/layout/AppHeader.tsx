@@ -1,5 +1,5 @@
 import { Form, Link, useLocation } from "@remix-run/react";
-import { useEffect, useRef } from "react";
+import { Popover } from "~/components/Popover";
 import { Building2, Menu } from "lucide-react";
 import { NAV_DRAWER_ID } from "./SidebarLayout";
 
@@ -14,12 +14,7 @@ interface AppHeaderProps {
  */
 export function AppHeader({ title, user }: AppHeaderProps) {
   const initial = (user.name || user.email).trim().charAt(0).toUpperCase() || "?";
-  const menu = useRef<HTMLDetailsElement>(null);
   const location = useLocation();
-  // A link in the menu navigates without a page load: close the menu behind it.
-  useEffect(() => {
-    if (menu.current) menu.current.open = false;
-  }, [location.pathname]);
   return (
     <header className="flex items-center justify-between gap-2 border-b border-base-300 bg-base-100 px-3 py-3 sm:gap-4 sm:px-6">
       <div className="flex min-w-0 items-center gap-2">
@@ -29,25 +24,28 @@ export function AppHeader({ title, user }: AppHeaderProps) {
         </label>
         <h1 className="truncate text-xl font-semibold">{title}</h1>
       </div>
-      <details ref={menu} className="dropdown dropdown-end">
-        <summary role="button" className="btn btn-circle btn-ghost list-none" aria-label="Account menu">
-          <span className="grid size-9 place-items-center rounded-full bg-primary text-primary-content">{initial}</span>
-        </summary>
-        <div className="dropdown-content z-20 mt-2 w-64 rounded-box bg-base-100 p-3 shadow-lg">
-          <p className="truncate font-semibold">{user.name}</p>
-          <p className="truncate text-sm text-base-content/70">{user.email}</p>
-          {/* Create or join another organization (issue 14). */}
-          <Link to="/organizations" className="btn btn-ghost btn-sm mt-3 w-full justify-start">
-            <Building2 className="size-4" aria-hidden />
-            Organizations
-          </Link>
-          <Form method="post" action="/logout" className="mt-1">
-            <button type="submit" className="btn btn-sm w-full">
-              Logout
-            </button>
-          </Form>
-        </div>
-      </details>
+      {/* Keyed by the path: a link in the menu navigates without a page load, and the menu closes behind it. */}
+      <Popover
+        key={location.pathname}
+        trigger={<span className="grid size-9 place-items-center rounded-full bg-primary text-primary-content">{initial}</span>}
+        triggerClassName="btn btn-circle btn-ghost"
+        triggerLabel="Account menu"
+        role={undefined}
+        className="mt-2 w-64 rounded-box bg-base-100 p-3 shadow-lg"
+      >
+        <p className="truncate font-semibold">{user.name}</p>
+        <p className="truncate text-sm text-base-content/70">{user.email}</p>
+        {/* Create or join another organization (issue 14). */}
+        <Link to="/organizations" className="btn btn-ghost btn-sm mt-3 w-full justify-start">
+          <Building2 className="size-4" aria-hidden />
+          Organizations
+        </Link>
+        <Form method="post" action="/logout" className="mt-1">
+          <button type="submit" className="btn btn-sm w-full">
+            Logout
+          </button>
+        </Form>
+      </Popover>
     </header>
   );
 }

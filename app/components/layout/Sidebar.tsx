@@ -132,7 +132,7 @@ function OrganizationSwitcher({ organizations, active }: Pick<SidebarProps, "org
       answer={active.id}
       saveLabel="Switch"
       className="flex flex-col gap-1 px-1"
-      selectClassName="select select-sm w-full"
+      selectClassName="select select-sm w-full min-w-0 appearance-none"
     />
   );
 }

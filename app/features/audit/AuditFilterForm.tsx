@@ -8,8 +8,12 @@ interface AuditFilterFormProps {
   organizations: { id: number; name: string }[] | null;
 }
 
+const RANGE_REVERSED = "To is before From: no day is in this range.";
+
 /** A plain GET form: the filters land in the URL, with or without JavaScript. */
 export function AuditFilterForm({ filters, organizations }: AuditFilterFormProps) {
+  // Days as YYYY-MM-DD compare as text.
+  const reversed = filters.from !== "" && filters.to !== "" && filters.from > filters.to;
   return (
     <Form method="get" className="flex flex-wrap items-end gap-3" aria-label="Filter the audit log" role="search">
       {organizations ? (
@@ -44,10 +48,23 @@ export function AuditFilterForm({ filters, organizations }: AuditFilterFormProps
         From
         <input type="date" name="from" className="input input-sm" defaultValue={filters.from} />
       </label>
-      <label className="flex flex-col gap-1 text-sm">
-        To
-        <input type="date" name="to" className="input input-sm" defaultValue={filters.to} />
-      </label>
+      <div className="flex flex-col gap-1 text-sm">
+        <label htmlFor="audit-to">To</label>
+        <input
+          id="audit-to"
+          type="date"
+          name="to"
+          className={`input input-sm ${reversed ? "input-error" : ""}`}
+          defaultValue={filters.to}
+          aria-invalid={reversed || undefined}
+          aria-describedby={reversed ? "audit-range-error" : undefined}
+        />
+        {reversed ? (
+          <span id="audit-range-error" className="text-error">
+            {RANGE_REVERSED}
+          </span>
+        ) : null}
+      </div>
       <button type="submit" className="btn btn-sm btn-primary">
         Apply filters
       </button>

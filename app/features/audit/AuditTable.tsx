@@ -55,8 +55,8 @@ export function AuditTable({ entries, timeZone, organizations }: AuditTableProps
               </td>
               <td className="whitespace-nowrap">{AUDIT_ACTION_LABELS[entry.action]}</td>
               <td className="font-mono text-xs break-all">{entry.target}</td>
-              <td className="text-xs break-words">{valueText(entry.oldValue)}</td>
-              <td className="text-xs break-words">{valueText(entry.newValue)}</td>
+              <td className="text-xs break-words">{valueText(entry.oldValue, timeZone)}</td>
+              <td className="text-xs break-words">{valueText(entry.newValue, timeZone)}</td>
               <td className="font-mono text-xs">{entry.address}</td>
             </tr>
           ))}

@@ -33,8 +33,17 @@ describe("the audit page's filters", () => {
   });
 
   it("shows values as one short line", () => {
-    expect(valueText({ role: "admin" })).toBe("role: admin");
-    expect(valueText({ budget: { amount: 5, period: "month" }, rateLimitRpm: null })).toBe('budget: {"amount":5,"period":"month"}, rateLimitRpm: null');
-    expect(valueText(null)).toBe("");
+    expect(valueText({ role: "admin" }, "UTC")).toBe("role: admin");
+    expect(valueText({ budget: { amount: 5, period: "month" }, rateLimitRpm: null }, "UTC")).toBe('budget: {"amount":5,"period":"month"}, rateLimitRpm: null');
+    expect(valueText(null, "UTC")).toBe("");
+  });
+
+  it("shows recorded instants as dates in the viewer's time zone, and no date as null", () => {
+    const at = Date.UTC(2026, 10, 25, 22, 42);
+    expect(valueText({ kind: "multi-use", expiresAt: at, maxUses: null }, "UTC")).toBe("kind: multi-use, expiresAt: 25 Nov 2026, 22:42, maxUses: null");
+    expect(valueText({ grace: "24h", oldSecretValidUntil: new Date(at).toISOString() }, "Asia/Tokyo")).toBe(
+      "grace: 24h, oldSecretValidUntil: 26 Nov 2026, 07:42",
+    );
+    expect(valueText({ expiresAt: null }, "UTC")).toBe("expiresAt: null");
   });
 });

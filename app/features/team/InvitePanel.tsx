@@ -3,6 +3,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { Form } from "@remix-run/react";
 import { Ticket } from "lucide-react";
+import type { KeyboardEvent } from "react";
 import { Alert } from "~/components/Alert";
 import { CopyButton } from "~/components/CopyButton";
 import { useFocusOnArrival } from "~/lib/use-arrival";
@@ -15,6 +16,15 @@ interface InvitePanelProps {
   /** The code just made, shown with a copy button (it is in the list below too). */
   invite: { code: string; kind: InviteKind } | null;
   lastResult: SubmissionResult<string[]> | undefined;
+}
+
+/** A maximum only means something for a multi-use code: Enter in its field asks for one (the form's first button is Single-use). */
+function submitMultiUseOnEnter(event: KeyboardEvent<HTMLInputElement>) {
+  const form = event.currentTarget.form;
+  const multi = form?.querySelector<HTMLButtonElement>('button[name="kind"][value="multi-use"]');
+  if (event.key !== "Enter" || !form || !multi || multi.disabled) return;
+  event.preventDefault();
+  form.requestSubmit(multi);
 }
 
 /**
@@ -78,6 +88,7 @@ export function InvitePanel({ invite, lastResult }: InvitePanelProps) {
                 className={`input input-sm ${maxError ? "input-error" : ""}`}
                 aria-describedby={`${fields.maxUses.descriptionId}${maxError ? ` ${fields.maxUses.errorId}` : ""}`}
                 aria-invalid={maxError ? true : undefined}
+                onKeyDown={submitMultiUseOnEnter}
               />
               <p id={fields.maxUses.descriptionId} className="label whitespace-normal">
                 Multi-use codes only; empty for no limit.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseWithZod } from "@conform-to/zod";
-import { inviteForm, inviteRequest, usesText } from "./invite-forms";
+import { inviteForm, inviteRequest, SINGLE_USE_MAXIMUM, usesText } from "./invite-forms";
 
 const form = (entries: Record<string, string>) => {
   const data = new FormData();
@@ -17,10 +17,17 @@ describe("the invite form", () => {
   });
 
   it("sends a maximum with multi-use codes only: a single-use code has one use", () => {
-    const parsed = form({ intent: "invite", kind: "single-use", expiry: "never", maxUses: "5" });
+    const parsed = form({ intent: "invite", kind: "single-use", expiry: "never", maxUses: "1" });
     expect(parsed.status).toBe("success");
     if (parsed.status !== "success") return;
     expect(inviteRequest(parsed.value, 0)).toEqual({ status: "single-use", expiresAt: null, maxUses: null });
+  });
+
+  it("refuses a larger maximum with a single-use code instead of dropping it", () => {
+    const parsed = form({ intent: "invite", kind: "single-use", expiry: "never", maxUses: "5" });
+    expect(parsed.status).toBe("error");
+    expect(parsed.status === "error" ? parsed.error?.maxUses : null).toEqual([SINGLE_USE_MAXIMUM]);
+    expect(form({ intent: "invite", kind: "multi-use", expiry: "never", maxUses: "5" }).status).toBe("success");
   });
 
   it("refuses a maximum that is not a whole number from 1 to 1,000", () => {

@@ -4,7 +4,7 @@ import { parseWithZod } from "@conform-to/zod";
 import { Form, Link } from "@remix-run/react";
 import { SlidersHorizontal } from "lucide-react";
 import { Alert } from "~/components/Alert";
-import { useArrivalKey } from "~/lib/use-arrival";
+import { useArrivalKey, useFocusOnArrival } from "~/lib/use-arrival";
 import { useIsPending } from "~/lib/use-is-pending";
 import type { ApiToken } from "~/platform/tokens";
 import { SpendSettingsFields } from "./SpendSettingsFields";
@@ -39,8 +39,11 @@ export function TokenSettingsForm({ token, models, lastResult }: TokenSettingsFo
     rateLimitRpm: fields.rateLimitRpm,
   };
   const titleId = `token-settings-title-${token.publicId}`;
+  // Opened from a row far down the list, the form appears above it: it takes focus, which scrolls it
+  // into view. After a refused save the error takes focus instead (decision 0091).
+  const opened = useFocusOnArrival<HTMLElement>(lastResult === undefined);
   return (
-    <section className="card bg-base-100 shadow-sm" aria-labelledby={titleId}>
+    <section className="card bg-base-100 shadow-sm" aria-labelledby={titleId} {...opened}>
       <div className="card-body">
         <h2 id={titleId} className="card-title">
           <SlidersHorizontal className="size-5" aria-hidden />

@@ -16,6 +16,9 @@ const STATUS_BADGE: Record<TokenStatus, string> = {
   revoked: "badge-neutral",
 };
 
+/** On wide screens the actions stay in view while the other columns scroll under them. */
+const PINNED = "lg:sticky lg:right-0 lg:bg-base-100 lg:shadow-[-8px_0_8px_-8px_rgb(0_0_0/0.15)]";
+
 interface TokenTableProps {
   tokens: ApiToken[];
   isAdmin: boolean;
@@ -51,7 +54,7 @@ export function TokenTable({ tokens, isAdmin, now, timeZone, monthSpend = {} }: 
                   <th>This month</th>
                   <th>Models</th>
                   <th>Rate limit</th>
-                  {isAdmin ? <th className="text-right">Actions</th> : null}
+                  {isAdmin ? <th className={`text-right ${PINNED}`}>Actions</th> : null}
                 </tr>
               </thead>
               <tbody>
@@ -65,7 +68,8 @@ export function TokenTable({ tokens, isAdmin, now, timeZone, monthSpend = {} }: 
                           <code className="font-mono text-sm">{token.publicId}</code>
                           {token.primary ? <span className="badge badge-primary badge-sm">primary</span> : null}
                         </div>
-                        {token.previousSecretExpiresAt ? (
+                        {/* A revoked or expired token refuses both secrets, so the grace note would mislead. */}
+                        {status === "active" && token.previousSecretExpiresAt && token.previousSecretExpiresAt > now ? (
                           <p className="text-xs text-base-content/70">Previous secret works until {date(token.previousSecretExpiresAt)}</p>
                         ) : null}
                       </td>
@@ -99,7 +103,7 @@ export function TokenTable({ tokens, isAdmin, now, timeZone, monthSpend = {} }: 
                       <td className={token.allowedModels ? "font-mono text-sm" : "text-base-content/50"}>{modelsText(token.allowedModels)}</td>
                       <td className="whitespace-nowrap">{rateText(token.rateLimitRpm) ?? <span className="text-base-content/50">No limit</span>}</td>
                       {isAdmin ? (
-                        <td className="text-right">
+                        <td className={`text-right ${PINNED}`}>
                           {status === "active" ? (
                             <Link
                               to={`/tokens?edit=${encodeURIComponent(token.publicId)}`}
