@@ -29,6 +29,9 @@ export function DialogLink({ name, className, children, disabled }: { name: stri
   );
 }
 
+const FIELDS = 'input:not([type="hidden"]):not([disabled]), select:not([disabled]), textarea:not([disabled])';
+const FOCUSABLE = `${FIELDS}, button, a[href]:not([tabindex="-1"]), [tabindex="0"]`;
+
 /**
  * A modal opened by `?dialog=name` (DESIGN §6), so it opens by URL as well as by a click and works
  * without JavaScript. Escape, the close button and the backdrop close it.
@@ -42,9 +45,25 @@ export function UrlDialog({ name, title, children }: { name: string; title: stri
   useEffect(() => {
     if (!open) return;
     const previous = document.activeElement as HTMLElement | null;
-    box.current?.querySelector<HTMLElement>("input, select, textarea, button")?.focus();
+    const focusable = () => [...(box.current?.querySelectorAll<HTMLElement>(FOCUSABLE) ?? [])].filter((el) => !el.hasAttribute("disabled"));
+    // The first field (not the close button, and never a hidden input), else whatever comes first.
+    (box.current?.querySelector<HTMLElement>(FIELDS) ?? focusable()[0])?.focus();
     const onKey = (e: KeyboardEvent) => {
       if (e.key === "Escape") navigate(closeHref, { replace: true, preventScrollReset: true });
+      if (e.key !== "Tab") return;
+      // A modal keeps Tab inside it: from its last control back to its first, and the other way.
+      const items = focusable();
+      if (items.length === 0) return;
+      const first = items[0]!;
+      const last = items[items.length - 1]!;
+      const inside = box.current?.contains(document.activeElement) ?? false;
+      if (e.shiftKey && (!inside || document.activeElement === first)) {
+        e.preventDefault();
+        last.focus();
+      } else if (!e.shiftKey && (!inside || document.activeElement === last)) {
+        e.preventDefault();
+        first.focus();
+      }
     };
     window.addEventListener("keydown", onKey);
     return () => {

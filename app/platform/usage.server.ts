@@ -24,9 +24,11 @@ export async function getTokenSpend(api: PlatformClient): Promise<Record<string,
 
 /**
  * A CSV export, streamed from the platform as it is read (never buffered here): the platform's answer
- * with its type and file name, or its error as plain text with its status.
+ * with its type and file name, or its error as plain text with its status. With `refusedBackTo`, a
+ * refused query (400) goes back to the page the form is on, at the URL it makes of the message, so the
+ * person sees why beside the form instead of a bare error page.
  */
-export async function streamCsv(api: PlatformClient, path: string, signal: AbortSignal): Promise<Response> {
+export async function streamCsv(api: PlatformClient, path: string, signal: AbortSignal, refusedBackTo?: (message: string) => string): Promise<Response> {
   let upstream: Response;
   try {
     upstream = await api.send("GET", path, undefined, signal);
@@ -44,6 +46,10 @@ export async function streamCsv(api: PlatformClient, path: string, signal: Abort
       message = (JSON.parse(body) as { error?: string }).error ?? message;
     } catch {
       // not JSON: keep the default
+    }
+    if (upstream.status === 400 && refusedBackTo) {
+      headers.set("location", refusedBackTo(message));
+      return new Response(null, { status: 303, headers });
     }
     return new Response(message, { status: upstream.status, headers });
   }

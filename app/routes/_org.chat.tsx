@@ -168,7 +168,7 @@ export default function ChatPage() {
         {chat.retry && retryLeft !== null && (
           <div role="status" className="alert alert-warning">
             <span>{RETRY_NOTICES[chat.retry.status]}</span>
-            <span className="badge badge-neutral">{retryChip(retryLeft)}</span>
+            <span className="badge badge-neutral whitespace-nowrap">{retryChip(retryLeft)}</span>
           </div>
         )}
         {chat.unavailable && (
@@ -179,7 +179,7 @@ export default function ChatPage() {
         {chat.error && (
           <Alert kind="error">
             <span>{chat.error}</span>
-            <button type="button" className="btn btn-ghost btn-xs" onClick={() => chat.setError(null)}>
+            <button type="button" className="btn btn-neutral btn-xs" onClick={() => chat.setError(null)}>
               Dismiss
             </button>
           </Alert>

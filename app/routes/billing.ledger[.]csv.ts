@@ -15,5 +15,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     const value = url.searchParams.get(name)?.trim();
     if (value) query.set(name, value.slice(0, 20));
   }
-  return streamCsv(api, `/billing/ledger/export?${query}`, request.signal);
+  // A refused range (To before From) goes back to /billing, the dates and the reason in its URL.
+  const back = (message: string) => {
+    const params = new URLSearchParams({ exportError: message });
+    for (const name of ["from", "to"] as const) if (query.has(name)) params.set(name === "from" ? "exportFrom" : "exportTo", query.get(name)!);
+    return `/billing?${params}`;
+  };
+  return streamCsv(api, `/billing/ledger/export?${query}`, request.signal, back);
 }

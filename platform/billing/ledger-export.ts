@@ -1,3 +1,4 @@
+import { DATE_RANGE_REVERSED } from "@contract/date-range";
 import { LEDGER_CSV_HEADER } from "@contract/usage";
 import type { LedgerExportQuery } from "@contract/usage";
 import type { Deps } from "../context";
@@ -20,7 +21,7 @@ export async function ledgerCsv(deps: Deps, orgId: number, query: LedgerExportQu
   const since = query.from ? zonedDayStart(query.from, tz) : null;
   // The range ends where the day after `to` starts (a local day may last 23 or 25 hours).
   const end = query.to ? zonedDayStart(nextDay(query.to), tz) : null;
-  if (since !== null && end !== null && end <= since) throw new PlatformError(400, "to: must not be before from");
+  if (since !== null && end !== null && end <= since) throw new PlatformError(400, DATE_RANGE_REVERSED);
 
   async function* pages(): AsyncGenerator<string[]> {
     let after = 0;

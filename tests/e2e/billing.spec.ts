@@ -39,15 +39,28 @@ test("set up a payment method through the card form, then add $25 and see the ro
   await expect(row.getByRole("cell").first()).toHaveText(/^\d{2} \w{3} \d{4}, \d{2}:\d{2}$/);
 });
 
-test("the add-funds button is disabled below the $10 minimum", async ({ page }) => {
+test("the add-funds button is disabled below the $10 minimum, and the dialog says why as the amount is typed", async ({ page }) => {
   await signInWithOrganization(page);
   await addCardWithRequests(page);
   await page.goto("/billing?dialog=add-funds");
   const dialog = page.getByRole("dialog", { name: "Add funds" });
+  // The modal takes focus on its first field.
+  await expect(dialog.getByLabel("Amount (USD)")).toBeFocused();
   await dialog.getByLabel("Amount (USD)").fill("9");
   await expect(dialog.getByRole("button", { name: "Add funds" })).toBeDisabled();
+  await expect(dialog.getByText("Amount must be at least $10")).toBeVisible();
+  await dialog.getByLabel("Amount (USD)").fill("10.123");
+  await expect(dialog.getByText("Amount must have at most 2 decimals")).toBeVisible();
+  await expect(dialog.getByLabel("Amount (USD)")).toHaveAttribute("aria-invalid", "true");
   await dialog.getByLabel("Amount (USD)").fill("10");
   await expect(dialog.getByRole("button", { name: "Add funds" })).toBeEnabled();
+  await expect(dialog.getByText("Amount must")).toHaveCount(0);
+
+  // Tab stays in the modal: past its last control it comes back to its first.
+  for (let i = 0; i < 12; i++) {
+    await page.keyboard.press("Tab");
+    expect(await dialog.evaluate((box) => box.contains(document.activeElement))).toBe(true);
+  }
 });
 
 test("a declined charge shows the provider's error and keeps the amount", async ({ page }) => {

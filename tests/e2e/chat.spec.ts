@@ -59,6 +59,22 @@ test("a blank message is not sent, and Shift+Enter adds a line", async ({ page }
   await expect(input(page)).toHaveValue("one\ntwo");
 });
 
+test("a long unbroken line (a URL) wraps inside its bubble, on a phone too", async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 740 });
+  await signInWithOrganization(page);
+  await page.goto("/chat");
+  await input(page).fill(`Check this: https://example.com/a/very/long/url/${"segment".repeat(40)}`);
+  await input(page).press("Enter");
+  const bubble = page.getByRole("listitem", { name: "Your message" }).locator(".chat-bubble");
+  await expect(bubble).toContainText("segmentsegment");
+  // The text's own box: wider than it is when a word runs out of the bubble (the bubble's tail overhangs by design).
+  const [scrollWidth, clientWidth] = await bubble.locator("p").evaluate((el) => [el.scrollWidth, el.clientWidth]);
+  expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
+  const box = (await bubble.boundingBox())!;
+  expect(box.x).toBeGreaterThanOrEqual(0);
+  expect(box.x + box.width).toBeLessThanOrEqual(375);
+});
+
 test("Stop aborts the reply all the way to the upstream", async ({ page }) => {
   const { fake, names, dispose } = await fakeModels(["hang"]);
   try {

@@ -179,6 +179,10 @@ test.describe("granting credit", () => {
     await expect(row).toContainText("$0.00");
     await row.getByText("Grant credit", { exact: true }).click();
     const form = row.getByRole("form", { name: `Grant credit to ${orgName}` });
+    // On a desktop screen the open form and the organization's name are both in view (the credit column is pinned).
+    await form.getByRole("button", { name: "Grant", exact: true }).scrollIntoViewIfNeeded();
+    await expect(form.getByRole("button", { name: "Grant", exact: true })).toBeInViewport({ ratio: 1 });
+    await expect(row.locator("td").nth(1)).toBeInViewport({ ratio: 1 });
     await form.getByLabel("Amount (USD)").fill("12.5");
     await form.getByLabel("Reason").fill("Welcome trial");
     await form.getByRole("button", { name: "Grant", exact: true }).click();

@@ -159,6 +159,19 @@ test("the usage view and the ledger download as CSV whose totals match the scree
   expect(Math.round(balance * 1_000_000)).toBe(total);
 });
 
+test("a ledger export whose To is before its From comes back to /billing with the reason and the dates kept", async ({ page }) => {
+  await signInWithOrganization(page, "Reversed");
+  await page.goto("/billing");
+  const exportForm = page.getByRole("region", { name: "Export", exact: true });
+  await exportForm.getByLabel("From").fill("2026-12-01");
+  await exportForm.getByLabel("To").fill("2026-11-01");
+  await exportForm.getByRole("button", { name: "Export ledger (CSV)" }).click();
+  await expect(page).toHaveURL(/\/billing\?/);
+  await expect(exportForm.getByRole("alert")).toHaveText("To is before From: no day is in this range.");
+  await expect(exportForm.getByLabel("From")).toHaveValue("2026-12-01");
+  await expect(exportForm.getByLabel("To")).toHaveValue("2026-11-01");
+});
+
 test("a member sees the same filters and can download the usage of a token", async ({ page, browser, baseURL }) => {
   const { tokenA } = await seedUsage(page);
   const code = ((await (await page.request.post("/api/v1/organizations/invites", { data: { status: "single-use" } })).json()) as { code: string }).code;

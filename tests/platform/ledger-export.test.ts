@@ -90,11 +90,14 @@ describe("GET /billing/ledger/export", () => {
   });
 
   it("refuses a bad range, and the signed-out", async () => {
-    for (const query of ["from=2025-13-01", "to=yesterday", "from=2025-03-10&to=2025-03-01"]) {
+    for (const query of ["from=2025-13-01", "to=yesterday"]) {
       const response = await admin.call("GET", `/billing/ledger/export?${query}`);
       expect(response.status, query).toBe(400);
       expect((await response.json()).error).toMatch(/^(from|to): /);
     }
+    const reversed = await admin.call("GET", "/billing/ledger/export?from=2025-03-10&to=2025-03-01");
+    expect(reversed.status).toBe(400);
+    expect((await reversed.json()).error).toBe("To is before From: no day is in this range.");
     expect((await h.fetch("/billing/ledger/export")).status).toBe(401);
   });
 });

@@ -1,3 +1,4 @@
+import { DATE_RANGE_REVERSED } from "@contract/date-range";
 import { Form, Link } from "@remix-run/react";
 import { AUDIT_ACTION_LABELS, AUDIT_ACTIONS } from "~/platform/audit";
 import type { AuditFilters } from "./audit-filters";
@@ -7,8 +8,6 @@ interface AuditFilterFormProps {
   /** The system organization's view filters by organization too. */
   organizations: { id: number; name: string }[] | null;
 }
-
-const RANGE_REVERSED = "To is before From: no day is in this range.";
 
 /** A plain GET form: the filters land in the URL, with or without JavaScript. */
 export function AuditFilterForm({ filters, organizations }: AuditFilterFormProps) {
@@ -61,7 +60,7 @@ export function AuditFilterForm({ filters, organizations }: AuditFilterFormProps
         />
         {reversed ? (
           <span id="audit-range-error" className="text-error">
-            {RANGE_REVERSED}
+            {DATE_RANGE_REVERSED}
           </span>
         ) : null}
       </div>

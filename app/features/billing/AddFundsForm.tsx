@@ -36,10 +36,15 @@ export function AddFundsForm({
   const hydrated = useHydrated();
   const pending = useIsPending({ intent: "add-funds" });
   const amount = String(fields.amount.value ?? "");
-  const invalid = addFundsError(amount) !== null;
   const quickHref = useDialogHref("add-funds");
-  const { key, ...amountProps } = getInputProps(fields.amount, { type: "number", ariaDescribedBy: "amount-help" });
-  const fieldError = fields.amount.errors?.[0];
+  // Once hydrated the button is disabled while the amount is wrong (SPEC §5), so no submission would
+  // ever say why: the reason shows as the amount is typed.
+  const typedError = hydrated && !fields.amount.errors ? addFundsError(amount) : null;
+  const fieldError = fields.amount.errors?.[0] ?? typedError ?? undefined;
+  const { key, ...amountProps } = getInputProps(fields.amount, {
+    type: "number",
+    ariaDescribedBy: typedError ? `amount-help ${fields.amount.errorId}` : "amount-help",
+  });
   return (
     <Form method="post" className="space-y-4" replace {...getFormProps(form)}>
       <input type="hidden" name="intent" value="add-funds" />
@@ -81,6 +86,7 @@ export function AddFundsForm({
           max={MAX_AMOUNT}
           step="0.01"
           required
+          aria-invalid={fieldError ? true : undefined}
           className={`input input-bordered w-full ${fieldError ? "input-error" : ""}`}
         />
         <span id="amount-help" className="mt-1 block text-xs text-base-content/60">
@@ -98,7 +104,7 @@ export function AddFundsForm({
         </Alert>
       )}
       <div className="modal-action">
-        <button type="submit" className="btn btn-primary" disabled={!hasPaymentMethod || pending || (hydrated && invalid)}>
+        <button type="submit" className="btn btn-primary" disabled={!hasPaymentMethod || pending || (hydrated && fieldError !== undefined)}>
           {pending ? "Adding funds…" : "Add funds"}
         </button>
       </div>

@@ -1,4 +1,6 @@
+import { useSearchParams } from "@remix-run/react";
 import { Download } from "lucide-react";
+import { Alert } from "~/components/Alert";
 
 export const EXPORT_RECONCILES = "Exported totals match the ledger";
 
@@ -8,6 +10,9 @@ export const EXPORT_RECONCILES = "Exported totals match the ledger";
  * table above uses.
  */
 export function LedgerExport({ timeZone }: { timeZone: string }) {
+  // A refused export comes back here with its reason and the dates as typed (billing.ledger[.]csv.ts).
+  const [params] = useSearchParams();
+  const refusal = params.get("exportError");
   return (
     <section className="card bg-base-100 shadow-sm" aria-labelledby="ledger-export-title">
       <div className="card-body gap-3">
@@ -17,16 +22,21 @@ export function LedgerExport({ timeZone }: { timeZone: string }) {
         <form method="get" action="/billing/ledger.csv" className="flex flex-wrap items-end gap-3">
           <label className="flex flex-col gap-1 text-sm">
             <span>From</span>
-            <input type="date" name="from" className="input input-sm" />
+            <input type="date" name="from" className="input input-sm" defaultValue={params.get("exportFrom") ?? ""} />
           </label>
           <label className="flex flex-col gap-1 text-sm">
             <span>To</span>
-            <input type="date" name="to" className="input input-sm" />
+            <input type="date" name="to" className="input input-sm" defaultValue={params.get("exportTo") ?? ""} />
           </label>
           <button type="submit" className="btn btn-sm btn-outline">
             <Download className="size-4" aria-hidden /> Export ledger (CSV)
           </button>
         </form>
+        {refusal ? (
+          <Alert kind="error" focus>
+            {refusal}
+          </Alert>
+        ) : null}
         <p className="text-sm text-base-content/70">
           {EXPORT_RECONCILES}: every row with its exact amount to the micro-dollar; with no dates, the rows add up to the balance. Days and times are in{" "}
           {timeZone}, as above.

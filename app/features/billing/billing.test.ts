@@ -64,9 +64,10 @@ describe("auto-payment rules", () => {
     expect(THRESHOLD_NEGATIVE).toBe("Threshold amount must be non-negative");
     expect(RECHARGE_TOO_SMALL).toBe("Recharge amount must be at least $10");
     expect(autoPaymentErrors({ enabled: true, thresholdAmount: "0", rechargeAmount: "10" })).toEqual({});
-    expect(autoPaymentErrors({ enabled: true, thresholdAmount: "", rechargeAmount: "" })).toEqual({
-      thresholdAmount: THRESHOLD_NEGATIVE,
-      rechargeAmount: RECHARGE_TOO_SMALL,
+    // Blank is not negative: the person is told what is missing.
+    expect(autoPaymentErrors({ enabled: true, thresholdAmount: "", rechargeAmount: undefined })).toEqual({
+      thresholdAmount: "Enter a threshold amount",
+      rechargeAmount: "Enter a recharge amount",
     });
   });
 

@@ -1,6 +1,7 @@
 import { data } from "@remix-run/node";
 import { parseWithZod } from "@conform-to/zod";
 import { spendCapStateSchema } from "@contract/billing";
+import { formatMoney } from "@contract/money";
 import { platformStatus, redirectWithToast } from "~/lib/actions.server";
 import type { PlatformClient } from "~/platform/client.server";
 import { spendCapForm } from "./spend-cap-form";
@@ -22,6 +23,6 @@ export async function spendCapAction(formData: FormData, api: PlatformClient) {
     const reply = message ? submission.reply({ fieldErrors: { monthlyCap: [message] } }) : submission.reply({ formErrors: [result.error] });
     return data({ intent: "spend-cap" as const, result: reply }, { status: platformStatus(result.status), headers: api.headers });
   }
-  const text = monthlyCap === null ? "Monthly spend cap removed." : `Monthly spend cap set to $${monthlyCap.toFixed(2)}.`;
+  const text = monthlyCap === null ? "Monthly spend cap removed." : `Monthly spend cap set to ${formatMoney(monthlyCap)}.`;
   return redirectWithToast("/billing", { kind: "success", message: text }, { headers: api.headers });
 }

@@ -7,8 +7,10 @@ import {
   DEFAULT_THRESHOLD,
   MAX_AMOUNT,
   MIN_AMOUNT,
+  RECHARGE_REQUIRED,
   RECHARGE_TOO_SMALL,
   THRESHOLD_NEGATIVE,
+  THRESHOLD_REQUIRED,
 } from "@contract/billing";
 
 /** SPEC §5 and §9: the billing forms' rules (limits, messages and checks from the contract, shared with the platform). */
@@ -38,7 +40,15 @@ export type AutoPaymentErrors = Partial<Record<"thresholdAmount" | "rechargeAmou
 /** Auto-payment: checked only when enabled (SPEC §5). */
 export function autoPaymentErrors(input: { enabled: boolean; thresholdAmount: unknown; rechargeAmount: unknown }): AutoPaymentErrors {
   if (!input.enabled) return {};
-  return contractAutoPaymentErrors({ thresholdAmount: toNumber(input.thresholdAmount), rechargeAmount: toNumber(input.rechargeAmount) });
+  const errors = contractAutoPaymentErrors({ thresholdAmount: toNumber(input.thresholdAmount), rechargeAmount: toNumber(input.rechargeAmount) });
+  // A blank field is not a negative one: say what is missing (conform reads a blank field as absent).
+  if (blank(input.thresholdAmount)) errors.thresholdAmount = THRESHOLD_REQUIRED;
+  if (blank(input.rechargeAmount)) errors.rechargeAmount = RECHARGE_REQUIRED;
+  return errors;
+}
+
+function blank(value: unknown): boolean {
+  return value === undefined || value === null || (typeof value === "string" && value.trim() === "");
 }
 
 /**

@@ -2,6 +2,7 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { Form } from "@remix-run/react";
 import { SaveOnChangeSelect } from "~/components/SaveOnChangeSelect";
+import { PINNED_END_CELL } from "~/components/TableRegion";
 import { formatBalance } from "~/features/billing/format";
 import { formatDateTime } from "~/lib/datetime";
 import { useIsPending } from "~/lib/use-is-pending";
@@ -33,7 +34,7 @@ export function OrgTable({
             <th>Payment mode</th>
             <th className="text-right">Balance</th>
             <th>Created</th>
-            {canEdit ? <th>Credit</th> : null}
+            {canEdit ? <th className={PINNED_END_CELL}>Credit</th> : null}
           </tr>
         </thead>
         <tbody>
@@ -61,7 +62,7 @@ export function OrgTable({
               </td>
               <td className="whitespace-nowrap text-sm text-base-content/70">{formatDateTime(org.createdAt, timeZone)}</td>
               {canEdit ? (
-                <td>
+                <td className={PINNED_END_CELL}>
                   <GrantCreditForm org={org} refusal={refusal?.orgId === org.id && refusal.intent === "grant-credit" ? refusal : null} />
                 </td>
               ) : null}

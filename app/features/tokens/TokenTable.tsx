@@ -1,4 +1,4 @@
-import { TableRegion } from "~/components/TableRegion";
+import { PINNED_END_CELL, TableRegion } from "~/components/TableRegion";
 import { Link } from "@remix-run/react";
 import { Ban, SlidersHorizontal, TriangleAlert } from "lucide-react";
 import { RollTokenAction } from "./RollTokenAction";
@@ -15,9 +15,6 @@ const STATUS_BADGE: Record<TokenStatus, string> = {
   expired: "badge-warning",
   revoked: "badge-neutral",
 };
-
-/** On wide screens the actions stay in view while the other columns scroll under them. */
-const PINNED = "lg:sticky lg:right-0 lg:bg-base-100 lg:shadow-[-8px_0_8px_-8px_rgb(0_0_0/0.15)]";
 
 interface TokenTableProps {
   tokens: ApiToken[];
@@ -54,7 +51,7 @@ export function TokenTable({ tokens, isAdmin, now, timeZone, monthSpend = {} }: 
                   <th>This month</th>
                   <th>Models</th>
                   <th>Rate limit</th>
-                  {isAdmin ? <th className={`text-right ${PINNED}`}>Actions</th> : null}
+                  {isAdmin ? <th className={`text-right ${PINNED_END_CELL}`}>Actions</th> : null}
                 </tr>
               </thead>
               <tbody>
@@ -103,7 +100,7 @@ export function TokenTable({ tokens, isAdmin, now, timeZone, monthSpend = {} }: 
                       <td className={token.allowedModels ? "font-mono text-sm" : "text-base-content/50"}>{modelsText(token.allowedModels)}</td>
                       <td className="whitespace-nowrap">{rateText(token.rateLimitRpm) ?? <span className="text-base-content/50">No limit</span>}</td>
                       {isAdmin ? (
-                        <td className={`text-right ${PINNED}`}>
+                        <td className={`text-right ${PINNED_END_CELL}`}>
                           {status === "active" ? (
                             <Link
                               to={`/tokens?edit=${encodeURIComponent(token.publicId)}`}
