@@ -159,6 +159,31 @@ test("the usage view and the ledger download as CSV whose totals match the scree
   expect(Math.round(balance * 1_000_000)).toBe(total);
 });
 
+test("on a phone the chart's day labels do not run into each other", async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 740 });
+  await seedUsage(page);
+  for (const days of [7, 30, 90]) {
+    await page.goto(`/usage?days=${days}`);
+    const labels = await page
+      .locator("[data-testid=usage-bar]")
+      .first()
+      .evaluate((bar) => {
+        const row = bar.closest("ol")!.nextElementSibling!;
+        return [...row.children]
+          .filter((span) => span.textContent && getComputedStyle(span).visibility === "visible")
+          .map((span) => {
+            const range = document.createRange();
+            range.selectNodeContents(span);
+            const box = range.getBoundingClientRect();
+            return { left: box.left, right: box.right };
+          });
+      });
+    expect(labels.length, `${days} days`).toBeGreaterThan(1);
+    for (let i = 1; i < labels.length; i++) expect(labels[i]!.left, `${days} days, label ${i}`).toBeGreaterThan(labels[i - 1]!.right);
+    expect(labels.at(-1)!.right).toBeLessThanOrEqual(375);
+  }
+});
+
 test("a ledger export whose To is before its From comes back to /billing with the reason and the dates kept", async ({ page }) => {
   await signInWithOrganization(page, "Reversed");
   await page.goto("/billing");

@@ -32,6 +32,7 @@ export function DailyChart({
   const values = daily.map((d) => metricValue(d, metric));
   const heights = barHeights(values);
   const labelled = labelledDays(daily.length);
+  const labelledOnPhones = labelledDays(daily.length, 2);
   const max = Math.max(0, ...values);
   const first = daily[0]?.date ?? "";
   const last = daily.at(-1)?.date ?? "";
@@ -92,7 +93,10 @@ export function DailyChart({
             </ol>
             <div className="mt-1 flex text-xs text-base-content/60" aria-hidden>
               {daily.map((d, i) => (
-                <span key={d.date} className={`flex-1 whitespace-nowrap ${days > 7 && i === daily.length - 1 ? "text-right" : "text-center"}`}>
+                <span
+                  key={d.date}
+                  className={`flex-1 whitespace-nowrap ${i === daily.length - 1 ? "text-right" : "text-center"} ${labelledOnPhones.has(i) ? "" : "max-sm:invisible"}`}
+                >
                   {labelled.has(i) ? formatDay(d.date) : ""}
                 </span>
               ))}

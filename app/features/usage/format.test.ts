@@ -89,6 +89,9 @@ describe("the daily chart", () => {
   it("labels every day of a week, every 5th of 30 days and every 15th of 90, always today", () => {
     expect([...labelledDays(7)].sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6]);
     expect([...labelledDays(30)].sort((a, b) => a - b)).toEqual([4, 9, 14, 19, 24, 29]);
+    // Half as many on a phone, the last still among them.
+    expect([...labelledDays(7, 2)].sort((a, b) => a - b)).toEqual([0, 2, 4, 6]);
+    expect([...labelledDays(30, 2)].sort((a, b) => a - b)).toEqual([9, 19, 29]);
     expect([...labelledDays(90)].sort((a, b) => a - b)).toEqual([14, 29, 44, 59, 74, 89]);
   });
 });

@@ -99,9 +99,12 @@ export function barHeights(values: number[], minimum = 2): number[] {
   return values.map((v) => (v <= 0 ? 0 : Math.max(minimum, Math.round((v / max) * 1000) / 10)));
 }
 
-/** Which day labels the chart prints under its bars: all of 7, every 5th of 30, every 15th of 90 (the last always). */
-export function labelledDays(length: number): Set<number> {
-  const step = length <= 7 ? 1 : length <= 30 ? 5 : 15;
+/**
+ * Which day labels the chart prints under its bars: all of 7, every 5th of 30, every 15th of 90 (the last
+ * always); `sparser` times as few on a narrow screen, where the labels would run together.
+ */
+export function labelledDays(length: number, sparser = 1): Set<number> {
+  const step = (length <= 7 ? 1 : length <= 30 ? 5 : 15) * sparser;
   const shown = new Set<number>();
   for (let i = length - 1; i >= 0; i -= step) shown.add(i);
   return shown;
