@@ -20,6 +20,16 @@ async function createTokens(page: Page, n: number): Promise<string[]> {
 
 const tokenRow = (page: Page, publicId: string) => page.getByRole("table", { name: "API tokens" }).locator(`tbody tr[data-token="${publicId}"]`);
 
+/** Revokes a token through its row's confirmation; the toast that says so. */
+async function revokeAndFindToast(page: Page, publicId: string): Promise<Locator> {
+  await tokenRow(page, publicId).getByRole("button", { name: "Revoke" }).click();
+  await page
+    .getByRole("alertdialog", { name: new RegExp(`Revoke ${publicId}`) })
+    .getByRole("button", { name: "Revoke token" })
+    .click();
+  return page.getByRole("status").filter({ hasText: `Token ${publicId} revoked.` });
+}
+
 /** The element's box lies inside the window. */
 async function expectInViewport(page: Page, locator: Locator) {
   const box = (await locator.boundingBox())!;
@@ -123,12 +133,7 @@ test.describe("without JavaScript", () => {
     await question.getByRole("button", { name: "Cancel" }).click();
     await expect(question).toBeHidden();
 
-    await tokenRow(page, drop!).getByRole("button", { name: "Revoke" }).click();
-    await page
-      .getByRole("alertdialog", { name: new RegExp(`Revoke ${drop}`) })
-      .getByRole("button", { name: "Revoke token" })
-      .click();
-    const toast = page.getByRole("status").filter({ hasText: `Token ${drop} revoked.` });
+    const toast = await revokeAndFindToast(page, drop!);
     await expect(toast).toBeVisible();
     await toast.getByText("✕").click();
     await expect(toast).toBeHidden();
@@ -136,12 +141,7 @@ test.describe("without JavaScript", () => {
     await expect(tokenRow(page, drop!)).toContainText("revoked");
 
     // The next toast goes after five seconds, as it does with JavaScript.
-    await tokenRow(page, keep!).getByRole("button", { name: "Revoke" }).click();
-    await page
-      .getByRole("alertdialog", { name: new RegExp(`Revoke ${keep}`) })
-      .getByRole("button", { name: "Revoke token" })
-      .click();
-    const next = page.getByRole("status").filter({ hasText: `Token ${keep} revoked.` });
+    const next = await revokeAndFindToast(page, keep!);
     await expect(next).toBeVisible();
     await expect(next).toBeHidden({ timeout: 15_000 });
 
