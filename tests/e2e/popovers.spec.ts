@@ -101,8 +101,48 @@ test("Settings on a row far down the list brings its form into view and focus", 
   await expect(form).toBeInViewport();
 });
 
+/** How light the outermost pixel columns of an element are, left and right (255: white), read from a screenshot. */
+async function edgeLightness(page: Page, locator: Locator): Promise<{ left: number; right: number }> {
+  const png = (await locator.screenshot()).toString("base64");
+  const decoder = await page.context().newPage(); // about:blank: no page policy in the way of a data: image
+  try {
+    return await decoder.evaluate(async (data) => {
+      const image = new Image();
+      image.src = `data:image/png;base64,${data}`;
+      await image.decode();
+      const canvas = document.createElement("canvas");
+      canvas.width = image.width;
+      canvas.height = image.height;
+      const context = canvas.getContext("2d")!;
+      context.drawImage(image, 0, 0);
+      const column = (x: number) => {
+        const { data: pixels } = context.getImageData(x, 0, 3, image.height);
+        let sum = 0;
+        for (let i = 0; i < pixels.length; i += 4) sum += (pixels[i]! + pixels[i + 1]! + pixels[i + 2]!) / 3;
+        return sum / (pixels.length / 4);
+      };
+      return { left: column(0), right: column(image.width - 3) };
+    }, png);
+  } finally {
+    await decoder.close();
+  }
+}
+
 test.describe("on a phone", () => {
   test.use({ viewport: { width: 375, height: 740 }, hasTouch: true, isMobile: true });
+
+  test("a table wider than the screen shades the side where more columns wait", async ({ page }) => {
+    await signInWithOrganization(page, "Shade");
+    await createTokens(page, 2);
+    await page.goto("/tokens");
+    const region = page.locator(".table-region").filter({ has: page.getByRole("table", { name: "API tokens" }) });
+    await region.scrollIntoViewIfNeeded();
+    const start = await edgeLightness(page, region);
+    expect(start.right).toBeLessThan(start.left - 10);
+    await region.evaluate((el) => (el.scrollLeft = el.scrollWidth));
+    const end = await edgeLightness(page, region);
+    expect(end.left).toBeLessThan(end.right - 10);
+  });
 
   test("removing a member asks a question shown whole, not clipped by the table", async ({ page, browser, baseURL }) => {
     const { member } = await organizationWithMember(page, browser, baseURL!);
