@@ -22,7 +22,7 @@ interface PopoverProps {
   trigger: ReactNode;
   triggerClassName: string;
   triggerLabel?: string;
-  role: "dialog" | "alertdialog" | "menu" | undefined;
+  role: "dialog" | "alertdialog" | undefined;
   /** The accessible name of the popover (dialogs). */
   label?: string;
   className?: string;

@@ -1,4 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
+import { DATE_RANGE_REVERSED } from "@contract/date-range";
 import { getHints } from "~/lib/client-hints";
 import { streamCsv } from "~/platform/usage.server";
 import { requireAccess } from "~/session.server";
@@ -15,9 +16,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     const value = url.searchParams.get(name)?.trim();
     if (value) query.set(name, value.slice(0, 20));
   }
-  // A refused range (To before From) goes back to /billing, the dates and the reason in its URL.
+  // A refused range goes back to /billing with the dates and which refusal it was (a code, never the
+  // text: a link must not be able to put words of its own in the page's alert).
   const back = (message: string) => {
-    const params = new URLSearchParams({ exportError: message });
+    const params = new URLSearchParams({ exportError: message === DATE_RANGE_REVERSED ? "reversed" : "invalid" });
     for (const name of ["from", "to"] as const) if (query.has(name)) params.set(name === "from" ? "exportFrom" : "exportTo", query.get(name)!);
     return `/billing?${params}`;
   };

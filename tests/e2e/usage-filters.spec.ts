@@ -195,6 +195,9 @@ test("a ledger export whose To is before its From comes back to /billing with th
   await expect(exportForm.getByRole("alert")).toHaveText("To is before From: no day is in this range.");
   await expect(exportForm.getByLabel("From")).toHaveValue("2026-12-01");
   await expect(exportForm.getByLabel("To")).toHaveValue("2026-11-01");
+  // The URL carries which refusal it was, never words a link could choose.
+  await page.goto("/billing?exportError=Your+account+is+locked");
+  await expect(page.getByRole("region", { name: "Export", exact: true }).getByRole("alert")).toHaveCount(0);
 });
 
 test("a member sees the same filters and can download the usage of a token", async ({ page, browser, baseURL }) => {

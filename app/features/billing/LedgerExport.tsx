@@ -1,8 +1,15 @@
+import { DATE_RANGE_REVERSED } from "@contract/date-range";
 import { useSearchParams } from "@remix-run/react";
 import { Download } from "lucide-react";
 import { Alert } from "~/components/Alert";
 
 export const EXPORT_RECONCILES = "Exported totals match the ledger";
+
+/** Why an export came back (billing.ledger[.]csv.ts), by the code in the URL. */
+const EXPORT_REFUSALS = new Map([
+  ["reversed", DATE_RANGE_REVERSED],
+  ["invalid", "Choose the days to export with the date pickers, or none."],
+]);
 
 /**
  * The ledger's CSV export (issue 16): a plain GET form to the resource route, so the browser downloads
@@ -12,7 +19,7 @@ export const EXPORT_RECONCILES = "Exported totals match the ledger";
 export function LedgerExport({ timeZone }: { timeZone: string }) {
   // A refused export comes back here with its reason and the dates as typed (billing.ledger[.]csv.ts).
   const [params] = useSearchParams();
-  const refusal = params.get("exportError");
+  const refusal = EXPORT_REFUSALS.get(params.get("exportError") ?? "");
   return (
     <section className="card bg-base-100 shadow-sm" aria-labelledby="ledger-export-title">
       <div className="card-body gap-3">
