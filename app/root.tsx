@@ -1,12 +1,13 @@
-import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData } from "@remix-run/react";
+import { Links, Outlet, Scripts, ScrollRestoration, useLoaderData, useMatches } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { GeneralErrorBoundary } from "./components/GeneralErrorBoundary";
 import { ProgressBar } from "./components/ProgressBar";
 import { Toaster } from "./components/Toaster";
 import { ClientHintCheck, getHints } from "./lib/client-hints";
 import { useNonce } from "./lib/nonce";
+import { documentTitle } from "./lib/route-handle";
 import stylesheet from "./styles/app.css?url";
 import { takeToast } from "./toast.server";
 
@@ -15,8 +16,6 @@ export const links: LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
-export const meta: MetaFunction = () => [{ title: "AI Console" }];
-
 export async function loader({ request }: LoaderFunctionArgs) {
   const { toast, header } = await takeToast(request);
   return data({ timeZone: getHints(request).timeZone, toast }, header ? { headers: { "Set-Cookie": header } } : undefined);
@@ -24,13 +23,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
+  const title = documentTitle(useMatches());
   return (
     <html lang="en">
       <head>
         <ClientHintCheck nonce={nonce} />
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <Meta />
+        <title>{title}</title>
         <Links />
       </head>
       <body className="min-h-full bg-base-200 text-base-content">

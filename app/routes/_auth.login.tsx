@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { homeFor } from "~/features/auth/guards";
@@ -7,8 +7,9 @@ import { platformClient } from "~/platform/client.server";
 import { devSigninSchema } from "~/platform/schemas";
 import { loadSession, rememberPath, takeRememberedPath } from "~/session.server";
 import { Alert } from "~/components/Alert";
+import type { RouteHandle } from "~/lib/route-handle";
 
-export const meta: MetaFunction = () => [{ title: "Sign in · AI Console" }];
+export const handle: RouteHandle = { title: "Sign in" };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const api = platformClient(request, context);

@@ -1,10 +1,8 @@
-import type { MetaFunction } from "@remix-run/node";
 import { Link } from "@remix-run/react";
 import { AudioLines, Image, MessageSquare, Table2, Video, Workflow } from "lucide-react";
-import type { RouteHandle } from "./_org";
+import type { RouteHandle } from "~/lib/route-handle";
 
 export const handle: RouteHandle = { title: "AI Playground" };
-export const meta: MetaFunction = () => [{ title: "AI Playground · AI Console" }];
 
 /** SPEC §2, home (first reading): six categories with their model counts. */
 const categories = [

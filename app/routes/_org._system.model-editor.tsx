@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
@@ -15,10 +15,9 @@ import { modelStatuses, systemModelMetrics } from "~/platform/models.server";
 import { systemApi } from "~/platform/system.server";
 import { requireAccess } from "~/session.server";
 import { platformStatus, readForm, redirectWithToast } from "~/lib/actions.server";
-import type { RouteHandle } from "./_org";
+import type { RouteHandle } from "~/lib/route-handle";
 
 export const handle: RouteHandle = { title: "Model Editor" };
-export const meta: MetaFunction = () => [{ title: "Model Editor · AI Console" }];
 
 /** `?model=name` opens that model in the form; without it the form adds a model. */
 export async function loader({ request, context }: LoaderFunctionArgs) {

@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { data } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
@@ -12,10 +12,9 @@ import { platformStatus, readForm, redirectWithToast } from "~/lib/actions.serve
 import { useTimeZone } from "~/lib/use-time-zone";
 import { systemApi } from "~/platform/system.server";
 import { requireAccess } from "~/session.server";
-import type { RouteHandle } from "./_org";
+import type { RouteHandle } from "~/lib/route-handle";
 
 export const handle: RouteHandle = { title: "Org Editor" };
-export const meta: MetaFunction = () => [{ title: "Org Editor · AI Console" }];
 /** Reload after every submission, refusals included: the list may be out of date. */
 export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, defaultShouldRevalidate }) => (formMethod ? true : defaultShouldRevalidate);
 

@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { Activity, Boxes, Gauge, KeyRound, PiggyBank } from "lucide-react";
 import { useState } from "react";
@@ -8,10 +8,9 @@ import type { EndpointId, SampleLanguage } from "~/features/demos/api-samples";
 import { API_STATS, ENDPOINTS, SAMPLE_LANGUAGES, apiSample, sampleChatModel } from "~/features/demos/api-samples";
 import { listModels } from "~/platform/models.server";
 import { requireAccess } from "~/session.server";
-import type { RouteHandle } from "./_org";
+import type { RouteHandle } from "~/lib/route-handle";
 
 export const handle: RouteHandle = { title: "API" };
-export const meta: MetaFunction = () => [{ title: "API · AI Console" }];
 
 /**
  * The public OpenAI-compatible API of this install is mounted under /openai (its paths are /v1/…), on

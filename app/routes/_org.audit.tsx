@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { Download } from "lucide-react";
@@ -12,10 +12,9 @@ import { useTimeZone } from "~/lib/use-time-zone";
 import { auditApi } from "~/platform/audit.server";
 import { systemApi } from "~/platform/system.server";
 import { requireAccess } from "~/session.server";
-import type { RouteHandle } from "./_org";
+import type { RouteHandle } from "~/lib/route-handle";
 
 export const handle: RouteHandle = { title: "Audit Log" };
-export const meta: MetaFunction = () => [{ title: "Audit Log · AI Console" }];
 
 /**
  * The organization's audit log (issue 16), for admins: members are answered 403, as the platform

@@ -1,4 +1,3 @@
-import type { MetaFunction } from "@remix-run/node";
 import { Link, useSearchParams } from "@remix-run/react";
 import { ArrowLeft } from "lucide-react";
 import { useCallback, useRef, useState } from "react";
@@ -19,10 +18,9 @@ import { placeholderImage } from "~/features/demos/multimodal";
 import { PromptComposer } from "~/features/demos/PromptComposer";
 import { useSpeechRecognition, useSpeechSynthesis } from "~/features/demos/speech";
 import { useIdleNudge, useTimers } from "~/features/demos/timers";
-import type { RouteHandle } from "./_org";
+import type { RouteHandle } from "~/lib/route-handle";
 
 export const handle: RouteHandle = { title: "Avatar Chat" };
-export const meta: MetaFunction = () => [{ title: "Avatar Chat · AI Console" }];
 
 /**
  * SPEC §2 /avatar-chat: canned replies spoken aloud, images generated at random, the four avatar states

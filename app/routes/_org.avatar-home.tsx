@@ -1,4 +1,3 @@
-import type { MetaFunction } from "@remix-run/node";
 import { useNavigate } from "@remix-run/react";
 import { useState } from "react";
 import { AvatarFace } from "~/features/demos/Avatar";
@@ -6,10 +5,9 @@ import { AVATAR_GREETING, AVATAR_HINTS, AVATAR_HINT_INTERVAL_MS, avatarState } f
 import { PromptComposer } from "~/features/demos/PromptComposer";
 import { appendTranscript, useSpeechRecognition } from "~/features/demos/speech";
 import { useRotatingIndex } from "~/features/demos/timers";
-import type { RouteHandle } from "./_org";
+import type { RouteHandle } from "~/lib/route-handle";
 
 export const handle: RouteHandle = { title: "Avatar" };
-export const meta: MetaFunction = () => [{ title: "Avatar · AI Console" }];
 
 /** SPEC §2 /avatar-home: the greeting bubble with hints rotating every 15 s; the prompt goes to /avatar-chat. */
 export default function AvatarHomePage() {

@@ -1,8 +1,6 @@
-import type { MetaFunction } from "@remix-run/node";
-import type { RouteHandle } from "./_org";
+import type { RouteHandle } from "~/lib/route-handle";
 
 export const handle: RouteHandle = { title: "Billing" };
-export const meta: MetaFunction = () => [{ title: "Billing · AI Console" }];
 
 /** SPEC §2: this route shows the billing screen, which its parent route (_org.billing) renders. */
 export default function BillingReturn() {

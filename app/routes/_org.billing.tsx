@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { ClientOnly } from "remix-utils/client-only";
@@ -25,10 +25,9 @@ import { useTimeZone } from "~/lib/use-time-zone";
 import { billingApi } from "~/platform/billing.server";
 import type { BillingConfig } from "~/platform/billing";
 import { requireAccess } from "~/session.server";
-import type { RouteHandle } from "./_org";
+import type { RouteHandle } from "~/lib/route-handle";
 
 export const handle: RouteHandle = { title: "Billing" };
-export const meta: MetaFunction = () => [{ title: "Billing · AI Console" }];
 
 /** Every answer of this page goes back to /billing, with a toast (decision 0081). */
 const toBilling = (headers: Headers, kind: "success" | "error", message: string) => redirectWithToast("/billing", { kind, message }, { headers });

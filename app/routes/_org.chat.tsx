@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData, useSearchParams } from "@remix-run/react";
 import { Code2, SendHorizontal, Square } from "lucide-react";
 import type { FormEvent, KeyboardEvent } from "react";
@@ -18,11 +18,10 @@ import { useModelStatus } from "~/features/models/use-model-status";
 import { useTimeZone } from "~/lib/use-time-zone";
 import { listModels, modelMetrics, modelStatuses } from "~/platform/models.server";
 import { requireAccess } from "~/session.server";
-import type { RouteHandle } from "./_org";
+import type { RouteHandle } from "~/lib/route-handle";
 import { Alert } from "~/components/Alert";
 
 export const handle: RouteHandle = { title: "Chat" };
-export const meta: MetaFunction = () => [{ title: "Chat · AI Console" }];
 
 /** SPEC §5 and §9: the chat input grows up to 4 rows. */
 const MAX_INPUT_ROWS = 4;

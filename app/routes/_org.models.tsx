@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Await, Link, useLoaderData } from "@remix-run/react";
 import { MessageSquare } from "lucide-react";
 import { Suspense } from "react";
@@ -11,10 +11,9 @@ import { useModelStatus } from "~/features/models/use-model-status";
 import type { Model, ModelMetrics } from "~/platform/models";
 import { listModels, modelMetrics, modelStatuses } from "~/platform/models.server";
 import { requireAccess } from "~/session.server";
-import type { RouteHandle } from "./_org";
+import type { RouteHandle } from "~/lib/route-handle";
 
 export const handle: RouteHandle = { title: "Models" };
-export const meta: MetaFunction = () => [{ title: "Models · AI Console" }];
 
 /**
  * The table streams in after the page (skeleton rows meanwhile): models, their status and their

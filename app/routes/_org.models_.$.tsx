@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { ArrowLeft, MessageSquare } from "lucide-react";
 import { Figure } from "~/features/models/Figure";
@@ -11,10 +11,12 @@ import { platformStatus } from "~/lib/actions.server";
 import { useTimeZone } from "~/lib/use-time-zone";
 import { listModels, modelHistory, modelMetrics, modelStatuses } from "~/platform/models.server";
 import { requireAccess } from "~/session.server";
-import type { RouteHandle } from "./_org";
+import type { RouteHandle } from "~/lib/route-handle";
 
-export const handle: RouteHandle = { title: "Models" };
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.model.displayName ?? "Model"} · AI Console` }];
+export const handle: RouteHandle = {
+  title: "Models",
+  tabTitle: ({ data }) => (data as Awaited<ReturnType<typeof loader>> | undefined)?.model.displayName,
+};
 
 /**
  * /models/{name}: one model's last 7 days (issue 17). `?scope=platform` shows every organization's

@@ -1,4 +1,3 @@
-import type { MetaFunction } from "@remix-run/node";
 import { Link, useSearchParams } from "@remix-run/react";
 import { ArrowLeft } from "lucide-react";
 import { useCallback, useRef, useState } from "react";
@@ -17,10 +16,9 @@ import {
 import { PromptComposer } from "~/features/demos/PromptComposer";
 import { appendTranscript, useSpeechRecognition, useSpeechSynthesis } from "~/features/demos/speech";
 import { useTimers } from "~/features/demos/timers";
-import type { RouteHandle } from "./_org";
+import type { RouteHandle } from "~/lib/route-handle";
 
 export const handle: RouteHandle = { title: "Multimodal Chat" };
-export const meta: MetaFunction = () => [{ title: "Multimodal Chat · AI Console" }];
 
 /**
  * SPEC §2 /multimodal-chat: a prototype chat with canned replies after 1 s and simulated tool calls

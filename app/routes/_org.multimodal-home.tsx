@@ -1,14 +1,12 @@
-import type { MetaFunction } from "@remix-run/node";
 import { useNavigate } from "@remix-run/react";
 import { AudioLines, Image, Type, Video } from "lucide-react";
 import { useState } from "react";
 import { MODALITIES, multimodalChatHref } from "~/features/demos/multimodal";
 import { PromptComposer } from "~/features/demos/PromptComposer";
 import { appendTranscript, useSpeechRecognition } from "~/features/demos/speech";
-import type { RouteHandle } from "./_org";
+import type { RouteHandle } from "~/lib/route-handle";
 
 export const handle: RouteHandle = { title: "Multimodal" };
-export const meta: MetaFunction = () => [{ title: "Multimodal · AI Console" }];
 
 const circles = [
   { id: "text", label: "Text", icon: Type, tone: "bg-primary/15 text-primary" },

@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { Building2, Plus } from "lucide-react";
 import type { OnboardingIntent } from "~/features/onboarding/forms";
@@ -7,10 +7,9 @@ import { createOrJoinOrganization, orgSignupEnabled } from "~/features/onboardin
 import { readForm } from "~/lib/actions.server";
 import { useIsPending } from "~/lib/use-is-pending";
 import { requireAccess } from "~/session.server";
-import type { RouteHandle } from "./_org";
+import type { RouteHandle } from "~/lib/route-handle";
 
 export const handle: RouteHandle = { title: "Organizations" };
-export const meta: MetaFunction = () => [{ title: "Organizations · AI Console" }];
 
 /** A signed-in user with organizations creates or joins another (issue 14), with /welcome's forms and rules. */
 export async function loader({ request, context }: LoaderFunctionArgs) {

@@ -1,4 +1,3 @@
-import type { MetaFunction } from "@remix-run/node";
 import { useParams } from "@remix-run/react";
 import { Sparkles } from "lucide-react";
 import { useState } from "react";
@@ -10,10 +9,9 @@ import { NotFoundCard } from "~/features/demos/NotFoundCard";
 import type { Playground } from "~/features/demos/playground";
 import { GENERATION_FAILED, PLAYGROUND_DELAY_MS, PLAYGROUND_NOT_FOUND, cannedOutput, findCategory, findPlayground } from "~/features/demos/playground";
 import { useSimulation } from "~/features/demos/timers";
-import type { RouteHandle } from "./_org";
+import type { RouteHandle } from "~/lib/route-handle";
 
-export const handle: RouteHandle = { title: "Playground" };
-export const meta: MetaFunction = ({ params }) => [{ title: `${findPlayground(params.category, params.useCase)?.useCase.title ?? "Playground"} · AI Console` }];
+export const handle: RouteHandle = { title: "Playground", tabTitle: ({ params }) => findPlayground(params.category, params.useCase)?.useCase.title };
 
 /** SPEC §2: a simulated generator for one known category/use-case pair, or 'Playground not found'. */
 export default function PlaygroundGeneratorPage() {

@@ -1,13 +1,17 @@
-import type { MetaFunction } from "@remix-run/node";
 import { Link, useParams } from "@remix-run/react";
 import { ArrowRight } from "lucide-react";
 import { Breadcrumbs, ModelChips } from "~/features/demos/components";
 import { NotFoundCard } from "~/features/demos/NotFoundCard";
 import { CATEGORY_NOT_FOUND, findCategory, playgroundPath } from "~/features/demos/playground";
-import type { RouteHandle } from "./_org";
+import type { RouteHandle } from "~/lib/route-handle";
 
-export const handle: RouteHandle = { title: "Playground" };
-export const meta: MetaFunction = ({ params }) => [{ title: `${findCategory(params.category)?.title ?? "Playground"} · Playground · AI Console` }];
+export const handle: RouteHandle = {
+  title: "Playground",
+  tabTitle: ({ params }) => {
+    const category = findCategory(params.category);
+    return category ? `${category.title} · Playground` : undefined;
+  },
+};
 
 /** SPEC §2: a category's use-case cards, or 'Category not found'. */
 export default function PlaygroundCategoryPage() {

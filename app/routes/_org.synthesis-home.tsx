@@ -1,10 +1,8 @@
-import type { MetaFunction } from "@remix-run/node";
 import { ArrowRight, Code2, Shapes, Workflow } from "lucide-react";
 import { CardLink } from "~/features/demos/components";
-import type { RouteHandle } from "./_org";
+import type { RouteHandle } from "~/lib/route-handle";
 
 export const handle: RouteHandle = { title: "Synthesis" };
-export const meta: MetaFunction = () => [{ title: "Synthesis · AI Console" }];
 
 const cards = [
   {

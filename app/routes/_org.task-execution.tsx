@@ -1,4 +1,3 @@
-import type { MetaFunction } from "@remix-run/node";
 import { Link, useSearchParams } from "@remix-run/react";
 import { ArrowLeft, CheckCircle2, Circle, Loader2, Play, RotateCcw } from "lucide-react";
 import { useState } from "react";
@@ -9,10 +8,9 @@ import { PLAYGROUND_DELAY_MS } from "~/features/demos/playground";
 import type { Task } from "~/features/demos/tasks";
 import { findTask } from "~/features/demos/tasks";
 import { useTimers } from "~/features/demos/timers";
-import type { RouteHandle } from "./_org";
+import type { RouteHandle } from "~/lib/route-handle";
 
 export const handle: RouteHandle = { title: "Task Execution" };
-export const meta: MetaFunction = () => [{ title: "Task Execution · AI Console" }];
 
 /** The task given in `?task=id`: its step list, run as a simulation; a way back without one. */
 export default function TaskExecutionPage() {

@@ -1,14 +1,12 @@
-import type { MetaFunction } from "@remix-run/node";
 import { Link, useSearchParams } from "@remix-run/react";
 import { ArrowRight, Clock, Cpu, ListOrdered, Play } from "lucide-react";
 import { UrlDialog } from "~/components/UrlDialog";
 import { ModelChips } from "~/features/demos/components";
 import type { Task } from "~/features/demos/tasks";
 import { TASKS, findTask } from "~/features/demos/tasks";
-import type { RouteHandle } from "./_org";
+import type { RouteHandle } from "~/lib/route-handle";
 
 export const handle: RouteHandle = { title: "Tasks" };
-export const meta: MetaFunction = () => [{ title: "Tasks · AI Console" }];
 
 const accents: Record<Task["colour"], string> = {
   primary: "bg-primary/15 text-primary",

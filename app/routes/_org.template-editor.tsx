@@ -1,4 +1,3 @@
-import type { MetaFunction } from "@remix-run/node";
 import { Link, useSearchParams } from "@remix-run/react";
 import { ArrowLeft, Sparkles } from "lucide-react";
 import { useHydrated } from "remix-utils/use-hydrated";
@@ -9,10 +8,9 @@ import { TemplateThumbnail } from "~/features/demos/TemplateThumbnail";
 import type { Template } from "~/features/demos/templates";
 import { findTemplate } from "~/features/demos/templates";
 import { useSimulation } from "~/features/demos/timers";
-import type { RouteHandle } from "./_org";
+import type { RouteHandle } from "~/lib/route-handle";
 
 export const handle: RouteHandle = { title: "Template Editor" };
-export const meta: MetaFunction = () => [{ title: "Template Editor · AI Console" }];
 
 /** The template given in `?template=id`: a form of its fields and a simulated draft; a way back without one. */
 export default function TemplateEditorPage() {

@@ -1,4 +1,3 @@
-import type { MetaFunction } from "@remix-run/node";
 import { Form, Link, useSearchParams } from "@remix-run/react";
 import { Clock, Heart, Search, Star, Users } from "lucide-react";
 import { useState } from "react";
@@ -6,10 +5,9 @@ import { useHydrated } from "remix-utils/use-hydrated";
 import { TemplateThumbnail } from "~/features/demos/TemplateThumbnail";
 import type { Template, TemplateTab } from "~/features/demos/templates";
 import { NO_TEMPLATES_FOUND, TEMPLATES, TEMPLATE_TABS, filterTemplates, isTemplateTab } from "~/features/demos/templates";
-import type { RouteHandle } from "./_org";
+import type { RouteHandle } from "~/lib/route-handle";
 
 export const handle: RouteHandle = { title: "Templates" };
-export const meta: MetaFunction = () => [{ title: "Templates · AI Console" }];
 
 /**
  * SPEC §2 /template-home: search and tabs live in the URL (`?q=…&tab=…`), so they work without

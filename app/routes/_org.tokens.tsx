@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { data } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
@@ -18,7 +18,7 @@ import { listModels } from "~/platform/models.server";
 import { tokensApi } from "~/platform/tokens.server";
 import { getTokenSpend } from "~/platform/usage.server";
 import { requireAccess } from "~/session.server";
-import type { RouteHandle } from "./_org";
+import type { RouteHandle } from "~/lib/route-handle";
 import { Alert } from "~/components/Alert";
 import { FormRefusalAlert } from "~/components/FormRefusalAlert";
 import { useArrivalKey } from "~/lib/use-arrival";
@@ -26,7 +26,6 @@ import { useArrivalKey } from "~/lib/use-arrival";
 export const handle: RouteHandle = { title: "API Tokens" };
 /** Reload after every submission, refusals included: a 409 usually means the list is out of date. */
 export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, defaultShouldRevalidate }) => (formMethod ? true : defaultShouldRevalidate);
-export const meta: MetaFunction = () => [{ title: "API Tokens · AI Console" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { session, api } = await requireAccess("organization", request, context);

@@ -7,6 +7,7 @@ import { Sidebar } from "~/components/layout/Sidebar";
 import { SidebarLayout } from "~/components/layout/SidebarLayout";
 import { SYSTEM_ORG_ID } from "~/features/auth/guards";
 import { useInactivityCheck } from "~/features/auth/use-inactivity-check";
+import { pageTitle } from "~/lib/route-handle";
 import { requireAccess } from "~/session.server";
 
 /** Signed-in users with an active organization: the sidebar layout (SPEC §2). */
@@ -18,10 +19,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     activeOrganization: session.activeOrganization,
     activeRole: session.activeRole,
   };
-}
-
-export interface RouteHandle {
-  title?: string;
 }
 
 type LayoutData = Awaited<ReturnType<typeof loader>>;
@@ -46,20 +43,9 @@ function Shell({ layout, title, children }: { layout: LayoutData; title: string;
   );
 }
 
-/** The deepest matched route's title: the page's, also when the page failed and this layout shows its error. */
-function usePageTitle(): string {
-  const matches = useMatches();
-  return (
-    [...matches]
-      .reverse()
-      .map((m) => (m.handle as RouteHandle | undefined)?.title)
-      .find(Boolean) ?? ""
-  );
-}
-
 export default function OrganizationLayout() {
   const layout = useLoaderData<typeof loader>();
-  const title = usePageTitle();
+  const title = pageTitle(useMatches());
   return (
     <Shell layout={layout} title={title}>
       <Outlet />
@@ -73,7 +59,7 @@ export default function OrganizationLayout() {
  */
 export function ErrorBoundary() {
   const layout = useRouteLoaderData<typeof loader>("routes/_org");
-  const title = usePageTitle();
+  const title = pageTitle(useMatches());
   if (!layout) {
     return (
       <main className="grid min-h-screen place-items-center p-6">

@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { useLoaderData, useNavigation } from "@remix-run/react";
 import { Alert } from "~/components/Alert";
@@ -14,10 +14,9 @@ import { tokensApi } from "~/platform/tokens.server";
 import type { UsageReport } from "~/platform/usage";
 import { getUsage } from "~/platform/usage.server";
 import { requireAccess } from "~/session.server";
-import type { RouteHandle } from "./_org";
+import type { RouteHandle } from "~/lib/route-handle";
 
 export const handle: RouteHandle = { title: "Usage" };
-export const meta: MetaFunction = () => [{ title: "Usage · AI Console" }];
 
 /**
  * The period comes from `?days=` (7, 30 or 90; 30 otherwise), the chart from `?chart=`, the filters

@@ -1,10 +1,8 @@
-import type { MetaFunction } from "@remix-run/node";
 import { lazy } from "react";
 import { LazyDemo } from "~/features/demos/LazyDemo";
-import type { RouteHandle } from "./_org";
+import type { RouteHandle } from "~/lib/route-handle";
 
 export const handle: RouteHandle = { title: "Video Generation" };
-export const meta: MetaFunction = () => [{ title: "Video Generation · AI Console" }];
 
 // Loaded lazily (SPEC §2): the generator is its own chunk, fetched when the page opens in the browser.
 const VideoGenerator = lazy(() => import("~/features/demos/VideoGenerator"));

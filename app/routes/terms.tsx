@@ -1,7 +1,7 @@
-import type { MetaFunction } from "@remix-run/node";
 import { LegalPage } from "~/components/LegalPage";
+import type { RouteHandle } from "~/lib/route-handle";
 
-export const meta: MetaFunction = () => [{ title: "Terms of Service · AI Console" }];
+export const handle: RouteHandle = { title: "Terms of Service" };
 
 export default function Terms() {
   return (

@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { Alert } from "~/components/Alert";
@@ -10,8 +10,9 @@ import { readForm } from "~/lib/actions.server";
 import { useIsPending } from "~/lib/use-is-pending";
 import { platformClient } from "~/platform/client.server";
 import { requireAccess } from "~/session.server";
+import type { RouteHandle } from "~/lib/route-handle";
 
-export const meta: MetaFunction = () => [{ title: "Welcome · AI Console" }];
+export const handle: RouteHandle = { title: "Welcome" };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { session, api } = await requireAccess("welcome", request, context);

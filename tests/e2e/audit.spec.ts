@@ -76,6 +76,9 @@ test.describe("without JavaScript", () => {
     expect(response?.status()).toBe(403);
     await expect(member.page.getByText("No access")).toBeVisible();
     await expect(member.page.getByRole("heading", { name: "Audit Log", level: 1 })).toBeVisible();
+    // The browser's tab names the page that failed too, in the document the server sent.
+    await expect(member.page).toHaveTitle("Audit Log · AI Console");
+    expect(await (await member.page.request.get("/audit")).text()).toContain("<title>Audit Log · AI Console</title>");
     expect((await member.page.request.get("/audit.csv")).status()).toBe(403);
     expect((await member.page.request.get("/api/v1/audit")).status()).toBe(403);
   });

@@ -16,3 +16,24 @@ test("an unknown page inside the console says 'Page not found' and keeps the sid
   await expect(page).toHaveURL(/\/team$/);
   await expect(page.getByRole("heading", { name: "Team", exact: true })).toBeVisible();
 });
+
+test("the browser's tab names the page, after client-side navigation too", async ({ page }) => {
+  await signInWithOrganization(page, "Titled");
+  await page.goto("/team");
+  await expect(page).toHaveTitle("Team · AI Console");
+  const sidebar = page.getByRole("complementary", { name: "Sidebar" });
+  await sidebar.getByRole("link", { name: "API Tokens" }).click();
+  await expect(page).toHaveURL(/\/tokens$/);
+  await expect(page).toHaveTitle("API Tokens · AI Console");
+  // A page whose title comes from its data or its address.
+  await page.goto("/models/builtin");
+  await expect(page).toHaveTitle("Built-in development model · AI Console");
+  await page.goto("/playground/data");
+  await expect(page).toHaveTitle("Data · Playground · AI Console");
+  await page.goto("/playground/image/text-to-image");
+  await expect(page).toHaveTitle("Text to Image · AI Console");
+  await page.goto("/playground/nowhere");
+  await expect(page).toHaveTitle("Playground · AI Console");
+  await page.goto("/no-such-page");
+  await expect(page).toHaveTitle("AI Console");
+});

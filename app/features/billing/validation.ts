@@ -17,8 +17,8 @@ import {
 export { DEFAULT_RECHARGE, DEFAULT_THRESHOLD, MAX_AMOUNT, MIN_AMOUNT, RECHARGE_TOO_SMALL, THRESHOLD_NEGATIVE };
 export const QUICK_AMOUNTS = [10, 25, 50] as const;
 
-/** A typed amount is a plain decimal (`10`, `12.50`, `-1`): `0x10`, `1e3` or `Infinity` are not amounts of money. */
-function toNumber(value: unknown): number {
+/** A typed amount is a plain decimal (`10`, `12.50`, `-1`): `0x10`, `1e3` or `Infinity` are not amounts of money (NaN). */
+export function toNumber(value: unknown): number {
   if (typeof value === "number") return value;
   if (typeof value !== "string" || !/^\s*-?\d+(\.\d+)?\s*$/.test(value)) return Number.NaN;
   return Number(value);
