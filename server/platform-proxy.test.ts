@@ -16,7 +16,10 @@ const upstream = http.createServer((req, res) => {
   req.on("end", () => {
     received.push({ method: req.method!, url: req.url!, headers: req.headers, body });
     res.setHeader("content-type", "application/json");
-    if (req.url === "/api/v1/auth/session") {
+    if (req.url === "/api/v1/auth/google") {
+      res.writeHead(302, { location: "https://idp.example/authorize?state=s", "set-cookie": "oauth_state=s; HttpOnly" });
+      res.end();
+    } else if (req.url === "/api/v1/auth/session") {
       res.setHeader("set-cookie", "session=renewed; HttpOnly");
       res.end(
         JSON.stringify({ valid: true, user: { id: 7, name: "Ada", email: "ada@example.test" }, organizations: [], activeOrganization: null, activeRole: null }),
@@ -62,5 +65,14 @@ describe("platform calls through PLATFORM_URL", () => {
     const forged = new Request("http://console.test/api/v1/auth/google", { headers: { "x-forwarded-for": "10.9.9.9, 192.0.2.1" } });
     await platform.fetch(forged, bindings);
     expect(received.at(-1)).toMatchObject({ url: "/api/v1/auth/google", headers: { "x-forwarded-for": "198.51.100.7" } });
+  });
+
+  it("pass a redirect back to the browser rather than follow it, and name the console's host, as the browser did", async () => {
+    const start = await platform.fetch(new Request("http://console.example.test/api/v1/auth/google"));
+    expect(start.status).toBe(302);
+    expect(start.headers.get("location")).toBe("https://idp.example/authorize?state=s");
+    expect(start.headers.getSetCookie()).toEqual(["oauth_state=s; HttpOnly"]);
+    expect(received.at(-1)).toMatchObject({ url: "/api/v1/auth/google", headers: { host: "console.example.test" } });
+    expect(received.filter((r) => r.url.startsWith("/authorize"))).toEqual([]);
   });
 });

@@ -10,6 +10,7 @@ import { stopMetrics } from "../platform/models/metrics";
 import { startStatusWatcher } from "../platform/models/status-watcher";
 import { startUsageRoller } from "../platform/usage/rollup";
 import type { Env } from "./env";
+import { forwardFetch } from "./forward-fetch";
 
 export interface MountedPlatform {
   /** Answers /api/v1 (and /openai/v1) requests, in-process or by forwarding. */
@@ -26,8 +27,9 @@ export async function startPlatform(env: Env): Promise<MountedPlatform> {
       const url = new URL(c.req.url);
       // The platform believes this process about the client's address, so it gets the address as
       // this process resolved it (TRUST_PROXY), never the header the browser wrote (decision 0095).
-      const headers = { ...c.req.header(), host: undefined, "x-forwarded-for": clientAddress(c) };
-      return proxy(`${base}${url.pathname}${url.search}`, { ...c.req, headers });
+      // And the console's own host name, which the browser asked for: the platform answers for that name.
+      const headers = { ...c.req.header(), host: url.host, "x-forwarded-for": clientAddress(c) };
+      return proxy(`${base}${url.pathname}${url.search}`, { ...c.req, headers, customFetch: forwardFetch });
     });
     return { fetch: async (request, bindings) => forward.fetch(request, bindings), close: async () => {} };
   }

@@ -5,8 +5,10 @@
 # restart, and each drains on SIGTERM (a stream finished, or stopped and metered at the deadline), exiting 0.
 # In front of them, nginx with compose.yaml's deploy/nginx.conf (only its addresses changed): sign-in,
 # forms, chat streams in pieces, each browser counted by its own address (TRUST_PROXY=1, as compose sets),
-# and no failed request while one replica drains or after it has gone.
-#   bash scripts/ci/two-process.sh   (PG_PORT default 5545, PORT default 4420, PORT+1, nginx on PORT+2)
+# and no failed request while one replica drains or after it has gone. And a third console in front of
+# the first with PLATFORM_URL: sign-in, a form, a page and the public API through it.
+#   bash scripts/ci/two-process.sh   (PG_PORT default 5545, PORT default 4420, PORT+1, nginx on PORT+2,
+#   the PLATFORM_URL console on PORT+3)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 . scripts/ci/lib.sh
@@ -126,6 +128,48 @@ join_counted() {
 }
 check "a join attempt through nginx counts against the browser's address (127.0.0.4), not a forged one" join_counted
 
+# ---- A console in front of the first server with PLATFORM_URL (DESIGN §1): it is served at the public
+# name (nginx's address here: curl --connect-to sends that name's requests to it) and forwards /api/v1 and
+# /openai/v1 there, the browser's Host included, so the platform answers for the console's name.
+C=127.0.0.1:$((PORT + 3))
+env NODE_ENV=production PORT="$((PORT + 3))" PLATFORM_URL="$A" SESSION_SECRET=two-process-secret-two-process-secret \
+  APP_ORIGIN="$N" LOG_REQUESTS=false node build/app/server.js > "$ci_log/c.log" 2>&1 &
+PIDS[c]=$!
+check "a console with PLATFORM_URL answers /healthz" wait_http "http://$C/healthz"
+via_c() { curl -s --connect-to "${N#http://}:$C" "$@"; } # a request to the public name, served by that console
+cjar=$ci_log/platform-url-jar
+rm -f "$cjar"
+csignin() { # the development sign-in of the platform behind, through that console: every redirect names the console
+  local loc post
+  loc=$(via_c -c "$cjar" -b "$cjar" -o /dev/null -w '%{redirect_url}' "$N/api/v1/auth/google")
+  case $loc in "$N"/*) ;; *) echo "sent to '$loc', not to the console's name"; return 1 ;; esac
+  post=$(via_c -b "$cjar" -c "$cjar" -o /dev/null -w '%{redirect_url}' --data "${loc#*\?}" --data-urlencode "name=Platform Url" \
+    --data-urlencode "email=platform-url@example.test" "$N/api/v1/auth/dev/authorize")
+  case $post in "$N"/*) ;; *) echo "redirected to '$post', not back to the console"; return 1 ;; esac
+  via_c -b "$cjar" -c "$cjar" -o /dev/null "$N/${post#*://*/}" && grep -q $'\tsid\t' "$cjar"
+}
+check "sign in through a console with PLATFORM_URL (the platform's redirects are the browser's, naming the console)" csignin
+check "that session is valid on the platform behind it" session_valid "$A" "$cjar"
+c_form() { # the welcome screen's form, then the team page, rendered by that console from the platform's answers
+  local status
+  status=$(via_c -b "$cjar" -o /dev/null -w '%{http_code}' -H "origin: $N" --data-urlencode intent=create --data-urlencode "name=Remote Co" "$N/welcome")
+  [ "$status" = 302 ] || { echo "status $status"; return 1; }
+  via_c -b "$cjar" "$N/team" | grep 'platform-url@example.test' > /dev/null
+}
+check "a console form and page work through PLATFORM_URL" c_form
+c_api() { # a new API token, then the public API through that console: JSON and a stream
+  local secret
+  secret=$(via_c -b "$cjar" -H "origin: $N" -H 'content-type: application/json' -d '{"scopes":["chat"],"expiresAt":null}' "$N/api/v1/tokens" |
+    sed -n 's/.*"token":"\([^"]*\)".*/\1/p')
+  [ -n "$secret" ] || { echo "no token"; return 1; }
+  via_c -H "authorization: Bearer $secret" -H 'content-type: application/json' -d '{"model":"builtin","messages":[{"role":"user","content":"hi"}]}' \
+    "$N/openai/v1/chat/completions" | grep '"object":"chat.completion"' > /dev/null || { echo "no completion"; return 1; }
+  via_c -N -H "authorization: Bearer $secret" -H 'content-type: application/json' \
+    -d '{"model":"builtin","stream":true,"messages":[{"role":"user","content":"hi"}]}' "$N/openai/v1/chat/completions" | grep '^data: \[DONE\]' > /dev/null
+}
+check "the public API through PLATFORM_URL (a token made there; JSON and streamed)" c_api
+kill "${PIDS[c]}"; wait "${PIDS[c]}" 2> /dev/null; unset "PIDS[c]"
+
 # ---- Spend control across both servers (issue 11, decision 0084): reservations live in PostgreSQL, so
 # concurrent priced requests split between two processes never spend more than the balance (or a token's
 # budget) allows, and the ledger charges exactly what the balance lost.
@@ -228,7 +272,7 @@ one_left() { # reads and a form, through nginx, with one server gone
 check "with it gone, nginx sends every request to the other" one_left
 check "its in-flight stream finished before the exit" grep -q '\[DONE\]' "$ci_log/stream-a"
 metered() { [ "$(pg_sql "$PG_PORT" "select count(*) from chat_usage where outcome = '$1' and model = 'builtin'" console)" = "$2" ]; }
-check "and was metered (completed, as the reply through nginx was)" metered completed 2
+check "and was metered (completed, as the reply through nginx and the two through PLATFORM_URL were)" metered completed 4
 
 stream "$B" "$ci_log/stream-b"; curl_b=$!
 sleep 0.5
@@ -240,7 +284,7 @@ check "the stopped stream was metered (stopped)" metered stopped 1
 stat() { q "select coalesce(sum($1), 0) from model_minute_stats where model = '$2'"; }
 check "reliability counters of both servers add up: builtin requests $(stat requests builtin) = usage rows $(q "select count(*) from chat_usage where model = 'builtin'")" \
   test "$(stat requests builtin)" = "$(q "select count(*) from chat_usage where model = 'builtin'")"
-check "two successes (through nginx, and the first server's drain) and one abort (the second's)" test "$(stat successes builtin) $(stat aborted builtin)" = "2 1"
+check "four successes (through nginx, PLATFORM_URL twice, the first server's drain) and one abort (the second's)" test "$(stat successes builtin) $(stat aborted builtin)" = "4 1"
 check "priced requests served by either server are all counted ($(stat requests priced))" test "$(stat requests priced)" = "$(q "select count(*) from chat_usage where model = 'priced'")" -a "$(stat requests priced)" -gt 0
 echo "  chat_usage outcomes: $(usage)"
 grep -h "PostgreSQL connection lost\|shutting down\|Shut down" "$ci_log/a.log" "$ci_log/b.log" | sort | uniq -c | sed 's/^/  log:/'
