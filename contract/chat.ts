@@ -16,6 +16,9 @@ export const chatRequestSchema = z
       .min(1, "messages must not be empty"),
     stream: z.boolean().optional(),
     stream_options: z.object({ include_usage: z.boolean().optional() }).passthrough().nullable().optional(),
+    // Checked here, not left to the upstream: the request's hold is worked out from them (decision 0098).
+    max_tokens: z.number().int().positive().nullable().optional(),
+    max_completion_tokens: z.number().int().positive().nullable().optional(),
   })
   .passthrough();
 export type ChatRequest = z.infer<typeof chatRequestSchema>;
@@ -50,6 +53,7 @@ export const receiptParamSchema = z.object({ id: z.string().min(1).max(200) });
 export interface UpstreamUsage {
   prompt_tokens?: number;
   completion_tokens?: number;
+  total_tokens?: number;
   completion_tokens_details?: { reasoning_tokens?: number } | null;
 }
 

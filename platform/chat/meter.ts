@@ -1,9 +1,15 @@
 import { countTokens } from "gpt-tokenizer";
-import type { UpstreamUsage } from "@contract/chat";
+import type { ChatChunk, UpstreamUsage } from "@contract/chat";
 import { deltaOf } from "@contract/chat";
 import { createSseParser } from "@contract/sse";
 import type { SseEvent } from "@contract/sse";
 import { messageText } from "../providers/upstream-builtin";
+
+/** The output tokens of one chunk's delta (its text and its reasoning), as the meter counts them. */
+export function outputTokensOf(chunk: ChatChunk): number {
+  const delta = deltaOf(chunk);
+  return (delta.content ? countTokens(delta.content) : 0) + (delta.reasoning ? countTokens(delta.reasoning) : 0);
+}
 
 /** Token figures of one completion, from the upstream's usage or counted here (then `estimated`). */
 export interface TokenCount {
@@ -82,22 +88,23 @@ export class StreamMeter {
 
   private read(events: SseEvent[]): void {
     for (const event of events) {
-      if (event.type === "done") {
-        this.done = true;
-        continue;
-      }
-      if (event.chunk.usage) this.usage = event.chunk.usage;
-      const raw = event.chunk as { id?: unknown; created?: unknown; choices?: { finish_reason?: unknown }[] };
-      if (typeof raw.id === "string") this.id = raw.id;
-      if (typeof raw.created === "number") this.created = raw.created;
-      const finish = raw.choices?.[0]?.finish_reason;
-      if (typeof finish === "string") this.finishReason = finish;
-      const delta = deltaOf(event.chunk);
-      this.content += delta.content;
-      this.reasoning += delta.reasoning;
-      if (delta.content) this.outputTokens += countTokens(delta.content);
-      if (delta.reasoning) this.outputTokens += countTokens(delta.reasoning);
+      if (event.type === "done") this.done = true;
+      else this.readChunk(event.chunk);
     }
+  }
+
+  /** One chunk; `tokens`, its output tokens, when the caller counted them already. */
+  readChunk(chunk: ChatChunk, tokens = outputTokensOf(chunk)): void {
+    if (chunk.usage) this.usage = chunk.usage;
+    const raw = chunk as { id?: unknown; created?: unknown; choices?: { finish_reason?: unknown }[] };
+    if (typeof raw.id === "string") this.id = raw.id;
+    if (typeof raw.created === "number") this.created = raw.created;
+    const finish = raw.choices?.[0]?.finish_reason;
+    if (typeof finish === "string") this.finishReason = finish;
+    const delta = deltaOf(chunk);
+    this.content += delta.content;
+    this.reasoning += delta.reasoning;
+    this.outputTokens += tokens;
   }
 
   count(messages: { content: unknown }[] | number): TokenCount {
@@ -129,45 +136,95 @@ export function costMicros(count: Pick<TokenCount, "promptTokens" | "completionT
   return Math.round((count.promptTokens * inputPerMillion + count.completionTokens * outputPerMillion) / 1e6);
 }
 
-/**
- * Rewrites the `model` of each SSE data line to the name the client asked for (the upstream's own id
- * is not the client's business). Works on whole lines: a line split across chunks waits for its end.
- */
-export class ModelRenamer {
-  private decoder = new TextDecoder();
-  private encoder = new TextEncoder();
-  private partial = "";
+/** A count in the usage shape of an OpenAI answer. */
+export function usageOf(count: TokenCount): UpstreamUsage {
+  return {
+    prompt_tokens: count.promptTokens,
+    completion_tokens: count.completionTokens,
+    total_tokens: count.promptTokens + count.completionTokens,
+    completion_tokens_details: { reasoning_tokens: count.reasoningTokens },
+  };
+}
 
-  constructor(private readonly model: string) {}
+export interface RelayOptions {
+  /** The model name the client asked for, written into every chunk. */
+  model: string;
+  /** Whether the client asked for the usage chunk (`stream_options.include_usage`). */
+  includeUsage: boolean;
+  /** Whether generating this many output tokens would cost more than the request holds. */
+  passesHold: (outputTokens: number) => boolean;
+  /** The usage the platform bills when the upstream sent none: its own count of what was sent. */
+  estimate: () => UpstreamUsage;
+  now: () => number;
+}
+
+/**
+ * What the client reads of an upstream's chat stream, event by event, as OpenAI's API writes it
+ * (decision 0098): each chunk with the model name the client asked for; the usage chunk (whose
+ * `choices` is empty) only when the client asked for it, which the platform always does for its meter;
+ * the platform's own count when the client asked and the upstream sent none. A chunk whose tokens would
+ * pass what the request holds is not sent: the stream ends there with `finish_reason: "length"`, the
+ * usage if asked, and `[DONE]`, so a client knows its answer was cut and never more is let through.
+ * Every chunk read is metered into `meter`.
+ */
+export class StreamRelay {
+  private parser = createSseParser();
+  private encoder = new TextEncoder();
+  /** Whether the stream was cut here, its next chunk passing what was held. */
+  cut = false;
+
+  constructor(
+    readonly meter: StreamMeter,
+    private readonly options: RelayOptions,
+  ) {}
 
   push(bytes: Uint8Array): Uint8Array {
-    const text = this.partial + this.decoder.decode(bytes, { stream: true });
-    const cut = text.lastIndexOf("\n") + 1;
-    this.partial = text.slice(cut);
-    return this.encoder.encode(this.rename(text.slice(0, cut)));
+    return this.relay(this.parser.push(bytes));
   }
 
+  /** The upstream ended: relays an event left without its blank line. */
   end(): Uint8Array {
-    const rest = this.partial + this.decoder.decode();
-    this.partial = "";
-    return this.encoder.encode(this.rename(rest));
+    return this.relay(this.parser.end());
   }
 
-  private rename(lines: string): string {
-    if (!lines.includes('"model"')) return lines;
-    return lines
-      .split("\n")
-      .map((line) => {
-        if (!line.startsWith("data:") || !line.includes('"model"')) return line;
-        const carriage = line.endsWith("\r") ? "\r" : "";
-        try {
-          const chunk = JSON.parse(line.slice(5, line.length - carriage.length)) as unknown;
-          if (!chunk || typeof chunk !== "object" || !("model" in chunk)) return line;
-          return `data: ${JSON.stringify({ ...chunk, model: this.model })}${carriage}`;
-        } catch {
-          return line;
-        }
-      })
-      .join("\n");
+  private relay(events: SseEvent[]): Uint8Array {
+    let out = "";
+    for (const event of events) {
+      if (this.cut) break;
+      if (event.type === "done") {
+        if (this.options.includeUsage && !this.meter.usage) out += this.data(this.usageChunk(this.options.estimate()));
+        this.meter.done = true;
+        out += "data: [DONE]\n\n";
+        continue;
+      }
+      const tokens = outputTokensOf(event.chunk);
+      if (tokens > 0 && this.options.passesHold(this.meter.outputTokens + tokens)) {
+        this.cut = true;
+        out += this.data({ ...this.chunkBase(), choices: [{ index: 0, delta: {}, finish_reason: "length" }] });
+        if (this.options.includeUsage) out += this.data(this.usageChunk(this.options.estimate()));
+        out += "data: [DONE]\n\n";
+        break;
+      }
+      this.meter.readChunk(event.chunk, tokens);
+      const usageOnly = event.chunk.usage && (event.chunk.choices?.length ?? 0) === 0;
+      if (usageOnly && !this.options.includeUsage) continue;
+      out += this.data("model" in event.chunk ? { ...event.chunk, model: this.options.model } : event.chunk);
+    }
+    return out ? this.encoder.encode(out) : EMPTY;
+  }
+
+  private chunkBase() {
+    const created = this.meter.created ?? Math.floor(this.options.now() / 1000);
+    return { id: this.meter.id ?? "chatcmpl-cut", object: "chat.completion.chunk", created, model: this.options.model };
+  }
+
+  private usageChunk(usage: UpstreamUsage) {
+    return { ...this.chunkBase(), choices: [], usage };
+  }
+
+  private data(chunk: object): string {
+    return `data: ${JSON.stringify(chunk)}\n\n`;
   }
 }
+
+const EMPTY = new Uint8Array(0);

@@ -13,7 +13,7 @@ import type { DB } from "../db";
 import { compiledOnce } from "../db/compiled";
 import { release, reserve, settleWithin, SpendRefused } from "../spend/reservations";
 import type { TokenCount } from "./meter";
-import { costMicros, countPromptTokensAsync, ModelRenamer, requestChars, StreamMeter, tokenCount } from "./meter";
+import { costMicros, countPromptTokensAsync, requestChars, StreamMeter, StreamRelay, tokenCount, usageOf } from "./meter";
 
 /** Who a completion is billed to: a member through the console, or an API token. */
 export interface ChatCaller {
@@ -26,29 +26,48 @@ export interface ChatCaller {
   allowedModels?: string[] | null;
 }
 
-/** An OpenAI-shaped refusal: `{"error": {"message", "type"}}` with its status (and Retry-After). */
+/** What an OpenAI client reads of a refusal besides its message and type (decision 0098). */
+export interface ChatErrorDetails {
+  retryAfter?: string | null;
+  /** OpenAI's machine-readable code (`insufficient_quota`, `model_not_found`…), which clients branch on. */
+  code?: string | null;
+  /** The request parameter at fault. */
+  param?: string | null;
+  /** False when asking again cannot help: OpenAI's SDKs then do not retry (`x-should-retry`). */
+  retryable?: boolean;
+}
+
+/** An OpenAI-shaped refusal: `{"error": {"message", "type", "param", "code"}}` with its status (and Retry-After). */
 export class ChatError extends Error {
   constructor(
     readonly status: 400 | 401 | 402 | 403 | 404 | 413 | 429 | 500 | 502 | 503 | 504,
     message: string,
     readonly type: string,
-    readonly retryAfter: string | null = null,
+    readonly details: ChatErrorDetails = {},
   ) {
     super(message);
   }
 }
 
 export function chatErrorResponse(error: ChatError): Response {
+  const { retryAfter, code = null, param = null, retryable } = error.details;
   const headers = new Headers({ "content-type": "application/json" });
-  if (error.retryAfter) headers.set("retry-after", error.retryAfter);
-  return new Response(JSON.stringify({ error: { message: error.message, type: error.type } }), { status: error.status, headers });
+  if (retryAfter) headers.set("retry-after", retryAfter);
+  if (retryable === false) headers.set("x-should-retry", "false");
+  return new Response(JSON.stringify({ error: { message: error.message, type: error.type, param, code } }), { status: error.status, headers });
 }
 
+/** The refusal of a body that is not a JSON object: JSON that did not parse, or another content type. */
+export const NOT_JSON_MESSAGE = "We could not parse the JSON body of your request: send a JSON object with Content-Type: application/json.";
+
+/** `body` as read from the request: null when it was not JSON (unparseable or another content type). */
 export function parseChatRequest(body: unknown): ChatRequest {
+  if (body === null || typeof body !== "object") throw new ChatError(400, NOT_JSON_MESSAGE, "invalid_request_error", { code: "invalid_json" });
   const parsed = chatRequestSchema.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new ChatError(400, `${issue.path.join(".") || "body"}: ${issue.message}`, "invalid_request_error");
+    const param = issue.path.join(".") || null;
+    throw new ChatError(400, `${param ?? "body"}: ${issue.message}`, "invalid_request_error", { param });
   }
   return parsed.data;
 }
@@ -88,11 +107,13 @@ export function worstCaseMicros(model: ModelRow, promptTokens: number, body: Cha
  */
 export async function chatCompletion(deps: Deps, caller: ChatCaller, body: ChatRequest, signal: AbortSignal): Promise<Response> {
   const limit = deps.config.maxRequestChars ?? DEFAULT_MAX_REQUEST_CHARS;
-  if (requestChars(body.messages) > limit) throw new ChatError(413, tooLargeMessage(limit), "invalid_request_error");
-  if (caller.allowedModels && !caller.allowedModels.includes(body.model)) throw new ChatError(403, allowListMessage(caller.allowedModels), "permission_error");
+  if (requestChars(body.messages) > limit) throw new ChatError(413, tooLargeMessage(limit), "invalid_request_error", { param: "messages" });
+  if (caller.allowedModels && !caller.allowedModels.includes(body.model))
+    throw new ChatError(403, allowListMessage(caller.allowedModels), "permission_error", { param: "model", retryable: false });
   const model = await findModel(deps, body.model);
-  if (!model) throw new ChatError(404, `The model '${body.model}' does not exist`, "invalid_request_error");
-  if (model.status_override === "maintenance") throw new ChatError(503, `The model '${model.name}' is under maintenance`, "service_unavailable");
+  if (!model) throw new ChatError(404, `The model '${body.model}' does not exist`, "invalid_request_error", { param: "model", code: "model_not_found" });
+  if (model.status_override === "maintenance")
+    throw new ChatError(503, `The model '${model.name}' is under maintenance`, "service_unavailable", { code: "model_under_maintenance", retryable: false });
 
   const receiptId = `rcpt_${randomBytes(12).toString("hex")}`;
   const priced = isPriced(model);
@@ -105,7 +126,7 @@ export async function chatCompletion(deps: Deps, caller: ChatCaller, body: ChatR
     try {
       await reserve(deps, { orgId: caller.orgId, tokenId: caller.tokenId, tokenBudgeted: caller.tokenBudgeted, receiptId, amountMicros: held });
     } catch (error) {
-      if (error instanceof SpendRefused) throw new ChatError(402, error.message, "insufficient_quota");
+      if (error instanceof SpendRefused) throw new ChatError(402, error.message, "insufficient_quota", { code: "insufficient_quota" });
       throw error;
     }
   }
@@ -163,8 +184,8 @@ async function forward(
     timing.fail(upstream.status);
     const message = await upstreamMessage(upstream);
     const retryAfter = upstream.header("retry-after");
-    if (upstream.status === 429) throw new ChatError(429, message, "rate_limit_exceeded", retryAfter);
-    if (upstream.status === 503) throw new ChatError(503, message, "service_unavailable", retryAfter);
+    if (upstream.status === 429) throw new ChatError(429, message, "rate_limit_exceeded", { retryAfter, code: "rate_limit_exceeded" });
+    if (upstream.status === 503) throw new ChatError(503, message, "service_unavailable", { retryAfter });
     if (upstream.status >= 400 && upstream.status < 500) throw new ChatError(400, message, "invalid_request_error");
     throw new ChatError(502, message, "upstream_error");
   }
@@ -174,11 +195,10 @@ async function forward(
     return meterCompletion(deps, caller, model, receiptId, count, outcome);
   };
   const prompt = promptTokens ?? body.messages;
-  /** Whether what was generated so far costs more than was held (a priced request only). */
-  const passedHold = (watcher: StreamMeter) =>
+  /** Whether generating this many output tokens costs more than was held (a priced request only). */
+  const passesHold = (outputTokens: number) =>
     held > 0 &&
-    costMicros({ promptTokens: promptTokens ?? 0, completionTokens: watcher.outputTokens }, model.input_micros_per_million, model.output_micros_per_million) >
-      held;
+    costMicros({ promptTokens: promptTokens ?? 0, completionTokens: outputTokens }, model.input_micros_per_million, model.output_micros_per_million) > held;
 
   const contentType = upstream.header("content-type") ?? "application/json";
   const upstreamStreams = contentType.includes("text/event-stream");
@@ -191,7 +211,7 @@ async function forward(
     try {
       for await (const bytes of upstream.chunks) {
         watcher.push(bytes);
-        if (passedHold(watcher)) {
+        if (passesHold(watcher.outputTokens)) {
           outcome = "stopped";
           upstreamAbort.abort();
           upstream.cancel();
@@ -207,7 +227,7 @@ async function forward(
     }
     await meter(watcher.count(prompt), outcome);
     if (signal.aborted) throw new ChatError(400, "The request was cancelled", "request_cancelled");
-    return Response.json(assembled(body.model, watcher, deps.now()), { headers });
+    return Response.json(assembled(body.model, watcher, prompt, outcome === "stopped", deps.now()), { headers });
   }
 
   if (!body.stream || !upstreamStreams) {
@@ -228,7 +248,10 @@ async function forward(
       content = typeof message?.content === "string" ? message.content : "";
       const r = message?.reasoning_content ?? message?.reasoning;
       reasoning = typeof r === "string" ? r : "";
-      if (parsed && typeof parsed === "object" && "model" in parsed) answer = JSON.stringify({ ...parsed, model: body.model });
+      // The model the client asked for, and the usage the platform bills when the upstream gave none.
+      if (parsed && typeof parsed === "object" && "choices" in parsed) {
+        answer = JSON.stringify({ ...parsed, model: body.model, usage: parsed.usage ?? usageOf(tokenCount(prompt, content, reasoning, null)) });
+      }
     } catch {
       // An unparseable body is still passed on; it is billed for what it says it generated: nothing but the prompt.
     }
@@ -238,7 +261,13 @@ async function forward(
 
   const chunks = upstream.chunks[Symbol.asyncIterator]();
   const watcher = new StreamMeter();
-  const renamer = new ModelRenamer(body.model);
+  const relay = new StreamRelay(watcher, {
+    model: body.model,
+    includeUsage: body.stream_options?.include_usage === true,
+    passesHold,
+    estimate: () => usageOf(watcher.count(prompt)),
+    now: deps.now,
+  });
   let metered = false;
   const finish = async (outcome: "completed" | "stopped" | "failed") => {
     if (metered) return;
@@ -250,40 +279,40 @@ async function forward(
   signal.addEventListener("abort", () => void finish("stopped"), { once: true });
 
   const out = new ReadableStream<Uint8Array>({
+    // Reads on until it has something to send: a pull that enqueues nothing is not called again.
     async pull(controller) {
-      let result: IteratorResult<Uint8Array>;
-      try {
-        result = await chunks.next();
-      } catch (error) {
-        const stopped = signal.aborted || upstreamAbort.signal.aborted;
-        await finish(stopped ? "stopped" : "failed");
-        // A stopped reply simply ends; a broken upstream breaks the stream, so the client knows it is cut short.
-        if (stopped) controller.close();
-        else controller.error(error);
-        return;
-      }
-      if (result.done) {
-        watcher.end();
-        const rest = renamer.end();
-        if (rest.length > 0) controller.enqueue(rest);
-        // Metered before the body ends: whoever waits for the end (a graceful shutdown) finds the usage written.
-        await finish(watcher.done ? "completed" : "failed");
-        controller.close();
-        return;
-      }
-      // Passed on before it is parsed for metering: the reader waits for nothing.
-      timing.firstToken();
-      const renamed = renamer.push(result.value);
-      if (renamed.length > 0) controller.enqueue(renamed);
-      watcher.push(result.value);
-      if (passedHold(watcher)) {
-        // Past what was held: the stream is cut here, and what was sent is billed (never more is let through).
-        upstreamAbort.abort();
-        upstream.cancel();
-        const rest = renamer.end();
-        if (rest.length > 0) controller.enqueue(rest);
-        await finish("stopped");
-        controller.close();
+      for (;;) {
+        let result: IteratorResult<Uint8Array>;
+        try {
+          result = await chunks.next();
+        } catch (error) {
+          const stopped = signal.aborted || upstreamAbort.signal.aborted;
+          await finish(stopped ? "stopped" : "failed");
+          // A stopped reply simply ends; a broken upstream breaks the stream, so the client knows it is cut short.
+          if (stopped) controller.close();
+          else controller.error(error);
+          return;
+        }
+        if (result.done) {
+          const rest = relay.end();
+          if (rest.length > 0) controller.enqueue(rest);
+          // Metered before the body ends: whoever waits for the end (a graceful shutdown) finds the usage written.
+          await finish(watcher.done ? "completed" : "failed");
+          controller.close();
+          return;
+        }
+        timing.firstToken();
+        const relayed = relay.push(result.value);
+        if (relayed.length > 0) controller.enqueue(relayed);
+        if (relay.cut) {
+          // Its next chunk would have passed what was held: the stream ended there, and what was sent is billed.
+          upstreamAbort.abort();
+          upstream.cancel();
+          await finish("stopped");
+          controller.close();
+          return;
+        }
+        if (relayed.length > 0) return;
       }
     },
     async cancel(reason) {
@@ -298,8 +327,11 @@ async function forward(
   });
 }
 
-/** The JSON completion a client that asked for no stream gets, made from the stream the upstream sent. */
-function assembled(model: string, watcher: StreamMeter, now: number) {
+/**
+ * The JSON completion a client that asked for no stream gets, made from the stream the upstream sent:
+ * `finish_reason: "length"` when it was cut at what was held, the platform's count when the upstream sent no usage.
+ */
+function assembled(model: string, watcher: StreamMeter, prompt: { content: unknown }[] | number, cut: boolean, now: number) {
   const message: Record<string, string> = { role: "assistant", content: watcher.content };
   if (watcher.reasoning) message.reasoning_content = watcher.reasoning;
   return {
@@ -307,8 +339,8 @@ function assembled(model: string, watcher: StreamMeter, now: number) {
     object: "chat.completion",
     created: watcher.created ?? Math.floor(now / 1000),
     model,
-    choices: [{ index: 0, message, finish_reason: watcher.finishReason ?? "stop" }],
-    ...(watcher.usage ? { usage: watcher.usage } : {}),
+    choices: [{ index: 0, message, finish_reason: cut ? "length" : (watcher.finishReason ?? "stop") }],
+    usage: watcher.usage ?? usageOf(watcher.count(prompt)),
   };
 }
 

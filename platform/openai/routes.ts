@@ -1,14 +1,31 @@
+import { randomBytes } from "node:crypto";
 import { Hono } from "hono";
+import { cors } from "hono/cors";
 import type { OpenAiModelList } from "@contract/models";
 import type { Deps, PlatformEnv } from "../context";
-import { ChatError, chatCompletion, chatErrorResponse, parseChatRequest } from "../chat/service";
+import { ChatError, chatCompletion, chatErrorResponse, NOT_JSON_MESSAGE, parseChatRequest } from "../chat/service";
+import { RECEIPT_HEADER } from "@contract/chat";
 import { readNodeJson } from "../http/node-request";
-import { listModels } from "../models/service";
+import type { ModelRow } from "../db/schema";
+import { findModel, listModels } from "../models/service";
 import type { ApiTokenAuth } from "../tokens/service";
 import { authenticateApiToken, tokenRateLimitWait } from "../tokens/service";
 
 function authError(status: 401 | 403, message: string): ChatError {
-  return new ChatError(status, message, status === 401 ? "authentication_error" : "permission_error");
+  return status === 401
+    ? new ChatError(401, message, "authentication_error", { code: "invalid_api_key", retryable: false })
+    : new ChatError(403, message, "permission_error", { retryable: false });
+}
+
+function modelObject(m: ModelRow): OpenAiModelList["data"][number] {
+  return { id: m.name, object: "model", created: Math.floor(m.created_at / 1000), owned_by: m.provider };
+}
+
+/** Every answer names itself, as OpenAI's do: a completion by its receipt, anything else by a new id. */
+function withRequestId(response: Response): Response {
+  if (!response.headers.has("x-request-id"))
+    response.headers.set("x-request-id", response.headers.get(RECEIPT_HEADER) ?? `req_${randomBytes(12).toString("hex")}`);
+  return response;
 }
 
 /** A token's optional requests-per-minute limit (decision 0083): 429 in the OpenAI shape, with Retry-After. */
@@ -16,35 +33,58 @@ async function rateLimited(deps: Deps, auth: Extract<ApiTokenAuth, { ok: true }>
   const wait = await tokenRateLimitWait(deps, auth.tokenId, auth.rateLimitRpm);
   if (wait === null) return null;
   const message = `Rate limit reached: this API token allows ${auth.rateLimitRpm} requests per minute. Try again in ${wait} s.`;
-  return chatErrorResponse(new ChatError(429, message, "rate_limit_exceeded", String(wait)));
+  return chatErrorResponse(new ChatError(429, message, "rate_limit_exceeded", { retryAfter: String(wait), code: "rate_limit_exceeded" }));
 }
 
 /**
  * The public OpenAI-compatible API under /openai/v1 (DESIGN §5): bearer API tokens only. No cookie is
- * read here, so the browser origin check of /api/v1 does not apply: there is no ambient credential to forge.
+ * read here, so the browser origin check of /api/v1 does not apply: there is no ambient credential to
+ * forge, and browser-based clients on any origin may call it (CORS, decision 0098).
  */
 export function openaiRoutes(deps: Deps) {
+  /** The models a token may call, as its allow-list narrows them (decision 0084). */
+  const visible = (models: ModelRow[], allowed: string[] | null) => (allowed ? models.filter((m) => allowed.includes(m.name)) : models);
   return new Hono<PlatformEnv>()
     .use(async (c, next) => {
       c.set("deps", deps);
       await next();
+      c.res = withRequestId(c.res);
     })
+    .use(
+      cors({
+        origin: "*",
+        allowMethods: ["GET", "POST", "OPTIONS"],
+        exposeHeaders: ["x-request-id", RECEIPT_HEADER, "retry-after"],
+        maxAge: 86_400,
+      }),
+    )
     .get("/models", async (c) => {
       const auth = await authenticateApiToken(deps, c.req.header("authorization"), "models:read");
       if (!auth.ok) return chatErrorResponse(authError(auth.status, auth.error));
       const limited = await rateLimited(deps, auth);
       if (limited) return limited;
-      const models = await listModels(deps);
-      return c.json<OpenAiModelList>({
-        object: "list",
-        data: models.map((m) => ({ id: m.name, object: "model", created: Math.floor(m.created_at / 1000), owned_by: m.provider })),
-      });
+      const models = visible(await listModels(deps), auth.allowedModels);
+      return c.json<OpenAiModelList>({ object: "list", data: models.map(modelObject) });
+    })
+    .get("/models/:name{.+}", async (c) => {
+      const auth = await authenticateApiToken(deps, c.req.header("authorization"), "models:read");
+      if (!auth.ok) return chatErrorResponse(authError(auth.status, auth.error));
+      const limited = await rateLimited(deps, auth);
+      if (limited) return limited;
+      const name = c.req.param("name");
+      const model = await findModel(deps, name);
+      if (!model || visible([model], auth.allowedModels).length === 0)
+        throw new ChatError(404, `The model '${name}' does not exist`, "invalid_request_error", { param: "model", code: "model_not_found" });
+      return c.json(modelObject(model));
     })
     .post("/chat/completions", async (c) => {
       const auth = await authenticateApiToken(deps, c.req.header("authorization"), "chat");
       if (!auth.ok) return chatErrorResponse(authError(auth.status, auth.error));
       const limited = await rateLimited(deps, auth);
       if (limited) return limited;
+      // A body of another type is refused, not guessed at (decision 0083): curl's -d sends a form's type.
+      if (!/^application\/json\s*(;|$)/i.test(c.req.header("content-type") ?? ""))
+        throw new ChatError(400, NOT_JSON_MESSAGE, "invalid_request_error", { code: "invalid_json" });
       const read = (await readNodeJson(c.env)) ?? { body: await c.req.json().catch(() => null), signal: c.req.raw.signal };
       const body = parseChatRequest(read.body);
       return chatCompletion(
@@ -54,10 +94,14 @@ export function openaiRoutes(deps: Deps) {
         read.signal,
       );
     })
-    .all("*", () => chatErrorResponse(new ChatError(404, "Not found", "invalid_request_error")))
+    .all("*", (c) =>
+      chatErrorResponse(
+        new ChatError(404, `Unknown request URL: ${c.req.method} ${new URL(c.req.url).pathname}`, "invalid_request_error", { code: "unknown_url" }),
+      ),
+    )
     .onError((error) => {
-      if (error instanceof ChatError) return chatErrorResponse(error);
+      if (error instanceof ChatError) return withRequestId(chatErrorResponse(error));
       console.error(error);
-      return chatErrorResponse(new ChatError(500, "Internal server error", "server_error"));
+      return withRequestId(chatErrorResponse(new ChatError(500, "Internal server error", "server_error")));
     });
 }

@@ -148,7 +148,7 @@ describe("POST /chat/completions", () => {
     const limited = await admin.call("POST", "/chat/completions", ask("fake-rate-limited"));
     expect(limited.status).toBe(429);
     expect(limited.headers.get("retry-after")).toBe("7");
-    expect(await limited.json()).toEqual({ error: { message: "Too many requests", type: "rate_limit_exceeded" } });
+    expect(await limited.json()).toEqual({ error: { message: "Too many requests", type: "rate_limit_exceeded", param: null, code: "rate_limit_exceeded" } });
     const warming = await admin.call("POST", "/chat/completions", ask("fake-warming"));
     expect(warming.status).toBe(503);
     expect(warming.headers.get("retry-after")).toBe("120");
@@ -159,7 +159,9 @@ describe("POST /chat/completions", () => {
     const admin = await setup();
     const response = await admin.call("POST", "/chat/completions", ask("no-such-model"));
     expect(response.status).toBe(404);
-    expect(await response.json()).toEqual({ error: { message: "The model 'no-such-model' does not exist", type: "invalid_request_error" } });
+    expect(await response.json()).toEqual({
+      error: { message: "The model 'no-such-model' does not exist", type: "invalid_request_error", param: "model", code: "model_not_found" },
+    });
   });
 
   it("refuses bad input with 400 and signed-out callers with 401", async () => {
@@ -286,6 +288,137 @@ describe("/openai/v1 with the official openai client", () => {
       server.closeAllConnections();
       server.close();
     }
+  });
+});
+
+describe("/openai/v1 as OpenAI's clients read it (decision 0098)", () => {
+  let server: http.Server | undefined;
+  afterEach(() => {
+    server?.closeAllConnections();
+    server?.close();
+    server = undefined;
+  });
+
+  async function client(scopes = ["chat", "models:read"], settings: Record<string, unknown> = {}) {
+    const admin = await setup();
+    const listener = getRequestListener(createPlatform(h.deps).fetch);
+    server = http.createServer((req, res) => void listener(req, res));
+    await new Promise<void>((r) => server!.listen(0, "127.0.0.1", r));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/openai/v1`;
+    const token = (await (await admin.call("POST", "/tokens", { scopes, expiresAt: null, ...settings })).json()) as CreatedApiToken;
+    return { admin, base, token, openai: new OpenAI({ baseURL: base, apiKey: token.token, maxRetries: 0 }) };
+  }
+  const hello = [{ role: "user" as const, content: "Say hello" }];
+
+  it("streams only chunks with a choice unless the client asks for usage, as the SDK's own loop expects", async () => {
+    const { openai } = await client();
+    const stream = await openai.chat.completions.create({ model: "fake-echo", messages: hello, stream: true });
+    let text = "";
+    for await (const chunk of stream) text += chunk.choices[0].delta.content ?? "";
+    expect(text).toBe(FAKE_ANSWER_PIECES.join(""));
+
+    const chunks = [];
+    for await (const chunk of await openai.chat.completions.create({
+      model: "fake-echo",
+      messages: hello,
+      stream: true,
+      stream_options: { include_usage: true },
+    }))
+      chunks.push(chunk);
+    expect(chunks.at(-1)).toMatchObject({ choices: [], usage: { prompt_tokens: FAKE_USAGE.prompt_tokens, completion_tokens: FAKE_USAGE.completion_tokens } });
+    expect(chunks.slice(0, -1).every((c) => c.choices.length === 1 && !c.usage)).toBe(true);
+  });
+
+  it("reports the usage it bills when asked and the upstream sent none", async () => {
+    const { openai } = await client();
+    const chunks = [];
+    for await (const chunk of await openai.chat.completions.create({
+      model: "fake-no-usage",
+      messages: hello,
+      stream: true,
+      stream_options: { include_usage: true },
+    }))
+      chunks.push(chunk);
+    const usage = chunks.at(-1)!.usage!;
+    expect(usage.completion_tokens).toBeGreaterThan(0);
+    expect(usage.total_tokens).toBe(usage.prompt_tokens + usage.completion_tokens);
+  });
+
+  it("retrieves a model, and lists and retrieves only what a token's allow-list lets it call", async () => {
+    const { openai, admin } = await client();
+    expect(await openai.models.retrieve("fake-echo")).toMatchObject({ id: "fake-echo", object: "model", owned_by: "vllm" });
+    await expect(openai.models.retrieve("nope")).rejects.toMatchObject({ status: 404, code: "model_not_found" });
+    const narrow = (await (
+      await admin.call("POST", "/tokens", { scopes: ["chat", "models:read"], expiresAt: null, allowedModels: ["fake-echo"] })
+    ).json()) as CreatedApiToken;
+    const limited = new OpenAI({ baseURL: openai.baseURL, apiKey: narrow.token, maxRetries: 0 });
+    expect((await limited.models.list()).data.map((m) => m.id)).toEqual(["fake-echo"]);
+    await expect(limited.models.retrieve("builtin")).rejects.toMatchObject({ status: 404 });
+  });
+
+  it("gives refusals OpenAI's code and param, and an id to quote", async () => {
+    const { openai, base } = await client();
+    await expect(openai.chat.completions.create({ model: "nope", messages: hello })).rejects.toMatchObject({
+      status: 404,
+      code: "model_not_found",
+      param: "model",
+      requestID: expect.stringMatching(/^req_/),
+    });
+    const stranger = new OpenAI({ baseURL: base, apiKey: "sk-not-a-token", maxRetries: 0 });
+    await expect(stranger.models.list()).rejects.toMatchObject({ status: 401, code: "invalid_api_key" });
+    await expect(openai.chat.completions.create({ model: "fake-echo", messages: hello, max_tokens: -5 })).rejects.toMatchObject({
+      status: 400,
+      param: "max_tokens",
+    });
+    await expect(openai.chat.completions.create({ model: "fake-echo", messages: hello, max_tokens: 2.5 })).rejects.toMatchObject({
+      status: 400,
+      param: "max_tokens",
+    });
+    const answer = await openai.chat.completions.create({ model: "fake-echo", messages: hello }).withResponse();
+    expect(answer.request_id).toBe(answer.response.headers.get("x-receipt-id"));
+  });
+
+  it("refuses a body that is not JSON, saying so, and tells clients not to retry a model under maintenance", async () => {
+    const { base, token } = await client();
+    const post = (body: string, type: string) =>
+      fetch(`${base}/chat/completions`, { method: "POST", headers: { authorization: `Bearer ${token.token}`, "content-type": type }, body });
+    for (const refused of [
+      await post('{"model":"fake-echo","messages":[}', "application/json"),
+      await post(JSON.stringify({ model: "fake-echo", messages: hello }), "text/plain"),
+    ]) {
+      expect(refused.status).toBe(400);
+      expect((await refused.json()).error).toMatchObject({ code: "invalid_json", message: expect.stringMatching(/^We could not parse the JSON body/) });
+    }
+    await saveModel(h.deps, {
+      name: "fake-echo",
+      displayName: "Fake echo",
+      provider: "vllm",
+      contextSize: 32768,
+      baseUrl: fake.url,
+      apiKey: "sk-upstream",
+      upstreamModel: "echo",
+      rateCard: { id: "rc-echo", inputPerMillion: 1, outputPerMillion: 2 },
+      status: "maintenance",
+    });
+    const maintenance = await post(JSON.stringify({ model: "fake-echo", messages: hello }), "application/json");
+    expect(maintenance.status).toBe(503);
+    expect(maintenance.headers.get("x-should-retry")).toBe("false");
+    expect((await maintenance.json()).error.code).toBe("model_under_maintenance");
+  });
+
+  it("answers browsers on other origins (CORS): a preflight, and the call itself", async () => {
+    const { base, token } = await client();
+    const preflight = await fetch(`${base}/chat/completions`, {
+      method: "OPTIONS",
+      headers: { origin: "https://app.example", "access-control-request-method": "POST", "access-control-request-headers": "authorization, content-type" },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
+    expect(preflight.headers.get("access-control-allow-headers")).toMatch(/authorization/i);
+    const call = await fetch(`${base}/models`, { headers: { origin: "https://app.example", authorization: `Bearer ${token.token}` } });
+    expect(call.status).toBe(200);
+    expect(call.headers.get("access-control-allow-origin")).toBe("*");
+    expect(call.headers.get("access-control-expose-headers")).toMatch(/x-request-id/);
   });
 });
 

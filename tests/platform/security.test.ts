@@ -321,7 +321,9 @@ describe("rate limits", () => {
     const limited = await models(limitedToken.token);
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
-    expect(await limited.json()).toEqual({ error: { message: expect.stringMatching(/2 requests per minute/), type: "rate_limit_exceeded" } });
+    expect(await limited.json()).toEqual({
+      error: { message: expect.stringMatching(/2 requests per minute/), type: "rate_limit_exceeded", param: null, code: "rate_limit_exceeded" },
+    });
     const chat = await h.fetch("/openai/v1/chat/completions", {
       method: "POST",
       headers: { authorization: `Bearer ${limitedToken.token}`, "content-type": "application/json" },

@@ -5,7 +5,7 @@ import { creditPayment } from "../../platform/billing/ledger";
 import { saveModel } from "../../platform/models/service";
 import { reserve, sweepExpiredReservations, DEFAULT_RESERVATION_TTL_MS } from "../../platform/spend/reservations";
 import type { FakeUpstream } from "../fakes/openai-upstream";
-import { FAKE_ANSWER_PIECES, FAKE_USAGE, LIMIT_PROMPT_TOKENS, LONG_PIECES, startFakeUpstream } from "../fakes/openai-upstream";
+import { FAKE_ANSWER_PIECES, FAKE_USAGE, LIMIT_PROMPT_TOKENS, startFakeUpstream } from "../fakes/openai-upstream";
 import type { Harness } from "./harness";
 import { createHarness } from "./harness";
 
@@ -228,7 +228,9 @@ describe("token settings", () => {
     const narrow = await token(admin, { allowedModels: ["fake-echo", "builtin"] });
     const refused = await viaToken(narrow.token, ask("fake-long"));
     expect(refused.status).toBe(403);
-    expect(await refused.json()).toEqual({ error: { message: "This API token may only call: fake-echo, builtin", type: "permission_error" } });
+    expect(await refused.json()).toEqual({
+      error: { message: "This API token may only call: fake-echo, builtin", type: "permission_error", param: "model", code: null },
+    });
     const served = await viaToken(narrow.token, ask("fake-echo"));
     expect(served.status).toBe(200);
     await served.text();
@@ -357,16 +359,24 @@ describe("metering at the edges", () => {
     expect((await charged(admin.orgId)).ledger).toBe(receipt.cost_micros);
   });
 
-  it("cuts a stream that passes what was held, and bills what was sent", async () => {
+  it("cuts a stream that passes what was held, says so as OpenAI does, and bills what was sent, never more than was held", async () => {
     const admin = await setup(10);
-    const response = await admin.call("POST", "/chat/completions", ask("fake-long", { max_tokens: 20 }));
+    const response = await admin.call("POST", "/chat/completions", ask("fake-long", { max_tokens: 20, stream_options: { include_usage: true } }));
     const text = await response.text();
     const pieces = (text.match(/ word/g) ?? []).length;
     expect(pieces).toBeGreaterThan(0);
-    expect(pieces).toBeLessThan(LONG_PIECES);
+    expect(pieces).toBeLessThanOrEqual(20);
+    // The client can tell the answer was cut: finish_reason "length", the usage it asked for, then [DONE].
+    const events = text.split("\n\n").filter((e) => e.startsWith("data: "));
+    expect(events.at(-1)).toBe("data: [DONE]");
+    const [finish, usage] = events.slice(-3, -1).map((e) => JSON.parse(e.slice(6)));
+    expect(finish.choices).toEqual([{ index: 0, delta: {}, finish_reason: "length" }]);
+    expect(usage).toMatchObject({ choices: [], usage: { completion_tokens: pieces } });
     await settled();
     const receipt = await h.deps.db.selectFrom("chat_usage").selectAll().where("org_id", "=", admin.orgId).executeTakeFirstOrThrow();
     expect(receipt.outcome).toBe("stopped");
+    expect(receipt.completion_tokens).toBe(pieces);
+    expect(receipt.cost_micros).toBeLessThanOrEqual(receipt.prompt_tokens * INPUT + 20 * OUTPUT);
     expect((await charged(admin.orgId)).ledger).toBe(receipt.cost_micros);
   });
 });
