@@ -93,9 +93,19 @@ export function maxOutputTokens(model: Pick<ModelRow, "default_max_tokens" | "co
   return Math.min(Math.ceil(asked ?? model.default_max_tokens ?? model.context_size), model.context_size);
 }
 
-/** The most a request can cost, in micro-dollars: its counted prompt and its output cap at the rate card. */
+/**
+ * The prompt tokens a hold counts: gpt-tokenizer's count, with room for the upstream's own tokenizer
+ * and chat template, which count the same messages differently (a quarter more, and 8 a message):
+ * holding the count alone let concurrent requests overshoot a balance (decision 0098).
+ */
+export function heldPromptTokens(counted: number, messages: number): number {
+  return Math.ceil(counted * 1.25) + 8 * messages;
+}
+
+/** The most a request can cost, in micro-dollars: its prompt as held and its output cap at the rate card. */
 export function worstCaseMicros(model: ModelRow, promptTokens: number, body: ChatRequest): number {
-  return Math.ceil((promptTokens * model.input_micros_per_million) / 1e6) + Math.ceil((maxOutputTokens(model, body) * model.output_micros_per_million) / 1e6);
+  const prompt = heldPromptTokens(promptTokens, body.messages.length);
+  return Math.ceil((prompt * model.input_micros_per_million) / 1e6) + Math.ceil((maxOutputTokens(model, body) * model.output_micros_per_million) / 1e6);
 }
 
 /**
@@ -195,10 +205,11 @@ async function forward(
     return meterCompletion(deps, caller, model, receiptId, count, outcome);
   };
   const prompt = promptTokens ?? body.messages;
-  /** Whether generating this many output tokens costs more than was held (a priced request only). */
+  /** Whether generating this many output tokens costs more than was held (a priced request only): past its output cap. */
+  const heldPrompt = heldPromptTokens(promptTokens ?? 0, body.messages.length);
   const passesHold = (outputTokens: number) =>
     held > 0 &&
-    costMicros({ promptTokens: promptTokens ?? 0, completionTokens: outputTokens }, model.input_micros_per_million, model.output_micros_per_million) > held;
+    costMicros({ promptTokens: heldPrompt, completionTokens: outputTokens }, model.input_micros_per_million, model.output_micros_per_million) > held;
 
   const contentType = upstream.header("content-type") ?? "application/json";
   const upstreamStreams = contentType.includes("text/event-stream");

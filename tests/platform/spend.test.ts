@@ -119,6 +119,28 @@ async function all(requests: (() => Promise<Response>)[]) {
 }
 
 describe("admission by reservation", () => {
+  it("holds room for an upstream that counts the prompt higher than the platform does, so a burst cannot overshoot", async () => {
+    // The platform counts "hi" as 8 prompt tokens; the fake's `to-the-limit` reports 10. With the prompt
+    // dear ($1,000 per million) and the count alone held, 30 at once against $0.09 took the balance below zero.
+    const admin = await setup(0);
+    await saveModel(h.deps, {
+      name: "fake-prompty",
+      displayName: "Fake prompty",
+      provider: "vllm",
+      contextSize: 32768,
+      baseUrl: fake.url,
+      upstreamModel: "to-the-limit",
+      rateCard: { id: "rc-prompty", inputPerMillion: 1000, outputPerMillion: 100 },
+    });
+    await creditPayment(h.deps, { orgId: admin.orgId, paymentIntentId: `pi_prompty_${Math.random()}`, amountMicros: 90_000, description: "Test funds" });
+    const hi = { model: "fake-prompty", messages: [{ role: "user", content: "hi" }], max_tokens: 10, stream: false };
+    const answers = await all(Array.from({ length: 30 }, () => () => admin.call("POST", "/chat/completions", hi)));
+    await settled();
+    expect(answers.some((a) => a.status === 200)).toBe(true);
+    expect(answers.some((a) => a.status === 402)).toBe(true);
+    expect((await account(admin.orgId)).balance_micros).toBeGreaterThanOrEqual(0);
+  });
+
   it("serves 200 concurrent priced completions against $10 without going below zero, charging exactly what was delivered", async () => {
     const admin = await setup(10);
     // Each request may cost 10 + 1000 × 100 micro-dollars ($0.10001), and does: the fake generates to the limit.
