@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
 import { Hono } from "hono";
-import { cors } from "hono/cors";
 import type { OpenAiModelList } from "@contract/models";
 import type { Deps, PlatformEnv } from "../context";
 import { ChatError, chatCompletion, chatErrorResponse, NOT_JSON_MESSAGE, parseChatRequest } from "../chat/service";
@@ -21,11 +20,31 @@ function modelObject(m: ModelRow): OpenAiModelList["data"][number] {
   return { id: m.name, object: "model", created: Math.floor(m.created_at / 1000), owned_by: m.provider };
 }
 
-/** Every answer names itself, as OpenAI's do: a completion by its receipt, anything else by a new id. */
-function withRequestId(response: Response): Response {
-  if (!response.headers.has("x-request-id"))
-    response.headers.set("x-request-id", response.headers.get(RECEIPT_HEADER) ?? `req_${randomBytes(12).toString("hex")}`);
+/**
+ * What every answer carries, written into it in place: an id, as OpenAI's answers have (a completion's
+ * receipt, anything else a new one), and CORS for browser clients on any origin. Hono's `cors` sets
+ * them before the handler runs, which makes Hono rebuild each answer as a full Response with a web
+ * stream when the handler returns it, on the path every metered call takes (decision 0098).
+ */
+function decorate(response: Response): Response {
+  const headers = response.headers;
+  if (!headers.has("x-request-id")) headers.set("x-request-id", headers.get(RECEIPT_HEADER) ?? `req_${randomBytes(12).toString("hex")}`);
+  headers.set("access-control-allow-origin", "*");
+  headers.set("access-control-expose-headers", `x-request-id, ${RECEIPT_HEADER}, retry-after`);
   return response;
+}
+
+/** A browser's preflight: any origin may call with its bearer token (there is no cookie to protect). */
+function preflight(requested: string | undefined): Response {
+  return new Response(null, {
+    status: 204,
+    headers: {
+      "access-control-allow-origin": "*",
+      "access-control-allow-methods": "GET, POST",
+      "access-control-allow-headers": requested ?? "authorization, content-type",
+      "access-control-max-age": "86400",
+    },
+  });
 }
 
 /** A token's optional requests-per-minute limit (decision 0083): 429 in the OpenAI shape, with Retry-After. */
@@ -46,18 +65,11 @@ export function openaiRoutes(deps: Deps) {
   const visible = (models: ModelRow[], allowed: string[] | null) => (allowed ? models.filter((m) => allowed.includes(m.name)) : models);
   return new Hono<PlatformEnv>()
     .use(async (c, next) => {
+      if (c.req.method === "OPTIONS") return preflight(c.req.header("access-control-request-headers"));
       c.set("deps", deps);
       await next();
-      c.res = withRequestId(c.res);
+      decorate(c.res);
     })
-    .use(
-      cors({
-        origin: "*",
-        allowMethods: ["GET", "POST", "OPTIONS"],
-        exposeHeaders: ["x-request-id", RECEIPT_HEADER, "retry-after"],
-        maxAge: 86_400,
-      }),
-    )
     .get("/models", async (c) => {
       const auth = await authenticateApiToken(deps, c.req.header("authorization"), "models:read");
       if (!auth.ok) return chatErrorResponse(authError(auth.status, auth.error));
@@ -100,8 +112,8 @@ export function openaiRoutes(deps: Deps) {
       ),
     )
     .onError((error) => {
-      if (error instanceof ChatError) return withRequestId(chatErrorResponse(error));
+      if (error instanceof ChatError) return decorate(chatErrorResponse(error));
       console.error(error);
-      return withRequestId(chatErrorResponse(new ChatError(500, "Internal server error", "server_error")));
+      return decorate(chatErrorResponse(new ChatError(500, "Internal server error", "server_error")));
     });
 }
