@@ -4,6 +4,7 @@ import http from "node:http";
 import { describe, expect, it } from "vitest";
 import { consoleOrigins, isLoopbackHost, publicOrigin } from "../platform/http/hosts";
 import { loadEnv } from "./env";
+import { apiOrigins } from "../app/features/chat/hosts";
 import { allowedHosts, hostAllowList } from "./host";
 
 const base = { DATABASE_PATH: "/tmp/host-test/db.sqlite", SESSION_SECRET: "s".repeat(40) };
@@ -67,6 +68,31 @@ describe("the host allow-list", () => {
       expect(await get("Console.Test:80")).toBe(200);
       expect(await get("evil.example")).toBe(421);
       expect(await get("console.test.evil.example")).toBe(421);
+    } finally {
+      server.close();
+    }
+  });
+
+  it("serves the API examples' host for the public API alone", async () => {
+    const app = express();
+    app.use(hostAllowList(["https://app.example.test"], apiOrigins(["https://app.example.test"], "app.", "api.")));
+    app.all("*", (_req, res) => void res.send("ok"));
+    const server = app.listen(0, "127.0.0.1");
+    await new Promise((r) => server.once("listening", r));
+    const port = (server.address() as AddressInfo).port;
+    const get = (host: string, path: string) =>
+      new Promise<number>((resolve) =>
+        http.get({ host: "127.0.0.1", port, path, headers: { host } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        }),
+      );
+    try {
+      expect(await get("api.example.test", "/openai/v1/models")).toBe(200);
+      expect(await get("app.example.test", "/openai/v1/models")).toBe(200);
+      expect(await get("api.example.test", "/team")).toBe(421);
+      expect(await get("api.example.test", "/api/v1/auth/session")).toBe(421);
+      expect(await get("evil.example", "/openai/v1/models")).toBe(421);
     } finally {
       server.close();
     }

@@ -7,6 +7,7 @@ import type { ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
 import morgan from "morgan";
+import { apiOrigins } from "../app/features/chat/hosts";
 import type { PlatformRequest } from "../app/load-context";
 import { newInProcessBindings } from "../platform/auth/shared-sessions";
 import { isDevSignin } from "../platform/config";
@@ -75,7 +76,7 @@ app.use((_req, res, next) => {
 app.get("/healthz", (_req, res) => {
   res.json({ ok: true });
 });
-app.use(hostAllowList(origins));
+app.use(hostAllowList(origins, apiOrigins(origins, env.APP_HOST_PREFIX, env.API_HOST_PREFIX)));
 app.use(bodyLimit(consoleBodyLimit));
 if (env.LOG_REQUESTS === "true") app.use(morgan(production ? "combined" : "dev"));
 

@@ -8,6 +8,17 @@ export function apiHost(appHost: string, appPrefix: string, apiPrefix: string): 
   return apiPrefix + appHost.slice(appPrefix.length);
 }
 
+/** The API examples' origins for these console origins, where the prefixes make them differ. */
+export function apiOrigins(origins: readonly string[], appPrefix: string, apiPrefix: string): string[] {
+  return origins
+    .map((origin) => {
+      const url = new URL(origin);
+      url.host = apiHost(url.host, appPrefix, apiPrefix);
+      return url.origin;
+    })
+    .filter((origin) => !origins.includes(origin));
+}
+
 export function apiBaseUrl(appUrl: string, appPrefix: string, apiPrefix: string): string {
   const url = new URL(appUrl);
   return `${url.protocol}//${apiHost(url.host, appPrefix, apiPrefix)}/openai/v1`;
