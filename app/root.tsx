@@ -6,6 +6,7 @@ import { GeneralErrorBoundary } from "./components/GeneralErrorBoundary";
 import { ProgressBar } from "./components/ProgressBar";
 import { Toaster } from "./components/Toaster";
 import { ClientHintCheck, getHints } from "./lib/client-hints";
+import { useFocusAfterAction } from "./lib/focus-after-action";
 import { useNonce } from "./lib/nonce";
 import { documentTitle } from "./lib/route-handle";
 import stylesheet from "./styles/app.css?url";
@@ -44,6 +45,7 @@ export function Layout({ children }: { children: ReactNode }) {
 
 export default function App() {
   const { toast } = useLoaderData<typeof loader>();
+  useFocusAfterAction();
   return (
     <>
       <ProgressBar />

@@ -2,10 +2,12 @@ import type { AppLoadContext } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { consoleCookie, consoleCookieSettings } from "./cookies.server";
 import type { Access } from "./features/auth/guards";
+import { namedOrganization, PAGE_ORGANIZATION_FIELD, PAGE_ORGANIZATION_HEADER, staleOrganizationMessage } from "./features/auth/page-organization";
 import { guard, safeRedirectPath } from "./features/auth/guards";
 import type { PlatformClient } from "./platform/client.server";
 import { platformClient } from "./platform/client.server";
 import type { OrgSession, Session, ValidSession } from "./platform/schemas";
+import { toastHeader } from "./toast.server";
 
 /** The page a signed-out visitor asked for, kept across the sign-in round trip (DESIGN §3). */
 const returnToCookie = consoleCookie("return_to", { httpOnly: true, sameSite: "lax", path: "/", maxAge: 600 });
@@ -65,6 +67,7 @@ export async function requireAccess<A extends Access>(
   const api = platformClient(request, context);
   const session = await loadSessionOnce(api, request, context);
   const result = guard(access, session);
+  if (result.allow && request.method !== "GET" && session.valid && session.activeOrganization) await refuseStaleOrganization(request, session as OrgSession);
   if (!result.allow) {
     const headers = new Headers();
     // A stray subresource (an icon, a stale script) that reaches the console's catch-all page is
@@ -77,4 +80,36 @@ export async function requireAccess<A extends Access>(
     throw redirect(result.redirectTo, { headers });
   }
   return { session: session as SessionFor<A>, api };
+}
+
+/** The organization a page's form or fetch call says it was for, without consuming the body. */
+async function pageOrganization(request: Request): Promise<number | null> {
+  const header = namedOrganization(request.headers.get(PAGE_ORGANIZATION_HEADER));
+  if (header !== null) return header;
+  const type = request.headers.get("content-type") ?? "";
+  if (!type.startsWith("application/x-www-form-urlencoded") && !type.startsWith("multipart/form-data")) return null;
+  const value = (await request.clone().formData()).get(PAGE_ORGANIZATION_FIELD);
+  return namedOrganization(typeof value === "string" ? value : null);
+}
+
+/**
+ * An action from a page of another organization than the active one (switched in another tab, or
+ * removed from it since) does nothing: back to the page, now the active organization's, saying why.
+ */
+async function refuseStaleOrganization(request: Request, session: OrgSession): Promise<void> {
+  const shown = await pageOrganization(request);
+  if (shown === null) return;
+  const message = staleOrganizationMessage(shown, session, "Nothing was changed");
+  if (!message) return;
+  const url = new URL(request.url);
+  throw redirect(url.pathname + url.search, { headers: { "Set-Cookie": await toastHeader({ kind: "error", message }) } });
+}
+
+/** The same for the console's resource routes, which answer JSON: the refusal's message, or null. */
+export async function staleOrganizationRefusal(request: Request, api: PlatformClient): Promise<string | null> {
+  const shown = namedOrganization(request.headers.get(PAGE_ORGANIZATION_HEADER));
+  if (shown === null) return null;
+  const session = await loadSession(api);
+  if (!session.valid || !session.activeOrganization) return null;
+  return staleOrganizationMessage(shown, session as OrgSession, "Nothing was sent");
 }

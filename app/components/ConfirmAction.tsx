@@ -1,7 +1,9 @@
 import { Form } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { Popover, PopoverClose } from "~/components/Popover";
+import { focusSectionAfterAction } from "~/lib/focus-after-action";
 import { useIsPending } from "~/lib/use-is-pending";
+import { PageOrganizationField } from "~/features/auth/PageOrganizationField";
 
 interface ConfirmActionProps {
   /** The button that opens the question. */
@@ -45,8 +47,9 @@ export function ConfirmAction({
       className="mt-2 w-80 rounded-box border border-base-300 bg-base-100 p-4 text-left shadow-lg"
     >
       <p className="mb-3 text-sm font-normal whitespace-normal">{question}</p>
-      <Form method="post" action={action} className="flex justify-end gap-2">
+      <Form method="post" action={action} className="flex justify-end gap-2" onSubmit={(event) => focusSectionAfterAction(event.currentTarget)}>
         <input type="hidden" name="intent" value={intent} />
+        <PageOrganizationField />
         {Object.entries(fields).map(([k, v]) => (
           <input key={k} type="hidden" name={k} value={v} />
         ))}

@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import { useEffect, useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { useIsPending } from "~/lib/use-is-pending";
+import { PageOrganizationField } from "~/features/auth/PageOrganizationField";
 
 interface SaveOnChangeSelectProps<T extends string> {
   id: string;
@@ -51,6 +52,7 @@ export function SaveOnChangeSelect<T extends string>({
   return (
     <Form method="post" action={action} className={className} onChange={(e) => hydrated && submit(e.currentTarget, { preventScrollReset: true })}>
       {intent ? <input type="hidden" name="intent" value={intent} /> : null}
+      <PageOrganizationField />
       {Object.entries(fields).map(([k, v]) => (
         <input key={k} type="hidden" name={k} value={v} />
       ))}

@@ -15,22 +15,25 @@ export function Toaster({ toast }: { toast: Toast | null }) {
     const timer = setTimeout(() => setShown(null), 5000);
     return () => clearTimeout(timer);
   }, [toast]);
-  if (!shown) return null;
-  const tone = shown.kind === "error" ? "alert-error" : shown.kind === "success" ? "alert-success" : "alert-info";
+  const tone = shown?.kind === "error" ? "alert-error" : shown?.kind === "success" ? "alert-success" : "alert-info";
+  // The live region is always there, and the message is written into it: screen readers announce a
+  // region's changes, and often not a region that appears with its text already in it.
   return (
-    <div className="toast toast-end toast-box z-50">
-      <div role="status" className={`alert ${tone}`}>
-        <span>{shown.message}</span>
-        {hydrated ? (
-          <button type="button" className="btn btn-ghost btn-xs" onClick={() => setShown(null)} aria-label="Dismiss">
-            ✕
-          </button>
-        ) : (
-          <label className="btn btn-ghost btn-xs relative">
-            <input type="checkbox" className="toast-dismiss sr-only" aria-label="Dismiss" />✕
-          </label>
-        )}
-      </div>
+    <div role="status" className="toast toast-end toast-box pointer-events-none z-50">
+      {shown ? (
+        <div className={`alert pointer-events-auto ${tone}`}>
+          <span>{shown.message}</span>
+          {hydrated ? (
+            <button type="button" className="btn btn-ghost btn-xs" onClick={() => setShown(null)} aria-label="Dismiss">
+              ✕
+            </button>
+          ) : (
+            <label className="btn btn-ghost btn-xs relative">
+              <input type="checkbox" className="toast-dismiss sr-only" aria-label="Dismiss" />✕
+            </label>
+          )}
+        </div>
+      ) : null}
     </div>
   );
 }

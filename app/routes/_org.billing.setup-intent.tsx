@@ -2,6 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { billingApi } from "~/platform/billing.server";
 import { platformClient } from "~/platform/client.server";
+import { staleOrganizationRefusal } from "~/session.server";
 
 const body = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("start") }),
@@ -16,6 +17,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const api = platformClient(request, context);
   const parsed = body.safeParse(await request.json().catch(() => null));
   if (!parsed.success) return Response.json({ error: "Invalid request" }, { status: 400 });
+  const stale = await staleOrganizationRefusal(request, api);
+  if (stale) return Response.json({ error: stale }, { status: 409, headers: api.headers });
   const billing = billingApi(api);
   const result = parsed.data.intent === "start" ? await billing.setupPaymentMethod() : await billing.confirmSetup(parsed.data.setupIntentId);
   if (!result.ok) return Response.json({ error: result.error }, { status: result.status, headers: api.headers });

@@ -3,6 +3,7 @@ import { chatSendSchema } from "~/platform/chat";
 import { chatReceipt, sendChat } from "~/platform/chat.server";
 import { platformClient } from "~/platform/client.server";
 import { modelStatuses } from "~/platform/models.server";
+import { staleOrganizationRefusal } from "~/session.server";
 
 function json(body: unknown, status = 200, headers?: HeadersInit) {
   const h = new Headers(headers);
@@ -21,6 +22,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const parsed = chatSendSchema.safeParse(await request.json().catch(() => null));
   if (!parsed.success) return json({ error: { message: "Send a model and at least one message" } }, 400);
   const api = platformClient(request, context);
+  const stale = await staleOrganizationRefusal(request, api);
+  if (stale) return json({ error: { message: stale } }, 409, api.headers);
   let upstream: Response;
   try {
     upstream = await sendChat(api, parsed.data, request.signal);

@@ -5,8 +5,11 @@ test("an unknown page inside the console says 'Page not found' and keeps the sid
   await signInWithOrganization(page, "Lost");
   const response = await page.goto("/no-such-page/at-all");
   expect(response?.status()).toBe(404);
-  await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Page not found", level: 2 })).toBeVisible();
   await expect(page.getByText("We couldn't find that page.")).toBeVisible();
+  // The header and the tab name the page too: no empty page heading.
+  await expect(page.getByRole("heading", { name: "Page not found", level: 1 })).toBeVisible();
+  await expect(page).toHaveTitle("Page not found · AI Console");
 
   // The layout survived the page's error: the sidebar's links and the account menu still work.
   const sidebar = page.getByRole("complementary", { name: "Sidebar" });
@@ -35,5 +38,5 @@ test("the browser's tab names the page, after client-side navigation too", async
   await page.goto("/playground/nowhere");
   await expect(page).toHaveTitle("Playground · AI Console");
   await page.goto("/no-such-page");
-  await expect(page).toHaveTitle("AI Console");
+  await expect(page).toHaveTitle("Page not found · AI Console");
 });

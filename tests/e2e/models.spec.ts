@@ -21,3 +21,16 @@ test("the models table shows each model with its status, and opens the chat with
     await dispose();
   }
 });
+
+test("a model's status dot keeps its colour in forced-colours (high contrast) mode", async ({ page }) => {
+  await signInWithOrganization(page);
+  await page.emulateMedia({ forcedColors: "active" });
+  await page.goto("/models");
+  const dot = page.getByRole("row", { name: /builtin/ }).locator("span.rounded-full");
+  await expect(dot).toBeVisible();
+  const colour = await dot.evaluate((el) => getComputedStyle(el).backgroundColor);
+  // Forced colours replace backgrounds with the system's (transparent, or the page's Canvas): not this dot's green.
+  const canvas = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  expect(colour).not.toBe("rgba(0, 0, 0, 0)");
+  expect(colour).not.toBe(canvas);
+});

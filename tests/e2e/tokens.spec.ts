@@ -140,9 +140,12 @@ test.describe("with JavaScript disabled", () => {
     await page.goto("/tokens");
     const form = page.getByRole("region", { name: "Create API token" });
     await form.getByLabel("audio", { exact: true }).check();
+    const created = page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname === "/tokens");
     await form.getByRole("button", { name: "Create token" }).click();
     await expect(page.getByRole("region", { name: "Token created" })).toContainText("you will not see it again");
     await expect(page.getByLabel("New token secret")).toHaveText(/^sk-/);
+    // The page with the secret is not kept by the browser, for Back to show again after signing out.
+    expect((await created).headers()["cache-control"]).toBe("no-store");
 
     await tokenRows(page).nth(1).getByRole("button", { name: "Revoke" }).click();
     await page.getByRole("alertdialog").getByRole("button", { name: "Revoke token" }).click();

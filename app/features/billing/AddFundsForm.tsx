@@ -9,6 +9,7 @@ import { useDialogHref } from "~/components/UrlDialog";
 import { useIsPending } from "~/lib/use-is-pending";
 import { NoPaymentMethodBanner } from "./NoPaymentMethodBanner";
 import { addFundsError, addFundsForm, MAX_AMOUNT, MIN_AMOUNT, QUICK_AMOUNTS } from "./validation";
+import { PageOrganizationField } from "~/features/auth/PageOrganizationField";
 
 /**
  * Add funds (conform): quick amounts are links (`?amount=`) before JavaScript loads and set the field
@@ -48,6 +49,7 @@ export function AddFundsForm({
   return (
     <Form method="post" className="space-y-4" replace {...getFormProps(form)}>
       <input type="hidden" name="intent" value="add-funds" />
+      <PageOrganizationField />
       <input type="hidden" name="nonce" value={nonce} />
       {!hasPaymentMethod && <NoPaymentMethodBanner />}
       <div>

@@ -7,6 +7,7 @@ import { useArrivalKey } from "~/lib/use-arrival";
 import { useIsPending } from "~/lib/use-is-pending";
 import type { BillingConfig } from "~/platform/billing";
 import { autoPaymentDefaults, autoPaymentForm } from "./validation";
+import { PageOrganizationField } from "~/features/auth/PageOrganizationField";
 
 /** Auto-payment (conform): the amounts are checked only when enabled, next to each field (SPEC §5). */
 export function AutoPaymentForm({ config, lastResult }: { config: BillingConfig; lastResult: SubmissionResult<string[]> | undefined }) {
@@ -28,6 +29,7 @@ export function AutoPaymentForm({ config, lastResult }: { config: BillingConfig;
   return (
     <Form method="post" className="space-y-4" replace {...getFormProps(form)}>
       <input type="hidden" name="intent" value="auto-payment" />
+      <PageOrganizationField />
       <label className="flex cursor-pointer items-center gap-3">
         <input key={enabledKey} {...enabledProps} className="toggle toggle-primary" />
         <span className="font-medium">Enable auto-payment</span>

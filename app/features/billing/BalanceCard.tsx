@@ -8,6 +8,7 @@ import { formatBalance } from "./format";
 import { BILLING_MESSAGES } from "./messages";
 import { rechargeLimitText } from "./recharge";
 import { autoReloadEnabled } from "./validation";
+import { PageOrganizationField } from "~/features/auth/PageOrganizationField";
 
 /**
  * The balance (or the amount since the last invoice), Add funds, and the auto-reload summary. Auto-reload
@@ -91,6 +92,7 @@ function TurnOffAutoReload() {
   return (
     <Form method="post">
       <input type="hidden" name="intent" value="auto-payment" />
+      <PageOrganizationField />
       <button type="submit" className="btn btn-warning btn-sm" disabled={pending}>
         {pending ? "Turning off…" : "Turn off auto-reload"}
       </button>

@@ -7,15 +7,22 @@ import type { FormEvent } from "react";
 import { useEffect, useState } from "react";
 import { SETUP_ENDPOINT, SETUP_MESSAGES } from "./messages";
 import { Alert } from "~/components/Alert";
+import { PAGE_ORGANIZATION_HEADER } from "~/features/auth/page-organization";
+import { usePageOrganizationId } from "~/features/auth/PageOrganizationField";
+
+/** A call of the card form's resource route, naming the organization the page shows (decision 0098). */
+function callSetup(body: object, organizationId: number | undefined): Promise<Response> {
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  if (organizationId !== undefined) headers[PAGE_ORGANIZATION_HEADER] = String(organizationId);
+  return fetch(SETUP_ENDPOINT, { method: "POST", headers, body: JSON.stringify(body) });
+}
 
 /** Asks the console for a SetupIntent's client secret, mapping each failure to SPEC §8's text. */
-async function requestClientSecret(): Promise<{ clientSecret: string } | { error: string }> {
+async function requestClientSecret(organizationId: number | undefined): Promise<{ clientSecret: string } | { error: string }> {
   try {
-    const response = await fetch(SETUP_ENDPOINT, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ intent: "start" }),
-    });
+    const response = await callSetup({ intent: "start" }, organizationId);
+    // Another organization was made active in another tab: say so rather than set up its card.
+    if (response.status === 409) return { error: String(((await response.json()) as { error?: unknown }).error ?? SETUP_MESSAGES.setupFailed) };
     if (!response.ok) return { error: SETUP_MESSAGES.setupFailed };
     const body = (await response.json()) as { clientSecret?: unknown };
     if (typeof body.clientSecret !== "string" || !body.clientSecret) return { error: SETUP_MESSAGES.noClientSecret };
@@ -26,13 +33,9 @@ async function requestClientSecret(): Promise<{ clientSecret: string } | { error
 }
 
 /** Records a succeeded setup right away (no waiting on the webhook). */
-async function recordSetup(setupIntentId: string): Promise<boolean> {
+async function recordSetup(setupIntentId: string, organizationId: number | undefined): Promise<boolean> {
   try {
-    const response = await fetch(SETUP_ENDPOINT, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ intent: "confirm", setupIntentId }),
-    });
+    const response = await callSetup({ intent: "confirm", setupIntentId }, organizationId);
     return response.ok;
   } catch {
     return false;
@@ -47,6 +50,7 @@ export function PaymentMethodSetup({ publishableKey, onCancelHref }: { publishab
   const [stripe, setStripe] = useState<Stripe | null>(null);
   const [clientSecret, setClientSecret] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(publishableKey ? null : SETUP_MESSAGES.initFailed);
+  const organizationId = usePageOrganizationId();
 
   useEffect(() => {
     if (!publishableKey) return;
@@ -58,7 +62,7 @@ export function PaymentMethodSetup({ publishableKey, onCancelHref }: { publishab
         else setError(SETUP_MESSAGES.initFailed);
       })
       .catch(() => live && setError(SETUP_MESSAGES.initFailed));
-    void requestClientSecret().then((result) => {
+    void requestClientSecret(organizationId).then((result) => {
       if (!live) return;
       if ("error" in result) setError((current) => current ?? result.error);
       else setClientSecret(result.clientSecret);
@@ -66,7 +70,7 @@ export function PaymentMethodSetup({ publishableKey, onCancelHref }: { publishab
     return () => {
       live = false;
     };
-  }, [publishableKey]);
+  }, [publishableKey, organizationId]);
 
   if (error) {
     return (
@@ -95,6 +99,7 @@ function SetupForm({ cancelHref }: { cancelHref: string }) {
   const elements = useElements();
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<{ kind: "error" | "success"; text: string } | null>(null);
+  const organizationId = usePageOrganizationId();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -118,7 +123,7 @@ function SetupForm({ cancelHref }: { cancelHref: string }) {
         setBusy(false);
         return;
       }
-      if (!(await recordSetup(result.setupIntent.id))) {
+      if (!(await recordSetup(result.setupIntent.id, organizationId))) {
         setMessage({ kind: "error", text: SETUP_MESSAGES.updateFailed });
         setBusy(false);
         return;

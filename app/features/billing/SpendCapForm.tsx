@@ -8,6 +8,7 @@ import { Alert } from "~/components/Alert";
 import { useArrivalKey } from "~/lib/use-arrival";
 import { useIsPending } from "~/lib/use-is-pending";
 import { spendCapForm } from "./spend-cap-form";
+import { PageOrganizationField } from "~/features/auth/PageOrganizationField";
 
 // One formatter for the module: toLocaleString with options builds a new one per call (decision 0087).
 const dollars = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
@@ -55,6 +56,7 @@ export function SpendCapForm({
         {isAdmin ? (
           <Form method="post" className="flex flex-col gap-2" replace preventScrollReset {...getFormProps(form)}>
             <input type="hidden" name="intent" value="spend-cap" />
+            <PageOrganizationField />
             <label className="fieldset-legend" htmlFor={fields.monthlyCap.id}>
               Monthly spend cap (USD)
             </label>

@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { ChatMessage } from "./messages";
 import { apiErrorMessage, messageId, toWire } from "./messages";
+import { PAGE_ORGANIZATION_HEADER } from "~/features/auth/page-organization";
+import { usePageOrganizationId } from "~/features/auth/PageOrganizationField";
 import type { ModelStatus } from "~/features/models/status";
 import type { RetryStatus, UnavailableStatus } from "./retry";
 import { classifyFailure, RETRY_SECONDS, secondsLeft } from "./retry";
@@ -32,6 +34,10 @@ export function useChatStream(setMessages: SetMessages, onFinished: (message: Ch
   finished.current = onFinished;
   const statusOf = useRef(statusOfModel);
   statusOf.current = statusOfModel;
+  // The organization the page shows: a reply is never charged to another one made active elsewhere.
+  const pageOrganization = usePageOrganizationId();
+  const organizationId = useRef(pageOrganization);
+  organizationId.current = pageOrganization;
 
   const run = useCallback(
     async (history: ChatMessage[], model: string) => {
@@ -52,7 +58,11 @@ export function useChatStream(setMessages: SetMessages, onFinished: (message: Ch
       try {
         const response = await fetch("/resources/chat", {
           method: "POST",
-          headers: { "content-type": "application/json", accept: "text/event-stream" },
+          headers: {
+            "content-type": "application/json",
+            accept: "text/event-stream",
+            ...(organizationId.current === undefined ? {} : { [PAGE_ORGANIZATION_HEADER]: String(organizationId.current) }),
+          },
           body: JSON.stringify({ model, messages: toWire(history) }),
           signal: abort.signal,
         });

@@ -5,7 +5,8 @@ import { STATUS_DOT_CLASS, STATUS_TOOLTIPS } from "./status";
 export function StatusDot({ status }: { status: ModelStatus }) {
   return (
     <span className="tooltip tooltip-right inline-flex items-center" data-tip={STATUS_TOOLTIPS[status]}>
-      <span className={`inline-block size-2.5 rounded-full ${STATUS_DOT_CLASS[status]}`} aria-hidden />
+      {/* Its colour is what it says: kept in forced-colours (high contrast) mode, which drops backgrounds. */}
+      <span className={`inline-block size-2.5 rounded-full forced-color-adjust-none ${STATUS_DOT_CLASS[status]}`} aria-hidden />
       <span className="sr-only">{STATUS_TOOLTIPS[status]}</span>
     </span>
   );

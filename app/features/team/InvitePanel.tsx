@@ -11,6 +11,7 @@ import { useIsPending } from "~/lib/use-is-pending";
 import { INVITE_EXPIRY_CHOICES, inviteForm } from "./invite-forms";
 import type { InviteKind } from "./member-rules";
 import { INVITE_KINDS } from "./member-rules";
+import { PageOrganizationField } from "~/features/auth/PageOrganizationField";
 
 interface InvitePanelProps {
   /** The code just made, shown with a copy button (it is in the list below too). */
@@ -61,6 +62,7 @@ export function InvitePanel({ invite, lastResult }: InvitePanelProps) {
         </div>
         <Form method="post" className="flex flex-col gap-3" {...getFormProps(form)}>
           <input type="hidden" name="intent" value="invite" />
+          <PageOrganizationField />
           <div className="flex flex-wrap items-start gap-4">
             <fieldset className="fieldset w-40">
               <label className="fieldset-legend" htmlFor={fields.expiry.id}>

@@ -9,6 +9,7 @@ import { useIsPending } from "~/lib/use-is-pending";
 import { createTokenForm } from "./token-forms";
 import { DEFAULT_EXPIRY, EXPIRY_CHOICES } from "./token-rules";
 import { SpendSettingsFields } from "./SpendSettingsFields";
+import { PageOrganizationField } from "~/features/auth/PageOrganizationField";
 
 interface CreateTokenFormProps {
   scopes: string[];
@@ -50,6 +51,7 @@ export function CreateTokenForm({ scopes, models, lastResult }: CreateTokenFormP
         </h2>
         <Form method="post" className="flex flex-col gap-4" {...getFormProps(form)}>
           <input type="hidden" name="intent" value="create" />
+          <PageOrganizationField />
           <fieldset className="fieldset">
             <legend className="fieldset-legend">Scopes</legend>
             <div className="flex flex-wrap gap-x-6 gap-y-2" key={fields.scopes.key}>

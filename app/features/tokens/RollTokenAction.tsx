@@ -3,6 +3,7 @@ import { RefreshCw } from "lucide-react";
 import { ROLL_GRACE_CHOICES, ROLL_GRACE_LABELS } from "@contract/token-rotation";
 import { Popover, PopoverClose } from "~/components/Popover";
 import { useIsPending } from "~/lib/use-is-pending";
+import { PageOrganizationField } from "~/features/auth/PageOrganizationField";
 
 /**
  * "Roll" on a token (issue 16): a step the page renders (a popover, so it opens without
@@ -30,6 +31,7 @@ export function RollTokenAction({ publicId }: { publicId: string }) {
       </p>
       <Form method="post" className="flex flex-col gap-3">
         <input type="hidden" name="intent" value="roll" />
+        <PageOrganizationField />
         <input type="hidden" name="publicId" value={publicId} />
         <label htmlFor={selectId} className="text-sm">
           Old secret keeps working for

@@ -9,6 +9,7 @@ import { useIsPending } from "~/lib/use-is-pending";
 import type { ApiToken } from "~/platform/tokens";
 import { SpendSettingsFields } from "./SpendSettingsFields";
 import { tokenSettingsForm } from "./token-forms";
+import { PageOrganizationField } from "~/features/auth/PageOrganizationField";
 
 interface TokenSettingsFormProps {
   token: ApiToken;
@@ -51,6 +52,7 @@ export function TokenSettingsForm({ token, models, lastResult }: TokenSettingsFo
         </h2>
         <Form method="post" action={`/tokens?edit=${encodeURIComponent(token.publicId)}`} className="flex flex-col gap-4" {...getFormProps(form)}>
           <input type="hidden" name="intent" value="settings" />
+          <PageOrganizationField />
           <input type="hidden" name="publicId" value={token.publicId} />
           <SpendSettingsFields fields={settings} models={models} />
           {form.errors?.[0] ? (

@@ -1,0 +1,34 @@
+/**
+ * The organization a page showed, sent back with what the user does there (decision 0098): the
+ * active organization is the session's, shared by every tab, so a page left open can be for another
+ * organization than the one a later click in another tab made active. An action from such a page is
+ * refused, never applied to an organization the user did not see.
+ */
+export const PAGE_ORGANIZATION_FIELD = "pageOrganization";
+/** The same, for the console's own `fetch` calls (the chat, the card form). */
+export const PAGE_ORGANIZATION_HEADER = "x-page-organization";
+
+interface Named {
+  id: number;
+  name: string;
+}
+
+/** Why an action from a page of organization `shown` did nothing, or null when that is the active one. */
+export function staleOrganizationMessage(
+  shown: number,
+  session: { activeOrganization: Named; organizations: Named[] },
+  outcome: "Nothing was changed" | "Nothing was sent",
+): string | null {
+  const active = session.activeOrganization;
+  if (shown === active.id) return null;
+  const page = session.organizations.find((o) => o.id === shown);
+  return page
+    ? `${outcome}: this page was for ${page.name}, and ${active.name} has since been made active in another tab. The page now shows ${active.name}.`
+    : `${outcome}: you are no longer a member of the organization this page was for. The page now shows ${active.name}.`;
+}
+
+/** The organization id a request names, from its header or its form field; null when it names none. */
+export function namedOrganization(value: string | null | undefined): number | null {
+  if (!value || !/^\d{1,15}$/.test(value)) return null;
+  return Number(value);
+}

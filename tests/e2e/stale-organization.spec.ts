@@ -1,0 +1,66 @@
+import type { APIRequestContext, Page } from "@playwright/test";
+import { createOrganizationWithRequests, signInWithOrganization } from "./support/auth";
+import { expect, test } from "./support/test";
+
+/**
+ * Decision 0098: the active organization belongs to the session, shared by every tab. A page left open
+ * for one organization, after another tab made another one active, must not act on the other one.
+ */
+
+async function twoOrganizations(page: Page) {
+  const { orgName: first, orgId: firstId } = await signInWithOrganization(page, "TwoTabs");
+  const second = `Second ${first}`;
+  const secondId = await createOrganizationWithRequests(page.request, second);
+  await activate(page.request, firstId);
+  return { first, firstId, second, secondId };
+}
+
+/** What another tab does: makes another organization active. */
+async function activate(request: APIRequestContext, organizationId: number) {
+  expect((await request.post("/api/v1/auth/switch", { data: { organizationId } })).ok()).toBe(true);
+}
+
+const refusal = (first: string, second: string) =>
+  `Nothing was changed: this page was for ${first}, and ${second} has since been made active in another tab. The page now shows ${second}.`;
+
+for (const javaScriptEnabled of [true, false]) {
+  test.describe(javaScriptEnabled ? "with JavaScript" : "with JavaScript disabled", () => {
+    test.use({ javaScriptEnabled });
+
+    test("a form on a page of an organization no longer active changes nothing, and says why", async ({ page }) => {
+      const { first, firstId, second, secondId } = await twoOrganizations(page);
+      await page.goto("/team");
+      await expect(page.getByLabel("Active organization").locator("option:checked")).toHaveText(first);
+
+      await activate(page.request, secondId);
+      await page.getByRole("button", { name: "Single-use invite" }).click();
+      await expect(page.getByRole("status").filter({ hasText: refusal(first, second) })).toBeVisible();
+      await expect(page.getByLabel("Active organization").locator("option:checked")).toHaveText(second);
+      expect(await (await page.request.get("/api/v1/organizations/invites")).json()).toEqual([]);
+      await activate(page.request, firstId);
+      expect(await (await page.request.get("/api/v1/organizations/invites")).json()).toEqual([]);
+
+      // The money forms too: a spend cap typed on the first organization's page is not set on the second.
+      await page.goto("/billing");
+      await activate(page.request, secondId);
+      const cap = page.getByRole("region", { name: "Monthly spend cap" });
+      await cap.getByLabel("Monthly spend cap (USD)").fill("123");
+      await cap.getByRole("button", { name: "Save cap" }).click();
+      await expect(page.getByRole("status").filter({ hasText: refusal(first, second) })).toBeVisible();
+      expect(await (await page.request.get("/api/v1/billing/spend-cap")).json()).toMatchObject({ monthlyCap: null });
+    });
+  });
+}
+
+test("a chat sent from a page of an organization no longer active is not sent, nor charged", async ({ page }) => {
+  const { first, second, secondId } = await twoOrganizations(page);
+  await page.goto("/chat?model=builtin");
+  await expect(page.getByRole("button", { name: /Model: Built-in development model/ })).toBeVisible();
+  await activate(page.request, secondId);
+  const input = page.getByRole("textbox", { name: "Message" });
+  await input.fill("Who pays for this?");
+  await input.press("Enter");
+  await expect(page.getByRole("alert")).toContainText(`Nothing was sent: this page was for ${first}, and ${second} has since been made active in another tab.`);
+  // Refused before the platform was called: no reply, nothing metered.
+  await expect(page.getByRole("listitem", { name: "Assistant message" })).toHaveCount(0);
+});
