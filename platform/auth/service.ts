@@ -57,13 +57,17 @@ export async function grantSystemAdmin(deps: Pick<Deps, "db" | "now">, userId: n
     .execute();
 }
 
-/** A new session id for the cookie; only its hash is stored. Any previous session is ended (rotation). */
+/**
+ * A new session id for the cookie; only its hash is stored. Any previous session is ended (rotation).
+ * It starts in the organization the user last made active (still checked as theirs when resolved).
+ */
 export async function startSession(deps: Deps, userId: number, previousId?: string): Promise<string> {
   const id = randomToken(32);
   if (previousId) await endSession(deps, previousId);
+  const user = await deps.db.selectFrom("users").select("last_active_org_id").where("id", "=", userId).executeTakeFirst();
   await deps.db
     .insertInto("sessions")
-    .values({ id_hash: sha256(id), user_id: userId, active_org_id: null, expires_at: deps.now() + SESSION_TTL_MS, created_at: deps.now() })
+    .values({ id_hash: sha256(id), user_id: userId, active_org_id: user?.last_active_org_id ?? null, expires_at: deps.now() + SESSION_TTL_MS, created_at: deps.now() })
     .execute();
   return id;
 }
@@ -169,4 +173,9 @@ export async function switchOrganization(deps: Pick<Deps, "db">, caller: { userI
 
 export async function setActiveOrganization(deps: Pick<Deps, "db">, sessionHash: string, orgId: number): Promise<void> {
   await deps.db.updateTable("sessions").set({ active_org_id: orgId }).where("id_hash", "=", sessionHash).execute();
+  await deps.db
+    .updateTable("users")
+    .set({ last_active_org_id: orgId })
+    .where("id", "=", (eb) => eb.selectFrom("sessions").select("user_id").where("id_hash", "=", sessionHash))
+    .execute();
 }

@@ -20,6 +20,7 @@ import * as m0010 from "./migrations/0010-audit-log";
 import * as m0011 from "./migrations/0011-token-rotation";
 import * as m0012 from "./migrations/0012-invite-management";
 import * as m0013 from "./migrations/0013-usage-daily";
+import * as m0014 from "./migrations/0014-last-active-organization";
 
 export type DB = Kysely<Database>;
 
@@ -38,6 +39,7 @@ const migrations: Record<string, Migration> = {
   "0011-token-rotation": m0011,
   "0012-invite-management": m0012,
   "0013-usage-daily": m0013,
+  "0014-last-active-organization": m0014,
 };
 
 export interface DatabaseOptions {

@@ -1,4 +1,4 @@
-import type { Generated, Selectable } from "kysely";
+import type { ColumnType, Generated, Selectable } from "kysely";
 import type { PaymentMode } from "@contract/billing";
 import type { InviteKind } from "@contract/orgs";
 import type { ModelStatusOverride } from "@contract/models";
@@ -42,6 +42,8 @@ export interface UsersTable {
   email: string;
   email_verified: number;
   created_at: number;
+  /** The organization the user last made active: where a new session starts (membership still checked). */
+  last_active_org_id: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface OAuthAccountsTable {

@@ -203,6 +203,22 @@ describe("session, logout and switch", () => {
     expect((await h.fetch("/auth/switch", { method: "POST", json: { organizationId: 1 } })).status).toBe(401);
   });
 
+  it("starts a new session in the organization the user last made active, while it is still theirs", async () => {
+    h = await createHarness();
+    await h.signIn(); // the first user ever joins the system organization
+    const rita = await h.signIn("Rita", "rita-resume@example.test");
+    const first = await (await rita.call("POST", "/organizations", { name: "First" })).json();
+    const second = await (await rita.call("POST", "/organizations", { name: "Second" })).json();
+    expect((await rita.call("POST", "/auth/switch", { organizationId: second.id })).status).toBe(200);
+    await rita.call("POST", "/auth/logout");
+    const again = await h.signIn("Rita", "rita-resume@example.test");
+    expect((await (await again.call("GET", "/auth/session")).json()).activeOrganization.name).toBe("Second");
+    // Removed from it since: the oldest membership, as before.
+    await h.deps.db.deleteFrom("memberships").where("org_id", "=", second.id).execute();
+    const third = await h.signIn("Rita", "rita-resume@example.test");
+    expect((await (await third.call("GET", "/auth/session")).json()).activeOrganization.id).toBe(first.id);
+  });
+
   it("picks an organization when the active one is gone, so guards never bounce", async () => {
     h = await createHarness();
     await h.signIn(); // the first user ever joins the system organization; keep Alice out of it
