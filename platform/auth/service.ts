@@ -67,7 +67,13 @@ export async function startSession(deps: Deps, userId: number, previousId?: stri
   const user = await deps.db.selectFrom("users").select("last_active_org_id").where("id", "=", userId).executeTakeFirst();
   await deps.db
     .insertInto("sessions")
-    .values({ id_hash: sha256(id), user_id: userId, active_org_id: user?.last_active_org_id ?? null, expires_at: deps.now() + SESSION_TTL_MS, created_at: deps.now() })
+    .values({
+      id_hash: sha256(id),
+      user_id: userId,
+      active_org_id: user?.last_active_org_id ?? null,
+      expires_at: deps.now() + SESSION_TTL_MS,
+      created_at: deps.now(),
+    })
     .execute();
   return id;
 }

@@ -309,6 +309,13 @@ describe("/openai/v1 as OpenAI's clients read it (decision 0098)", () => {
     return { admin, base, token, openai: new OpenAI({ baseURL: base, apiKey: token.token, maxRetries: 0 }) };
   }
   const hello = [{ role: "user" as const, content: "Say hello" }];
+  /** Every chunk of a stream that asked for the usage chunk. */
+  async function withUsage(openai: OpenAI, model: string) {
+    const chunks = [];
+    for await (const chunk of await openai.chat.completions.create({ model, messages: hello, stream: true, stream_options: { include_usage: true } }))
+      chunks.push(chunk);
+    return chunks;
+  }
 
   it("streams only chunks with a choice unless the client asks for usage, as the SDK's own loop expects", async () => {
     const { openai } = await client();
@@ -317,28 +324,14 @@ describe("/openai/v1 as OpenAI's clients read it (decision 0098)", () => {
     for await (const chunk of stream) text += chunk.choices[0].delta.content ?? "";
     expect(text).toBe(FAKE_ANSWER_PIECES.join(""));
 
-    const chunks = [];
-    for await (const chunk of await openai.chat.completions.create({
-      model: "fake-echo",
-      messages: hello,
-      stream: true,
-      stream_options: { include_usage: true },
-    }))
-      chunks.push(chunk);
+    const chunks = await withUsage(openai, "fake-echo");
     expect(chunks.at(-1)).toMatchObject({ choices: [], usage: { prompt_tokens: FAKE_USAGE.prompt_tokens, completion_tokens: FAKE_USAGE.completion_tokens } });
     expect(chunks.slice(0, -1).every((c) => c.choices.length === 1 && !c.usage)).toBe(true);
   });
 
   it("reports the usage it bills when asked and the upstream sent none", async () => {
     const { openai } = await client();
-    const chunks = [];
-    for await (const chunk of await openai.chat.completions.create({
-      model: "fake-no-usage",
-      messages: hello,
-      stream: true,
-      stream_options: { include_usage: true },
-    }))
-      chunks.push(chunk);
+    const chunks = await withUsage(openai, "fake-no-usage");
     const usage = chunks.at(-1)!.usage!;
     expect(usage.completion_tokens).toBeGreaterThan(0);
     expect(usage.total_tokens).toBe(usage.prompt_tokens + usage.completion_tokens);
