@@ -8,6 +8,11 @@ export const PAGE_ORGANIZATION_FIELD = "pageOrganization";
 /** The same, for the console's own `fetch` calls (the chat, the card form). */
 export const PAGE_ORGANIZATION_HEADER = "x-page-organization";
 
+/** The header a `fetch` call of a page sends, naming its organization (none outside the organization layout). */
+export function pageOrganizationHeaders(organizationId: number | undefined): Record<string, string> {
+  return organizationId === undefined ? {} : { [PAGE_ORGANIZATION_HEADER]: String(organizationId) };
+}
+
 interface Named {
   id: number;
   name: string;

@@ -7,13 +7,12 @@ import type { FormEvent } from "react";
 import { useEffect, useState } from "react";
 import { SETUP_ENDPOINT, SETUP_MESSAGES } from "./messages";
 import { Alert } from "~/components/Alert";
-import { PAGE_ORGANIZATION_HEADER } from "~/features/auth/page-organization";
+import { pageOrganizationHeaders } from "~/features/auth/page-organization";
 import { usePageOrganizationId } from "~/features/auth/PageOrganizationField";
 
 /** A call of the card form's resource route, naming the organization the page shows (decision 0098). */
 function callSetup(body: object, organizationId: number | undefined): Promise<Response> {
-  const headers: Record<string, string> = { "content-type": "application/json" };
-  if (organizationId !== undefined) headers[PAGE_ORGANIZATION_HEADER] = String(organizationId);
+  const headers = { "content-type": "application/json", ...pageOrganizationHeaders(organizationId) };
   return fetch(SETUP_ENDPOINT, { method: "POST", headers, body: JSON.stringify(body) });
 }
 

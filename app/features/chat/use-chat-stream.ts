@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { ChatMessage } from "./messages";
 import { apiErrorMessage, messageId, toWire } from "./messages";
-import { PAGE_ORGANIZATION_HEADER } from "~/features/auth/page-organization";
+import { pageOrganizationHeaders } from "~/features/auth/page-organization";
 import { usePageOrganizationId } from "~/features/auth/PageOrganizationField";
 import type { ModelStatus } from "~/features/models/status";
 import type { RetryStatus, UnavailableStatus } from "./retry";
@@ -61,7 +61,7 @@ export function useChatStream(setMessages: SetMessages, onFinished: (message: Ch
           headers: {
             "content-type": "application/json",
             accept: "text/event-stream",
-            ...(organizationId.current === undefined ? {} : { [PAGE_ORGANIZATION_HEADER]: String(organizationId.current) }),
+            ...pageOrganizationHeaders(organizationId.current),
           },
           body: JSON.stringify({ model, messages: toWire(history) }),
           signal: abort.signal,
