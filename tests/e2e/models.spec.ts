@@ -10,16 +10,29 @@ test("the models table shows each model with its status, and opens the chat with
     const builtin = page.getByRole("row", { name: /builtin/ });
     await expect(builtin).toContainText("Built-in development model");
     await expect(builtin).toContainText("8,192");
-    await expect(builtin.getByText("Model is online and accepting requests")).toBeAttached();
+    await expect(builtin.getByRole("img", { name: "Model is online and accepting requests" })).toBeAttached();
     const fake = page.getByRole("row", { name: new RegExp(names.echo) });
     await expect(fake).toContainText("32,768");
-    await expect(fake.getByText("Model is online and accepting requests")).toBeAttached();
+    await expect(fake.getByRole("img", { name: "Model is online and accepting requests" })).toBeAttached();
     await fake.getByRole("link", { name: /Chat with this model/ }).click();
     await expect(page).toHaveURL(new RegExp(`/chat\\?model=${names.echo}`));
     await expect(page.getByRole("button", { name: new RegExp(`Model: Fake echo`) })).toBeVisible();
   } finally {
     await dispose();
   }
+});
+
+test("a model's status dot shows its tooltip to the keyboard, as to the mouse", async ({ page }) => {
+  await signInWithOrganization(page);
+  await page.goto("/models");
+  const row = page.getByRole("row", { name: /builtin/ });
+  const tip = row.locator("[data-tip]");
+  const shown = () => tip.evaluate((el) => getComputedStyle(el, "::before").opacity);
+  await expect.poll(shown).toBe("0");
+  await page.keyboard.press("Tab");
+  await row.getByRole("img", { name: "Model is online and accepting requests" }).focus();
+  await expect(row.getByRole("img", { name: "Model is online and accepting requests" })).toBeFocused();
+  await expect.poll(shown).toBe("1");
 });
 
 test("a model's status dot keeps its colour in forced-colours (high contrast) mode", async ({ page }) => {
