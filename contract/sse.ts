@@ -8,7 +8,7 @@ import type { ChatChunk } from "./chat";
  * character, so they are decoded in stream mode before it sees them. One parser for the console's
  * reader and the platform's meter.
  */
-export type SseEvent = { type: "chunk"; chunk: ChatChunk } | { type: "done" };
+export type SseEvent = { type: "chunk"; chunk: ChatChunk } | { type: "done" } | { type: "comment"; text: string };
 
 export interface SseParser {
   push(bytes: Uint8Array): SseEvent[];
@@ -16,12 +16,21 @@ export interface SseParser {
   end(): SseEvent[];
 }
 
-export function createSseParser(): SseParser {
+/**
+ * `comments`: also yields the stream's comment lines (`: keep-alive`), for a relay that passes an
+ * upstream's keep-alives on; a reader has no use for them.
+ */
+export function createSseParser(options: { comments?: boolean } = {}): SseParser {
   const decoder = new TextDecoder();
   let finished = false;
   let pending: SseEvent[] = [];
 
   const parser = createParser({
+    onComment: options.comments
+      ? (text) => {
+          if (!finished) pending.push({ type: "comment", text });
+        }
+      : undefined,
     onEvent({ data }) {
       if (finished) return;
       if (data.trim() === "[DONE]") {

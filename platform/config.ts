@@ -28,6 +28,8 @@ export interface PlatformConfig {
   maxRequestChars?: number;
   /** How long a spend reservation holds before the sweeper releases it (default 15 minutes). */
   reservationTtlMs?: number;
+  /** A stream whose upstream is silent this long gets a `: keep-alive` comment (default 15 seconds). */
+  streamKeepAliveMs?: number;
 }
 
 export interface StripeConfig {

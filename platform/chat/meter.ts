@@ -65,7 +65,7 @@ export function thinkText(content: string): string {
  * chunk if the upstream sent one, the text generated so far, and whether `[DONE]` arrived.
  */
 export class StreamMeter {
-  private parser = createSseParser();
+  private parser = createSseParser({ comments: true });
   content = "";
   reasoning = "";
   usage: UpstreamUsage | null = null;
@@ -89,7 +89,7 @@ export class StreamMeter {
   private read(events: SseEvent[]): void {
     for (const event of events) {
       if (event.type === "done") this.done = true;
-      else this.readChunk(event.chunk);
+      else if (event.type === "chunk") this.readChunk(event.chunk);
     }
   }
 
@@ -168,7 +168,7 @@ export interface RelayOptions {
  * Every chunk read is metered into `meter`.
  */
 export class StreamRelay {
-  private parser = createSseParser();
+  private parser = createSseParser({ comments: true });
   private encoder = new TextEncoder();
   /** Whether the stream was cut here, its next chunk passing what was held. */
   cut = false;
@@ -191,6 +191,11 @@ export class StreamRelay {
     let out = "";
     for (const event of events) {
       if (this.cut) break;
+      if (event.type === "comment") {
+        // An upstream's keep-alive: passed on, so that no proxy between the client and here times out while a model thinks.
+        out += `: ${event.text.replace(/[\r\n]/g, " ")}\n\n`;
+        continue;
+      }
       if (event.type === "done") {
         if (this.options.includeUsage && !this.meter.usage) out += this.data(this.usageChunk(this.options.estimate()));
         this.meter.done = true;

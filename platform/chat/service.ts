@@ -280,16 +280,27 @@ async function forward(
     now: deps.now,
   });
   let metered = false;
+  let keepAlive: NodeJS.Timeout | undefined;
   const finish = async (outcome: "completed" | "stopped" | "failed") => {
     if (metered) return;
     metered = true;
+    clearInterval(keepAlive);
     stop();
     await meter(watcher.count(prompt), outcome);
   };
   // A client that goes away while nothing is being read still gets billed for what reached it.
   signal.addEventListener("abort", () => void finish("stopped"), { once: true });
 
+  let sentSinceTick = false;
   const out = new ReadableStream<Uint8Array>({
+    start(controller) {
+      // A model still thinking sends nothing for a while: a comment keeps proxies and load balancers from closing the idle connection.
+      keepAlive = setInterval(() => {
+        if (!sentSinceTick) controller.enqueue(KEEP_ALIVE);
+        sentSinceTick = false;
+      }, deps.config.streamKeepAliveMs ?? KEEP_ALIVE_MS);
+      keepAlive.unref();
+    },
     // Reads on until it has something to send: a pull that enqueues nothing is not called again.
     async pull(controller) {
       for (;;) {
@@ -314,7 +325,10 @@ async function forward(
         }
         timing.firstToken();
         const relayed = relay.push(result.value);
-        if (relayed.length > 0) controller.enqueue(relayed);
+        if (relayed.length > 0) {
+          controller.enqueue(relayed);
+          sentSinceTick = true;
+        }
         if (relay.cut) {
           // Its next chunk would have passed what was held: the stream ended there, and what was sent is billed.
           upstreamAbort.abort();
@@ -337,6 +351,9 @@ async function forward(
     headers: { "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no", ...headers },
   });
 }
+
+const KEEP_ALIVE_MS = 15_000;
+const KEEP_ALIVE = new TextEncoder().encode(": keep-alive\n\n");
 
 /**
  * The JSON completion a client that asked for no stream gets, made from the stream the upstream sent:

@@ -17,6 +17,7 @@ import type { AddressInfo } from "node:net";
  * - `long`: streams `LONG_PIECES` one-word pieces and no usage (to be cut when it passes its reservation).
  * - `slow-first`: like echo, but the first chunk comes after `firstTokenDelayMs`;
  * - `broken`: sends the first chunk, then drops the connection (an upstream failing mid-answer).
+ * - `keep-alive`: like echo, with an SSE comment (`: PROCESSING`) before each chunk, as OpenRouter sends while a model works.
  */
 export interface FakeUpstream {
   url: string;
@@ -119,7 +120,8 @@ export async function startFakeUpstream(options: { apiKey?: string } = {}): Prom
       }
     });
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-    const send = (payload: unknown) => res.write(`data: ${JSON.stringify(payload)}\n\n`);
+    const comment = body.model === "keep-alive" ? ": PROCESSING\n\n" : "";
+    const send = (payload: unknown) => res.write(`${comment}data: ${JSON.stringify(payload)}\n\n`);
     const chunk = (delta: Record<string, string>, finish: string | null = null) =>
       send({ id, object: "chat.completion.chunk", created: 1, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }] });
     if (body.model === "slow-first") await new Promise((r) => setTimeout(r, state.firstTokenDelayMs));

@@ -23,9 +23,9 @@ beforeAll(async () => {
 afterAll(() => fake.close());
 afterEach(() => h?.close());
 
-async function setup() {
-  h = await createHarness();
-  for (const upstream of ["echo", "think", "slow", "hang", "no-usage", "rate-limited", "warming"]) {
+async function setup(config: Parameters<typeof createHarness>[0] = {}) {
+  h = await createHarness(config);
+  for (const upstream of ["echo", "think", "slow", "hang", "no-usage", "rate-limited", "warming", "keep-alive"]) {
     await saveModel(h.deps, {
       name: `fake-${upstream}`,
       displayName: `Fake ${upstream}`,
@@ -124,6 +124,25 @@ describe("POST /chat/completions", () => {
     expect(r).toMatchObject({ outcome: "stopped", estimated: true, outputTokens: 0 });
     expect(r.inputTokens).toBeGreaterThan(0);
     expect(r.cost).toBeGreaterThan(0);
+  });
+
+  it("sends a keep-alive comment while the upstream is silent, and stops when the stream ends", async () => {
+    const admin = await setup({ streamKeepAliveMs: 40 });
+    const controller = new AbortController();
+    const response = await h.fetch("/chat/completions", { method: "POST", cookie: admin.cookie, json: ask("fake-hang"), signal: controller.signal });
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    expect(decoder.decode((await reader.read()).value)).toMatch(/^data: /);
+    expect(decoder.decode((await reader.read()).value)).toBe(": keep-alive\n\n");
+    expect(decoder.decode((await reader.read()).value)).toBe(": keep-alive\n\n");
+    controller.abort();
+    await receipt(admin, response);
+
+    // Between slow chunks too; nothing after [DONE], and no timer left to write to a closed stream.
+    const whole = await readAll(await admin.call("POST", "/chat/completions", ask("fake-slow")));
+    expect(whole.split(": keep-alive\n\n").length).toBeGreaterThan(2);
+    expect(whole.endsWith("data: [DONE]\n\n")).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 150));
   });
 
   it("counts a stream without upstream usage with the tokenizer and marks it estimated", async () => {
@@ -335,6 +354,23 @@ describe("/openai/v1 as OpenAI's clients read it (decision 0098)", () => {
     const usage = chunks.at(-1)!.usage!;
     expect(usage.completion_tokens).toBeGreaterThan(0);
     expect(usage.total_tokens).toBe(usage.prompt_tokens + usage.completion_tokens);
+  });
+
+  it("passes an upstream's keep-alive comments on, which the SDK skips", async () => {
+    const { openai, base, token } = await client();
+    const response = await fetch(`${base}/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token.token}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: "fake-keep-alive", messages: hello, stream: true }),
+    });
+    const lines = (await response.text()).split("\n");
+    expect(lines.filter((line) => line === ": PROCESSING").length).toBeGreaterThan(FAKE_ANSWER_PIECES.length);
+    expect(lines.at(-3)).toBe("data: [DONE]");
+
+    let text = "";
+    for await (const chunk of await openai.chat.completions.create({ model: "fake-keep-alive", messages: hello, stream: true }))
+      text += chunk.choices[0].delta.content ?? "";
+    expect(text).toBe(FAKE_ANSWER_PIECES.join(""));
   });
 
   it("retrieves a model, and lists and retrieves only what a token's allow-list lets it call", async () => {

@@ -103,6 +103,7 @@ export function useChatStream(setMessages: SetMessages, onFinished: (message: Ch
               done = true;
               break;
             }
+            if (event.type !== "chunk") continue;
             const delta = deltaOf(event.chunk);
             content += delta.content;
             reasoning += delta.reasoning;
