@@ -8,7 +8,8 @@ import { readNodeJson } from "../http/node-request";
 import type { ModelRow } from "../db/schema";
 import { findModel, listModels } from "../models/service";
 import type { ApiTokenAuth } from "../tokens/service";
-import { authenticateApiToken, tokenRateLimitWait } from "../tokens/service";
+import type { TokenRateLimit } from "../tokens/service";
+import { authenticateApiToken, tokenRateLimit } from "../tokens/service";
 
 function authError(status: 401 | 403, message: string): ChatError {
   return status === 401
@@ -30,7 +31,10 @@ function decorate(response: Response): Response {
   const headers = response.headers;
   if (!headers.has("x-request-id")) headers.set("x-request-id", headers.get(RECEIPT_HEADER) ?? `req_${randomBytes(12).toString("hex")}`);
   headers.set("access-control-allow-origin", "*");
-  headers.set("access-control-expose-headers", `x-request-id, ${RECEIPT_HEADER}, retry-after`);
+  headers.set(
+    "access-control-expose-headers",
+    `x-request-id, ${RECEIPT_HEADER}, retry-after, x-ratelimit-limit-requests, x-ratelimit-remaining-requests, x-ratelimit-reset-requests`,
+  );
   return response;
 }
 
@@ -47,12 +51,26 @@ function preflight(requested: string | undefined): Response {
   });
 }
 
-/** A token's optional requests-per-minute limit (decision 0083): 429 in the OpenAI shape, with Retry-After. */
-async function rateLimited(deps: Deps, auth: Extract<ApiTokenAuth, { ok: true }>): Promise<Response | null> {
-  const wait = await tokenRateLimitWait(deps, auth.tokenId, auth.rateLimitRpm);
-  if (wait === null) return null;
-  const message = `Rate limit reached: this API token allows ${auth.rateLimitRpm} requests per minute. Try again in ${wait} s.`;
-  return chatErrorResponse(new ChatError(429, message, "rate_limit_exceeded", { retryAfter: String(wait), code: "rate_limit_exceeded" }));
+/**
+ * A token's optional requests-per-minute limit (decision 0083): a 429 in the OpenAI shape, with
+ * Retry-After; or how the call stands against it, for `withRateLimit`.
+ */
+async function rateLimited(deps: Deps, auth: Extract<ApiTokenAuth, { ok: true }>): Promise<{ refused: Response } | { limit: TokenRateLimit | null }> {
+  const limit = await tokenRateLimit(deps, auth.tokenId, auth.rateLimitRpm);
+  if (!limit || limit.ok) return { limit };
+  const wait = limit.resetSeconds;
+  const message = `Rate limit reached: this API token allows ${limit.limit} requests per minute. Try again in ${wait} s.`;
+  const refused = chatErrorResponse(new ChatError(429, message, "rate_limit_exceeded", { retryAfter: String(wait), code: "rate_limit_exceeded" }));
+  return { refused: withRateLimit(refused, limit) };
+}
+
+/** OpenAI's `x-ratelimit-*-requests` headers, for a token with a limit: clients pace themselves by them. */
+function withRateLimit(response: Response, limit: TokenRateLimit | null): Response {
+  if (!limit) return response;
+  response.headers.set("x-ratelimit-limit-requests", String(limit.limit));
+  response.headers.set("x-ratelimit-remaining-requests", String(limit.remaining));
+  response.headers.set("x-ratelimit-reset-requests", `${limit.resetSeconds}s`);
+  return response;
 }
 
 /**
@@ -74,37 +92,38 @@ export function openaiRoutes(deps: Deps) {
       const auth = await authenticateApiToken(deps, c.req.header("authorization"), "models:read");
       if (!auth.ok) return chatErrorResponse(authError(auth.status, auth.error));
       const limited = await rateLimited(deps, auth);
-      if (limited) return limited;
+      if ("refused" in limited) return limited.refused;
       const models = visible(await listModels(deps), auth.allowedModels);
-      return c.json<OpenAiModelList>({ object: "list", data: models.map(modelObject) });
+      return withRateLimit(c.json<OpenAiModelList>({ object: "list", data: models.map(modelObject) }), limited.limit);
     })
     .get("/models/:name{.+}", async (c) => {
       const auth = await authenticateApiToken(deps, c.req.header("authorization"), "models:read");
       if (!auth.ok) return chatErrorResponse(authError(auth.status, auth.error));
       const limited = await rateLimited(deps, auth);
-      if (limited) return limited;
+      if ("refused" in limited) return limited.refused;
       const name = c.req.param("name");
       const model = await findModel(deps, name);
       if (!model || visible([model], auth.allowedModels).length === 0)
         throw new ChatError(404, `The model '${name}' does not exist`, "invalid_request_error", { param: "model", code: "model_not_found" });
-      return c.json(modelObject(model));
+      return withRateLimit(c.json(modelObject(model)), limited.limit);
     })
     .post("/chat/completions", async (c) => {
       const auth = await authenticateApiToken(deps, c.req.header("authorization"), "chat");
       if (!auth.ok) return chatErrorResponse(authError(auth.status, auth.error));
       const limited = await rateLimited(deps, auth);
-      if (limited) return limited;
+      if ("refused" in limited) return limited.refused;
       // A body of another type is refused, not guessed at (decision 0083): curl's -d sends a form's type.
       if (!/^application\/json\s*(;|$)/i.test(c.req.header("content-type") ?? ""))
         throw new ChatError(400, NOT_JSON_MESSAGE, "invalid_request_error", { code: "invalid_json" });
       const read = (await readNodeJson(c.env)) ?? { body: await c.req.json().catch(() => null), signal: c.req.raw.signal };
       const body = parseChatRequest(read.body);
-      return chatCompletion(
+      const answer = await chatCompletion(
         deps,
         { orgId: auth.orgId, userId: null, tokenId: auth.tokenId, tokenBudgeted: auth.budgeted, allowedModels: auth.allowedModels },
         body,
         read.signal,
       );
+      return withRateLimit(answer, limited.limit);
     })
     .all("*", (c) =>
       chatErrorResponse(

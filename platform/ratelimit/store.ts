@@ -7,7 +7,8 @@ export interface Rule {
   windowMs: number;
 }
 
-export type Verdict = { ok: true; count: number } | { ok: false; count: number; retryAfterSeconds: number };
+/** `resetSeconds`: until the window closes (rounded up); the wait of a refused hit. */
+export type Verdict = { ok: true; count: number; resetSeconds: number } | { ok: false; count: number; retryAfterSeconds: number; resetSeconds: number };
 
 let hitsSincePurge = 0;
 const PURGE_EVERY = 500;
@@ -38,8 +39,9 @@ export async function hit(deps: Deps, key: string, rule: Rule): Promise<Verdict>
     await purgeExpired(deps);
   }
   const count = Number(row.count);
-  if (count <= rule.limit) return { ok: true, count };
-  return { ok: false, count, retryAfterSeconds: Math.max(1, Math.ceil((Number(row.window_start) + rule.windowMs - now) / 1000)) };
+  const resetSeconds = Math.max(1, Math.ceil((Number(row.window_start) + rule.windowMs - now) / 1000));
+  if (count <= rule.limit) return { ok: true, count, resetSeconds };
+  return { ok: false, count, retryAfterSeconds: resetSeconds, resetSeconds };
 }
 
 /** Forgets buckets whose window (or penalty) is over; run now and then, by any process. */

@@ -238,12 +238,20 @@ export async function rollToken(deps: Deps, orgId: number, publicId: string, gra
 
 /**
  * The token's own requests-per-minute limit, when it has one, counted in the database (shared by all
- * processes): seconds to wait, or null when the request may go on.
+ * processes): null for a token without one.
  */
-export async function tokenRateLimitWait(deps: Deps, tokenId: number, rpm: number | null): Promise<number | null> {
+export async function tokenRateLimit(deps: Deps, tokenId: number, rpm: number | null): Promise<TokenRateLimit | null> {
   if (rpm === null || rpm <= 0) return null;
   const verdict = await hit(deps, `token-rpm:${tokenId}`, { limit: rpm, windowMs: 60_000 });
-  return verdict.ok ? null : verdict.retryAfterSeconds;
+  return { ok: verdict.ok, limit: rpm, remaining: Math.max(0, rpm - verdict.count), resetSeconds: verdict.resetSeconds };
+}
+
+/** Where a token with a requests-per-minute limit stands after this call was counted. */
+export interface TokenRateLimit {
+  ok: boolean;
+  limit: number;
+  remaining: number;
+  resetSeconds: number;
 }
 
 const tokenBySecretHash = compiledOnce((db, hash: string) => db.selectFrom("api_tokens").selectAll().where("secret_hash", "=", hash));

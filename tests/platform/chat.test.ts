@@ -356,6 +356,16 @@ describe("/openai/v1 as OpenAI's clients read it (decision 0098)", () => {
     expect(usage.total_tokens).toBe(usage.prompt_tokens + usage.completion_tokens);
   });
 
+  it("tells a token with a requests-per-minute limit where it stands, in OpenAI's headers", async () => {
+    const { openai } = await client(["chat", "models:read"], { rateLimitRpm: 5 });
+    const { data, response } = await openai.chat.completions.create({ model: "fake-echo", messages: hello, stream: true }).withResponse();
+    for await (const chunk of data) expect(chunk.object).toBe("chat.completion.chunk");
+    expect(response.headers.get("x-ratelimit-limit-requests")).toBe("5");
+    expect(response.headers.get("x-ratelimit-remaining-requests")).toBe("4");
+    expect(response.headers.get("x-ratelimit-reset-requests")).toMatch(/^\d+s$/);
+    expect(response.headers.get("access-control-expose-headers")).toContain("x-ratelimit-remaining-requests");
+  });
+
   it("passes an upstream's keep-alive comments on, which the SDK skips", async () => {
     const { openai, base, token } = await client();
     const response = await fetch(`${base}/chat/completions`, {

@@ -316,11 +316,17 @@ describe("rate limits", () => {
     const freeToken = await createToken(h.deps, admin.orgId, admin.userId, { scopes: ["models:read"], expiresAt: null });
     await h.deps.db.updateTable("api_tokens").set({ rate_limit_rpm: 2 }).where("public_id", "=", limitedToken.publicId).execute();
     const models = (secret: string) => h.fetch("/openai/v1/models", { headers: { authorization: `Bearer ${secret}` } });
-    expect((await models(limitedToken.token)).status).toBe(200);
-    expect((await models(limitedToken.token)).status).toBe(200);
+    const rate = (response: Response) => ["limit", "remaining", "reset"].map((part) => response.headers.get(`x-ratelimit-${part}-requests`));
+    const first = await models(limitedToken.token);
+    expect(first.status).toBe(200);
+    expect(rate(first)).toEqual(["2", "1", expect.stringMatching(/^\d+s$/)]);
+    const second = await models(limitedToken.token);
+    expect(second.status).toBe(200);
+    expect(rate(second).slice(0, 2)).toEqual(["2", "0"]);
     const limited = await models(limitedToken.token);
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(rate(limited)).toEqual(["2", "0", `${limited.headers.get("retry-after")}s`]);
     expect(await limited.json()).toEqual({
       error: { message: expect.stringMatching(/2 requests per minute/), type: "rate_limit_exceeded", param: null, code: "rate_limit_exceeded" },
     });
@@ -331,6 +337,8 @@ describe("rate limits", () => {
     });
     expect([401, 403, 429]).toContain(chat.status);
     for (let i = 0; i < 5; i++) expect((await models(freeToken.token)).status).toBe(200);
+    // A token without a limit has no limit to report.
+    expect(rate(await models(freeToken.token))).toEqual([null, null, null]);
   });
 });
 
