@@ -22,6 +22,7 @@ import { consumeState, rememberState } from "./states";
 import { randomToken } from "./tokens";
 import { recordSignIn } from "../audit/record";
 import { admitJoin, limitSignin, recordJoinFailure, TooManyRequests, tooManyResponse } from "../ratelimit/limits";
+import { isLoopbackAddress } from "../ratelimit/address";
 
 type Ctx = Context<PlatformEnv>;
 
@@ -44,17 +45,28 @@ function provider(c: Ctx, name: ProviderName): OAuthProvider | null {
  */
 function devSigninAllowed(c: Ctx): boolean {
   if (c.var.deps.config.allowDevSignin) return true;
-  let address: string | undefined;
+  let peer: string | undefined;
   try {
-    address = getConnInfo(c).remote.address;
+    peer = getConnInfo(c).remote.address;
   } catch {
-    return true; // an in-process call (tests, the console's own server): there is no remote peer
+    peer = undefined; // an in-process call (tests, the console's own server): there is no remote peer
   }
-  const loopbackPeer = !address || address === "::1" || address.startsWith("127.") || address === "::ffff:127.0.0.1";
+  // A proxy on this machine is a loopback peer too: whoever it relays must be this machine as well, or
+  // anyone reaching the proxy could sign in as anyone (decision 0099).
+  if (![peer, ...relayedAddresses(c)].every((address) => !address || isLoopbackAddress(address))) return false;
+  if (peer === undefined) return true;
   // The node adapter builds the URL from the Host header.
   const host = new URL(c.req.url).host;
   const configured = c.var.deps.config.appOrigin ? new URL(c.var.deps.config.appOrigin).host : undefined;
-  return loopbackPeer && (isLoopbackHost(host) || host === configured);
+  return isLoopbackHost(host) || host === configured;
+}
+
+/** The client addresses proxies say they relayed: `X-Forwarded-For`, `X-Real-IP`, and `Forwarded`'s `for=`. */
+function relayedAddresses(c: Ctx): string[] {
+  const listed = [c.req.header("x-forwarded-for"), c.req.header("x-real-ip")].flatMap((header) => header?.split(",") ?? []);
+  const forwarded = [...(c.req.header("forwarded") ?? "").matchAll(/for=("?)\[?([^\]";,]*)/gi)].map((m) => m[2]);
+  // An address that does not parse ("unknown", an obfuscated name) is not this machine either.
+  return [...listed, ...forwarded].map((address) => address.trim()).map((address) => address || "unknown");
 }
 
 /** The development sign-in page exists only in that mode, and only for this machine unless allowed. */

@@ -64,6 +64,26 @@ describe("the console's origin is configured, never the request's Host", () => {
     // And another peer is refused whatever it names.
     expect((await fromPeer(`http://localhost:3000/api/v1/auth/dev/authorize${authorize.search}`, {}, "192.0.2.7")).status).toBe(403);
   });
+
+  it("refuses development sign-in relayed by a proxy on this machine for someone elsewhere", async () => {
+    h = await createHarness(config);
+    const authorize = new URL((await h.fetch("/auth/google")).headers.get("location")!);
+    const page = `${APP}/api/v1/auth/dev/authorize${authorize.search}`;
+    // deploy/nginx.conf on the same host: a loopback peer, the configured name, and the client it relays.
+    for (const relayed of [
+      { "x-forwarded-for": "192.0.2.2" },
+      { "x-forwarded-for": "127.0.0.1, 192.0.2.2" },
+      { "x-real-ip": "192.0.2.2" },
+      { forwarded: 'for="[2001:db8::1]:4711"' },
+      { forwarded: "for=unknown" },
+    ])
+      expect((await fromPeer(page, { headers: relayed })).status, JSON.stringify(relayed)).toBe(403);
+    // A browser on this machine, through that proxy or not, still signs in.
+    expect((await fromPeer(page, { headers: { "x-forwarded-for": "127.0.0.1" } })).status).toBe(200);
+    expect((await fromPeer(page)).status).toBe(200);
+    // And in-process calls carry the browser's address: from elsewhere, refused.
+    expect((await h.fetch(`/auth/dev/authorize${authorize.search}`, { headers: { "x-forwarded-for": "192.0.2.2" } })).status).toBe(403);
+  });
 });
 
 /** A body that arrives in chunks with no Content-Length, as `Transfer-Encoding: chunked` does. */
