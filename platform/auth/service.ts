@@ -6,6 +6,7 @@ import type { Role } from "@contract/team";
 import { SESSION_TTL_MS } from "./cookies";
 import { randomToken, sha256 } from "./tokens";
 import { compiledOnce } from "../db/compiled";
+import { normalizeName } from "../http/names";
 
 export interface Identity {
   provider: string;
@@ -15,9 +16,24 @@ export interface Identity {
   emailVerified: boolean;
 }
 
+const USER_NAME_MAX = 100;
+
+/**
+ * The name a provider gives, under the rule every stored name follows (no bidi or control characters:
+ * "Alice\u202e nimda" must not read "Alice admin" in a member list); the email when nothing visible is left.
+ */
+export function userDisplayName(name: string, email: string): string {
+  try {
+    return [...normalizeName(name, "Name", Number.MAX_SAFE_INTEGER)].slice(0, USER_NAME_MAX).join("").trim();
+  } catch {
+    return email; // nothing visible in the provider's name
+  }
+}
+
 /** Finds or creates the user behind a provider account; users are keyed by (provider, subject). */
-export async function upsertUser(deps: Deps, identity: Identity): Promise<number> {
+export async function upsertUser(deps: Deps, raw: Identity): Promise<number> {
   const { db, now } = deps;
+  const identity = { ...raw, name: userDisplayName(raw.name, raw.email) };
   const firstEver = !(await db.selectFrom("users").select("id").limit(1).executeTakeFirst());
   const userId = await db.transaction().execute(async (trx) => {
     const account = await trx

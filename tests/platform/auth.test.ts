@@ -42,6 +42,16 @@ describe("development sign-in", () => {
     expect(session).toMatchObject({ valid: true, user: { name: "Ada", email: "ada@example.test" } });
   });
 
+  it("stores a user's name as it reads: no bidi or control characters, the email when nothing visible is left", async () => {
+    h = await createHarness();
+    const nameOf = async (name: string, email: string) => {
+      const { cookie } = await h.signIn(name, email);
+      return (await (await h.fetch("/auth/session", { cookie })).json()).user.name;
+    };
+    expect(await nameOf("Alice\u202e nimda", "alice@example.test")).toBe("Alice nimda");
+    expect(await nameOf("\u200b\u2066 \u2069", "blank@example.test")).toBe("blank@example.test");
+  });
+
   it("accepts each code once: a replayed code signs nobody in", async () => {
     h = await createHarness();
     const { flow, callback, start } = await devRoundTrip(h);
