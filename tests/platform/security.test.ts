@@ -70,14 +70,14 @@ describe("the console's origin is configured, never the request's Host", () => {
     const authorize = new URL((await h.fetch("/auth/google")).headers.get("location")!);
     const page = `${APP}/api/v1/auth/dev/authorize${authorize.search}`;
     // deploy/nginx.conf on the same host: a loopback peer, the configured name, and the client it relays.
-    for (const relayed of [
+    const relays: Record<string, string>[] = [
       { "x-forwarded-for": "192.0.2.2" },
       { "x-forwarded-for": "127.0.0.1, 192.0.2.2" },
       { "x-real-ip": "192.0.2.2" },
       { forwarded: 'for="[2001:db8::1]:4711"' },
       { forwarded: "for=unknown" },
-    ])
-      expect((await fromPeer(page, { headers: relayed })).status, JSON.stringify(relayed)).toBe(403);
+    ];
+    for (const relayed of relays) expect((await fromPeer(page, { headers: relayed })).status, JSON.stringify(relayed)).toBe(403);
     // A browser on this machine, through that proxy or not, still signs in.
     expect((await fromPeer(page, { headers: { "x-forwarded-for": "127.0.0.1" } })).status).toBe(200);
     expect((await fromPeer(page)).status).toBe(200);
