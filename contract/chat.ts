@@ -19,6 +19,11 @@ export const chatRequestSchema = z
     // Checked here, not left to the upstream: the request's hold is worked out from them (decision 0098).
     max_tokens: z.number().int().positive().nullable().optional(),
     max_completion_tokens: z.number().int().positive().nullable().optional(),
+    // One choice a request: a hold, a cut stream and a receipt are for one answer (decision 0099).
+    n: z
+      .literal(1, { errorMap: () => ({ message: "only 1 is supported: ask once for each answer you need" }) })
+      .nullable()
+      .optional(),
   })
   .passthrough();
 export type ChatRequest = z.infer<typeof chatRequestSchema>;

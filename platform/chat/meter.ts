@@ -5,10 +5,29 @@ import { createSseParser } from "@contract/sse";
 import type { SseEvent } from "@contract/sse";
 import { messageText } from "../providers/upstream-builtin";
 
-/** The output tokens of one chunk's delta (its text and its reasoning), as the meter counts them. */
+/** The output tokens of one chunk's delta (its text, its reasoning and its tool calls), as the meter counts them. */
 export function outputTokensOf(chunk: ChatChunk): number {
   const delta = deltaOf(chunk);
-  return (delta.content ? countTokens(delta.content) : 0) + (delta.reasoning ? countTokens(delta.reasoning) : 0);
+  const tools = toolCallText(chunk.choices?.[0]?.delta);
+  return (delta.content ? countTokens(delta.content) : 0) + (delta.reasoning ? countTokens(delta.reasoning) : 0) + (tools ? countTokens(tools) : 0);
+}
+
+/**
+ * The text of the tool calls in a delta or a message (names and arguments, streamed in pieces): output
+ * the upstream generates and bills like any other, so the meter counts it and a stream is cut on it too.
+ */
+export function toolCallText(part: unknown): string {
+  if (!part || typeof part !== "object") return "";
+  const { tool_calls: calls, function_call: legacy } = part as { tool_calls?: unknown; function_call?: unknown };
+  let text = "";
+  for (const call of [...(Array.isArray(calls) ? calls : []), legacy]) {
+    const fn = (call as { function?: unknown } | null)?.function ?? call;
+    if (!fn || typeof fn !== "object") continue;
+    const { name, arguments: args } = fn as { name?: unknown; arguments?: unknown };
+    if (typeof name === "string") text += name;
+    if (typeof args === "string") text += args;
+  }
+  return text;
 }
 
 /** Token figures of one completion, from the upstream's usage or counted here (then `estimated`). */
@@ -31,6 +50,26 @@ export function requestChars(messages: { content: unknown }[]): number {
   return messages.reduce((sum, m) => sum + messageText(m.content).length, 0);
 }
 
+/**
+ * What else a request puts in the prompt the upstream counts: the tool (and legacy function)
+ * definitions and a response format's schema, written out as JSON. Left out, a request with large
+ * tools held far less than it cost (decision 0099).
+ */
+export function promptExtrasText(body: Record<string, unknown>): string {
+  const extras = [body.tools, body.functions, body.response_format].filter((part) => part !== undefined && part !== null);
+  return extras.length > 0 ? JSON.stringify(extras) : "";
+}
+
+/** The message parts that are not text (images, audio, files): the tokenizer here cannot count them. */
+export function mediaPartsOf(messages: { content: unknown }[]): number {
+  let parts = 0;
+  for (const m of messages) {
+    if (!Array.isArray(m.content)) continue;
+    for (const part of m.content) if ((part as { type?: unknown } | null)?.type !== "text") parts += 1;
+  }
+  return parts;
+}
+
 /** Characters tokenized between two yields to the event loop: a few milliseconds of work. */
 const SLICE_CHARS = 16_000;
 
@@ -39,14 +78,14 @@ const SLICE_CHARS = 16_000;
  * between slices, so one tenant's huge prompt does not stall everyone else's requests. A cut inside a
  * word may count a token more than the whole would: the worst case errs on the side of holding more.
  */
-export async function countPromptTokensAsync(messages: { content: unknown }[]): Promise<number> {
-  let sum = 3;
-  for (const m of messages) {
-    const text = messageText(m.content);
-    sum += MESSAGE_OVERHEAD;
-    for (let i = 0; i < text.length; i += SLICE_CHARS) {
-      if (i > 0) await new Promise((resolve) => setImmediate(resolve));
-      sum += countTokens(text.slice(i, i + SLICE_CHARS));
+export async function countPromptTokensAsync(messages: { content: unknown }[], extras = ""): Promise<number> {
+  let sum = 3 + MESSAGE_OVERHEAD * messages.length;
+  const texts = messages.map((m) => messageText(m.content));
+  if (extras) texts.push(extras);
+  for (const text of texts) {
+    for (let at = 0; at < text.length; at += SLICE_CHARS) {
+      if (at > 0) await new Promise((resolve) => setImmediate(resolve));
+      sum += countTokens(text.slice(at, at + SLICE_CHARS));
     }
   }
   return sum;
@@ -68,6 +107,8 @@ export class StreamMeter {
   private parser = createSseParser({ comments: true });
   content = "";
   reasoning = "";
+  /** The tool calls' names and arguments, as streamed (counted, not assembled). */
+  tools = "";
   usage: UpstreamUsage | null = null;
   done = false;
   /** Output tokens so far, counted delta by delta (to cut a stream that passes its reservation). */
@@ -104,16 +145,17 @@ export class StreamMeter {
     const delta = deltaOf(chunk);
     this.content += delta.content;
     this.reasoning += delta.reasoning;
+    this.tools += toolCallText(chunk.choices?.[0]?.delta);
     this.outputTokens += tokens;
   }
 
   count(messages: { content: unknown }[] | number): TokenCount {
-    return tokenCount(messages, this.content, this.reasoning, this.usage);
+    return tokenCount(messages, this.content, this.reasoning, this.usage, this.tools);
   }
 }
 
 /** `messages`, or their prompt tokens already counted (then not counted again). */
-export function tokenCount(messages: { content: unknown }[] | number, content: string, reasoning: string, usage: UpstreamUsage | null): TokenCount {
+export function tokenCount(messages: { content: unknown }[] | number, content: string, reasoning: string, usage: UpstreamUsage | null, tools = ""): TokenCount {
   const reasoningText = reasoning + thinkText(content);
   if (usage && typeof usage.prompt_tokens === "number" && typeof usage.completion_tokens === "number") {
     return {
@@ -125,7 +167,7 @@ export function tokenCount(messages: { content: unknown }[] | number, content: s
   }
   return {
     promptTokens: typeof messages === "number" ? messages : countPromptTokens(messages),
-    completionTokens: countTokens(content) + countTokens(reasoning),
+    completionTokens: countTokens(content) + countTokens(reasoning) + (tools ? countTokens(tools) : 0),
     reasoningTokens: reasoningText ? countTokens(reasoningText) : 0,
     estimated: true,
   };

@@ -13,7 +13,18 @@ import type { DB } from "../db";
 import { compiledOnce } from "../db/compiled";
 import { release, reserve, settleWithin, SpendRefused } from "../spend/reservations";
 import type { TokenCount } from "./meter";
-import { costMicros, countPromptTokensAsync, requestChars, StreamMeter, StreamRelay, tokenCount, usageOf } from "./meter";
+import {
+  costMicros,
+  countPromptTokensAsync,
+  mediaPartsOf,
+  promptExtrasText,
+  requestChars,
+  StreamMeter,
+  StreamRelay,
+  tokenCount,
+  toolCallText,
+  usageOf,
+} from "./meter";
 
 /** Who a completion is billed to: a member through the console, or an API token. */
 export interface ChatCaller {
@@ -98,13 +109,19 @@ export function maxOutputTokens(model: Pick<ModelRow, "default_max_tokens" | "co
  * and chat template, which count the same messages differently (a quarter more, and 8 a message):
  * holding the count alone let concurrent requests overshoot a balance (decision 0098).
  */
-export function heldPromptTokens(counted: number, messages: number): number {
-  return Math.ceil(counted * 1.25) + 8 * messages;
+export function heldPromptTokens(counted: number, body: Pick<ChatRequest, "messages">): number {
+  return Math.ceil(counted * 1.25) + 8 * body.messages.length + MEDIA_PART_TOKENS * mediaPartsOf(body.messages);
 }
+
+/**
+ * What a hold counts for each image, audio or file part, which the tokenizer here cannot read: a
+ * detailed 1024×1024 image is about 1,100 tokens at OpenAI. Not a bound for every model (decision 0099).
+ */
+const MEDIA_PART_TOKENS = 1_500;
 
 /** The most a request can cost, in micro-dollars: its prompt as held and its output cap at the rate card. */
 export function worstCaseMicros(model: ModelRow, promptTokens: number, body: ChatRequest): number {
-  const prompt = heldPromptTokens(promptTokens, body.messages.length);
+  const prompt = heldPromptTokens(promptTokens, body);
   return Math.ceil((prompt * model.input_micros_per_million) / 1e6) + Math.ceil((maxOutputTokens(model, body) * model.output_micros_per_million) / 1e6);
 }
 
@@ -131,7 +148,7 @@ export async function chatCompletion(deps: Deps, caller: ChatCaller, body: ChatR
   let promptTokens: number | null = null;
   let held = 0;
   if (priced) {
-    promptTokens = await countPromptTokensAsync(body.messages);
+    promptTokens = await countPromptTokensAsync(body.messages, promptExtrasText(body));
     held = worstCaseMicros(model, promptTokens, body);
     try {
       await reserve(deps, { orgId: caller.orgId, tokenId: caller.tokenId, tokenBudgeted: caller.tokenBudgeted, receiptId, amountMicros: held });
@@ -166,7 +183,11 @@ async function forward(
   const stop = () => signal.removeEventListener("abort", onClientAbort);
 
   // Ask for the usage chunk, so metering uses the upstream's own figures whenever it has them.
-  const forwarded: ChatRequest = body.stream ? { ...body, stream_options: { ...body.stream_options, include_usage: true } } : body;
+  let forwarded: ChatRequest = body.stream ? { ...body, stream_options: { ...body.stream_options, include_usage: true } } : body;
+  // The model's default output cap is what was held: the upstream is told it, or it may generate to its own limit.
+  const capped = [body.max_tokens, body.max_completion_tokens].some((v) => typeof v === "number");
+  if (!capped && model.default_max_tokens !== null && model.default_max_tokens < model.context_size)
+    forwarded = { ...forwarded, max_tokens: model.default_max_tokens };
   const timing = beginRequest(deps, model.name, caller.orgId);
   let upstream: UpstreamReply;
   try {
@@ -206,7 +227,7 @@ async function forward(
   };
   const prompt = promptTokens ?? body.messages;
   /** Whether generating this many output tokens costs more than was held (a priced request only): past its output cap. */
-  const heldPrompt = heldPromptTokens(promptTokens ?? 0, body.messages.length);
+  const heldPrompt = heldPromptTokens(promptTokens ?? 0, body);
   const passesHold = (outputTokens: number) =>
     held > 0 &&
     costMicros({ promptTokens: heldPrompt, completionTokens: outputTokens }, model.input_micros_per_million, model.output_micros_per_million) > held;
@@ -247,6 +268,7 @@ async function forward(
     let usage = null;
     let content = "";
     let reasoning = "";
+    let tools = "";
     let answer = text;
     try {
       const parsed = JSON.parse(text) as {
@@ -259,14 +281,15 @@ async function forward(
       content = typeof message?.content === "string" ? message.content : "";
       const r = message?.reasoning_content ?? message?.reasoning;
       reasoning = typeof r === "string" ? r : "";
+      tools = toolCallText(message);
       // The model the client asked for, and the usage the platform bills when the upstream gave none.
       if (parsed && typeof parsed === "object" && "choices" in parsed) {
-        answer = JSON.stringify({ ...parsed, model: body.model, usage: parsed.usage ?? usageOf(tokenCount(prompt, content, reasoning, null)) });
+        answer = JSON.stringify({ ...parsed, model: body.model, usage: parsed.usage ?? usageOf(tokenCount(prompt, content, reasoning, null, tools)) });
       }
     } catch {
       // An unparseable body is still passed on; it is billed for what it says it generated: nothing but the prompt.
     }
-    await meter(tokenCount(prompt, content, reasoning, usage), "completed");
+    await meter(tokenCount(prompt, content, reasoning, usage, tools), "completed");
     return new Response(answer, { status: upstream.status, headers: { "content-type": contentType, ...headers } });
   }
 

@@ -17,6 +17,7 @@ import type { AddressInfo } from "node:net";
  * - `long`: streams `LONG_PIECES` one-word pieces and no usage (to be cut when it passes its reservation).
  * - `slow-first`: like echo, but the first chunk comes after `firstTokenDelayMs`;
  * - `broken`: sends the first chunk, then drops the connection (an upstream failing mid-answer).
+ * - `tool-call`: answers with a tool call (`get_weather`, its arguments streamed in pieces) and no usage;
  * - `keep-alive`: like echo, with an SSE comment (`: PROCESSING`) before each chunk, as OpenRouter sends while a model works.
  */
 export interface FakeUpstream {
@@ -39,6 +40,8 @@ export interface FakeUpstream {
 
 export const FAKE_REASONING = "Let me think about this.";
 export const FAKE_ANSWER_PIECES = ["Hello", " from", " the", " fake", " upstream."];
+/** The `tool-call` model's arguments, streamed in these pieces. */
+export const TOOL_ARGUMENT_PIECES = ['{"city": "Paris",', ' "unit": "celsius",', ' "days": 3}'];
 export const FAKE_USAGE = { prompt_tokens: 11, completion_tokens: 13, total_tokens: 24, completion_tokens_details: { reasoning_tokens: 6 } };
 
 export const LONG_PIECES = 400;
@@ -89,11 +92,17 @@ export async function startFakeUpstream(options: { apiKey?: string } = {}): Prom
 
     const id = `chatcmpl-fake-${state.requests.length}`;
     const think = body.model === "think";
-    const deltas: Record<string, string>[] = think
-      ? [{ content: "<think>" }, { content: FAKE_REASONING }, { content: "</think>" }, ...FAKE_ANSWER_PIECES.map((content) => ({ content }))]
-      : body.model === "long"
-        ? Array.from({ length: LONG_PIECES }, () => ({ content: " word" }))
-        : [{ reasoning_content: FAKE_REASONING }, ...FAKE_ANSWER_PIECES.map((content) => ({ content }))];
+    const toolCall = body.model === "tool-call";
+    const deltas: Record<string, unknown>[] = toolCall
+      ? [
+          { tool_calls: [{ index: 0, id: "call_fake", type: "function", function: { name: "get_weather", arguments: "" } }] },
+          ...TOOL_ARGUMENT_PIECES.map((piece) => ({ tool_calls: [{ index: 0, function: { arguments: piece } }] })),
+        ]
+      : think
+        ? [{ content: "<think>" }, { content: FAKE_REASONING }, { content: "</think>" }, ...FAKE_ANSWER_PIECES.map((content) => ({ content }))]
+        : body.model === "long"
+          ? Array.from({ length: LONG_PIECES }, () => ({ content: " word" }))
+          : [{ reasoning_content: FAKE_REASONING }, ...FAKE_ANSWER_PIECES.map((content) => ({ content }))];
     const completion = body.max_tokens ?? 1000;
     const usage =
       body.model === "to-the-limit"
@@ -103,6 +112,14 @@ export async function startFakeUpstream(options: { apiKey?: string } = {}): Prom
 
     if (!body.stream && !streamsAnyway) {
       const content = deltas.map((d) => d.content ?? "").join("");
+      if (toolCall) {
+        const call = { id: "call_fake", type: "function", function: { name: "get_weather", arguments: TOOL_ARGUMENT_PIECES.join("") } };
+        const message = { role: "assistant", content: null, tool_calls: [call] };
+        res
+          .writeHead(200, { "content-type": "application/json" })
+          .end(JSON.stringify({ id, object: "chat.completion", created: 1, model: body.model, choices: [{ index: 0, message, finish_reason: "tool_calls" }] }));
+        return;
+      }
       const message = think ? { role: "assistant", content } : { role: "assistant", content, reasoning_content: FAKE_REASONING };
       res
         .writeHead(200, { "content-type": "application/json" })
@@ -122,7 +139,7 @@ export async function startFakeUpstream(options: { apiKey?: string } = {}): Prom
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
     const comment = body.model === "keep-alive" ? ": PROCESSING\n\n" : "";
     const send = (payload: unknown) => res.write(`${comment}data: ${JSON.stringify(payload)}\n\n`);
-    const chunk = (delta: Record<string, string>, finish: string | null = null) =>
+    const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
       send({ id, object: "chat.completion.chunk", created: 1, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }] });
     if (body.model === "slow-first") await new Promise((r) => setTimeout(r, state.firstTokenDelayMs));
     chunk({ role: "assistant", content: "" });
@@ -134,8 +151,8 @@ export async function startFakeUpstream(options: { apiKey?: string } = {}): Prom
       if (res.destroyed) return;
       chunk(delta);
     }
-    chunk({}, "stop");
-    if ((body.stream_options?.include_usage || streamsAnyway) && body.model !== "no-usage" && body.model !== "long") {
+    chunk({}, toolCall ? "tool_calls" : "stop");
+    if ((body.stream_options?.include_usage || streamsAnyway) && !["no-usage", "long", "tool-call"].includes(body.model)) {
       send({ id, object: "chat.completion.chunk", created: 1, model: body.model, choices: [], usage });
     }
     res.write("data: [DONE]\n\n");

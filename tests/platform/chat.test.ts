@@ -10,7 +10,8 @@ import { setPaymentMode } from "../../platform/billing/accounts";
 import { creditPayment } from "../../platform/billing/ledger";
 import { saveModel } from "../../platform/models/service";
 import type { FakeUpstream } from "../fakes/openai-upstream";
-import { FAKE_ANSWER_PIECES, FAKE_REASONING, FAKE_USAGE, startFakeUpstream } from "../fakes/openai-upstream";
+import { countTokens } from "gpt-tokenizer";
+import { FAKE_ANSWER_PIECES, FAKE_REASONING, FAKE_USAGE, startFakeUpstream, TOOL_ARGUMENT_PIECES } from "../fakes/openai-upstream";
 import type { Harness } from "./harness";
 import { createHarness } from "./harness";
 
@@ -25,7 +26,7 @@ afterEach(() => h?.close());
 
 async function setup(config: Parameters<typeof createHarness>[0] = {}) {
   h = await createHarness(config);
-  for (const upstream of ["echo", "think", "slow", "hang", "no-usage", "rate-limited", "warming", "keep-alive"]) {
+  for (const upstream of ["echo", "think", "slow", "hang", "no-usage", "rate-limited", "warming", "keep-alive", "tool-call"]) {
     await saveModel(h.deps, {
       name: `fake-${upstream}`,
       displayName: `Fake ${upstream}`,
@@ -153,6 +154,43 @@ describe("POST /chat/completions", () => {
     expect(r).toMatchObject({ estimated: true, outcome: "completed" });
     expect(r.outputTokens).toBeGreaterThan(0);
     expect(r.reasoningTokens).toBeGreaterThan(0);
+  });
+
+  it("counts a tool call as output when the upstream sends no usage, streamed or not", async () => {
+    const admin = await setup();
+    const generated = countTokens("get_weather" + TOOL_ARGUMENT_PIECES.join(""));
+    const streamed = await admin.call("POST", "/chat/completions", ask("fake-tool-call"));
+    expect(await readAll(streamed)).toContain("get_weather");
+    expect(await receipt(admin, streamed)).toMatchObject({ estimated: true, outcome: "completed", outputTokens: generated });
+    const whole = await admin.call("POST", "/chat/completions", { ...ask("fake-tool-call"), stream: false });
+    expect((await whole.clone().json()).usage.completion_tokens).toBe(generated);
+    expect(await receipt(admin, whole)).toMatchObject({ estimated: true, outputTokens: generated });
+  });
+
+  it("tells the upstream the model's default output cap when the client sets none, as it was held", async () => {
+    const admin = await setup();
+    await saveModel(h.deps, {
+      name: "fake-capped",
+      displayName: "Fake capped",
+      provider: "vllm",
+      contextSize: 32768,
+      defaultMaxTokens: 64,
+      baseUrl: fake.url,
+      apiKey: "sk-upstream",
+      upstreamModel: "echo",
+      rateCard: { id: "rc-capped", inputPerMillion: 1, outputPerMillion: 2 },
+    });
+    const forwarded = async (extra: Record<string, unknown>) => {
+      await readAll(await admin.call("POST", "/chat/completions", { ...ask("fake-capped"), ...extra }));
+      return fake.requests.at(-1)!.body;
+    };
+    expect(await forwarded({})).toMatchObject({ max_tokens: 64 });
+    expect(await forwarded({ max_tokens: 10 })).toMatchObject({ max_tokens: 10 });
+    const own = await forwarded({ max_completion_tokens: 12 });
+    expect(own.max_completion_tokens).toBe(12);
+    expect(own.max_tokens).toBeUndefined();
+    // A model without a default: the upstream's own limit, as before.
+    expect((await readAll(await admin.call("POST", "/chat/completions", ask("fake-echo"))), fake.requests.at(-1)!.body.max_tokens)).toBeUndefined();
   });
 
   it("takes reasoning inside a <think> block into the receipt", async () => {

@@ -141,6 +141,43 @@ describe("admission by reservation", () => {
     expect((await account(admin.orgId)).balance_micros).toBeGreaterThanOrEqual(0);
   });
 
+  it("holds what tools, response formats and images add to the prompt, and refuses n other than 1 (decision 0099)", async () => {
+    const admin = await setup(0);
+    await creditPayment(h.deps, { orgId: admin.orgId, paymentIntentId: `pi_one_${Math.random()}`, amountMicros: 1, description: "Test funds" });
+    /** The worst case the refusal names, in micro-dollars ($1 per million input tokens: one a token). */
+    const worstCase = async (extra: Record<string, unknown>) => {
+      const refused = await admin.call("POST", "/chat/completions", { ...ask("fake-echo"), max_tokens: 1, ...extra });
+      expect(refused.status).toBe(402);
+      return Math.round(Number(/may cost up to \$([\d.]+)/.exec((await refused.json()).error.message)![1]) * 1e6);
+    };
+    const plain = await worstCase({});
+    const parameters = {
+      type: "object",
+      properties: Object.fromEntries(
+        Array.from({ length: 40 }, (_, i) => [`field_${i}`, { type: "string", description: `The value number ${i} of the form` }]),
+      ),
+    };
+    const tools = [{ type: "function", function: { name: "fill_form", description: "Fills the form", parameters } }];
+    expect(await worstCase({ tools })).toBeGreaterThan(plain + 400 * 1.25);
+    expect(await worstCase({ response_format: { type: "json_schema", json_schema: { name: "form", schema: parameters } } })).toBeGreaterThan(
+      plain + 300 * 1.25,
+    );
+    const image = {
+      role: "user",
+      content: [
+        { type: "text", text: "Say hello" },
+        { type: "image_url", image_url: { url: "https://example.test/a.png" } },
+      ],
+    };
+    expect(await worstCase({ messages: [image] })).toBeGreaterThanOrEqual(plain + 1_500);
+
+    for (const n of [2, 0]) {
+      const many = await admin.call("POST", "/chat/completions", { ...ask("fake-echo"), n });
+      expect(many.status).toBe(400);
+      expect((await many.json()).error.message).toMatch(/^n: only 1 is supported/);
+    }
+  });
+
   it("serves 200 concurrent priced completions against $10 without going below zero, charging exactly what was delivered", async () => {
     const admin = await setup(10);
     // Each request may cost 10 + 1000 × 100 micro-dollars ($0.10001), and does: the fake generates to the limit.
