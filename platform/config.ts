@@ -30,6 +30,8 @@ export interface PlatformConfig {
   reservationTtlMs?: number;
   /** A stream whose upstream is silent this long gets a `: keep-alive` comment (default 15 seconds). */
   streamKeepAliveMs?: number;
+  /** How often a running stream's hold is extended and its API token checked again (default a minute). */
+  streamRecheckMs?: number;
 }
 
 export interface StripeConfig {

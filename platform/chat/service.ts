@@ -11,7 +11,8 @@ import { builtinChatCompletion } from "../providers/upstream-builtin";
 import { recordUsage } from "../billing/charges";
 import type { DB } from "../db";
 import { compiledOnce } from "../db/compiled";
-import { release, reserve, settleWithin, SpendRefused } from "../spend/reservations";
+import { extendReservation, release, reserve, settleWithin, SpendRefused } from "../spend/reservations";
+import { apiTokenUsable } from "../tokens/service";
 import type { TokenCount } from "./meter";
 import {
   costMicros,
@@ -304,28 +305,66 @@ async function forward(
   });
   let metered = false;
   let keepAlive: NodeJS.Timeout | undefined;
+  let recheck: NodeJS.Timeout | undefined;
   const finish = async (outcome: "completed" | "stopped" | "failed") => {
     if (metered) return;
     metered = true;
     clearInterval(keepAlive);
+    clearInterval(recheck);
     stop();
     await meter(watcher.count(prompt), outcome);
   };
   // A client that goes away while nothing is being read still gets billed for what reached it.
   signal.addEventListener("abort", () => void finish("stopped"), { once: true });
 
+  // The body is ended once, by whoever gets there first: the upstream's end, a cut, a revoked token.
+  let sink!: ReadableStreamDefaultController<Uint8Array>;
+  let ended = false;
   let sentSinceTick = false;
+  const send = (bytes: Uint8Array) => {
+    if (ended) return;
+    sink.enqueue(bytes);
+    sentSinceTick = true;
+  };
+  const end = (error?: unknown) => {
+    if (ended) return;
+    ended = true;
+    if (error === undefined) sink.close();
+    else sink.error(error);
+  };
+
+  /**
+   * Now and then while a stream runs: its hold is kept from expiring (the sweeper would release it while
+   * it still spends), and a token revoked or expired since the call began stops it.
+   */
+  const recheckStream = async () => {
+    try {
+      if (held > 0) await extendReservation(deps, receiptId);
+      if (caller.tokenId === null || metered || (await apiTokenUsable(deps, caller.tokenId))) return;
+      send(streamError("This API token has been revoked or has expired: the reply was stopped.", "authentication_error", "token_revoked"));
+      upstreamAbort.abort();
+      upstream.cancel();
+      await finish("stopped");
+      end();
+    } catch (error) {
+      console.error(`Checking the stream ${receiptId} failed:`, error instanceof Error ? error.message : error);
+    }
+  };
+
   const out = new ReadableStream<Uint8Array>({
     start(controller) {
+      sink = controller;
       // A model still thinking sends nothing for a while: a comment keeps proxies and load balancers from closing the idle connection.
       keepAlive = setInterval(() => {
-        if (!sentSinceTick) controller.enqueue(KEEP_ALIVE);
+        if (!sentSinceTick) send(KEEP_ALIVE);
         sentSinceTick = false;
       }, deps.config.streamKeepAliveMs ?? KEEP_ALIVE_MS);
       keepAlive.unref();
+      recheck = setInterval(() => void recheckStream(), deps.config.streamRecheckMs ?? RECHECK_MS);
+      recheck.unref();
     },
     // Reads on until it has something to send: a pull that enqueues nothing is not called again.
-    async pull(controller) {
+    async pull() {
       for (;;) {
         let result: IteratorResult<Uint8Array>;
         try {
@@ -334,36 +373,34 @@ async function forward(
           const stopped = signal.aborted || upstreamAbort.signal.aborted;
           await finish(stopped ? "stopped" : "failed");
           // A stopped reply simply ends; a broken upstream breaks the stream, so the client knows it is cut short.
-          if (stopped) controller.close();
-          else controller.error(error);
+          end(stopped ? undefined : error);
           return;
         }
+        if (ended) return;
         if (result.done) {
           const rest = relay.end();
-          if (rest.length > 0) controller.enqueue(rest);
+          if (rest.length > 0) send(rest);
           // Metered before the body ends: whoever waits for the end (a graceful shutdown) finds the usage written.
           await finish(watcher.done ? "completed" : "failed");
-          controller.close();
+          end();
           return;
         }
         timing.firstToken();
         const relayed = relay.push(result.value);
-        if (relayed.length > 0) {
-          controller.enqueue(relayed);
-          sentSinceTick = true;
-        }
+        if (relayed.length > 0) send(relayed);
         if (relay.cut) {
           // Its next chunk would have passed what was held: the stream ended there, and what was sent is billed.
           upstreamAbort.abort();
           upstream.cancel();
           await finish("stopped");
-          controller.close();
+          end();
           return;
         }
         if (relayed.length > 0) return;
       }
     },
     async cancel(reason) {
+      ended = true;
       upstreamAbort.abort(reason);
       upstream.cancel();
       await finish("stopped");
@@ -377,6 +414,13 @@ async function forward(
 
 const KEEP_ALIVE_MS = 15_000;
 const KEEP_ALIVE = new TextEncoder().encode(": keep-alive\n\n");
+/** How often a running stream's hold is extended and its token checked again. */
+const RECHECK_MS = 60_000;
+
+/** An error in the stream, as OpenAI sends one (its SDKs throw it): the reply ends after it, without [DONE]. */
+function streamError(message: string, type: string, code: string): Uint8Array {
+  return new TextEncoder().encode(`data: ${JSON.stringify({ error: { message, type, param: null, code } })}\n\n`);
+}
 
 /**
  * The JSON completion a client that asked for no stream gets, made from the stream the upstream sent:
@@ -430,6 +474,12 @@ const insertUsageRow = compiledOnce(
     }),
 );
 
+/**
+ * Writes a completion's usage and charge. When the database refuses (an outage, a failover), the reply
+ * has reached the client all the same: the write is tried again, waiting longer each time, until it
+ * lands or an hour has passed (decision 0099). The first failure logs the whole charge, so an operator
+ * can still bill it if the process dies first.
+ */
 async function meterCompletion(
   deps: Deps,
   caller: ChatCaller,
@@ -438,6 +488,55 @@ async function meterCompletion(
   count: TokenCount,
   outcome: "completed" | "stopped" | "failed",
 ) {
+  // The completion's time, not a later attempt's: its usage row and the month it counts against.
+  const at = deps.now();
+  const write = () => writeMetering(deps, caller, model, receiptId, count, outcome, at);
+  try {
+    await write();
+  } catch (error) {
+    const charge = { orgId: caller.orgId, tokenId: caller.tokenId, model: model.name, ...count, outcome };
+    console.error(`Metering of ${receiptId} failed (${errorText(error)}); trying again. The charge: ${JSON.stringify(charge)}`);
+    retryMetering(deps, receiptId, write, deps.now(), METER_RETRY_FIRST_WAIT_MS);
+  }
+}
+
+const METER_RETRY_FIRST_WAIT_MS = 1_000;
+const METER_RETRY_MAX_WAIT_MS = 30_000;
+const METER_RETRY_FOR_MS = 60 * 60_000;
+
+const usageRecorded = compiledOnce((db, receiptId: string) => db.selectFrom("chat_usage").select("id").where("receipt_id", "=", receiptId));
+
+function retryMetering(deps: Deps, receiptId: string, write: () => Promise<void>, since: number, waitMs: number) {
+  const timer = setTimeout(async () => {
+    try {
+      // An attempt whose commit landed though its answer was lost: written once is enough.
+      if ((await usageRecorded(deps.db, receiptId)).length === 0) await write();
+      console.log(`Metering of ${receiptId} written on a later attempt`);
+    } catch (error) {
+      // A closed database: the process is stopping, and the charge was logged at the first failure.
+      if (deps.now() - since >= METER_RETRY_FOR_MS || /destroyed/.test(errorText(error))) {
+        console.error(`Metering of ${receiptId} abandoned: ${errorText(error)}`);
+        return;
+      }
+      retryMetering(deps, receiptId, write, since, Math.min(waitMs * 2, METER_RETRY_MAX_WAIT_MS));
+    }
+  }, waitMs);
+  timer.unref();
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+async function writeMetering(
+  deps: Deps,
+  caller: ChatCaller,
+  model: ModelRow,
+  receiptId: string,
+  count: TokenCount,
+  outcome: "completed" | "stopped" | "failed",
+  at: number,
+): Promise<void> {
   const cost = isPriced(model) ? costMicros(count, model.input_micros_per_million, model.output_micros_per_million) : 0;
   const usageRow = (db: DB) =>
     insertUsageRow(
@@ -454,32 +553,28 @@ async function meterCompletion(
       cost,
       count.estimated ? 1 : 0,
       outcome,
-      deps.now(),
+      at,
     );
-  try {
-    if (!isPriced(model)) {
-      await usageRow(deps.db);
-      return;
-    }
-    const how = outcome === "completed" ? "" : `, ${outcome}`;
-    // The reservation's settlement, the ledger row and the usage row in one transaction: charged exactly once.
-    await recordUsage(
-      deps,
-      {
-        orgId: caller.orgId,
-        model: model.name,
-        rateCardId: model.rate_card_id,
-        costMicros: cost,
-        description: `Chat: ${count.promptTokens} input + ${count.completionTokens} output tokens${count.estimated ? " (estimated)" : ""}${how}`,
-      },
-      async (trx) => {
-        await settleWithin(trx, deps.now(), { orgId: caller.orgId, tokenId: caller.tokenId, receiptId, costMicros: cost });
-        await usageRow(trx);
-      },
-    );
-  } catch (error) {
-    console.error(`Metering of ${receiptId} failed:`, error);
+  if (!isPriced(model)) {
+    await usageRow(deps.db);
+    return;
   }
+  const how = outcome === "completed" ? "" : `, ${outcome}`;
+  // The reservation's settlement, the ledger row and the usage row in one transaction: charged exactly once.
+  await recordUsage(
+    deps,
+    {
+      orgId: caller.orgId,
+      model: model.name,
+      rateCardId: model.rate_card_id,
+      costMicros: cost,
+      description: `Chat: ${count.promptTokens} input + ${count.completionTokens} output tokens${count.estimated ? " (estimated)" : ""}${how}`,
+    },
+    async (trx) => {
+      await settleWithin(trx, at, { orgId: caller.orgId, tokenId: caller.tokenId, receiptId, costMicros: cost });
+      await usageRow(trx);
+    },
+  );
 }
 
 export async function findReceipt(deps: Deps, orgId: number, receiptId: string): Promise<Receipt | null> {

@@ -169,6 +169,12 @@ export async function settleWithin(
   }
 }
 
+/** Keeps a running request's reservation from expiring: the sweeper would release a hold that still spends. */
+export async function extendReservation(deps: Deps, receiptId: string): Promise<void> {
+  const expiresAt = deps.now() + (deps.config.reservationTtlMs ?? DEFAULT_RESERVATION_TTL_MS);
+  await deps.db.updateTable("spend_reservations").set({ expires_at: expiresAt }).where("receipt_id", "=", receiptId).execute();
+}
+
 /** Releases a reservation whose request was never forwarded (the upstream refused or was unreachable). */
 export async function release(deps: Deps, receiptId: string): Promise<boolean> {
   return deps.db.transaction().execute((trx) => releaseWithin(trx, receiptId));

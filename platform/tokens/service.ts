@@ -273,6 +273,12 @@ export type ApiTokenAuth =
     }
   | { ok: false; status: 401 | 403; error: string };
 
+/** Whether a token authenticated earlier may still be used: not revoked, not expired (a long stream asks again). */
+export async function apiTokenUsable(deps: Deps, tokenId: number): Promise<boolean> {
+  const row = await deps.db.selectFrom("api_tokens").select(["revoked_at", "expires_at"]).where("id", "=", tokenId).executeTakeFirst();
+  return !!row && row.revoked_at === null && (row.expires_at === null || row.expires_at > deps.now());
+}
+
 /** lastUsedAt is written at most this often per token: a write per call would cost every call a commit. */
 export const LAST_USED_GRANULARITY_MS = 60_000;
 

@@ -9,6 +9,8 @@ import { createPlatform } from "../../platform/app";
 import { setPaymentMode } from "../../platform/billing/accounts";
 import { creditPayment } from "../../platform/billing/ledger";
 import { saveModel } from "../../platform/models/service";
+import { sweepExpiredReservations } from "../../platform/spend/reservations";
+import { sql } from "kysely";
 import type { FakeUpstream } from "../fakes/openai-upstream";
 import { countTokens } from "gpt-tokenizer";
 import { FAKE_ANSWER_PIECES, FAKE_REASONING, FAKE_USAGE, startFakeUpstream, TOOL_ARGUMENT_PIECES } from "../fakes/openai-upstream";
@@ -154,6 +156,37 @@ describe("POST /chat/completions", () => {
     expect(r).toMatchObject({ estimated: true, outcome: "completed" });
     expect(r.outputTokens).toBeGreaterThan(0);
     expect(r.reasoningTokens).toBeGreaterThan(0);
+  });
+
+  it("writes a reply's usage once the database answers again, when it failed as the reply ended (decision 0099)", async () => {
+    const admin = await setup();
+    const response = await admin.call("POST", "/chat/completions", ask("fake-slow"));
+    await sql`alter table chat_usage rename to chat_usage_away`.execute(h.deps.db);
+    expect(await readAll(response)).toContain("data: [DONE]");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await sql`alter table chat_usage_away rename to chat_usage`.execute(h.deps.db);
+    const id = response.headers.get("x-receipt-id");
+    await expect.poll(async () => (await admin.call("GET", `/chat/receipts/${id}`)).status, { timeout: 5_000 }).toBe(200);
+    expect((await ledger(admin)).filter((row) => row.model === "fake-slow")).toHaveLength(1);
+  });
+
+  it("keeps a long stream's hold, and stops it with an error event once its API token is revoked", async () => {
+    const admin = await setup({ streamRecheckMs: 50, reservationTtlMs: 150 });
+    const token = (await (await admin.call("POST", "/tokens", { scopes: ["chat"], expiresAt: null })).json()) as CreatedApiToken;
+    const response = await h.fetch("/openai/v1/chat/completions", {
+      method: "POST",
+      json: ask("fake-slow"),
+      headers: { authorization: `Bearer ${token.token}` },
+    });
+    expect(response.status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    // Past its first expiry, still running: the sweeper finds nothing to release.
+    expect(await sweepExpiredReservations(h.deps)).toBe(0);
+    expect((await admin.call("DELETE", `/tokens/${token.publicId}`)).status).toBe(200);
+    const text = await readAll(response);
+    expect(text).toContain('"code":"token_revoked"');
+    expect(text).not.toContain("[DONE]");
+    expect(await receipt(admin, response)).toMatchObject({ outcome: "stopped" });
   });
 
   it("counts a tool call as output when the upstream sends no usage, streamed or not", async () => {
