@@ -19,10 +19,16 @@ export function createStreamTracker() {
       const reader = response.body.getReader();
       let stop: () => Promise<void>;
       const body = new ReadableStream<Uint8Array>({
-        start() {
+        start(controller) {
           stop = async () => {
             running.delete(stop);
-            // The client sees the reply end, as when the upstream ends it; the source meters what was sent.
+            // The client is told why the reply ends short (OpenAI's SDKs throw on an error event), then
+            // sees it end; the source meters what was sent.
+            try {
+              controller.enqueue(SHUTTING_DOWN);
+            } catch {
+              // Already ended by its client.
+            }
             await reader.cancel("The server is shutting down");
           };
           running.add(stop);
@@ -54,6 +60,10 @@ export function createStreamTracker() {
     },
   };
 }
+
+const SHUTTING_DOWN = new TextEncoder().encode(
+  `data: ${JSON.stringify({ error: { message: "The server is shutting down: the reply was stopped. Try again.", type: "server_error", param: null, code: "server_shutting_down" } })}\n\n`,
+);
 
 export type StreamTracker = ReturnType<typeof createStreamTracker>;
 

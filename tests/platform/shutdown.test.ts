@@ -95,8 +95,8 @@ describe("graceful shutdown (SIGTERM, SIGINT)", () => {
     const reader = await firstChunk(await s.chat("fake-hang"));
     const t0 = Date.now();
     void s.shutdown("SIGINT");
-    // The client sees the reply end (not break) once the drain time is over.
-    await rest(reader);
+    // The client is told why, and sees the reply end (not break) once the drain time is over.
+    expect(await rest(reader)).toContain('"code":"server_shutting_down"');
     expect(Date.now() - t0).toBeGreaterThanOrEqual(250);
     expect(await s.exit).toBe(0);
     expect(s.usageAtClose).toEqual([expect.objectContaining({ model: "fake-hang", outcome: "stopped", estimated: 1 })]);
