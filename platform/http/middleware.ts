@@ -42,3 +42,6 @@ export const systemOrganization = createMiddleware<PlatformEnv>(async (c, next) 
   if (c.var.membership?.orgId !== SYSTEM_ORG_ID) throw new PlatformError(403, "Only the system organization can do this");
   await next();
 });
+
+/** The headers of an answer that carries a secret (a token's, a live invite code): kept by no cache. */
+export const SECRET_ANSWER = { "Cache-Control": "no-store" } as const;

@@ -4,7 +4,7 @@ import { createInviteSchema, createOrganizationSchema, inviteParamSchema } from 
 import { changeRoleSchema, memberParamSchema } from "@contract/team";
 import type { PlatformEnv } from "../context";
 import { setActiveOrganization } from "../auth/service";
-import { adminOnly, inOrganization, signedIn } from "../http/middleware";
+import { adminOnly, inOrganization, SECRET_ANSWER, signedIn } from "../http/middleware";
 import { valid } from "../http/validate";
 import { resetPrimaryToken } from "../tokens/service";
 import { changeMemberRole, createInvite, createOrganization, listActiveInvites, listMembers, removeMember, revokeInvite } from "./service";
@@ -24,9 +24,9 @@ export const orgRoutes = new Hono<PlatformEnv>()
   })
   .post("/invites", signedIn, inOrganization, adminOnly, valid("json", createInviteSchema), async (c) => {
     const invite = await createInvite(c.var.deps, c.var.membership.orgId, c.var.caller.userId, c.req.valid("json"));
-    return c.json(invite, 201);
+    return c.json(invite, 201, SECRET_ANSWER);
   })
-  .get("/invites", signedIn, inOrganization, adminOnly, async (c) => c.json(await listActiveInvites(c.var.deps, c.var.membership.orgId)))
+  .get("/invites", signedIn, inOrganization, adminOnly, async (c) => c.json(await listActiveInvites(c.var.deps, c.var.membership.orgId), 200, SECRET_ANSWER))
   .delete("/invites/:id", signedIn, inOrganization, adminOnly, inviteParam, async (c) => {
     await revokeInvite(c.var.deps, c.var.membership.orgId, c.req.valid("param").id);
     return c.json<Ok>({ ok: true });
@@ -40,4 +40,6 @@ export const orgRoutes = new Hono<PlatformEnv>()
     await removeMember(c.var.deps, c.var.membership.orgId, c.var.caller.userId, c.req.valid("param").id);
     return c.json<Ok>({ ok: true });
   })
-  .post("/reset-token", signedIn, inOrganization, adminOnly, async (c) => c.json(await resetPrimaryToken(c.var.deps, c.var.membership.orgId)));
+  .post("/reset-token", signedIn, inOrganization, adminOnly, async (c) =>
+    c.json(await resetPrimaryToken(c.var.deps, c.var.membership.orgId), 200, SECRET_ANSWER),
+  );

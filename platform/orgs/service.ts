@@ -7,14 +7,27 @@ import { INVITE_EXPIRED, INVITE_EXPIRY_RULE, INVITE_INVALID, INVITE_MAX_LIFETIME
 import type { Member, Role } from "@contract/team";
 import { compiledOnce } from "../db/compiled";
 import { PlatformError } from "../http/errors";
+import { TooManyRequests } from "../ratelimit/limits";
+import { hit } from "../ratelimit/store";
 import { normalizeOrganizationName } from "../http/names";
 import { insertPrimaryToken } from "../tokens/service";
 import { insertAccount } from "../billing/accounts";
 import { record } from "../audit/record";
 
+/** Organizations one user may create in an hour: each brings a token, an account and audit rows (decision 0099). */
+export const ORGANIZATION_CREATION_LIMIT = 10;
+
 export async function createOrganization(deps: Deps, userId: number, name: string): Promise<CreatedOrganization> {
   if (!deps.config.orgSignupEnabled) throw new PlatformError(403, "Organization signup is disabled");
   name = normalizeOrganizationName(name);
+  const allowed = await hit(deps, `org-create:user:${userId}`, { limit: ORGANIZATION_CREATION_LIMIT, windowMs: 3_600_000 });
+  if (!allowed.ok) {
+    const minutes = Math.ceil(allowed.retryAfterSeconds / 60);
+    throw new TooManyRequests(
+      allowed.retryAfterSeconds,
+      `Too many organizations created: at most ${ORGANIZATION_CREATION_LIMIT} an hour. Try again in ${minutes} min.`,
+    );
+  }
   return deps.db.transaction().execute(async (trx) => {
     const org = await trx.insertInto("organizations").values({ name, created_at: deps.now() }).returning(["id", "name"]).executeTakeFirstOrThrow();
     await trx.insertInto("memberships").values({ org_id: org.id, user_id: userId, role: "admin", created_at: deps.now() }).execute();

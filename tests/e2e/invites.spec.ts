@@ -36,7 +36,9 @@ for (const javaScriptEnabled of [true, false]) {
     }) => {
       test.slow(); // three people and a dozen page loads
       const { person } = await signInWithOrganization(page, "Inviter");
-      await page.goto("/team");
+      const document = await page.goto("/team");
+      // The page lists live codes: no cache keeps it for Back to show after signing out.
+      expect(document!.headers()["cache-control"]).toBe("no-store");
       await expect(inviteList(page)).toHaveCount(0);
       await expect(page.getByText("No active invite codes.")).toBeVisible();
 

@@ -9,7 +9,7 @@ import type { Deps } from "../../platform/context";
 import { migrate, openDatabase } from "../../platform/db";
 import { createToken } from "../../platform/tokens/service";
 import type { Harness } from "./harness";
-import { cookiesOf, createHarness } from "./harness";
+import { cookiesOf, createHarness, ORIGIN } from "./harness";
 
 let h: Harness;
 afterEach(() => h?.close());
@@ -327,6 +327,33 @@ describe("rate limits", () => {
         statuses.push((await h.fetch(`/auth/join/${code}`, { method: "POST", cookie: u.cookie, headers: from("198.51.100.4") })).status);
     // Five users, five tries each, from one address: the address allows 20.
     expect(statuses.slice(19)).toEqual([200, 429, 429, 429, 429, 429]);
+  });
+
+  it("marks every answer that carries a secret no-store: new and rolled tokens, the reset token, invite codes", async () => {
+    h = await createHarness();
+    const admin = await h.admin();
+    const noStore = (response: Response) => response.headers.get("cache-control");
+    const created = await admin.call("POST", "/tokens", { scopes: ["chat"], expiresAt: null });
+    expect(noStore(created)).toBe("no-store");
+    const { publicId } = await created.json();
+    expect(noStore(await admin.call("POST", `/tokens/${publicId}/roll`, { grace: "none" }))).toBe("no-store");
+    expect(noStore(await admin.call("POST", "/organizations/reset-token"))).toBe("no-store");
+    expect(noStore(await admin.call("POST", "/organizations/invites", { status: "single-use", expiresAt: null, maxUses: null }))).toBe("no-store");
+    expect(noStore(await admin.call("GET", "/organizations/invites"))).toBe("no-store");
+  });
+
+  it("limits the organizations one user creates to 10 an hour", async () => {
+    h = await createHarness();
+    const user = await h.signIn();
+    const create = (i: number) => h.fetch("/organizations", { method: "POST", cookie: user.cookie, json: { name: `Org ${i}` }, headers: { origin: ORIGIN } });
+    for (let i = 0; i < 10; i++) expect((await create(i)).status).toBe(201);
+    const refused = await create(10);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((await refused.json()).error).toMatch(/^Too many organizations created: at most 10 an hour\. Try again in \d+ min\.$/);
+    // Another user is not held back by it.
+    const other = await h.signIn();
+    expect((await h.fetch("/organizations", { method: "POST", cookie: other.cookie, json: { name: "Mine" }, headers: { origin: ORIGIN } })).status).toBe(201);
   });
 
   it("limits /openai/v1 per token when the token has a requests-per-minute limit", async () => {
