@@ -87,6 +87,10 @@ export function parseChatRequest(body: unknown): ChatRequest {
 export { RECEIPT_HEADER };
 
 async function upstreamMessage(response: UpstreamReply): Promise<string> {
+  return withoutKeys(await rawUpstreamMessage(response));
+}
+
+async function rawUpstreamMessage(response: UpstreamReply): Promise<string> {
   const text = await response.text().catch(() => "");
   try {
     const body = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown };
@@ -97,6 +101,11 @@ async function upstreamMessage(response: UpstreamReply): Promise<string> {
     // not JSON
   }
   return text.trim().slice(0, 300) || `Upstream answered ${response.status}`;
+}
+
+/** Key-like words (`sk-…`, `sk_live_…`, even masked as `sk-ab***yz`) are never passed on from a provider's message. */
+function withoutKeys(message: string): string {
+  return message.replace(/\b(?:sk|rk|pk)[-_][\w*.\-]{4,}/gi, "[redacted]");
 }
 
 /** The output a request may generate: its own cap, else the model's default, never past the context. */
@@ -216,6 +225,11 @@ async function forward(
     timing.fail(upstream.status);
     const message = await upstreamMessage(upstream);
     const retryAfter = upstream.header("retry-after");
+    if (upstream.status === 401 || upstream.status === 403) {
+      // The platform's own credentials were refused: the operator's to fix, and no business of the caller's.
+      console.error(`Upstream of ${model.name} refused the platform's key (${upstream.status}): ${message}`);
+      throw new ChatError(502, `The model '${model.name}' is not available: its provider refused the platform's credentials`, "upstream_error");
+    }
     if (upstream.status === 429) throw new ChatError(429, message, "rate_limit_exceeded", { retryAfter, code: "rate_limit_exceeded" });
     if (upstream.status === 503) throw new ChatError(503, message, "service_unavailable", { retryAfter });
     if (upstream.status >= 400 && upstream.status < 500) throw new ChatError(400, message, "invalid_request_error");

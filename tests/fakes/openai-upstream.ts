@@ -10,6 +10,7 @@ import type { AddressInfo } from "node:net";
  * - `slow`: like echo, `slowDelayMs` between chunks;
  * - `no-usage`: never sends a usage chunk, even when asked;
  * - `rate-limited`: 429 with `Retry-After: 7`; `warming`: 503 with `Retry-After: 120`;
+ * - `bad-key`: 401, the platform's key refused; `bad-request`: 400 whose message names a key;
  * - `warming-once`: 503 the first time, then like echo;
  * - `hang`: sends the first chunk, then nothing until the client goes away;
  * - `to-the-limit`: like echo, but its usage says it generated exactly `max_tokens` (1000 when absent);
@@ -84,6 +85,8 @@ export async function startFakeUpstream(options: { apiKey?: string } = {}): Prom
     const error = (status: number, retryAfter: string, message: string) =>
       res.writeHead(status, { "content-type": "application/json", "retry-after": retryAfter }).end(JSON.stringify({ error: { message, type: "fake" } }));
     if (body.model === "rate-limited") return error(429, "7", "Too many requests");
+    if (body.model === "bad-key") return error(401, "0", "Incorrect API key provided: sk-upst*****CRET.");
+    if (body.model === "bad-request") return error(400, "0", "Invalid request: key sk-proj-ABCDEFGH is not allowed to use max_tokens above 10");
     if (body.model === "warming") return error(503, "120", "Model is loading");
     if (body.model === "warming-once" && !warmedUp.has(body.model)) {
       warmedUp.add(body.model);

@@ -28,7 +28,7 @@ afterEach(() => h?.close());
 
 async function setup(config: Parameters<typeof createHarness>[0] = {}) {
   h = await createHarness(config);
-  for (const upstream of ["echo", "think", "slow", "hang", "no-usage", "rate-limited", "warming", "keep-alive", "tool-call"]) {
+  for (const upstream of ["echo", "think", "slow", "hang", "no-usage", "rate-limited", "warming", "keep-alive", "tool-call", "bad-key", "bad-request"]) {
     await saveModel(h.deps, {
       name: `fake-${upstream}`,
       displayName: `Fake ${upstream}`,
@@ -187,6 +187,16 @@ describe("POST /chat/completions", () => {
     expect(text).toContain('"code":"token_revoked"');
     expect(text).not.toContain("[DONE]");
     expect(await receipt(admin, response)).toMatchObject({ outcome: "stopped" });
+  });
+
+  it("keeps the platform's upstream credentials out of what the caller reads", async () => {
+    const admin = await setup();
+    const refused = await admin.call("POST", "/chat/completions", ask("fake-bad-key"));
+    expect(refused.status).toBe(502);
+    expect((await refused.json()).error.message).toBe("The model 'fake-bad-key' is not available: its provider refused the platform's credentials");
+    const bad = await admin.call("POST", "/chat/completions", ask("fake-bad-request"));
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).error.message).toBe("Invalid request: key [redacted] is not allowed to use max_tokens above 10");
   });
 
   it("counts a tool call as output when the upstream sends no usage, streamed or not", async () => {
