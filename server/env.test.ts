@@ -34,6 +34,16 @@ describe("configuration", () => {
     expect(loadEnv({ DATABASE_URL: url, SESSION_SECRET: "s".repeat(40) }).sessionSecret).toBe("s".repeat(40));
   });
 
+  it("refuses a DATABASE_URL that is not PostgreSQL's, instead of falling back to SQLite", () => {
+    for (const value of ["notaurl", "mysql://u:p@localhost/db", "pg://u:p@localhost/db", "postgres//nohost"]) {
+      expect(() => loadEnv({ ...base, DATABASE_URL: value }), value).toThrow(/DATABASE_URL: must be a postgres:\/\/ or postgresql:\/\/ URL/);
+    }
+    for (const value of ["postgres://u:p@db:5432/console", "postgresql://db/console"]) {
+      expect(loadEnv({ ...base, DATABASE_URL: value }).DATABASE_URL, value).toBe(value);
+    }
+    expect(loadEnv({ ...base, DATABASE_URL: "" }).DATABASE_URL).toBeUndefined();
+  });
+
   it("drains for 25 s on shutdown unless SHUTDOWN_TIMEOUT_MS says otherwise", () => {
     expect(loadEnv({ ...base }).SHUTDOWN_TIMEOUT_MS).toBe(25_000);
     expect(loadEnv({ ...base, SHUTDOWN_TIMEOUT_MS: "5000" }).SHUTDOWN_TIMEOUT_MS).toBe(5_000);

@@ -4,6 +4,7 @@ import { randomBytes } from "node:crypto";
 import ipaddr from "ipaddr.js";
 import { z } from "zod";
 import type { OAuthProviderConfig, PlatformConfig } from "../platform/config";
+import { databaseUrl } from "../platform/db/target";
 
 const bool = z
   .enum(["true", "false", "1", "0", ""])
@@ -56,7 +57,7 @@ const schema = z.object({
   HOST: z.string().optional(),
   TRUST_PROXY: trustProxy,
   DATABASE_PATH: z.string().default("data/console.db"),
-  DATABASE_URL: z.string().optional(),
+  DATABASE_URL: databaseUrl,
   PLATFORM_URL: optionalUrl,
   SESSION_SECRET: z.string().min(32, "SESSION_SECRET must be at least 32 characters").optional(),
   APP_ORIGIN: optionalUrl,

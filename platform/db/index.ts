@@ -7,6 +7,7 @@ import pg from "pg";
 import type { Database } from "./schema";
 import { InlineLimits } from "./inline-limits";
 import { checkpointInBackground } from "./wal-checkpointer";
+import { isPostgresUrl } from "./target";
 import * as m0001 from "./migrations/0001-foundation";
 import * as m0002 from "./migrations/0002-tokens";
 import * as m0003 from "./migrations/0003-billing";
@@ -43,7 +44,7 @@ const migrations: Record<string, Migration> = {
 };
 
 export interface DatabaseOptions {
-  /** postgres://… selects PostgreSQL; otherwise `path` is a SQLite file (":memory:" for tests). */
+  /** postgres://… selects PostgreSQL (any other URL is refused); otherwise `path` is a SQLite file (":memory:" for tests). */
   url?: string;
   path?: string;
   /** SQLite file only: checkpoint the log from a worker thread (the server's database; wal-checkpointer.ts). */
@@ -51,7 +52,9 @@ export interface DatabaseOptions {
 }
 
 export function openDatabase(options: DatabaseOptions): DB {
-  if (options.url?.startsWith("postgres")) {
+  // A URL that is not PostgreSQL's must not fall through to a SQLite file nobody asked for.
+  if (options.url && !isPostgresUrl(options.url)) throw new Error("DATABASE_URL: must be a postgres:// or postgresql:// URL");
+  if (options.url) {
     // int8 columns (times, money) come back as strings unless told otherwise; they fit in a double.
     pg.types.setTypeParser(20, (v) => Number(v));
     const pool = new pg.Pool({ connectionString: options.url });

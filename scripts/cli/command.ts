@@ -1,5 +1,7 @@
+import { z } from "zod";
 import { migrate, openDatabase } from "../../platform/db";
 import type { DB } from "../../platform/db";
+import { databaseUrl } from "../../platform/db/target";
 
 /**
  * An operator command: one file in scripts/cli/commands/, named as it is typed
@@ -14,9 +16,26 @@ export interface Command {
   run: (args: string[]) => Promise<number>;
 }
 
+/** A refusal whose message is all an operator needs: the dispatcher prints it, without a stack, and exits 1. */
+export class OperatorError extends Error {}
+
+/** The server's database settings, held to the server's rules (server/env.ts). */
+const settings = z.object({
+  DATABASE_URL: databaseUrl,
+  DATABASE_PATH: z.string().default("data/console.db"),
+});
+
+export function databaseSettings(source: Record<string, string | undefined> = process.env): { url?: string; path: string } {
+  const parsed = settings.safeParse(source);
+  if (!parsed.success) {
+    throw new OperatorError(`Invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+  }
+  return { url: parsed.data.DATABASE_URL, path: parsed.data.DATABASE_PATH };
+}
+
 /** The server's database (DATABASE_URL or DATABASE_PATH), migrated, closed after `work`. */
 export async function withDatabase<T>(work: (db: DB) => Promise<T>): Promise<T> {
-  const db = openDatabase({ url: process.env.DATABASE_URL, path: process.env.DATABASE_PATH ?? "data/console.db" });
+  const db = openDatabase(databaseSettings());
   try {
     await migrate(db);
     return await work(db);

@@ -9,6 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Command } from "./command";
+import { OperatorError } from "./command";
 
 // The compiled CLI can't list a folder at run time: the build passes the names (scripts/build-server.mjs).
 declare const __CLI_COMMANDS__: string[] | undefined;
@@ -42,7 +43,14 @@ export async function main(argv: string[], program = "node build/cli.js"): Promi
     return 2;
   }
   const command = await load(name);
-  const status = await command.run(args);
+  let status: number;
+  try {
+    status = await command.run(args);
+  } catch (error) {
+    if (!(error instanceof OperatorError)) throw error;
+    console.error(error.message);
+    return 1;
+  }
   if (status === 2) console.error(`Usage: ${program} ${name} ${command.usage}`);
   return status;
 }

@@ -1,0 +1,23 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { main } from "../../scripts/cli/index";
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+  vi.restoreAllMocks();
+});
+
+describe("the operator commands' database settings", () => {
+  it("refuse a DATABASE_URL that is not PostgreSQL's, in one line, without touching a SQLite file", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cli-db-"));
+    vi.stubEnv("DATABASE_PATH", path.join(dir, "console.db"));
+    vi.stubEnv("DATABASE_URL", "mysql://u:secret@localhost/db");
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    expect(await main(["grant-credit", "2", "1", "why"])).toBe(1);
+    expect(errors.mock.calls.flat().join("\n")).toBe("Invalid configuration: DATABASE_URL: must be a postgres:// or postgresql:// URL");
+    expect(fs.readdirSync(dir)).toEqual([]);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
