@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -26,6 +27,18 @@ describe("configuration", () => {
     const first = loadEnv({ DATABASE_PATH: path.join(dir, "db.sqlite") }).sessionSecret;
     expect(first).toMatch(/^[0-9a-f]{64}$/);
     expect(loadEnv({ DATABASE_PATH: path.join(dir, "db.sqlite") }).sessionSecret).toBe(first);
+  });
+
+  it("says where it could not write the session secret, in one line", () => {
+    const file = path.join(os.tmpdir(), `env-secret-file-${process.pid}-${Date.now()}`);
+    fs.writeFileSync(file, "");
+    // The folder of DATABASE_PATH is a file: neither the folder nor the secret can be made.
+    expect(() => loadEnv({ DATABASE_PATH: path.join(file, "console.db") })).toThrow(
+      new RegExp(
+        `^Cannot write the session secret to ${file}/session-secret \\(the folder of DATABASE_PATH\\): .*Make that folder writable, or set SESSION_SECRET\\.$`,
+      ),
+    );
+    fs.rmSync(file);
   });
 
   it("requires SESSION_SECRET with DATABASE_URL, where several processes must share it", () => {

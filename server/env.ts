@@ -107,9 +107,15 @@ function persistedSecret(dataDir: string): string {
   try {
     return fs.readFileSync(file, "utf8").trim();
   } catch {
-    fs.mkdirSync(dataDir, { recursive: true });
     const secret = randomBytes(32).toString("hex");
-    fs.writeFileSync(file, secret, { mode: 0o600 });
+    try {
+      fs.mkdirSync(dataDir, { recursive: true });
+      fs.writeFileSync(file, secret, { mode: 0o600 });
+    } catch (error) {
+      throw new Error(
+        `Cannot write the session secret to ${file} (the folder of DATABASE_PATH): ${error instanceof Error ? error.message : String(error)}. Make that folder writable, or set SESSION_SECRET.`,
+      );
+    }
     return secret;
   }
 }

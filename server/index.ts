@@ -11,6 +11,8 @@ import { apiOrigins } from "../app/features/chat/hosts";
 import type { PlatformRequest } from "../app/load-context";
 import { newInProcessBindings } from "../platform/auth/shared-sessions";
 import { isDevSignin } from "../platform/config";
+import { DatabaseStartError } from "../platform/db";
+import { ModelsFileError } from "../platform/models/service";
 import { consoleOrigins } from "../platform/http/hosts";
 import { isAllowedOrigin, MUTATING_METHODS } from "../platform/http/origin";
 import { bodyLimit, consoleBodyLimit } from "./body-limit";
@@ -19,6 +21,7 @@ import { hostAllowList } from "./host";
 import { pageHeaders } from "./page-headers";
 import { remixHandler } from "./remix-handler";
 import { startPlatform } from "./platform";
+import type { MountedPlatform } from "./platform";
 import { createStreamTracker, handleShutdown } from "./shutdown";
 
 /** The project folder (build/, public/): the nearest package.json above this module, run from server/ or compiled into build/app/. */
@@ -29,6 +32,10 @@ function projectRoot(from: string): string {
   }
 }
 const root = projectRoot(path.dirname(fileURLToPath(import.meta.url)));
+
+function isStartupRefusal(error: unknown): error is Error {
+  return error instanceof DatabaseStartError || error instanceof ModelsFileError;
+}
 
 let env;
 try {
@@ -53,7 +60,15 @@ const origins = devSignin ? consoleOrigins(env.platform)! : [env.platform.appOri
 process.env.SESSION_SECRET = env.sessionSecret;
 process.env.APP_ORIGIN = env.platform.appOrigin;
 
-const platform = await startPlatform(env);
+let platform: MountedPlatform;
+try {
+  platform = await startPlatform(env);
+} catch (error) {
+  // A database that can't be reached or opened, or a bad MODELS_FILE: the operator's to fix, said in
+  // one line. Anything else keeps its stack.
+  console.error(isStartupRefusal(error) ? error.message : error);
+  process.exit(1);
+}
 // Streamed replies pass through the tracker, so a shutdown can end (and meter) those still running.
 const streams = createStreamTracker();
 // The console's reads come as PlatformRequests (app/load-context.ts): Hono reads only what they have.

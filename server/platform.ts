@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { proxy } from "hono/proxy";
 import { createPlatform } from "../platform/app";
-import { migrate, openDatabase } from "../platform/db";
+import { openMigrated } from "../platform/db";
 import { clientAddress } from "../platform/ratelimit/address";
 import { startPaymentReconciler } from "../platform/billing/payment-intents";
 import { seedModelsFromFile } from "../platform/models/service";
@@ -33,9 +33,15 @@ export async function startPlatform(env: Env): Promise<MountedPlatform> {
     });
     return { fetch: async (request, bindings) => forward.fetch(request, bindings), close: async () => {} };
   }
-  const db = openDatabase({ url: env.DATABASE_URL, path: env.DATABASE_PATH, checkpointInBackground: true });
-  await migrate(db);
-  if (env.MODELS_FILE) await seedModelsFromFile(db, env.MODELS_FILE);
+  const db = await openMigrated({ url: env.DATABASE_URL, path: env.DATABASE_PATH, checkpointInBackground: true });
+  if (env.MODELS_FILE) {
+    try {
+      await seedModelsFromFile(db, env.MODELS_FILE);
+    } catch (error) {
+      await db.destroy();
+      throw error;
+    }
+  }
   const deps = { db, config: env.platform, now: Date.now };
   const app = createPlatform(deps);
   // Charges a crash left between the provider and the ledger are finished at start and every minute.

@@ -1,13 +1,13 @@
 import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from "kysely";
+import { Kysely, Migrator, PostgresDialect, sql, SqliteDialect } from "kysely";
 import type { Migration, MigrationProvider, SqliteDatabase } from "kysely";
 import pg from "pg";
 import type { Database } from "./schema";
 import { InlineLimits } from "./inline-limits";
 import { checkpointInBackground } from "./wal-checkpointer";
-import { isPostgresUrl } from "./target";
+import { isPostgresUrl, postgresHost } from "./target";
 import * as m0001 from "./migrations/0001-foundation";
 import * as m0002 from "./migrations/0002-tokens";
 import * as m0003 from "./migrations/0003-billing";
@@ -109,11 +109,65 @@ function keepingStatements(sqlite: SQLite.Database, beforeClose: () => void, siz
   };
 }
 
+/** A failure at start whose message is all an operator needs (one line, no password): printed without a stack. */
+export class DatabaseStartError extends Error {
+  override name = "DatabaseStartError";
+}
+
+function reason(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  // An AggregateError (a host name with several addresses, each refused) has no message of its own.
+  return error.message || (error as NodeJS.ErrnoException).code || error.name;
+}
+
 export async function migrate(db: DB): Promise<void> {
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  if (!error) return;
   const failed = results?.find((r) => r.status === "Error");
-  if (error || failed) {
-    throw new Error(`Migration ${failed?.migrationName ?? ""} failed: ${String(error)}`);
+  if (failed) throw new DatabaseStartError(`Migration ${failed.migrationName} failed: ${reason(error)}`, { cause: error });
+  const newer = await unknownMigrations(db);
+  if (newer.length > 0) {
+    // Kysely calls this "corrupted migrations"; it is what a rolled-back build or an old replica of a
+    // rolling upgrade meets, and there are no down migrations.
+    throw new DatabaseStartError(
+      `This database was migrated by a newer build (migration ${newer.at(-1)}). Run that build, or restore a backup taken before the upgrade.`,
+      { cause: error },
+    );
   }
+  throw error;
+}
+
+/** Migrations the database has run that this build does not know (none when it can't tell). */
+async function unknownMigrations(db: DB): Promise<string[]> {
+  try {
+    const { rows } = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db);
+    return rows.map((r) => r.name).filter((name) => !(name in migrations));
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The database opened and migrated, or a DatabaseStartError saying in one line what went wrong and
+ * where: the server and the operator commands both start this way.
+ */
+export async function openMigrated(options: DatabaseOptions): Promise<DB> {
+  const where = options.url
+    ? `Cannot connect to DATABASE_URL (${postgresHost(options.url)})`
+    : `Cannot open DATABASE_PATH (${options.path ?? "data/console.db"})`;
+  let db: DB;
+  try {
+    db = openDatabase(options);
+  } catch (error) {
+    throw new DatabaseStartError(`${where}: ${reason(error)}`, { cause: error });
+  }
+  try {
+    await migrate(db);
+  } catch (error) {
+    await db.destroy().catch(() => {});
+    if (error instanceof DatabaseStartError) throw error;
+    throw new DatabaseStartError(`${where}: ${reason(error)}`, { cause: error });
+  }
+  return db;
 }

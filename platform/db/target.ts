@@ -19,12 +19,16 @@ export function isPostgresUrl(value: string): boolean {
   return databaseUrl.safeParse(value).success;
 }
 
+/** A PostgreSQL URL's host, port and database: what an operator needs to know, never the password. */
+export function postgresHost(value: string): string {
+  if (!URL.canParse(value)) return "not a URL";
+  const url = new URL(value);
+  return `${url.host}${url.pathname === "/" ? "" : url.pathname}`;
+}
+
 /** Which database a process uses, for operators: never the password. */
 export function describeDatabase(options: { url?: string; path?: string }): string {
-  if (options.url) {
-    const url = new URL(options.url);
-    return `PostgreSQL ${url.host}${url.pathname === "/" ? "" : url.pathname}`;
-  }
+  if (options.url) return `PostgreSQL ${postgresHost(options.url)}`;
   const file = options.path ?? "data/console.db";
   return file === ":memory:" ? "SQLite in memory" : `SQLite ${path.resolve(file)}`;
 }

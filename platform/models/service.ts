@@ -95,6 +95,11 @@ export async function deleteModel(deps: Deps, name: string): Promise<void> {
   statusCache.delete(deps.db);
 }
 
+/** A MODELS_FILE the start can't use: the message names the file and the entry, and is all an operator needs. */
+export class ModelsFileError extends Error {
+  override name = "ModelsFileError";
+}
+
 /**
  * Seeds the registry from MODELS_FILE: a JSON list of models (or `{"models": [...]}`), upserted by name
  * in file order. A bad file stops the start with a message naming the entry.
@@ -104,20 +109,20 @@ export async function seedModelsFromFile(db: DB, file: string, now = Date.now())
   try {
     raw = JSON.parse(fs.readFileSync(file, "utf8"));
   } catch (error) {
-    throw new Error(`MODELS_FILE ${file}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new ModelsFileError(`MODELS_FILE ${file}: ${error instanceof Error ? error.message : String(error)}`);
   }
   const list = Array.isArray(raw) ? raw : (raw as { models?: unknown })?.models;
-  if (!Array.isArray(list)) throw new Error(`MODELS_FILE ${file}: expected a JSON list of models`);
+  if (!Array.isArray(list)) throw new ModelsFileError(`MODELS_FILE ${file}: expected a JSON list of models`);
   for (const [index, entry] of list.entries()) {
     const parsed = modelInputSchema.safeParse(entry);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new Error(`MODELS_FILE ${file}, entry ${index}: ${issue.path.join(".")}: ${issue.message}`);
+      throw new ModelsFileError(`MODELS_FILE ${file}, entry ${index}: ${issue.path.join(".")}: ${issue.message}`);
     }
     try {
       await upsertModel(db, parsed.data, index + 1, now);
     } catch (error) {
-      throw new Error(`MODELS_FILE ${file}, entry ${index}: ${error instanceof Error ? error.message : String(error)}`);
+      throw new ModelsFileError(`MODELS_FILE ${file}, entry ${index}: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
   return list.length;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { migrate, openDatabase } from "../../platform/db";
+import { DatabaseStartError, openMigrated } from "../../platform/db";
 import type { DB } from "../../platform/db";
 import { databaseUrl } from "../../platform/db/target";
 
@@ -35,9 +35,13 @@ export function databaseSettings(source: Record<string, string | undefined> = pr
 
 /** The server's database (DATABASE_URL or DATABASE_PATH), migrated, closed after `work`. */
 export async function withDatabase<T>(work: (db: DB) => Promise<T>): Promise<T> {
-  const db = openDatabase(databaseSettings());
+  let db: DB;
   try {
-    await migrate(db);
+    db = await openMigrated(databaseSettings());
+  } catch (error) {
+    throw error instanceof DatabaseStartError ? new OperatorError(error.message) : error;
+  }
+  try {
     return await work(db);
   } finally {
     await db.destroy();

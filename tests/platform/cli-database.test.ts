@@ -20,4 +20,12 @@ describe("the operator commands' database settings", () => {
     expect(fs.readdirSync(dir)).toEqual([]);
     fs.rmSync(dir, { recursive: true, force: true });
   });
+
+  it("say in one line that the database can't be opened", async () => {
+    vi.stubEnv("DATABASE_URL", "");
+    vi.stubEnv("DATABASE_PATH", os.tmpdir());
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    expect(await main(["grant-credit", "2", "1", "why"])).toBe(1);
+    expect(errors.mock.calls.flat().join("\n")).toBe(`Cannot open DATABASE_PATH (${os.tmpdir()}): unable to open database file`);
+  });
 });

@@ -1,0 +1,63 @@
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { sql } from "kysely";
+import { afterAll, describe, expect, it } from "vitest";
+import { DatabaseStartError, migrate, openDatabase, openMigrated } from "../../platform/db";
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "database-start-"));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+/** A loopback port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function refusal(promise: Promise<unknown>): Promise<DatabaseStartError> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(DatabaseStartError);
+  return error as DatabaseStartError;
+}
+
+describe("a database that can't be used stops the start with one line (audit F L1)", () => {
+  it("names DATABASE_URL's host, port and database, never the password", async () => {
+    const port = await closedPort();
+    const error = await refusal(openMigrated({ url: `postgres://console:hunter2@127.0.0.1:${port}/console` }));
+    expect(error.message).toBe(`Cannot connect to DATABASE_URL (127.0.0.1:${port}/console): connect ECONNREFUSED 127.0.0.1:${port}`);
+  });
+
+  it("names a DATABASE_PATH that can't be opened", async () => {
+    const error = await refusal(openMigrated({ path: dir }));
+    expect(error.message).toBe(`Cannot open DATABASE_PATH (${dir}): unable to open database file`);
+  });
+
+  it("names the migration that failed", async () => {
+    const file = path.join(dir, "taken.db");
+    const db = openDatabase({ path: file });
+    // Something else already made a table the first migration creates.
+    await sql`create table organizations (x integer)`.execute(db);
+    await db.destroy();
+    const error = await refusal(openMigrated({ path: file }));
+    expect(error.message).toMatch(/^Migration 0001-foundation failed: .*organizations/);
+  });
+
+  it("says plainly that a newer build migrated the database (a rollback, or an old replica during an upgrade)", async () => {
+    const file = path.join(dir, "newer.db");
+    const db = openDatabase({ path: file });
+    await migrate(db);
+    await sql`insert into kysely_migration (name, timestamp) values ('0999-from-the-future', '2030-01-01T00:00:00.000Z')`.execute(db);
+    await db.destroy();
+    const error = await refusal(openMigrated({ path: file }));
+    expect(error.message).toBe(
+      "This database was migrated by a newer build (migration 0999-from-the-future). Run that build, or restore a backup taken before the upgrade.",
+    );
+  });
+});
