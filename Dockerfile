@@ -47,6 +47,8 @@ RUN mkdir -p /app/data && chown node:node /app/data
 USER node
 VOLUME ["/app/data"]
 EXPOSE 3000
+# Liveness (/healthz: the process answers), not readiness (/readyz): an orchestrator that restarts
+# unhealthy containers must not restart every replica during a database outage they recover from.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
 # The entrypoint execs node: it is PID 1 and gets docker stop's SIGTERM itself (server/shutdown.ts).

@@ -1,5 +1,5 @@
 import type { AppLoadContext } from "@remix-run/node";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { requireAccess } from "./session.server";
 
 const signedIn = {
@@ -40,5 +40,39 @@ describe("requireAccess: one session check per page load", () => {
     await requireAccess("organization", new Request("http://console.test/team", { method: "POST" }), context);
     await requireAccess("organization", new Request("http://console.test/team", { method: "POST" }), context);
     expect(calls).toEqual(["GET /api/v1/auth/session", "GET /api/v1/auth/session", "GET /api/v1/auth/session"]);
+  });
+});
+
+describe("requireAccess when the platform can't check the session", () => {
+  const answering = (response: () => Response) =>
+    ({ cspNonce: "n", hostPrefixes: { app: "app", api: "api" }, platformFetch: async () => response() }) as AppLoadContext;
+
+  it("throws a 503 error page, not a redirect to sign in, on a 5xx", async () => {
+    for (const status of [500, 502, 503]) {
+      const context = answering(() => Response.json({ error: "Internal server error" }, { status }));
+      const thrown = await requireAccess("organization", new Request("http://console.test/usage"), context).catch((e: unknown) => e);
+      expect(thrown, String(status)).toBeInstanceOf(Response);
+      expect((thrown as Response).status, String(status)).toBe(503);
+      expect((thrown as Response).headers.get("Location")).toBeNull();
+    }
+  });
+
+  it("throws a 503 when the platform can't be reached at all", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const context = answering(() => {
+      throw new TypeError("fetch failed");
+    });
+    const thrown = await requireAccess("organization", new Request("http://console.test/usage"), context).catch((e: unknown) => e);
+    expect((thrown as Response).status).toBe(503);
+    vi.restoreAllMocks();
+  });
+
+  it("still sends a signed-out visitor (a 401) to sign in", async () => {
+    vi.stubEnv("SESSION_SECRET", "s".repeat(40));
+    const context = answering(() => Response.json({ error: "Not signed in" }, { status: 401 }));
+    const thrown = await requireAccess("organization", new Request("http://console.test/usage"), context).catch((e: unknown) => e);
+    expect((thrown as Response).status).toBe(302);
+    expect((thrown as Response).headers.get("Location")).toMatch(/^\/login/);
+    vi.unstubAllEnvs();
   });
 });

@@ -28,9 +28,14 @@ export async function takeRememberedPath(request: Request): Promise<{ path: stri
   return { path: safeRedirectPath(typeof value === "string" ? value : null), clear: await returnToCookie().serialize("", { maxAge: 0 }) };
 }
 
-/** Loads the session through the platform; a failed check counts as signed out (SPEC §8). */
+/**
+ * Loads the session through the platform; a refused check counts as signed out (SPEC §8). A check
+ * the platform could not make (a 5xx: its database is down, or it can't be reached) is an error page,
+ * 503: sending a signed-in person to sign in would be wrong, and signing in would fail too.
+ */
 export async function loadSession(api: PlatformClient): Promise<Session> {
   const result = await api.session();
+  if (!result.ok && result.status >= 500) throw new Response("Service unavailable", { status: 503, statusText: "Service Unavailable" });
   return result.ok ? result.data : { valid: false };
 }
 

@@ -19,6 +19,7 @@ import { bodyLimit, consoleBodyLimit } from "./body-limit";
 import { listenHosts, loadEnv } from "./env";
 import { hostAllowList } from "./host";
 import { pageHeaders } from "./page-headers";
+import { readiness } from "./readiness";
 import { remixHandler } from "./remix-handler";
 import { startPlatform } from "./platform";
 import type { MountedPlatform } from "./platform";
@@ -88,9 +89,13 @@ app.use((_req, res, next) => {
   next();
 });
 
+// Liveness: the process answers (a restart would help only if it did not). Readiness: its database,
+// or PLATFORM_URL, answers too, and it is not draining (decision 0099). Both answer any host name, so
+// health checkers can use an address.
 app.get("/healthz", (_req, res) => {
   res.json({ ok: true });
 });
+app.get("/readyz", readiness({ check: platform.ready, draining: shutdown.draining }));
 app.use(hostAllowList(origins, apiOrigins(origins, env.APP_HOST_PREFIX, env.API_HOST_PREFIX)));
 app.use(bodyLimit(consoleBodyLimit));
 if (env.LOG_REQUESTS === "true") app.use(morgan(production ? "combined" : "dev"));

@@ -11,10 +11,14 @@ import { startStatusWatcher } from "../platform/models/status-watcher";
 import { startUsageRoller } from "../platform/usage/rollup";
 import type { Env } from "./env";
 import { forwardFetch } from "./forward-fetch";
+import { databaseReady, platformReady } from "./readiness";
+import type { ReadinessCheck } from "./readiness";
 
 export interface MountedPlatform {
   /** Answers /api/v1 (and /openai/v1) requests, in-process or by forwarding. */
   fetch: (request: Request, env?: unknown) => Promise<Response>;
+  /** Why this process can't serve now (its database, or PLATFORM_URL, does not answer), or null: `/readyz`. */
+  ready: ReadinessCheck;
   /** Stops the platform's periodic work (payment reconciliation, usage roll-ups…) and closes its database: for graceful shutdown, after the last request. */
   close: () => Promise<void>;
 }
@@ -31,7 +35,7 @@ export async function startPlatform(env: Env): Promise<MountedPlatform> {
       const headers = { ...c.req.header(), host: url.host, "x-forwarded-for": clientAddress(c) };
       return proxy(`${base}${url.pathname}${url.search}`, { ...c.req, headers, customFetch: forwardFetch });
     });
-    return { fetch: async (request, bindings) => forward.fetch(request, bindings), close: async () => {} };
+    return { fetch: async (request, bindings) => forward.fetch(request, bindings), ready: platformReady(base), close: async () => {} };
   }
   const db = await openMigrated({ url: env.DATABASE_URL, path: env.DATABASE_PATH, checkpointInBackground: true });
   if (env.MODELS_FILE) {
@@ -54,6 +58,7 @@ export async function startPlatform(env: Env): Promise<MountedPlatform> {
   const roller = startUsageRoller(deps);
   return {
     fetch: async (request, bindings) => app.fetch(request, bindings),
+    ready: databaseReady(db),
     close: async () => {
       sweeper.close();
       watcher.close();

@@ -1,0 +1,56 @@
+import type { RequestHandler } from "express";
+import { sql } from "kysely";
+import type { DB } from "../platform/db";
+
+/** Why this process should get no traffic now, or null when it can serve. */
+export type ReadinessCheck = () => Promise<string | null>;
+
+/** A trivial query: the database answers, with this process's connection settings. */
+export function databaseReady(db: DB): ReadinessCheck {
+  return async () => {
+    try {
+      await sql`select 1`.execute(db);
+      return null;
+    } catch (error) {
+      return `database: ${error instanceof Error ? error.message || (error as NodeJS.ErrnoException).code || error.name : String(error)}`;
+    }
+  };
+}
+
+/** An external platform (PLATFORM_URL) answers a cheap call of the contract without a server error. */
+export function platformReady(base: string, timeoutMs = 2_000): ReadinessCheck {
+  return async () => {
+    try {
+      const response = await fetch(`${base}/api/v1/auth/providers`, { signal: AbortSignal.timeout(timeoutMs) });
+      await response.body?.cancel();
+      return response.status >= 500 ? `platform: answered ${response.status}` : null;
+    } catch (error) {
+      return `platform: ${error instanceof Error ? error.message : String(error)}`;
+    }
+  };
+}
+
+/**
+ * `/readyz`: 200 when the checks pass, else 503 with a short reason. Unlike `/healthz` (liveness: the
+ * process answers), a database outage or a drain makes it fail, so a proxy or orchestrator can stop
+ * sending requests here without restarting a process that will recover by itself.
+ */
+export function readiness(options: { check: ReadinessCheck; draining: () => boolean; timeoutMs?: number }): RequestHandler {
+  const timeoutMs = options.timeoutMs ?? 2_000;
+  return (_req, res) => {
+    if (options.draining()) {
+      res.status(503).json({ ok: false, reason: "shutting down" });
+      return;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<string>((resolve) => {
+      timer = setTimeout(() => resolve(`no answer within ${timeoutMs} ms`), timeoutMs);
+    });
+    void Promise.race([options.check(), timedOut]).then((reason) => {
+      clearTimeout(timer);
+      res.setHeader("Cache-Control", "no-store");
+      if (reason) res.status(503).json({ ok: false, reason });
+      else res.json({ ok: true });
+    });
+  };
+}
