@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { isAllowedOrigin } from "../platform/http/origin";
-import { listenHosts, loadEnv } from "./env";
+import { listenHosts, loadEnv, startupLine, startupWarnings } from "./env";
 
 const base = { DATABASE_PATH: path.join(os.tmpdir(), `env-test-${process.pid}`, "db.sqlite"), SESSION_SECRET: "s".repeat(40) };
 
@@ -83,6 +83,27 @@ describe("configuration", () => {
     for (const value of ["true", "*", "10.0.0.0/33", "nginx", "1.5", "loopback,,"]) {
       expect(() => loadEnv({ ...base, TRUST_PROXY: value }), value).toThrow(/TRUST_PROXY/);
     }
+  });
+});
+
+describe("start-up messages", () => {
+  it("warns in production without APP_ORIGIN, which answers only localhost", () => {
+    expect(startupWarnings(loadEnv({ ...base, NODE_ENV: "production", PORT: "3668" }))).toEqual([
+      expect.stringMatching(/^APP_ORIGIN is not set: only requests for http:\/\/localhost:3668 are answered \(any other host name gets 421\)/),
+    ]);
+    expect(startupWarnings(loadEnv({ ...base, NODE_ENV: "production", APP_ORIGIN: "https://console.example.test" }))).toEqual([]);
+    expect(startupWarnings(loadEnv({ ...base }))).toEqual([]);
+  });
+
+  it("names the addresses it listens on and APP_ORIGIN", () => {
+    const env = loadEnv({ ...base, PORT: "3668", APP_ORIGIN: "http://console.example.test:3668" });
+    expect(startupLine(env, ["0.0.0.0"], false)).toBe("Console listening on 0.0.0.0:3668; APP_ORIGIN http://console.example.test:3668");
+    expect(startupLine(loadEnv({ ...base }), ["127.0.0.1", "::1"], true)).toBe(
+      "Console listening on 127.0.0.1:3000, [::1]:3000; APP_ORIGIN http://localhost:3000 (development sign-in: no identity provider is configured)",
+    );
+    expect(startupLine(loadEnv({ ...base, PLATFORM_URL: "http://platform.internal:4000" }), ["127.0.0.1"], false)).toBe(
+      "Console listening on 127.0.0.1:3000; APP_ORIGIN http://localhost:3000; platform http://platform.internal:4000",
+    );
   });
 });
 

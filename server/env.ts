@@ -187,3 +187,23 @@ export function listenHosts(env: Env, devSignin: boolean): string[] {
   }
   return [env.HOST];
 }
+
+/** Settings that start but are probably not what the operator meant: printed at start, never refused. */
+export function startupWarnings(env: Env): string[] {
+  const warnings: string[] = [];
+  if (env.NODE_ENV === "production" && !env.APP_ORIGIN) {
+    // Not refused: a container's smoke test starts without it, on localhost.
+    warnings.push(
+      `APP_ORIGIN is not set: only requests for ${env.platform.appOrigin} are answered (any other host name gets 421) and OAuth callbacks name it. Set APP_ORIGIN to the console's public origin.`,
+    );
+  }
+  return warnings;
+}
+
+/** The start-up line: where the server listens, the origin it answers for, and what serves the platform. */
+export function startupLine(env: Env, addresses: readonly string[], devSignin: boolean): string {
+  const where = addresses.map((host) => `${host.includes(":") ? `[${host}]` : host}:${env.PORT}`).join(", ");
+  const platform = env.PLATFORM_URL ? `; platform ${env.PLATFORM_URL}` : "";
+  const note = devSignin ? " (development sign-in: no identity provider is configured)" : "";
+  return `Console listening on ${where}; APP_ORIGIN ${env.platform.appOrigin}${platform}${note}`;
+}

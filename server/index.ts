@@ -6,7 +6,6 @@ import { getRequestListener } from "@hono/node-server";
 import type { ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
-import morgan from "morgan";
 import { apiOrigins } from "../app/features/chat/hosts";
 import type { PlatformRequest } from "../app/load-context";
 import { newInProcessBindings } from "../platform/auth/shared-sessions";
@@ -15,11 +14,9 @@ import { DatabaseStartError } from "../platform/db";
 import { ModelsFileError } from "../platform/models/service";
 import { consoleOrigins } from "../platform/http/hosts";
 import { isAllowedOrigin, MUTATING_METHODS } from "../platform/http/origin";
-import { bodyLimit, consoleBodyLimit } from "./body-limit";
-import { listenHosts, loadEnv } from "./env";
-import { hostAllowList } from "./host";
+import { listenHosts, loadEnv, startupLine, startupWarnings } from "./env";
+import { frontDoor } from "./front-door";
 import { pageHeaders } from "./page-headers";
-import { readiness } from "./readiness";
 import { remixHandler } from "./remix-handler";
 import { startPlatform } from "./platform";
 import type { MountedPlatform } from "./platform";
@@ -46,6 +43,7 @@ try {
   process.exit(1);
 }
 const production = env.NODE_ENV === "production";
+for (const warning of startupWarnings(env)) console.warn(`Warning: ${warning}`);
 const devSignin = !env.PLATFORM_URL && isDevSignin(env.platform);
 let hosts: string[];
 try {
@@ -83,22 +81,16 @@ app.disable("x-powered-by");
 // names: loopback unless the operator says otherwise (decision 0095).
 app.set("trust proxy", env.TRUST_PROXY);
 
-app.use((_req, res, next) => {
-  // While draining, a kept-alive connection carries no further request.
-  if (shutdown.draining()) res.setHeader("Connection", "close");
-  next();
-});
-
-// Liveness: the process answers (a restart would help only if it did not). Readiness: its database,
-// or PLATFORM_URL, answers too, and it is not draining (decision 0099). Both answer any host name, so
-// health checkers can use an address.
-app.get("/healthz", (_req, res) => {
-  res.json({ ok: true });
-});
-app.get("/readyz", readiness({ check: platform.ready, draining: shutdown.draining }));
-app.use(hostAllowList(origins, apiOrigins(origins, env.APP_HOST_PREFIX, env.API_HOST_PREFIX)));
-app.use(bodyLimit(consoleBodyLimit));
-if (env.LOG_REQUESTS === "true") app.use(morgan(production ? "combined" : "dev"));
+app.use(
+  frontDoor({
+    draining: shutdown.draining,
+    ready: platform.ready,
+    origins,
+    apiOrigins: apiOrigins(origins, env.APP_HOST_PREFIX, env.API_HOST_PREFIX),
+    logRequests: env.LOG_REQUESTS === "true",
+    production,
+  }),
+);
 
 // The platform answers everything under its prefixes itself (no next()).
 const platformListener = getRequestListener(platformFetch);
@@ -186,16 +178,22 @@ app.all(
   }),
 );
 
+const listening: Promise<string | null>[] = [];
 for (const host of hosts) {
   const server = http.createServer(app);
-  server.on("error", (error: NodeJS.ErrnoException) => {
-    // Machines without IPv6 have no ::1; the IPv4 loopback is enough there.
-    if (host === "::1" && (error.code === "EADDRNOTAVAIL" || error.code === "EAFNOSUPPORT")) return;
-    console.error(`Cannot listen on ${host}:${env.PORT}: ${error.message}`);
-    process.exit(1);
-  });
-  server.listen(env.PORT, host);
+  listening.push(
+    new Promise((resolve) => {
+      server.on("error", (error: NodeJS.ErrnoException) => {
+        // Machines without IPv6 have no ::1; the IPv4 loopback is enough there.
+        if (host === "::1" && (error.code === "EADDRNOTAVAIL" || error.code === "EAFNOSUPPORT")) return resolve(null);
+        console.error(`Cannot listen on ${host}:${env.PORT}: ${error.message}`);
+        process.exit(1);
+      });
+      server.listen(env.PORT, host, () => resolve(host));
+    }),
+  );
   servers.push(server);
 }
 for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => void shutdown.shutdown(signal));
-console.log(`Console on http://localhost:${env.PORT}${devSignin ? " (development sign-in: no identity provider is configured)" : ""}`);
+const addresses = (await Promise.all(listening)).filter((host): host is string => host !== null);
+console.log(startupLine(env, addresses, devSignin));

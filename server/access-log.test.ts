@@ -1,0 +1,96 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { PassThrough } from "node:stream";
+import express from "express";
+import { afterEach, describe, expect, it } from "vitest";
+import { redactUrl } from "./access-log";
+import { frontDoor } from "./front-door";
+
+describe("redactUrl", () => {
+  it("shortens an invite code in the join path", () => {
+    expect(redactUrl("/api/v1/auth/join/ABCD1234EFGH")).toBe("/api/v1/auth/join/ABCD…");
+    expect(redactUrl("/api/v1/auth/join/ABCD1234EFGH?x=1")).toBe("/api/v1/auth/join/ABCD…?x=1");
+  });
+
+  it("replaces OAuth callbacks' code and state, and keeps the rest as sent", () => {
+    expect(redactUrl("/api/v1/auth/google/callback?code=KnrCaL9DMEF8&state=s3cr3t&scope=email%20openid")).toBe(
+      "/api/v1/auth/google/callback?code=[redacted]&state=[redacted]&scope=email%20openid",
+    );
+    expect(redactUrl("/api/v1/auth/github/callback?State=x&CODE=y")).toBe("/api/v1/auth/github/callback?State=[redacted]&CODE=[redacted]");
+  });
+
+  it("leaves other targets alone", () => {
+    expect(redactUrl("/usage?from=2026-01-01&to=2026-02-01")).toBe("/usage?from=2026-01-01&to=2026-02-01");
+    expect(redactUrl("/team")).toBe("/team");
+  });
+});
+
+const servers: http.Server[] = [];
+afterEach(() => {
+  for (const s of servers.splice(0)) s.close();
+});
+
+/** The front door over a handler that answers 200, with the access log written to a string. */
+async function logged(): Promise<{ port: number; lines: () => string[] }> {
+  const stream = new PassThrough();
+  let text = "";
+  stream.on("data", (d: Buffer) => (text += d.toString()));
+  const app = express();
+  app.use(
+    frontDoor({
+      draining: () => false,
+      ready: async () => null,
+      origins: ["https://console.example.test"],
+      apiOrigins: [],
+      logRequests: true,
+      production: true,
+      logStream: stream,
+    }),
+  );
+  app.all("*", (_req, res) => res.send("ok"));
+  const server = http.createServer(app);
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { port: (server.address() as AddressInfo).port, lines: () => text.trim().split("\n").filter(Boolean) };
+}
+
+function get(port: number, path: string, host: string, referer?: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = http.get({ host: "127.0.0.1", port, path, headers: { host, ...(referer && { referer }) }, agent: false }, (res) => {
+      res.resume();
+      res.on("end", () => resolve(res.statusCode ?? 0));
+    });
+    req.on("error", reject);
+  });
+}
+
+describe("the access log (LOG_REQUESTS)", () => {
+  it("records requests refused by the host allow-list (421)", async () => {
+    const { port, lines } = await logged();
+    expect(await get(port, "/login", "elsewhere.example.test")).toBe(421);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(lines()).toHaveLength(1);
+    expect(lines()[0]).toMatch(/"GET \/login HTTP\/1.1" 421 /);
+  });
+
+  it("never writes an invite code, an OAuth code or state", async () => {
+    const { port, lines } = await logged();
+    const host = "console.example.test";
+    await get(port, "/api/v1/auth/join/SECRETINVITE", host);
+    await get(port, "/api/v1/auth/google/callback?code=OAUTHCODE&state=OAUTHSTATE", host, "https://console.example.test/x?code=REFCODE");
+    await new Promise((r) => setTimeout(r, 20));
+    const text = lines().join("\n");
+    for (const secret of ["SECRETINVITE", "OAUTHCODE", "OAUTHSTATE", "REFCODE"]) expect(text).not.toContain(secret);
+    expect(text).toContain("/api/v1/auth/join/SECR…");
+    expect(text).toContain("/api/v1/auth/google/callback?code=[redacted]&state=[redacted]");
+    expect(text).toContain('"https://console.example.test/x?code=[redacted]"');
+  });
+
+  it("leaves the health checks out", async () => {
+    const { port, lines } = await logged();
+    expect(await get(port, "/healthz", "127.0.0.1")).toBe(200);
+    expect(await get(port, "/readyz", "127.0.0.1")).toBe(200);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(lines()).toEqual([]);
+  });
+});
