@@ -57,6 +57,19 @@ describe("configuration", () => {
     expect(loadEnv({ ...base, DATABASE_URL: "" }).DATABASE_URL).toBeUndefined();
   });
 
+  it("refuses Stripe keys in the wrong place, by their prefix", () => {
+    expect(() => loadEnv({ ...base, STRIPE_SECRET_KEY: "pk_live_x" })).toThrow(/STRIPE_SECRET_KEY: must be a Stripe secret or restricted key \(sk_… or rk_…\)/);
+    expect(() => loadEnv({ ...base, STRIPE_PUBLISHABLE_KEY: "sk_live_x" })).toThrow(/STRIPE_PUBLISHABLE_KEY: must be a Stripe publishable key \(pk_…\)/);
+    expect(() => loadEnv({ ...base, STRIPE_WEBHOOK_SECRET: "foo" })).toThrow(/STRIPE_WEBHOOK_SECRET: must be a Stripe webhook signing secret \(whsec_…\)/);
+    for (const key of ["sk_test_x", "rk_live_x"]) expect(loadEnv({ ...base, STRIPE_SECRET_KEY: key }).platform.stripe?.secretKey).toBe(key);
+    // What compose passes for an unset key.
+    expect(loadEnv({ ...base, STRIPE_SECRET_KEY: "", STRIPE_PUBLISHABLE_KEY: "", STRIPE_WEBHOOK_SECRET: "" }).platform.stripe).toBeUndefined();
+    // The browser tests' settings (playwright.config.ts) pass.
+    expect(() =>
+      loadEnv({ ...base, STRIPE_SECRET_KEY: "sk_test_e2e_fake", STRIPE_PUBLISHABLE_KEY: "pk_test_e2e_fake", STRIPE_WEBHOOK_SECRET: "whsec_e2e_fake" }),
+    ).not.toThrow();
+  });
+
   it("drains for 25 s on shutdown unless SHUTDOWN_TIMEOUT_MS says otherwise", () => {
     expect(loadEnv({ ...base }).SHUTDOWN_TIMEOUT_MS).toBe(25_000);
     expect(loadEnv({ ...base, SHUTDOWN_TIMEOUT_MS: "5000" }).SHUTDOWN_TIMEOUT_MS).toBe(5_000);
@@ -93,6 +106,20 @@ describe("start-up messages", () => {
     ]);
     expect(startupWarnings(loadEnv({ ...base, NODE_ENV: "production", APP_ORIGIN: "https://console.example.test" }))).toEqual([]);
     expect(startupWarnings(loadEnv({ ...base }))).toEqual([]);
+  });
+
+  it("warns when only some of the Stripe settings are set", () => {
+    const all = { STRIPE_SECRET_KEY: "sk_test_x", STRIPE_PUBLISHABLE_KEY: "pk_test_x", STRIPE_WEBHOOK_SECRET: "whsec_x" };
+    expect(startupWarnings(loadEnv({ ...base, ...all }))).toEqual([]);
+    expect(startupWarnings(loadEnv({ ...base, ...all, STRIPE_PUBLISHABLE_KEY: "", STRIPE_WEBHOOK_SECRET: "" }))).toEqual([
+      "Stripe is partly configured: STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET are not set. Payments need all three.",
+    ]);
+    expect(startupWarnings(loadEnv({ ...base, STRIPE_PUBLISHABLE_KEY: "pk_test_x" }))).toEqual([
+      "Stripe is partly configured: STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are not set. Payments need all three.",
+    ]);
+    expect(startupWarnings(loadEnv({ ...base, ...all, STRIPE_WEBHOOK_SECRET: undefined }))).toEqual([
+      "Stripe is partly configured: STRIPE_WEBHOOK_SECRET is not set. Payments need all three.",
+    ]);
   });
 
   it("names the addresses it listens on and APP_ORIGIN", () => {

@@ -17,6 +17,17 @@ const optionalUrl = z
   .optional()
   .or(z.literal("").transform(() => undefined));
 
+/**
+ * A Stripe key or secret, checked by its prefix: a publishable key in the secret's place (or the
+ * reverse) is the classic mistake, and Stripe would only refuse it at the first payment. Empty is unset.
+ */
+function stripeKey(prefixes: string[], what: string) {
+  return z
+    .string()
+    .optional()
+    .refine((v) => !v || prefixes.some((p) => v.startsWith(p)), `must be ${what} (${prefixes.map((p) => `${p}…`).join(" or ")})`);
+}
+
 const PROXY_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
 
 /** One entry of a trusted-proxy list, in the forms Express's `proxy-addr` reads: a range's name, an address, or a CIDR block. */
@@ -82,9 +93,9 @@ const schema = z.object({
   /** The API host is the app host with this prefix swapped for API_HOST_PREFIX (the /chat API examples). */
   APP_HOST_PREFIX: z.string().default(""),
   API_HOST_PREFIX: z.string().default(""),
-  STRIPE_SECRET_KEY: z.string().optional(),
-  STRIPE_PUBLISHABLE_KEY: z.string().optional(),
-  STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  STRIPE_SECRET_KEY: stripeKey(["sk_", "rk_"], "a Stripe secret or restricted key"),
+  STRIPE_PUBLISHABLE_KEY: stripeKey(["pk_"], "a Stripe publishable key"),
+  STRIPE_WEBHOOK_SECRET: stripeKey(["whsec_"], "a Stripe webhook signing secret"),
   STRIPE_API_HOST: z.string().optional(),
   STRIPE_API_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   STRIPE_API_PROTOCOL: z.enum(["http", "https"]).optional(),
@@ -196,6 +207,20 @@ export function startupWarnings(env: Env): string[] {
     warnings.push(
       `APP_ORIGIN is not set: only requests for ${env.platform.appOrigin} are answered (any other host name gets 421) and OAuth callbacks name it. Set APP_ORIGIN to the console's public origin.`,
     );
+  }
+  const stripe = {
+    STRIPE_SECRET_KEY: env.STRIPE_SECRET_KEY,
+    STRIPE_PUBLISHABLE_KEY: env.STRIPE_PUBLISHABLE_KEY,
+    STRIPE_WEBHOOK_SECRET: env.STRIPE_WEBHOOK_SECRET,
+  };
+  const missing = Object.entries(stripe)
+    .filter(([, value]) => !value)
+    .map(([name]) => name);
+  if (missing.length > 0 && missing.length < 3) {
+    // Each half works without the others only in part: no secret key turns payments off (the others
+    // are ignored), no webhook secret answers every Stripe delivery 503, no publishable key leaves
+    // the card form without Stripe.js.
+    warnings.push(`Stripe is partly configured: ${missing.join(" and ")} ${missing.length > 1 ? "are" : "is"} not set. Payments need all three.`);
   }
   return warnings;
 }
