@@ -4,7 +4,7 @@ import { createPlatform } from "../platform/app";
 import { openMigrated } from "../platform/db";
 import { clientAddress } from "../platform/ratelimit/address";
 import { startPaymentReconciler } from "../platform/billing/payment-intents";
-import { seedModelsFromFile } from "../platform/models/service";
+import { applyModelsFile } from "../platform/models/service";
 import { startReservationSweeper } from "../platform/spend/reservations";
 import { stopMetrics } from "../platform/models/metrics";
 import { startStatusWatcher } from "../platform/models/status-watcher";
@@ -40,7 +40,11 @@ export async function startPlatform(env: Env): Promise<MountedPlatform> {
   const db = await openMigrated({ url: env.DATABASE_URL, path: env.DATABASE_PATH, checkpointInBackground: true });
   if (env.MODELS_FILE) {
     try {
-      await seedModelsFromFile(db, env.MODELS_FILE);
+      const { entries, applied } = await applyModelsFile(db, env.MODELS_FILE);
+      // Say what the file changed: an unchanged entry leaves the model editor's work alone.
+      console.log(
+        `MODELS_FILE: ${applied.length} of ${entries} entries applied${applied.length > 0 ? ` (${applied.join(", ")})` : ""}; the others are unchanged since last applied`,
+      );
     } catch (error) {
       await db.destroy();
       throw error;

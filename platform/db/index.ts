@@ -22,6 +22,7 @@ import * as m0011 from "./migrations/0011-token-rotation";
 import * as m0012 from "./migrations/0012-invite-management";
 import * as m0013 from "./migrations/0013-usage-daily";
 import * as m0014 from "./migrations/0014-last-active-organization";
+import * as m0015 from "./migrations/0015-models-file-applied";
 
 export type DB = Kysely<Database>;
 
@@ -41,6 +42,7 @@ const migrations: Record<string, Migration> = {
   "0012-invite-management": m0012,
   "0013-usage-daily": m0013,
   "0014-last-active-organization": m0014,
+  "0015-models-file-applied": m0015,
 };
 
 export interface DatabaseOptions {

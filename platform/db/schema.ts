@@ -34,6 +34,7 @@ export interface Database {
   usage_daily: UsageDailyTable;
   usage_rollup_state: UsageRollupStateTable;
   audit_log: AuditLogTable;
+  models_file_applied: ModelsFileAppliedTable;
 }
 
 export interface UsersTable {
@@ -364,4 +365,11 @@ export interface UsageRollupStateTable {
   org_id: number;
   rolled_until: number;
   days_until: number | null;
+}
+
+/** The MODELS_FILE entry last applied to each model name, as a hash (platform/models/service.ts). */
+export interface ModelsFileAppliedTable {
+  name: string;
+  entry_hash: string;
+  applied_at: number;
 }

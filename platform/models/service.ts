@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import type { ModelInput, ModelStatus, PublicModel } from "@contract/models";
 import { BASE_URL_REQUIRED, BUILTIN_PROVIDER, modelInputSchema } from "@contract/models";
@@ -100,11 +101,30 @@ export class ModelsFileError extends Error {
   override name = "ModelsFileError";
 }
 
+/** JSON with object keys sorted: the same entry hashes the same however the file orders or spaces it. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+    return `{${entries
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`)
+      .join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+export function entryHash(entry: unknown): string {
+  return createHash("sha256").update(canonicalJson(entry)).digest("hex");
+}
+
 /**
- * Seeds the registry from MODELS_FILE: a JSON list of models (or `{"models": [...]}`), upserted by name
- * in file order. A bad file stops the start with a message naming the entry.
+ * Applies MODELS_FILE: a JSON list of models (or `{"models": [...]}`). Every entry is checked first (a
+ * bad file stops the start with a message naming the entry, and changes nothing); then only the
+ * entries that are new or changed since they were last applied are upserted, in file order. An
+ * unchanged entry leaves its model as the editor left it, even deleted (decision 0099).
  */
-export async function seedModelsFromFile(db: DB, file: string, now = Date.now()): Promise<number> {
+export async function applyModelsFile(db: DB, file: string, now = Date.now()): Promise<{ entries: number; applied: string[] }> {
   let raw: unknown;
   try {
     raw = JSON.parse(fs.readFileSync(file, "utf8"));
@@ -113,19 +133,40 @@ export async function seedModelsFromFile(db: DB, file: string, now = Date.now())
   }
   const list = Array.isArray(raw) ? raw : (raw as { models?: unknown })?.models;
   if (!Array.isArray(list)) throw new ModelsFileError(`MODELS_FILE ${file}: expected a JSON list of models`);
-  for (const [index, entry] of list.entries()) {
+  const entries = list.map((entry: unknown, index) => {
     const parsed = modelInputSchema.safeParse(entry);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       throw new ModelsFileError(`MODELS_FILE ${file}, entry ${index}: ${issue.path.join(".")}: ${issue.message}`);
     }
+    return { index, input: parsed.data, hash: entryHash(entry) };
+  });
+  const previous = new Map((await db.selectFrom("models_file_applied").select(["name", "entry_hash"]).execute()).map((r) => [r.name, r.entry_hash]));
+  const applied: string[] = [];
+  for (const { index, input, hash } of entries) {
+    if (previous.get(input.name) === hash) continue;
     try {
-      await upsertModel(db, parsed.data, index + 1, now);
+      await upsertModel(db, input, index + 1, now);
     } catch (error) {
       throw new ModelsFileError(`MODELS_FILE ${file}, entry ${index}: ${error instanceof Error ? error.message : String(error)}`);
     }
+    await db
+      .insertInto("models_file_applied")
+      .values({ name: input.name, entry_hash: hash, applied_at: now })
+      .onConflict((oc) => oc.column("name").doUpdateSet({ entry_hash: hash, applied_at: now }))
+      .execute();
+    applied.push(input.name);
   }
-  return list.length;
+  // An entry taken out of the file and put back later counts as new again.
+  const named = entries.map((e) => e.input.name);
+  const gone = [...previous.keys()].filter((name) => !named.includes(name));
+  if (gone.length > 0) await db.deleteFrom("models_file_applied").where("name", "in", gone).execute();
+  return { entries: entries.length, applied };
+}
+
+/** applyModelsFile, answering the number of entries in the file. */
+export async function seedModelsFromFile(db: DB, file: string, now = Date.now()): Promise<number> {
+  return (await applyModelsFile(db, file, now)).entries;
 }
 
 /** Probe results, per process: by model and the upstream it points at, each kept for 30 s. */
