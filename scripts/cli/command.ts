@@ -1,7 +1,8 @@
+import fs from "node:fs";
 import { z } from "zod";
 import { DatabaseStartError, openMigrated } from "../../platform/db";
 import type { DB } from "../../platform/db";
-import { databaseUrl } from "../../platform/db/target";
+import { databaseUrl, describeDatabase } from "../../platform/db/target";
 
 /**
  * An operator command: one file in scripts/cli/commands/, named as it is typed
@@ -33,11 +34,18 @@ export function databaseSettings(source: Record<string, string | undefined> = pr
   return { url: parsed.data.DATABASE_URL, path: parsed.data.DATABASE_PATH };
 }
 
-/** The server's database (DATABASE_URL or DATABASE_PATH), migrated, closed after `work`. */
+/**
+ * The server's database (DATABASE_URL or DATABASE_PATH), migrated, closed after `work`. Which one is
+ * said first (on stderr, leaving stdout to the command): run from the wrong folder or without the
+ * environment, a command would otherwise act on a new, empty SQLite file without a word.
+ */
 export async function withDatabase<T>(work: (db: DB) => Promise<T>): Promise<T> {
+  const settings = databaseSettings();
+  const created = !settings.url && !fs.existsSync(settings.path);
+  console.error(`Database: ${describeDatabase(settings)}${created ? " (new: no database was there, so this one is empty)" : ""}`);
   let db: DB;
   try {
-    db = await openMigrated(databaseSettings());
+    db = await openMigrated(settings);
   } catch (error) {
     throw error instanceof DatabaseStartError ? new OperatorError(error.message) : error;
   }

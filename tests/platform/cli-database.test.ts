@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { describeDatabase } from "../../platform/db/target";
 import { main } from "../../scripts/cli/index";
 
 afterEach(() => {
@@ -26,6 +27,24 @@ describe("the operator commands' database settings", () => {
     vi.stubEnv("DATABASE_PATH", os.tmpdir());
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
     expect(await main(["grant-credit", "2", "1", "why"])).toBe(1);
-    expect(errors.mock.calls.flat().join("\n")).toBe(`Cannot open DATABASE_PATH (${os.tmpdir()}): unable to open database file`);
+    expect(errors.mock.calls.flat().join("\n")).toBe(
+      `Database: SQLite ${os.tmpdir()}\nCannot open DATABASE_PATH (${os.tmpdir()}): unable to open database file`,
+    );
+  });
+
+  it("say which database they opened before acting, never the password (audit F L8)", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cli-db-"));
+    const file = path.join(dir, "console.db");
+    vi.stubEnv("DATABASE_URL", "");
+    vi.stubEnv("DATABASE_PATH", file);
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    expect(await main(["grant-credit", "2", "1", "why"])).toBe(1);
+    expect(errors.mock.calls.flat()).toEqual([`Database: SQLite ${file} (new: no database was there, so this one is empty)`, "No organization with id 2"]);
+    errors.mockClear();
+    expect(await main(["grant-credit", "2", "1", "why"])).toBe(1);
+    expect(errors.mock.calls.flat()[0]).toBe(`Database: SQLite ${file}`);
+    fs.rmSync(dir, { recursive: true, force: true });
+
+    expect(describeDatabase({ url: "postgres://console:hunter2@db.internal:5432/console" })).toBe("PostgreSQL db.internal:5432/console");
   });
 });
