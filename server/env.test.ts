@@ -49,7 +49,9 @@ describe("configuration", () => {
 
   it("refuses a DATABASE_URL that is not PostgreSQL's, instead of falling back to SQLite", () => {
     for (const value of ["notaurl", "mysql://u:p@localhost/db", "pg://u:p@localhost/db", "postgres//nohost"]) {
-      expect(() => loadEnv({ ...base, DATABASE_URL: value }), value).toThrow(/DATABASE_URL: must be a postgres:\/\/ or postgresql:\/\/ URL/);
+      expect(() => loadEnv({ ...base, DATABASE_URL: value }), value).toThrow(
+        /^Invalid configuration:\n {2}DATABASE_URL: must be a postgres:\/\/ or postgresql:\/\/ URL$/,
+      );
     }
     for (const value of ["postgres://u:p@db:5432/console", "postgresql://db/console"]) {
       expect(loadEnv({ ...base, DATABASE_URL: value }).DATABASE_URL, value).toBe(value);

@@ -10,8 +10,8 @@ const POSTGRES_URL = "must be a postgres:// or postgresql:// URL";
  */
 export const databaseUrl = z
   .string()
-  .regex(/^postgres(ql)?:\/\//i, POSTGRES_URL)
-  .refine((value) => URL.canParse(value), POSTGRES_URL)
+  // One rule, so a value wrong in both ways is reported once.
+  .refine((value) => /^postgres(ql)?:\/\//i.test(value) && URL.canParse(value), POSTGRES_URL)
   .optional()
   .or(z.literal("").transform(() => undefined));
 
