@@ -32,7 +32,7 @@ describe("/readyz", () => {
     await db.destroy();
     const down = await readyz(databaseReady(db));
     expect(down.status).toBe(503);
-    expect(down.body).toMatchObject({ ok: false, reason: expect.stringMatching(/^database: /) });
+    expect(down.body).toEqual({ ok: false, reason: "database: not answering" });
   });
 
   it("is 503 when the check hangs, and while the process drains", async () => {
