@@ -19,7 +19,7 @@ export const chatRequestSchema = z
     // Checked here, not left to the upstream: the request's hold is worked out from them (decision 0098).
     max_tokens: z.number().int().positive().nullable().optional(),
     max_completion_tokens: z.number().int().positive().nullable().optional(),
-    // One choice a request: a hold, a cut stream and a receipt are for one answer (decision 0099).
+    // One choice a request: a hold, a cut stream and a receipt are for one answer (decision 0100).
     n: z
       .literal(1, { errorMap: () => ({ message: "only 1 is supported: ask once for each answer you need" }) })
       .nullable()

@@ -52,7 +52,7 @@ function devSigninAllowed(c: Ctx): boolean {
     peer = undefined; // an in-process call (tests, the console's own server): there is no remote peer
   }
   // A proxy on this machine is a loopback peer too: whoever it relays must be this machine as well, or
-  // anyone reaching the proxy could sign in as anyone (decision 0099).
+  // anyone reaching the proxy could sign in as anyone (decision 0100).
   if (![peer, ...relayedAddresses(c)].every((address) => !address || isLoopbackAddress(address))) return false;
   if (peer === undefined) return true;
   // The node adapter builds the URL from the Host header.

@@ -53,7 +53,7 @@ export function requestChars(messages: { content: unknown }[]): number {
 /**
  * What else a request puts in the prompt the upstream counts: the tool (and legacy function)
  * definitions and a response format's schema, written out as JSON. Left out, a request with large
- * tools held far less than it cost (decision 0099).
+ * tools held far less than it cost (decision 0100).
  */
 export function promptExtrasText(body: Record<string, unknown>): string {
   const extras = [body.tools, body.functions, body.response_format].filter((part) => part !== undefined && part !== null);

@@ -125,7 +125,7 @@ export function heldPromptTokens(counted: number, body: Pick<ChatRequest, "messa
 
 /**
  * What a hold counts for each image, audio or file part, which the tokenizer here cannot read: a
- * detailed 1024×1024 image is about 1,100 tokens at OpenAI. Not a bound for every model (decision 0099).
+ * detailed 1024×1024 image is about 1,100 tokens at OpenAI. Not a bound for every model (decision 0100).
  */
 const MEDIA_PART_TOKENS = 1_500;
 
@@ -491,7 +491,7 @@ const insertUsageRow = compiledOnce(
 /**
  * Writes a completion's usage and charge. When the database refuses (an outage, a failover), the reply
  * has reached the client all the same: the write is tried again, waiting longer each time, until it
- * lands or an hour has passed (decision 0099). The first failure logs the whole charge, so an operator
+ * lands or an hour has passed (decision 0100). The first failure logs the whole charge, so an operator
  * can still bill it if the process dies first.
  */
 async function meterCompletion(

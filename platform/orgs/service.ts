@@ -14,7 +14,7 @@ import { insertPrimaryToken } from "../tokens/service";
 import { insertAccount } from "../billing/accounts";
 import { record } from "../audit/record";
 
-/** Organizations one user may create in an hour: each brings a token, an account and audit rows (decision 0099). */
+/** Organizations one user may create in an hour: each brings a token, an account and audit rows (decision 0100). */
 export const ORGANIZATION_CREATION_LIMIT = 10;
 
 export async function createOrganization(deps: Deps, userId: number, name: string): Promise<CreatedOrganization> {

@@ -158,7 +158,7 @@ describe("POST /chat/completions", () => {
     expect(r.reasoningTokens).toBeGreaterThan(0);
   });
 
-  it("writes a reply's usage once the database answers again, when it failed as the reply ended (decision 0099)", async () => {
+  it("writes a reply's usage once the database answers again, when it failed as the reply ended (decision 0100)", async () => {
     const admin = await setup();
     const response = await admin.call("POST", "/chat/completions", ask("fake-slow"));
     await sql`alter table chat_usage rename to chat_usage_away`.execute(h.deps.db);

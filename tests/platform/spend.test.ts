@@ -141,7 +141,7 @@ describe("admission by reservation", () => {
     expect((await account(admin.orgId)).balance_micros).toBeGreaterThanOrEqual(0);
   });
 
-  it("holds what tools, response formats and images add to the prompt, and refuses n other than 1 (decision 0099)", async () => {
+  it("holds what tools, response formats and images add to the prompt, and refuses n other than 1 (decision 0100)", async () => {
     const admin = await setup(0);
     await creditPayment(h.deps, { orgId: admin.orgId, paymentIntentId: `pi_one_${Math.random()}`, amountMicros: 1, description: "Test funds" });
     /** The worst case the refusal names, in micro-dollars ($1 per million input tokens: one a token). */
