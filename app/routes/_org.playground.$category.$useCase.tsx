@@ -58,7 +58,7 @@ function Generator({ playground: { category, useCase } }: { playground: Playgrou
           icon={running ? <span className="loading loading-spinner loading-sm" aria-hidden /> : <Sparkles className="size-4" aria-hidden />}
           label={useCase.generator.cta}
           busy={running}
-          disabled={!hydrated || blank || running}
+          disabled={!hydrated || blank}
           needsScript
         >
           <ModelPicker models={useCase.models} value={model} onChange={setModel} />

@@ -52,7 +52,7 @@ function Editor({ template }: { template: Template }) {
           icon={<Sparkles className="size-4" aria-hidden />}
           label="Generate"
           busy={running}
-          disabled={!hydrated || running}
+          disabled={!hydrated}
           needsScript
         >
           <h3 className="card-title">Fill in the template</h3>

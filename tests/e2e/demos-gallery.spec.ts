@@ -44,6 +44,19 @@ test("a favourite toggles on the page, and Use Template opens the editor with it
   await expect(page.getByRole("combobox", { name: "Tone" })).toBeVisible();
 });
 
+test("the template editor's Generate keeps keyboard focus while busy", async ({ page }) => {
+  await pausedClock(page);
+  await page.goto("/template-editor?template=blog-post");
+  const generate = page.getByRole("button", { name: "Generate" });
+  await expect(generate).toBeEnabled();
+  await generate.focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("button", { name: "Generating..." })).toBeFocused();
+  await page.clock.runFor(2_000);
+  await expect(page.getByText("Draft of “Blog Post” ready (simulated):")).toBeVisible();
+  await expect(generate).toBeFocused();
+});
+
 test("the template editor without a template offers the way back", async ({ page }) => {
   await page.goto("/template-editor");
   await expect(page.getByRole("heading", { name: "No template selected" })).toBeVisible();

@@ -1,5 +1,5 @@
 import { signInWithOrganization } from "./support/auth";
-import { pausedClock, stubSpeech, voiceReady } from "./support/demos";
+import { fillHydrated, pausedClock, stubSpeech, voiceReady } from "./support/demos";
 import { expect, test } from "./support/test";
 
 test.beforeEach(async ({ page }) => {
@@ -92,4 +92,19 @@ test("a recognizer that cannot start says so", async ({ page }) => {
   await voiceReady(page);
   await page.getByRole("button", { name: "Voice input" }).click();
   await expect(page.getByRole("alert")).toHaveText("Failed to start speech recognition");
+});
+
+test("Send from the keyboard brings focus back to the message box", async ({ page }) => {
+  await pausedClock(page);
+  await page.goto("/multimodal-chat");
+  const box = page.getByRole("textbox", { name: "Message" });
+  const send = page.getByRole("button", { name: "Send" });
+  await fillHydrated(box, "Hello", send);
+  await send.focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("listitem", { name: "Your message" })).toHaveText("Hello");
+  await expect(box).toBeFocused();
+  await page.clock.runFor(1_000);
+  await expect(page.getByRole("listitem", { name: "Assistant reply" })).toBeVisible();
+  await expect(box).toBeFocused();
 });

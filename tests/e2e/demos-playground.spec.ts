@@ -55,3 +55,23 @@ test("Generate is disabled on blank input, and the canned output appears after 2
   await expect(page.getByText('Here is a response from Mistral Large to "Explain vector databases".')).toBeVisible();
   await expect(page.getByRole("progressbar", { name: "Generating" })).toHaveCount(0);
 });
+
+test("Generate from the keyboard keeps focus on the button while busy, and ignores a second press", async ({ page }) => {
+  await pausedClock(page);
+  await page.goto("/playground/text/chat");
+  const prompt = page.getByRole("textbox", { name: "Prompt" });
+  const generate = page.getByRole("button", { name: "Generate" });
+  await fillHydrated(prompt, "Explain vector databases", generate);
+  await generate.focus();
+  await page.keyboard.press("Enter");
+  const busy = page.getByRole("button", { name: "Generating..." });
+  await expect(busy).toBeDisabled();
+  await expect(busy).toBeFocused();
+  await page.keyboard.press("Enter");
+  await page.clock.runFor(2_000);
+  await expect(page.getByText(/Here is a response from/)).toHaveCount(1);
+  await expect(generate).toBeFocused();
+  // A press while busy started nothing: no second run is pending.
+  await page.clock.runFor(2_000);
+  await expect(page.getByRole("progressbar", { name: "Generating" })).toHaveCount(0);
+});

@@ -5,7 +5,8 @@ import type { Simulation } from "./timers";
 /**
  * The input card of a simulated generator (playground, template editor, image edit, video): a form
  * whose submit runs `onGenerate` in the browser, its fields, and the generate button (its busy label
- * while running). `needsScript` adds the note shown when JavaScript is off.
+ * while running). `disabled` is for when generating cannot start (blank input, not hydrated);
+ * `busy` is handled here. `needsScript` adds the note shown when JavaScript is off.
  */
 export function GeneratorForm({
   onGenerate,
@@ -28,7 +29,7 @@ export function GeneratorForm({
 }) {
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
-    onGenerate(e.currentTarget);
+    if (!busy) onGenerate(e.currentTarget);
   };
   return (
     <form className="card bg-base-100 shadow-sm" onSubmit={onSubmit}>
@@ -40,7 +41,8 @@ export function GeneratorForm({
           </noscript>
         ) : null}
         <div className="card-actions justify-end">
-          <button type="submit" className="btn btn-primary" disabled={disabled}>
+          {/* Busy is aria-disabled, not disabled: a disabled button loses keyboard focus to the page's top. */}
+          <button type="submit" className="btn btn-primary" disabled={disabled} aria-disabled={busy || undefined}>
             {icon} {busy ? busyLabel : label}
           </button>
         </div>

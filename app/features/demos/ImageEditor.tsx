@@ -45,7 +45,7 @@ export default function ImageEditor() {
         label="Apply edit"
         busyLabel="Editing..."
         busy={running}
-        disabled={!instruction.trim() || running}
+        disabled={!instruction.trim()}
       >
         <h2 className="card-title">
           <Wand2 className="size-5" aria-hidden /> Edit an image

@@ -1,5 +1,6 @@
 import { Form } from "@remix-run/react";
 import { Paperclip, Send } from "lucide-react";
+import { useRef } from "react";
 import type { FormEvent, ReactNode } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { InlineError, VoiceButton, promptRows, submitOnEnter } from "./components";
@@ -69,8 +70,12 @@ export function PromptComposer({
   const blank = !value.trim();
   // A GET form works before hydration; a chat composer is disabled until the page can run it.
   const disabled = action ? hydrated && (blank || busy) : !hydrated || blank || busy;
+  const box = useRef<HTMLTextAreaElement>(null);
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
+    // Sending clears the box, which disables the button under the keyboard user's focus: bring them
+    // back to the box, where the next message is written.
+    box.current?.focus();
     onSend();
   };
   const body = (
@@ -79,6 +84,7 @@ export function PromptComposer({
         {label}
       </label>
       <textarea
+        ref={box}
         id={id}
         name={name}
         required={action ? true : undefined}

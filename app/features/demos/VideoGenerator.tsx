@@ -38,13 +38,7 @@ export default function VideoGenerator() {
   };
   return (
     <section className="grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
-      <GeneratorForm
-        onGenerate={generate}
-        icon={<Sparkles className="size-4" aria-hidden />}
-        label="Generate video"
-        busy={running}
-        disabled={!prompt.trim() || running}
-      >
+      <GeneratorForm onGenerate={generate} icon={<Sparkles className="size-4" aria-hidden />} label="Generate video" busy={running} disabled={!prompt.trim()}>
         <h2 className="card-title">
           <Clapperboard className="size-5" aria-hidden /> Describe your shot
         </h2>
