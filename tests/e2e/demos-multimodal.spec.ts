@@ -108,3 +108,24 @@ test("Send from the keyboard brings focus back to the message box", async ({ pag
   await expect(page.getByRole("listitem", { name: "Assistant reply" })).toBeVisible();
   await expect(box).toBeFocused();
 });
+
+test("a long unbroken word wraps inside the chat bubbles, on a phone and on a desktop", async ({ page }) => {
+  const word = "https://example.com/" + "averyveryverylongunbrokenword".repeat(6);
+  await pausedClock(page);
+  for (const width of [375, 1280]) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.goto(`/multimodal-chat?modalities=text&prompt=${encodeURIComponent(word)}`);
+    await page.clock.runFor(1_000);
+    const bubbles = page.locator(".chat-bubble");
+    await expect(page.getByRole("listitem", { name: "Assistant reply" })).toContainText(word.slice(0, 40));
+    for (const bubble of await bubbles.all()) {
+      // The text's own box against the bubble's (scrollWidth would count the bubble's tail, drawn outside it).
+      const [textRight, bubbleRight] = await bubble.evaluate((el) => {
+        const range = document.createRange();
+        range.selectNodeContents(el);
+        return [range.getBoundingClientRect().right, el.getBoundingClientRect().right];
+      });
+      expect(textRight, `${width} px`).toBeLessThanOrEqual(bubbleRight);
+    }
+  }
+});

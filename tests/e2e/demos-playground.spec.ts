@@ -75,3 +75,20 @@ test("Generate from the keyboard keeps focus on the button while busy, and ignor
   await page.clock.runFor(2_000);
   await expect(page.getByRole("progressbar", { name: "Generating" })).toHaveCount(0);
 });
+
+test("a long unbroken word wraps inside the output, on a phone and on a desktop", async ({ page }) => {
+  const word = "https://example.com/" + "averyveryverylongunbrokenword".repeat(6);
+  await pausedClock(page);
+  for (const width of [375, 1280]) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.goto("/playground/text/chat");
+    const generate = page.getByRole("button", { name: "Generate" });
+    await fillHydrated(page.getByRole("textbox", { name: "Prompt" }), word, generate);
+    await generate.click();
+    await page.clock.runFor(2_000);
+    const output = page.getByRole("status").filter({ hasText: "Here is a response from" });
+    await expect(output).toBeVisible();
+    const [scrollWidth, clientWidth] = await output.evaluate((el) => [el.scrollWidth, el.clientWidth]);
+    expect(scrollWidth, `${width} px`).toBeLessThanOrEqual(clientWidth);
+  }
+});

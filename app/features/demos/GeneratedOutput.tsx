@@ -9,7 +9,7 @@ export function GeneratedOutput({ kind, text, prompt }: { kind: OutputKind; text
   const { speak, speaking, cancel } = useSpeechSynthesis();
   return (
     <div className="flex flex-col gap-3">
-      <p role="status" className="whitespace-pre-wrap">
+      <p role="status" className="whitespace-pre-wrap wrap-anywhere">
         {text}
       </p>
       {kind === "image" ? <MediaPreview media={{ type: "image", url: placeholderImage(prompt, 250) }} /> : null}

@@ -157,7 +157,7 @@ export function ChatBubble({ message, actions }: { message: ChatMessage; actions
   const mine = message.role === "user";
   return (
     <li className={`chat ${mine ? "chat-end" : "chat-start"}`} aria-label={mine ? "Your message" : "Assistant reply"}>
-      <div className={`chat-bubble whitespace-pre-wrap ${mine ? "chat-bubble-primary" : "bg-base-100 text-base-content shadow-sm"}`}>
+      <div className={`chat-bubble whitespace-pre-wrap wrap-anywhere ${mine ? "chat-bubble-primary" : "bg-base-100 text-base-content shadow-sm"}`}>
         {message.content}
         {message.toolCalls?.length ? <ToolCallList calls={message.toolCalls} /> : null}
         {message.media?.length ? (
