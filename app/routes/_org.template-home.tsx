@@ -1,4 +1,4 @@
-import { Form, Link, useSearchParams } from "@remix-run/react";
+import { Form, Link, useLocation, useSearchParams } from "@remix-run/react";
 import { Clock, Heart, Search, Star, Users } from "lucide-react";
 import { useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
@@ -14,25 +14,38 @@ export const handle: RouteHandle = { title: "Templates" };
  * JavaScript and survive a reload; favourites are local to the page.
  */
 export default function TemplateHomePage() {
-  const [params] = useSearchParams();
+  const [params, setParams] = useSearchParams();
+  const location = useLocation();
   const hydrated = useHydrated();
-  const tabParam = params.get("tab");
-  // The URL gives the starting point (links, no JavaScript); once hydrated, typing and tabs are local
-  // state, so each keystroke is not a navigation that reloads the layout's data.
-  const [query, setQuery] = useState(params.get("q") ?? "");
-  const [tab, setTab] = useState<TemplateTab>(isTemplateTab(tabParam) ? tabParam : "All");
+  const fromUrl = () => ({ q: params.get("q") ?? "", tab: tabFrom(params.get("tab")) });
+  // Typing filters from local state at once; the URL follows by replace-navigation (no history entry
+  // per keystroke), so Back from the editor and a reload restore the filter.
+  const [filter, setFilter] = useState(fromUrl);
+  const [seen, setSeen] = useState(location.key);
+  if (location.key !== seen) {
+    setSeen(location.key);
+    // A URL change made elsewhere (the sidebar link, Back/Forward) wins over what was typed here.
+    if (!isOwnWrite(location.state)) setFilter(fromUrl());
+  }
+  const { q: query, tab } = filter;
   const [favourites, setFavourites] = useState<ReadonlySet<string>>(new Set());
   const results = filterTemplates(TEMPLATES, query, tab);
   const featured = results.filter((t) => t.featured);
 
-  const hrefFor = (next: { q?: string; tab?: TemplateTab }) => {
+  const searchFor = (next: { q: string; tab: TemplateTab }) => {
     const p = new URLSearchParams();
-    const q = next.q ?? query;
-    const t = next.tab ?? tab;
-    if (q) p.set("q", q);
-    if (t !== "All") p.set("tab", t);
-    const s = p.toString();
+    if (next.q) p.set("q", next.q);
+    if (next.tab !== "All") p.set("tab", next.tab);
+    return p;
+  };
+  const hrefFor = (next: { q?: string; tab?: TemplateTab }) => {
+    const s = searchFor({ q: next.q ?? query, tab: next.tab ?? tab }).toString();
     return s ? `?${s}` : ".";
+  };
+  const update = (next: { q?: string; tab?: TemplateTab }) => {
+    const merged = { q: next.q ?? query, tab: next.tab ?? tab };
+    setFilter(merged);
+    setParams(searchFor(merged), { replace: true, preventScrollReset: true, state: OWN_WRITE });
   };
   const toggleFavourite = (id: string) =>
     setFavourites((f) => {
@@ -59,7 +72,7 @@ export default function TemplateHomePage() {
               name="q"
               placeholder="Search templates by title, description or tag"
               value={query}
-              onChange={(e) => setQuery(e.currentTarget.value)}
+              onChange={(e) => update({ q: e.currentTarget.value })}
             />
           </label>
           {hydrated ? null : (
@@ -77,7 +90,7 @@ export default function TemplateHomePage() {
               preventScrollReset
               onClick={(e) => {
                 e.preventDefault();
-                setTab(t);
+                update({ tab: t });
               }}
               role="tab"
               aria-selected={t === tab}
@@ -98,8 +111,7 @@ export default function TemplateHomePage() {
               className="btn btn-ghost btn-sm"
               onClick={(e) => {
                 e.preventDefault();
-                setQuery("");
-                setTab("All");
+                update({ q: "", tab: "All" });
               }}
             >
               Clear search
@@ -126,6 +138,17 @@ export default function TemplateHomePage() {
       )}
     </section>
   );
+}
+
+/** Marks the gallery's own URL writes, so they are not mistaken for a navigation from elsewhere. */
+const OWN_WRITE = { templateFilter: true };
+
+function isOwnWrite(state: unknown): boolean {
+  return typeof state === "object" && state !== null && "templateFilter" in state;
+}
+
+function tabFrom(value: string | null): TemplateTab {
+  return isTemplateTab(value) ? value : "All";
 }
 
 function TemplateGrid({

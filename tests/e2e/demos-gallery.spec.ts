@@ -30,6 +30,48 @@ test("template search matches tags, tabs narrow it, and an empty result says so"
   await expect(page.getByText("No templates found matching your search")).toBeVisible();
 });
 
+test("the gallery's search and tab live in the URL: Back from the editor and a reload restore them, clearing clears it", async ({ page }) => {
+  await page.goto("/template-home");
+  const all = page.getByRole("region", { name: /All templates/ });
+  const search = page.getByRole("searchbox", { name: "Search templates" });
+  await expect(async () => {
+    await search.fill("v");
+    await expect(page).toHaveURL(/\?q=v$/, { timeout: 1_000 });
+  }).toPass();
+  const entries = await page.evaluate(() => history.length);
+  await search.pressSequentially("oice");
+  await expect(page).toHaveURL(/\?q=voice$/);
+  await expect(search).toBeFocused();
+  await page.getByRole("tab", { name: "Audio" }).click();
+  await expect(page).toHaveURL(/\?q=voice&tab=Audio$/);
+  expect(await page.evaluate(() => history.length)).toBe(entries);
+
+  await page.getByRole("link", { name: "Use Template: Podcast Intro" }).click();
+  await expect(page).toHaveURL(/\/template-editor\?template=/);
+  await page.goBack();
+  await expect(search).toHaveValue("voice");
+  await expect(page.getByRole("tab", { name: "Audio" })).toHaveAttribute("aria-selected", "true");
+  await expect(all.getByRole("article")).toHaveCount(2);
+  await page.reload();
+  await expect(search).toHaveValue("voice");
+  await expect(all.getByRole("article")).toHaveCount(2);
+
+  await expect(async () => {
+    await search.fill("");
+    await expect(page).toHaveURL(/\?tab=Audio$/, { timeout: 1_000 });
+  }).toPass();
+  await page.getByRole("tab", { name: "All" }).click();
+  await expect(page).toHaveURL(/\/template-home$/);
+  await page.reload();
+  await expect(all.getByRole("article")).toHaveCount(10);
+  // A link from elsewhere (the sidebar) replaces what was typed.
+  await search.fill("blog");
+  await expect(page).toHaveURL(/\?q=blog$/);
+  await page.getByRole("navigation", { name: "Home" }).getByRole("link", { name: "Templates" }).click();
+  await expect(page).toHaveURL(/\/template-home$/);
+  await expect(search).toHaveValue("");
+});
+
 test("a favourite toggles on the page, and Use Template opens the editor with its fields", async ({ page }) => {
   await page.goto("/template-home?q=blog");
   const card = page.getByRole("article", { name: "Blog Post" });
