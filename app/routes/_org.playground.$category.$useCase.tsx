@@ -61,7 +61,7 @@ function Generator({ playground: { category, useCase } }: { playground: Playgrou
           disabled={!hydrated || blank}
           needsScript
         >
-          <ModelPicker models={useCase.models} value={model} onChange={setModel} />
+          <ModelPicker models={useCase.models} value={model} onChange={setModel} disabled={running} />
           <label className="flex flex-col gap-2">
             <span className="font-medium">Prompt</span>
             <textarea

@@ -92,3 +92,19 @@ test("a long unbroken word wraps inside the output, on a phone and on a desktop"
     expect(scrollWidth, `${width} px`).toBeLessThanOrEqual(clientWidth);
   }
 });
+
+test("the model cannot change while a run is under way, so the result names the model shown", async ({ page }) => {
+  await pausedClock(page);
+  await page.goto("/playground/image/text-to-image");
+  const generate = page.getByRole("button", { name: "Generate" });
+  await fillHydrated(page.getByRole("textbox", { name: "Prompt" }), "A lighthouse at dusk", generate);
+  const models = page.getByRole("tablist", { name: "Model" });
+  await generate.click();
+  await expect(page.getByText("Generating with FLUX.1 schnell...")).toBeVisible();
+  await expect(models.getByRole("tab", { name: "SDXL" })).toBeDisabled();
+  await page.clock.runFor(2_000);
+  await expect(page.getByRole("status").filter({ hasText: "FLUX.1 schnell" })).toBeVisible();
+  await expect(models.getByRole("tab", { name: "FLUX.1 schnell" })).toHaveAttribute("aria-selected", "true");
+  await models.getByRole("tab", { name: "SDXL" }).click();
+  await expect(models.getByRole("tab", { name: "SDXL" })).toHaveAttribute("aria-selected", "true");
+});

@@ -40,13 +40,34 @@ export function Breadcrumbs({ items }: { items: { label: string; to?: string }[]
   );
 }
 
-/** Tabs for three models or fewer, a dropdown otherwise (SPEC §2 Playground). */
-export function ModelPicker({ models, value, onChange }: { models: string[]; value: string; onChange: (model: string) => void }) {
+/**
+ * Tabs for three models or fewer, a dropdown otherwise (SPEC §2 Playground). `disabled` while a run
+ * is under way, so the picker never shows a model other than the one the run was asked with.
+ */
+export function ModelPicker({
+  models,
+  value,
+  onChange,
+  disabled = false,
+}: {
+  models: string[];
+  value: string;
+  onChange: (model: string) => void;
+  disabled?: boolean;
+}) {
   if (modelPickerKind(models) === "tabs") {
     return (
       <div role="tablist" aria-label="Model" className="tabs tabs-box w-fit">
         {models.map((m) => (
-          <button key={m} type="button" role="tab" aria-selected={m === value} className={`tab ${m === value ? "tab-active" : ""}`} onClick={() => onChange(m)}>
+          <button
+            key={m}
+            type="button"
+            role="tab"
+            aria-selected={m === value}
+            className={`tab ${m === value ? "tab-active" : ""}`}
+            disabled={disabled}
+            onClick={() => onChange(m)}
+          >
             {m}
           </button>
         ))}
@@ -56,7 +77,7 @@ export function ModelPicker({ models, value, onChange }: { models: string[]; val
   return (
     <label className="flex w-fit items-center gap-2">
       <span className="text-sm font-medium">Model</span>
-      <select className="select select-sm" value={value} onChange={(e) => onChange(e.currentTarget.value)}>
+      <select className="select select-sm" value={value} disabled={disabled} onChange={(e) => onChange(e.currentTarget.value)}>
         {models.map((m) => (
           <option key={m}>{m}</option>
         ))}
