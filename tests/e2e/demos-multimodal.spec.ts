@@ -129,3 +129,20 @@ test("a long unbroken word wraps inside the chat bubbles, on a phone and on a de
     }
   }
 });
+
+test("the prompt box grows with wrapped text too, from 3 rows up to 8, and shrinks when cleared", async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 740 });
+  await page.goto("/multimodal-home");
+  await voiceReady(page);
+  const box = page.getByPlaceholder("Start a message...");
+  await expect(box).toHaveAttribute("rows", "3");
+  const sentence = "Make a 30-second product teaser for our new reusable water bottle, with upbeat music and a short voice-over. ";
+  await box.fill(sentence.repeat(2));
+  await expect(box).not.toHaveAttribute("rows", "3");
+  const [scrollHeight, clientHeight] = await box.evaluate((el) => [el.scrollHeight, el.clientHeight]);
+  expect(scrollHeight).toBeLessThanOrEqual(clientHeight);
+  await box.fill(sentence.repeat(10));
+  await expect(box).toHaveAttribute("rows", "8");
+  await box.fill("");
+  await expect(box).toHaveAttribute("rows", "3");
+});

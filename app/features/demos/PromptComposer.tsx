@@ -3,7 +3,7 @@ import { Paperclip, Send } from "lucide-react";
 import { useRef } from "react";
 import type { FormEvent, ReactNode } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
-import { InlineError, VoiceButton, promptRows, submitOnEnter } from "./components";
+import { InlineError, VoiceButton, submitOnEnter, usePromptRows } from "./components";
 import type { useSpeechRecognition } from "./speech";
 
 type Speech = Pick<ReturnType<typeof useSpeechRecognition>, "listening" | "toggle" | "error" | "dismissError">;
@@ -25,7 +25,7 @@ export interface PromptComposerProps {
    */
   action?: string;
   name?: string;
-  /** The textarea grows one row per line between these limits. */
+  /** The textarea grows one row per line, wrapped lines included, between these limits. */
   minRows?: number;
   maxRows?: number;
   /** The send button: a labelled button, or a round icon button named by `sendLabel`. */
@@ -71,6 +71,7 @@ export function PromptComposer({
   // A GET form works before hydration; a chat composer is disabled until the page can run it.
   const disabled = action ? hydrated && (blank || busy) : !hydrated || blank || busy;
   const box = useRef<HTMLTextAreaElement>(null);
+  const rows = usePromptRows(box, value, minRows, maxRows);
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     // Sending clears the box, which disables the button under the keyboard user's focus: bring them
@@ -90,7 +91,7 @@ export function PromptComposer({
         required={action ? true : undefined}
         className={`textarea textarea-ghost w-full resize-none ${textareaClassName ? `${textareaClassName} ` : ""}focus:outline-none`}
         placeholder={placeholder}
-        rows={promptRows(value, minRows, maxRows)}
+        rows={rows}
         value={value}
         onChange={(e) => onChange(e.currentTarget.value)}
         onKeyDown={submitOnEnter(onSend)}

@@ -1,6 +1,7 @@
 import { Link } from "@remix-run/react";
 import { CheckCircle2, Loader2, Mic, MicOff, Music, PlayCircle, Volume2, X, XCircle } from "lucide-react";
-import type { KeyboardEvent, ReactNode } from "react";
+import { useEffect, useState } from "react";
+import type { KeyboardEvent, ReactNode, RefObject } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { Alert } from "~/components/Alert";
 import type { ChatMedia, ChatMessage, ToolCall } from "./multimodal";
@@ -9,6 +10,27 @@ import { modelPickerKind } from "./playground";
 /** Rows for a prompt box: one per line of text, kept between `min` and `max`. */
 export function promptRows(value: string, min = 3, max = 8): number {
   return Math.min(max, Math.max(min, value.split("\n").length));
+}
+
+/**
+ * The rows of a growing prompt box, wrapped lines included: typed lines are the first guess (all the
+ * server and a browser without JavaScript have), then the box measures what its text really takes.
+ */
+export function usePromptRows(box: RefObject<HTMLTextAreaElement>, value: string, min: number, max: number): number {
+  const [rows, setRows] = useState(() => promptRows(value, min, max));
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    // Measured from the smallest box, so that deleting text shrinks it again.
+    el.rows = min;
+    const style = getComputedStyle(el);
+    const lines = (el.scrollHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom)) / parseFloat(style.lineHeight);
+    const typed = promptRows(value, min, max);
+    const next = Number.isFinite(lines) ? Math.min(max, Math.max(typed, Math.round(lines))) : typed;
+    el.rows = next;
+    setRows(next);
+  }, [box, value, min, max]);
+  return rows;
 }
 
 /** Enter without Shift submits (when the text is not blank); Shift+Enter adds a newline (SPEC §5). */
