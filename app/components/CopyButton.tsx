@@ -1,13 +1,21 @@
-import { Check, Copy } from "lucide-react";
+import type { LucideIcon } from "lucide-react";
+import { Check, Copy, X } from "lucide-react";
+import type { CopyStatus } from "~/lib/use-copy";
 import { useCopy } from "~/lib/use-copy";
 
-/** A copy button that reads 'Copied!' for 2 seconds after copying; hidden on a page without scripts, where it could not copy. */
+const icons: Record<CopyStatus, LucideIcon> = { idle: Copy, copied: Check, failed: X };
+
+/**
+ * A copy button that reads 'Copied!' for 2 seconds after copying, or 'Copy failed' when the browser
+ * refused; hidden on a page without scripts, where it could not copy.
+ */
 export function CopyButton({ text, label = "Copy", className = "btn btn-sm" }: { text: string; label?: string; className?: string }) {
-  const { copied, copy } = useCopy();
+  const { status, copy } = useCopy();
+  const Icon = icons[status];
   return (
     <button type="button" className={`${className} hide-without-script`} onClick={() => void copy(text)} aria-live="polite">
-      {copied ? <Check className="size-4" aria-hidden /> : <Copy className="size-4" aria-hidden />}
-      {copied ? "Copied!" : label}
+      <Icon className="size-4" aria-hidden />
+      {status === "copied" ? "Copied!" : status === "failed" ? "Copy failed" : label}
     </button>
   );
 }

@@ -167,6 +167,21 @@ test("the API home shows the stats and samples, and Copy reads 'Copied!' for 2 s
   await expect(chat.getByRole("button", { name: "Copy" })).toBeVisible();
 });
 
+test("a copy the browser refuses says 'Copy failed' for 2 s", async ({ page }) => {
+  await page.addInitScript(() => {
+    navigator.clipboard.writeText = () => Promise.reject(new DOMException("Write permission denied.", "NotAllowedError"));
+  });
+  await pausedClock(page);
+  await page.goto("/api-home");
+  const chat = page.getByRole("region", { name: "Chat completions" });
+  await expect(async () => {
+    await chat.getByRole("button", { name: "Copy" }).click();
+    await expect(chat.getByRole("button", { name: "Copy failed" })).toBeVisible({ timeout: 1_000 });
+  }).toPass();
+  await page.clock.runFor(2_000);
+  await expect(chat.getByRole("button", { name: "Copy", exact: true })).toBeVisible();
+});
+
 test("synthesis links to the three homes, and the lazily loaded studios work", async ({ page }) => {
   await pausedClock(page);
   await page.goto("/synthesis-home");
