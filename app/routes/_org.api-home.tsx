@@ -119,17 +119,14 @@ function EndpointSamples({ id, title, method, path, servedHere, baseUrl, chatMod
         ) : (
           <p className="text-sm text-base-content/70">An example of the API&apos;s shape: this install does not serve this endpoint yet.</p>
         )}
-        <div className="relative">
-          <pre
-            tabIndex={0}
-            className="overflow-x-auto rounded-box bg-neutral p-4 pr-28 text-sm text-neutral-content"
-            aria-label={`${title} ${language} sample`}
-          >
-            <code>{code}</code>
-          </pre>
-          <div className="absolute right-2 top-2">
+        {/* The button sits above the code, not over it: the code scrolls sideways under an overlay. */}
+        <div className="rounded-box bg-neutral text-neutral-content">
+          <div className="flex justify-end px-2 pt-2">
             <CopyButton text={code} className="btn btn-sm btn-ghost text-neutral-content" label="Copy" />
           </div>
+          <pre tabIndex={0} className="overflow-x-auto p-4 pt-2 text-sm" aria-label={`${title} ${language} sample`}>
+            <code>{code}</code>
+          </pre>
         </div>
       </div>
     </section>

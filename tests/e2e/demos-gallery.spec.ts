@@ -182,6 +182,17 @@ test("a copy the browser refuses says 'Copy failed' for 2 s", async ({ page }) =
   await expect(chat.getByRole("button", { name: "Copy", exact: true })).toBeVisible();
 });
 
+test("on a phone, the API home's Copy buttons leave the code's first line uncovered", async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 740 });
+  await page.goto("/api-home");
+  for (const name of ["Chat completions", "Image generations", "Audio transcriptions"]) {
+    const region = page.getByRole("region", { name });
+    const copy = (await region.getByRole("button", { name: "Copy" }).boundingBox())!;
+    const code = (await region.getByLabel(`${name} curl sample`).locator("code").boundingBox())!;
+    expect(copy.y + copy.height, name).toBeLessThanOrEqual(code.y);
+  }
+});
+
 test("synthesis links to the three homes, and the lazily loaded studios work", async ({ page }) => {
   await pausedClock(page);
   await page.goto("/synthesis-home");
