@@ -193,6 +193,20 @@ test("on a phone, the API home's Copy buttons leave the code's first line uncove
   }
 });
 
+test("the sidebar highlights the demo home on the later pages of its flow", async ({ page }) => {
+  for (const [path, item] of [
+    ["/playground/text", "Home Categories"],
+    ["/playground/image/text-to-image", "Home Categories"],
+    ["/multimodal-chat", "Multimodal"],
+    ["/avatar-chat", "Avatar"],
+    ["/task-execution?task=social-posts", "Tasks"],
+    ["/template-editor?template=blog-post", "Templates"],
+  ] as const) {
+    await page.goto(path);
+    await expect(page.getByRole("navigation", { name: "Home" }).locator("[aria-current=page]"), path).toHaveText(item);
+  }
+});
+
 test("synthesis links to the three homes, and the lazily loaded studios work", async ({ page }) => {
   await pausedClock(page);
   await page.goto("/synthesis-home");

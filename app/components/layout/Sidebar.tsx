@@ -40,8 +40,8 @@ export function isActivePath(pathname: string, to: string): boolean {
 }
 
 function NavSection({ title, items, pathname }: { title: string; items: NavItem[]; pathname: string }) {
-  // At most one: no link's path lies under another's (sidebar.test.tsx).
-  const activeTo = items.find((item) => isActivePath(pathname, item.to))?.to ?? "";
+  // At most one: no link's path, nor its flow's, lies under another's (sidebar.test.tsx).
+  const activeTo = items.find((item) => [item.to, ...(item.flow ?? [])].some((to) => isActivePath(pathname, to)))?.to ?? "";
   const html = prerendered.get(items)?.get(activeTo);
   // React hydrates the list it finds in the server's markup as if it had written it itself.
   if (html) return <nav aria-label={title} dangerouslySetInnerHTML={html} />;

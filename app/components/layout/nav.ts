@@ -26,6 +26,8 @@ export interface NavItem {
   icon: LucideIcon;
   /** Shown to the organization's admins only (the platform answers members 403 anyway). */
   adminOnly?: boolean;
+  /** The later pages of this item's flow that live outside its path, so the item stays highlighted there. */
+  flow?: string[];
 }
 
 /** The sidebar of SPEC §2, in its order; the System section shows only in organization 1. */
@@ -34,11 +36,11 @@ export const homeNav: NavItem[] = [
   { to: "/video-generation", label: "Video Generation", icon: Video },
   { to: "/image-edit", label: "Image Edit", icon: Image },
   { to: "/synthesis-home", label: "Synthesis", icon: Sparkles },
-  { to: "/", label: "Home Categories", icon: LayoutGrid },
-  { to: "/multimodal-home", label: "Multimodal", icon: Shapes },
-  { to: "/avatar-home", label: "Avatar", icon: UserRound },
-  { to: "/task-home", label: "Tasks", icon: ListChecks },
-  { to: "/template-home", label: "Templates", icon: SquareStack },
+  { to: "/", label: "Home Categories", icon: LayoutGrid, flow: ["/playground"] },
+  { to: "/multimodal-home", label: "Multimodal", icon: Shapes, flow: ["/multimodal-chat"] },
+  { to: "/avatar-home", label: "Avatar", icon: UserRound, flow: ["/avatar-chat"] },
+  { to: "/task-home", label: "Tasks", icon: ListChecks, flow: ["/task-execution"] },
+  { to: "/template-home", label: "Templates", icon: SquareStack, flow: ["/template-editor"] },
   { to: "/api-home", label: "API", icon: Code2 },
   { to: "/models", label: "Models", icon: Boxes },
 ];

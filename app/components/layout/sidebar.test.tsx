@@ -1,6 +1,7 @@
 import { renderToString } from "react-dom/server";
 import { MemoryRouter } from "react-router-dom";
 import { afterAll, describe, expect, it } from "vitest";
+import type { NavItem } from "./nav";
 import { homeNav, memberOrganizationNav, organizationNav, systemNav } from "./nav";
 import { isActivePath, prerenderSidebarNav, Sidebar } from "./Sidebar";
 
@@ -43,9 +44,25 @@ describe("the sidebar", () => {
     expect(written).not.toContain('href="/team"');
   });
 
-  it("has at most one active link per section: no link's path lies under another's", () => {
+  it("has at most one active link per section: no link's path, nor its flow's, lies under another's", () => {
     for (const items of [homeNav, organizationNav, memberOrganizationNav, systemNav]) {
-      for (const a of items) for (const b of items) if (a !== b) expect(isActivePath(a.to, b.to)).toBe(false);
+      const paths = (item: NavItem) => [item.to, ...(item.flow ?? [])];
+      for (const a of items) for (const b of items) if (a !== b) for (const p of paths(a)) for (const q of paths(b)) expect(isActivePath(p, q)).toBe(false);
+    }
+  });
+
+  it("highlights the demo homes on the later pages of their flows", () => {
+    prerenderSidebarNav(renderToString);
+    for (const [page, item] of [
+      ["/playground/text/chat", "/"],
+      ["/multimodal-chat", "/multimodal-home"],
+      ["/avatar-chat", "/avatar-home"],
+      ["/task-execution", "/task-home"],
+      ["/template-editor", "/template-home"],
+    ]) {
+      expect(sidebarAt(page, false, false), page).toContain(
+        `aria-current="page" class="menu-active bg-primary! text-primary-content!" data-discover="true" href="${item}"`,
+      );
     }
   });
 });
