@@ -16,7 +16,7 @@ import { MessageList, useInitialPrompt } from "~/features/demos/ChatThread";
 import type { ChatMessage } from "~/features/demos/multimodal";
 import { placeholderImage } from "~/features/demos/multimodal";
 import { PromptComposer } from "~/features/demos/PromptComposer";
-import { useSpeechRecognition, useSpeechSynthesis } from "~/features/demos/speech";
+import { appendTranscript, useSpeechRecognition, useSpeechSynthesis } from "~/features/demos/speech";
 import { useIdleNudge, useTimers } from "~/features/demos/timers";
 import type { RouteHandle } from "~/lib/route-handle";
 
@@ -36,7 +36,8 @@ export default function AvatarChatPage() {
   const hydrated = useHydrated();
   const replies = useRef(0);
   const voice = useSpeechSynthesis();
-  const speech = useSpeechRecognition((text) => send(text));
+  // While Nova is thinking, sending waits: what was heard goes into the box, to be sent after her reply.
+  const speech = useSpeechRecognition((text) => (pending ? setDraft((d) => appendTranscript(d, text)) : send(text)));
   const state = avatarState({ listening: speech.listening, pending, speaking: voice.speaking });
   const nudge = useIdleNudge(hydrated && state === "idle", `${messages.length}:${draft}`, AVATAR_NUDGE_AFTER_MS, AVATAR_NUDGE_SHOWN_MS);
   const { speak, cancel } = voice;

@@ -53,6 +53,25 @@ test("voice input puts the avatar in the listening state and sends what was hear
   await expect(state).toHaveText("Thinking...");
 });
 
+test("voice input while Nova is thinking waits in the box instead of sending", async ({ page }) => {
+  await page.goto("/avatar-chat");
+  await voiceReady(page);
+  const box = page.getByRole("textbox", { name: "Message" });
+  await box.fill("Tell me a joke");
+  await box.press("Enter");
+  const state = page.getByRole("status", { name: /Avatar is/ });
+  await expect(state).toHaveText("Thinking...");
+  await page.clock.runFor(200);
+  await page.getByRole("button", { name: "Voice input" }).click();
+  await page.clock.runFor(500);
+  await expect(box).toHaveValue("Draw a red fox in the snow");
+  await expect(page.getByRole("listitem", { name: "Your message" })).toHaveCount(1);
+  await expect(state).toHaveText("Thinking...");
+  await page.clock.runFor(300);
+  await expect(state).toHaveText("Speaking...");
+  await expect(page.getByRole("listitem", { name: "Nova is thinking" })).toHaveCount(0);
+});
+
 test("an idle nudge appears after 20 s and stays for 5 s", async ({ page }) => {
   await page.goto("/avatar-chat");
   await voiceReady(page);
