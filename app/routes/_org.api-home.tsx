@@ -99,7 +99,8 @@ function EndpointSamples({ id, title, method, path, servedHere, baseUrl, chatMod
             {method} /openai{path}
           </code>
           {servedHere ? null : <span className="badge badge-outline">Example</span>}
-          <div role="tablist" aria-label={`${title} language`} className="tabs tabs-box tabs-sm ml-auto">
+          {/* Switching language runs in the browser: without scripts the tabs would do nothing, so only curl shows. */}
+          <div role="tablist" aria-label={`${title} language`} className="tabs tabs-box tabs-sm ml-auto hide-without-script">
             {SAMPLE_LANGUAGES.map((l) => (
               <button
                 key={l}

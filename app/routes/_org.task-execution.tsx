@@ -88,6 +88,9 @@ function TaskRun({ task }: { task: Task }) {
               <CheckCircle2 className="size-5" aria-hidden /> Task complete (simulated). Your results would appear here.
             </div>
           ) : null}
+          <noscript>
+            <p className="mt-2 text-sm text-warning">The simulated run happens in your browser and needs JavaScript.</p>
+          </noscript>
           <div className="card-actions mt-2 justify-end">
             {current === -1 ? (
               <button type="button" className="btn btn-primary" onClick={run} disabled={!hydrated}>

@@ -40,3 +40,16 @@ test("/playground: coming-soon use cases are not links, and the open links are n
   await expect(cases.getByText("Coming soon").first()).toBeVisible();
   await expect(cases.getByRole("link", { name: /Coming soon/ })).toHaveCount(0);
 });
+
+test("/task-execution says why Run task is disabled", async ({ page }) => {
+  await page.goto("/task-execution?task=social-posts");
+  await expect(page.getByRole("button", { name: "Run task" })).toBeDisabled();
+  await expect(page.locator("main")).toContainText("The simulated run happens in your browser and needs JavaScript.", { useInnerText: true });
+});
+
+test("/api-home shows no language tabs that could not switch, only the curl samples", async ({ page }) => {
+  await page.goto("/api-home");
+  const chat = page.getByRole("region", { name: "Chat completions" });
+  await expect(chat.getByLabel("Chat completions curl sample")).toContainText("/v1/chat/completions");
+  await expect(page.getByRole("tab")).toHaveCount(0);
+});
