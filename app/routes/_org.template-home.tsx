@@ -14,18 +14,19 @@ export const handle: RouteHandle = { title: "Templates" };
  * JavaScript and survive a reload; favourites are local to the page.
  */
 export default function TemplateHomePage() {
-  const [params, setParams] = useSearchParams();
+  const [params] = useSearchParams();
   const location = useLocation();
   const hydrated = useHydrated();
   const fromUrl = () => ({ q: params.get("q") ?? "", tab: tabFrom(params.get("tab")) });
-  // Typing filters from local state at once; the URL follows by replace-navigation (no history entry
-  // per keystroke), so Back from the editor and a reload restore the filter.
+  // Typing filters from local state at once. The address bar follows without a navigation (no
+  // history entry, and no reload of the layout's data per keystroke), so Back from the editor and a
+  // reload restore the filter.
   const [filter, setFilter] = useState(fromUrl);
   const [seen, setSeen] = useState(location.key);
   if (location.key !== seen) {
+    // A navigation (the sidebar link, Back/Forward) wins over what was typed here.
     setSeen(location.key);
-    // A URL change made elsewhere (the sidebar link, Back/Forward) wins over what was typed here.
-    if (!isOwnWrite(location.state)) setFilter(fromUrl());
+    setFilter(fromUrl());
   }
   const { q: query, tab } = filter;
   const [favourites, setFavourites] = useState<ReadonlySet<string>>(new Set());
@@ -45,7 +46,7 @@ export default function TemplateHomePage() {
   const update = (next: { q?: string; tab?: TemplateTab }) => {
     const merged = { q: next.q ?? query, tab: next.tab ?? tab };
     setFilter(merged);
-    setParams(searchFor(merged), { replace: true, preventScrollReset: true, state: OWN_WRITE });
+    replaceAddress(searchFor(merged));
   };
   const toggleFavourite = (id: string) =>
     setFavourites((f) => {
@@ -140,11 +141,13 @@ export default function TemplateHomePage() {
   );
 }
 
-/** Marks the gallery's own URL writes, so they are not mistaken for a navigation from elsewhere. */
-const OWN_WRITE = { templateFilter: true };
-
-function isOwnWrite(state: unknown): boolean {
-  return typeof state === "object" && state !== null && "templateFilter" in state;
+/**
+ * The address bar shows the filter without a navigation: the router's history entry (its state, its
+ * key) is kept, and its location is read again from the address at the next Back or reload.
+ */
+function replaceAddress(search: URLSearchParams) {
+  const query = search.toString();
+  window.history.replaceState(window.history.state, "", `${window.location.pathname}${query ? `?${query}` : ""}`);
 }
 
 function tabFrom(value: string | null): TemplateTab {

@@ -39,12 +39,19 @@ test("the gallery's search and tab live in the URL: Back from the editor and a r
     await expect(page).toHaveURL(/\?q=v$/, { timeout: 1_000 });
   }).toPass();
   const entries = await page.evaluate(() => history.length);
+  // Typing is not a navigation: the layout's data is not fetched again for each keystroke.
+  const loads: string[] = [];
+  page.on("request", (request) => {
+    // Remix's single fetch asks for a page's data at `<path>.data`.
+    if (new URL(request.url()).pathname.endsWith(".data")) loads.push(request.url());
+  });
   await search.pressSequentially("oice");
   await expect(page).toHaveURL(/\?q=voice$/);
   await expect(search).toBeFocused();
   await page.getByRole("tab", { name: "Audio" }).click();
   await expect(page).toHaveURL(/\?q=voice&tab=Audio$/);
   expect(await page.evaluate(() => history.length)).toBe(entries);
+  expect(loads).toEqual([]);
 
   await page.getByRole("link", { name: "Use Template: Podcast Intro" }).click();
   await expect(page).toHaveURL(/\/template-editor\?template=/);
