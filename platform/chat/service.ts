@@ -105,7 +105,7 @@ async function rawUpstreamMessage(response: UpstreamReply): Promise<string> {
 
 /** Key-like words (`sk-…`, `sk_live_…`, even masked as `sk-ab***yz`) are never passed on from a provider's message. */
 function withoutKeys(message: string): string {
-  return message.replace(/\b(?:sk|rk|pk)[-_][\w*.\-]{4,}/gi, "[redacted]");
+  return message.replace(/\b(?:sk|rk|pk)[-_][\w*.-]{4,}/gi, "[redacted]");
 }
 
 /** The output a request may generate: its own cap, else the model's default, never past the context. */
