@@ -85,7 +85,8 @@ export default function AvatarChatPage() {
             <ArrowLeft className="size-4" aria-hidden /> Back
           </Link>
           <AvatarFace state={state} />
-          <div className="min-h-16 w-full" aria-live="polite">
+          {/* Not a live region: the nudge comes back every 25 s while idle, and would be announced each time. */}
+          <div className="min-h-16 w-full">
             {nudge ? (
               <div role="note" className="alert alert-info alert-soft text-sm">
                 {AVATAR_NUDGES[messages.length % AVATAR_NUDGES.length]}

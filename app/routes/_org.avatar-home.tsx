@@ -25,7 +25,8 @@ export default function AvatarHomePage() {
       <div className="chat chat-start w-full justify-center">
         <div className="chat-bubble bg-base-100 text-base-content shadow-md">
           <p className="font-medium">{AVATAR_GREETING}</p>
-          <p className="mt-2 text-sm text-base-content/70" aria-live="polite" data-testid="avatar-hint">
+          {/* Not a live region: a hint that changes every 15 s for as long as the page is open would interrupt a screen reader without end. */}
+          <p className="mt-2 text-sm text-base-content/70" data-testid="avatar-hint">
             {AVATAR_HINTS[hint]}
           </p>
         </div>

@@ -11,7 +11,14 @@ import { GENERATION_FAILED, PLAYGROUND_DELAY_MS, PLAYGROUND_NOT_FOUND, cannedOut
 import { useSimulation } from "~/features/demos/timers";
 import type { RouteHandle } from "~/lib/route-handle";
 
-export const handle: RouteHandle = { title: "Playground", tabTitle: ({ params }) => findPlayground(params.category, params.useCase)?.useCase.title };
+export const handle: RouteHandle = {
+  title: "Playground",
+  // "Chat · Playground", not "Chat", which is the real chat's tab.
+  tabTitle: ({ params }) => {
+    const found = findPlayground(params.category, params.useCase);
+    return found ? `${found.useCase.title} · Playground` : undefined;
+  },
+};
 
 /** SPEC §2: a simulated generator for one known category/use-case pair, or 'Playground not found'. */
 export default function PlaygroundGeneratorPage() {

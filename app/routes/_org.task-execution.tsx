@@ -15,11 +15,12 @@ export const handle: RouteHandle = { title: "Task Execution" };
 /** The task given in `?task=id`: its step list, run as a simulation; a way back without one. */
 export default function TaskExecutionPage() {
   const [params] = useSearchParams();
-  const task = findTask(params.get("task"));
+  const id = params.get("task");
+  const task = findTask(id);
   if (!task) {
     return (
-      <NotFoundCard title="No task selected" to="/task-home" back="Back to tasks" arrow>
-        Choose a task first, then start it from its dialog.
+      <NotFoundCard title={id ? "Task not found" : "No task selected"} to="/task-home" back="Back to tasks" arrow>
+        {id ? "There is no such task: choose one from the list, then start it from its dialog." : "Choose a task first, then start it from its dialog."}
       </NotFoundCard>
     );
   }

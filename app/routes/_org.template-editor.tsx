@@ -15,11 +15,12 @@ export const handle: RouteHandle = { title: "Template Editor" };
 /** The template given in `?template=id`: a form of its fields and a simulated draft; a way back without one. */
 export default function TemplateEditorPage() {
   const [params] = useSearchParams();
-  const template = findTemplate(params.get("template"));
+  const id = params.get("template");
+  const template = findTemplate(id);
   if (!template) {
     return (
-      <NotFoundCard title="No template selected" to="/template-home" back="Back to templates" arrow>
-        Pick a template from the gallery and press Use Template.
+      <NotFoundCard title={id ? "Template not found" : "No template selected"} to="/template-home" back="Back to templates" arrow>
+        {id ? "There is no such template: pick one from the gallery and press Use Template." : "Pick a template from the gallery and press Use Template."}
       </NotFoundCard>
     );
   }

@@ -20,6 +20,8 @@ test("the avatar's greeting hints rotate every 15 s, and the prompt goes to the 
   await expect(hint).toHaveText("Tap the microphone and just talk to me");
   await page.clock.runFor(15_000);
   await expect(hint).toHaveText("Ask me to explain any AI model in plain words");
+  // Rotating for as long as the page is open: not announced each time (WCAG 2.2.2).
+  expect(await hint.evaluate((el) => el.closest("[aria-live]"))).toBeNull();
 
   await page.getByRole("textbox", { name: "Message for the avatar" }).fill("Tell me a joke");
   await page.getByRole("button", { name: "Talk to Nova" }).click();
@@ -80,6 +82,7 @@ test("an idle nudge appears after 20 s and stays for 5 s", async ({ page }) => {
   await expect(nudge).toHaveCount(0);
   await page.clock.runFor(1_000);
   await expect(nudge).toHaveText(/Still there\?|Need an idea\?/);
+  expect(await nudge.evaluate((el) => el.closest("[aria-live]"))).toBeNull();
   await page.clock.runFor(4_000);
   await expect(nudge).toBeVisible();
   await page.clock.runFor(1_000);

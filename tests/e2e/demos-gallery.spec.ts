@@ -107,6 +107,8 @@ test("the template editor's Generate keeps keyboard focus while busy", async ({ 
 });
 
 test("the template editor without a template offers the way back", async ({ page }) => {
+  await page.goto("/template-editor?template=nope");
+  await expect(page.getByRole("heading", { name: "Template not found" })).toBeVisible();
   await page.goto("/template-editor");
   await expect(page.getByRole("heading", { name: "No template selected" })).toBeVisible();
   await page.getByRole("link", { name: "Back to templates" }).click();
@@ -144,6 +146,8 @@ test("a task runs its steps in simulation, and the page without a task offers th
   await expect(steps.first()).toContainText("running");
   await page.clock.runFor(8_000);
   await expect(page.getByText("Task complete (simulated).")).toBeVisible();
+  await page.goto("/task-execution?task=nope");
+  await expect(page.getByRole("heading", { name: "Task not found" })).toBeVisible();
   await page.goto("/task-execution");
   await expect(page.getByRole("heading", { name: "No task selected" })).toBeVisible();
   await expect(page.getByRole("link", { name: "Back to tasks" })).toHaveAttribute("href", "/task-home");

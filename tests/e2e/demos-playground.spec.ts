@@ -27,6 +27,7 @@ test("a category lists its use cases with model chips, and a card opens its play
   await expect(card.getByRole("list", { name: "Models" })).toContainText("FLUX.1 schnell");
   await card.getByRole("link", { name: "Open Text to Image" }).click();
   await expect(page).toHaveURL(/\/playground\/image\/text-to-image$/);
+  await expect(page).toHaveTitle("Text to Image · Playground · AI Console");
   await expect(page.getByRole("navigation", { name: "Breadcrumb" })).toContainText("Image");
   // Three models or fewer: tabs.
   await expect(page.getByRole("tablist", { name: "Model" }).getByRole("tab")).toHaveCount(3);
