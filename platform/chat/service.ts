@@ -503,8 +503,8 @@ async function meterCompletion(
   outcome: "completed" | "stopped" | "failed",
 ) {
   // The completion's time, not a later attempt's: its usage row and the month it counts against.
-  const at = deps.now();
-  const write = () => writeMetering(deps, caller, model, receiptId, count, outcome, at);
+  const metering: Metering = { caller, model, receiptId, count, outcome, at: deps.now() };
+  const write = () => writeMetering(deps, metering);
   try {
     await write();
   } catch (error) {
@@ -542,15 +542,17 @@ function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-async function writeMetering(
-  deps: Deps,
-  caller: ChatCaller,
-  model: ModelRow,
-  receiptId: string,
-  count: TokenCount,
-  outcome: "completed" | "stopped" | "failed",
-  at: number,
-): Promise<void> {
+/** One completion's charge, as the first attempt and any later one write it. */
+interface Metering {
+  caller: ChatCaller;
+  model: ModelRow;
+  receiptId: string;
+  count: TokenCount;
+  outcome: "completed" | "stopped" | "failed";
+  at: number;
+}
+
+async function writeMetering(deps: Deps, { caller, model, receiptId, count, outcome, at }: Metering): Promise<void> {
   const cost = isPriced(model) ? costMicros(count, model.input_micros_per_million, model.output_micros_per_million) : 0;
   const usageRow = (db: DB) =>
     insertUsageRow(
