@@ -13,6 +13,7 @@ import type { DB } from "../db";
 import { compiledOnce } from "../db/compiled";
 import { extendReservation, release, reserve, settleWithin, SpendRefused } from "../spend/reservations";
 import { apiTokenUsable } from "../tokens/service";
+import { isMember } from "../orgs/service";
 import type { TokenCount } from "./meter";
 import {
   costMicros,
@@ -349,13 +350,15 @@ async function forward(
 
   /**
    * Now and then while a stream runs: its hold is kept from expiring (the sweeper would release it while
-   * it still spends), and a token revoked or expired since the call began stops it.
+   * it still spends), and a caller whose right to it ended since the call began (a token revoked or
+   * expired, a member removed) is stopped.
    */
   const recheckStream = async () => {
     try {
       if (held > 0) await extendReservation(deps, receiptId);
-      if (caller.tokenId === null || metered || (await apiTokenUsable(deps, caller.tokenId))) return;
-      send(streamError("This API token has been revoked or has expired: the reply was stopped.", "authentication_error", "token_revoked"));
+      const refusal = await lostRight(deps, caller);
+      if (!refusal || metered) return;
+      send(streamError(refusal.message, "authentication_error", refusal.code));
       upstreamAbort.abort();
       upstream.cancel();
       await finish("stopped");
@@ -424,6 +427,16 @@ async function forward(
     status: 200,
     headers: { "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no", ...headers },
   });
+}
+
+/** Why a caller admitted earlier may no longer be served, or null. */
+async function lostRight(deps: Deps, caller: ChatCaller): Promise<{ message: string; code: string } | null> {
+  if (caller.tokenId !== null) {
+    if (await apiTokenUsable(deps, caller.tokenId)) return null;
+    return { message: "This API token has been revoked or has expired: the reply was stopped.", code: "token_revoked" };
+  }
+  if (caller.userId === null || (await isMember(deps, caller.orgId, caller.userId))) return null;
+  return { message: "You are no longer a member of this organization: the reply was stopped.", code: "membership_revoked" };
 }
 
 const KEEP_ALIVE_MS = 15_000;

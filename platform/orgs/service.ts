@@ -265,6 +265,12 @@ export async function changeMemberRole(deps: Deps, orgId: number, actorId: numbe
 }
 
 /** Removes another member; an admin only while another admin remains (same single statement). */
+/** Whether a user still belongs to an organization (a long chat stream asks again). */
+export async function isMember(deps: Deps, orgId: number, userId: number): Promise<boolean> {
+  const row = await deps.db.selectFrom("memberships").select("user_id").where("org_id", "=", orgId).where("user_id", "=", userId).executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function removeMember(deps: Deps, orgId: number, actorId: number, memberId: number): Promise<void> {
   if (memberId === actorId) throw new PlatformError(403, "You can't remove yourself");
   const member = await findMember(deps, orgId, memberId);

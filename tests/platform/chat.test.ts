@@ -199,6 +199,21 @@ describe("POST /chat/completions", () => {
     expect((await bad.json()).error.message).toBe("Invalid request: key [redacted] is not allowed to use max_tokens above 10");
   });
 
+  it("stops a member's stream once they are removed from the organization", async () => {
+    const admin = await setup({ streamRecheckMs: 50 });
+    const member = await h.signIn();
+    await h.join(admin, member);
+    const response = await member.call("POST", "/chat/completions", ask("fake-slow"));
+    expect(response.status).toBe(200);
+    expect((await admin.call("DELETE", `/organizations/members/${member.userId}`)).status).toBe(200);
+    const text = await readAll(response);
+    expect(text).toContain('"code":"membership_revoked"');
+    expect(text).not.toContain("[DONE]");
+    const usage = (await ledger(admin)).filter((row) => row.model === "fake-slow");
+    expect(usage).toHaveLength(1);
+    expect(usage[0].description).toMatch(/stopped/);
+  });
+
   it("counts a tool call as output when the upstream sends no usage, streamed or not", async () => {
     const admin = await setup();
     const generated = countTokens("get_weather" + TOOL_ARGUMENT_PIECES.join(""));
