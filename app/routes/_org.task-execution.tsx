@@ -32,6 +32,7 @@ function TaskRun({ task }: { task: Task }) {
   const [current, setCurrent] = useState(-1);
   const { schedule, cancelAll } = useTimers();
   const hydrated = useHydrated();
+  const idle = current === -1;
   const done = current >= task.steps.length;
   const run = () => {
     cancelAll();
@@ -93,15 +94,11 @@ function TaskRun({ task }: { task: Task }) {
             <p className="mt-2 text-sm text-warning">The simulated run happens in your browser and needs JavaScript.</p>
           </noscript>
           <div className="card-actions mt-2 justify-end">
-            {current === -1 ? (
-              <button type="button" className="btn btn-primary" onClick={run} disabled={!hydrated}>
-                <Play className="size-4" aria-hidden /> Run task
-              </button>
-            ) : (
-              <button type="button" className="btn btn-outline" onClick={reset}>
-                <RotateCcw className="size-4" aria-hidden /> {done ? "Run again" : "Cancel"}
-              </button>
-            )}
+            {/* One button whose label follows the run: swapping elements would drop a keyboard user's focus. */}
+            <button type="button" className={`btn ${idle ? "btn-primary" : "btn-outline"}`} onClick={idle || done ? run : reset} disabled={idle && !hydrated}>
+              {idle ? <Play className="size-4" aria-hidden /> : <RotateCcw className="size-4" aria-hidden />}
+              {idle ? "Run task" : done ? "Run again" : "Cancel"}
+            </button>
           </div>
         </div>
       </div>

@@ -141,11 +141,18 @@ test("a task runs its steps in simulation, and the page without a task offers th
   await page.goto("/task-execution?task=social-posts");
   const run = page.getByRole("button", { name: "Run task" });
   await expect(run).toBeEnabled();
-  await run.click();
+  // From the keyboard: the one button follows the run, so focus stays on it.
+  await run.focus();
+  await page.keyboard.press("Enter");
   const steps = page.getByRole("list", { name: "Steps" }).getByRole("listitem");
   await expect(steps.first()).toContainText("running");
+  await expect(page.getByRole("button", { name: "Cancel" })).toBeFocused();
   await page.clock.runFor(8_000);
   await expect(page.getByText("Task complete (simulated).")).toBeVisible();
+  // "Run again" runs it again, at once.
+  await page.keyboard.press("Enter");
+  await expect(steps.first()).toContainText("running");
+  await expect(page.getByText("Task complete (simulated).")).toHaveCount(0);
   await page.goto("/task-execution?task=nope");
   await expect(page.getByRole("heading", { name: "Task not found" })).toBeVisible();
   await page.goto("/task-execution");

@@ -34,7 +34,7 @@ test("the browser's tab names the page, after client-side navigation too", async
   await page.goto("/playground/data");
   await expect(page).toHaveTitle("Data · Playground · AI Console");
   await page.goto("/playground/image/text-to-image");
-  await expect(page).toHaveTitle("Text to Image · AI Console");
+  await expect(page).toHaveTitle("Text to Image · Playground · AI Console");
   await page.goto("/playground/nowhere");
   await expect(page).toHaveTitle("Playground · AI Console");
   await page.goto("/no-such-page");
