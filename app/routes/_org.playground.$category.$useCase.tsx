@@ -1,3 +1,4 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useParams } from "@remix-run/react";
 import { Sparkles } from "lucide-react";
 import { useState } from "react";
@@ -10,6 +11,9 @@ import type { Playground } from "~/features/demos/playground";
 import { GENERATION_FAILED, PLAYGROUND_DELAY_MS, PLAYGROUND_NOT_FOUND, cannedOutput, findCategory, findPlayground } from "~/features/demos/playground";
 import { useSimulation } from "~/features/demos/timers";
 import type { RouteHandle } from "~/lib/route-handle";
+import { demoStatus } from "~/features/demos/not-found.server";
+
+export const loader = ({ params }: LoaderFunctionArgs) => demoStatus(findPlayground(params.category, params.useCase));
 
 export const handle: RouteHandle = {
   title: "Playground",

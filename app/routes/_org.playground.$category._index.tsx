@@ -1,9 +1,13 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useParams } from "@remix-run/react";
 import { ArrowRight } from "lucide-react";
 import { Breadcrumbs, ModelChips } from "~/features/demos/components";
 import { NotFoundCard } from "~/features/demos/NotFoundCard";
 import { CATEGORY_NOT_FOUND, findCategory, playgroundPath } from "~/features/demos/playground";
 import type { RouteHandle } from "~/lib/route-handle";
+import { demoStatus } from "~/features/demos/not-found.server";
+
+export const loader = ({ params }: LoaderFunctionArgs) => demoStatus(findCategory(params.category));
 
 export const handle: RouteHandle = {
   title: "Playground",

@@ -1,3 +1,4 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useSearchParams } from "@remix-run/react";
 import { ArrowLeft, CheckCircle2, Circle, Loader2, Play, RotateCcw } from "lucide-react";
 import { useState } from "react";
@@ -9,6 +10,12 @@ import type { Task } from "~/features/demos/tasks";
 import { findTask } from "~/features/demos/tasks";
 import { useTimers } from "~/features/demos/timers";
 import type { RouteHandle } from "~/lib/route-handle";
+import { demoStatus } from "~/features/demos/not-found.server";
+
+export const loader = ({ request }: LoaderFunctionArgs) => {
+  const id = new URL(request.url).searchParams.get("task");
+  return demoStatus(!id || findTask(id));
+};
 
 export const handle: RouteHandle = { title: "Task Execution" };
 

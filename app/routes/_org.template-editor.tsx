@@ -1,3 +1,4 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useSearchParams } from "@remix-run/react";
 import { ArrowLeft, Sparkles } from "lucide-react";
 import { useHydrated } from "remix-utils/use-hydrated";
@@ -9,6 +10,12 @@ import type { Template } from "~/features/demos/templates";
 import { findTemplate } from "~/features/demos/templates";
 import { useSimulation } from "~/features/demos/timers";
 import type { RouteHandle } from "~/lib/route-handle";
+import { demoStatus } from "~/features/demos/not-found.server";
+
+export const loader = ({ request }: LoaderFunctionArgs) => {
+  const id = new URL(request.url).searchParams.get("template");
+  return demoStatus(!id || findTemplate(id));
+};
 
 export const handle: RouteHandle = { title: "Template Editor" };
 

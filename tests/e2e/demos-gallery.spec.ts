@@ -106,10 +106,10 @@ test("the template editor's Generate keeps keyboard focus while busy", async ({ 
   await expect(generate).toBeFocused();
 });
 
-test("the template editor without a template offers the way back", async ({ page }) => {
-  await page.goto("/template-editor?template=nope");
+test("the template editor with an unknown template answers 404, and without one offers the way back", async ({ page }) => {
+  expect((await page.goto("/template-editor?template=nope"))?.status()).toBe(404);
   await expect(page.getByRole("heading", { name: "Template not found" })).toBeVisible();
-  await page.goto("/template-editor");
+  expect((await page.goto("/template-editor"))?.status()).toBe(200);
   await expect(page.getByRole("heading", { name: "No template selected" })).toBeVisible();
   await page.getByRole("link", { name: "Back to templates" }).click();
   await expect(page).toHaveURL(/\/template-home$/);
@@ -136,7 +136,7 @@ test("Start Task opens a dialog with the steps and models, then goes to the task
   await expect(page.getByRole("heading", { name: "Translate Content" })).toBeVisible();
 });
 
-test("a task runs its steps in simulation, and the page without a task offers the way back", async ({ page }) => {
+test("a task runs its steps in simulation; an unknown task answers 404 and the page without one offers the way back", async ({ page }) => {
   await pausedClock(page);
   await page.goto("/task-execution?task=social-posts");
   const run = page.getByRole("button", { name: "Run task" });
@@ -153,9 +153,9 @@ test("a task runs its steps in simulation, and the page without a task offers th
   await page.keyboard.press("Enter");
   await expect(steps.first()).toContainText("running");
   await expect(page.getByText("Task complete (simulated).")).toHaveCount(0);
-  await page.goto("/task-execution?task=nope");
+  expect((await page.goto("/task-execution?task=nope"))?.status()).toBe(404);
   await expect(page.getByRole("heading", { name: "Task not found" })).toBeVisible();
-  await page.goto("/task-execution");
+  expect((await page.goto("/task-execution"))?.status()).toBe(200);
   await expect(page.getByRole("heading", { name: "No task selected" })).toBeVisible();
   await expect(page.getByRole("link", { name: "Back to tasks" })).toHaveAttribute("href", "/task-home");
 });

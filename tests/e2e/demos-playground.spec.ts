@@ -6,22 +6,22 @@ test.beforeEach(async ({ page }) => {
   await signInWithOrganization(page);
 });
 
-test("an unknown playground category says 'Category not found'", async ({ page }) => {
-  await page.goto("/playground/chemistry");
+test("an unknown playground category says 'Category not found', with status 404", async ({ page }) => {
+  expect((await page.goto("/playground/chemistry"))?.status()).toBe(404);
   await expect(page.getByRole("heading", { name: "Category not found" })).toBeVisible();
 });
 
-test("an unknown use case, or a known one in the wrong category, says 'Playground not found'", async ({ page }) => {
-  await page.goto("/playground/text/juggling");
+test("an unknown use case, or a known one in the wrong category, says 'Playground not found', with status 404", async ({ page }) => {
+  expect((await page.goto("/playground/text/juggling"))?.status()).toBe(404);
   await expect(page.getByRole("heading", { name: "Playground not found" })).toBeVisible();
-  await page.goto("/playground/image/chat");
+  expect((await page.goto("/playground/image/chat"))?.status()).toBe(404);
   await expect(page.getByRole("heading", { name: "Playground not found" })).toBeVisible();
-  await page.goto("/playground/nowhere/chat");
+  expect((await page.goto("/playground/nowhere/chat"))?.status()).toBe(404);
   await expect(page.getByRole("heading", { name: "Playground not found" })).toBeVisible();
 });
 
 test("a category lists its use cases with model chips, and a card opens its playground", async ({ page }) => {
-  await page.goto("/playground/image");
+  expect((await page.goto("/playground/image"))?.status()).toBe(200);
   await expect(page.getByRole("heading", { name: "Image", exact: true })).toBeVisible();
   const card = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: "Text to Image" }) });
   await expect(card.getByRole("list", { name: "Models" })).toContainText("FLUX.1 schnell");
