@@ -110,6 +110,13 @@ describe("start-up messages", () => {
     expect(startupWarnings(loadEnv({ ...base }))).toEqual([]);
   });
 
+  it("warns that a path in APP_ORIGIN is ignored, since the console is served from the site root", () => {
+    expect(startupWarnings(loadEnv({ ...base, APP_ORIGIN: "https://console.example.test/console" }))).toEqual([
+      "APP_ORIGIN has a path (/console), which is ignored: the console is served from the site root, https://console.example.test/. A proxy in front must not add a path prefix.",
+    ]);
+    expect(startupWarnings(loadEnv({ ...base, APP_ORIGIN: "https://console.example.test/" }))).toEqual([]);
+  });
+
   it("warns when only some of the Stripe settings are set", () => {
     const all = { STRIPE_SECRET_KEY: "sk_test_x", STRIPE_PUBLISHABLE_KEY: "pk_test_x", STRIPE_WEBHOOK_SECRET: "whsec_x" };
     expect(startupWarnings(loadEnv({ ...base, ...all }))).toEqual([]);

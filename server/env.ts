@@ -208,6 +208,13 @@ export function startupWarnings(env: Env): string[] {
       `APP_ORIGIN is not set: only requests for ${env.platform.appOrigin} are answered (any other host name gets 421) and OAuth callbacks name it. Set APP_ORIGIN to the console's public origin.`,
     );
   }
+  const given = env.APP_ORIGIN ? new URL(env.APP_ORIGIN) : undefined;
+  if (given && (given.pathname !== "/" || given.search || given.hash)) {
+    // Not refused: the origin is still right. But an operator who wrote a path expects the console there.
+    warnings.push(
+      `APP_ORIGIN has a path (${given.pathname}${given.search}${given.hash}), which is ignored: the console is served from the site root, ${env.platform.appOrigin}/. A proxy in front must not add a path prefix.`,
+    );
+  }
   const stripe = {
     STRIPE_SECRET_KEY: env.STRIPE_SECRET_KEY,
     STRIPE_PUBLISHABLE_KEY: env.STRIPE_PUBLISHABLE_KEY,
