@@ -9,6 +9,7 @@ import { API_STATS, ENDPOINTS, SAMPLE_LANGUAGES, apiSample, sampleChatModel } fr
 import { listModels } from "~/platform/models.server";
 import { requireAccess } from "~/session.server";
 import type { RouteHandle } from "~/lib/route-handle";
+import { useTabList } from "~/lib/use-tab-list";
 
 export const handle: RouteHandle = { title: "API" };
 
@@ -87,6 +88,7 @@ interface EndpointSamplesProps {
 
 function EndpointSamples({ id, title, method, path, servedHere, baseUrl, chatModel }: EndpointSamplesProps) {
   const [language, setLanguage] = useState<SampleLanguage>("curl");
+  const { listProps, tabProps } = useTabList();
   const code = apiSample(id, language, baseUrl, chatModel);
   return (
     <section className="card bg-base-100 shadow-sm" aria-labelledby={`endpoint-${id}`}>
@@ -100,13 +102,12 @@ function EndpointSamples({ id, title, method, path, servedHere, baseUrl, chatMod
           </code>
           {servedHere ? null : <span className="badge badge-outline">Example</span>}
           {/* Switching language runs in the browser: without scripts the tabs would do nothing, so only curl shows. */}
-          <div role="tablist" aria-label={`${title} language`} className="tabs tabs-box tabs-sm ml-auto hide-without-script">
+          <div {...listProps} aria-label={`${title} language`} className="tabs tabs-box tabs-sm ml-auto hide-without-script">
             {SAMPLE_LANGUAGES.map((l) => (
               <button
                 key={l}
                 type="button"
-                role="tab"
-                aria-selected={l === language}
+                {...tabProps(l === language)}
                 className={`tab ${l === language ? "tab-active" : ""}`}
                 onClick={() => setLanguage(l)}
               >

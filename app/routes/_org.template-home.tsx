@@ -6,6 +6,7 @@ import { TemplateThumbnail } from "~/features/demos/TemplateThumbnail";
 import type { Template, TemplateTab } from "~/features/demos/templates";
 import { NO_TEMPLATES_FOUND, TEMPLATES, TEMPLATE_TABS, filterTemplates, isTemplateTab } from "~/features/demos/templates";
 import type { RouteHandle } from "~/lib/route-handle";
+import { useTabList } from "~/lib/use-tab-list";
 
 export const handle: RouteHandle = { title: "Templates" };
 
@@ -17,6 +18,7 @@ export default function TemplateHomePage() {
   const [params] = useSearchParams();
   const location = useLocation();
   const hydrated = useHydrated();
+  const { listProps, tabProps } = useTabList();
   const fromUrl = () => ({ q: params.get("q") ?? "", tab: tabFrom(params.get("tab")) });
   // Typing filters from local state at once. The address bar follows without a navigation (no
   // history entry, and no reload of the layout's data per keystroke), so Back from the editor and a
@@ -82,7 +84,7 @@ export default function TemplateHomePage() {
             </button>
           )}
         </Form>
-        <div role="tablist" aria-label="Template categories" className="tabs tabs-border">
+        <div {...listProps} aria-label="Template categories" className="tabs tabs-border">
           {TEMPLATE_TABS.map((t) => (
             <Link
               key={t}
@@ -93,8 +95,7 @@ export default function TemplateHomePage() {
                 e.preventDefault();
                 update({ tab: t });
               }}
-              role="tab"
-              aria-selected={t === tab}
+              {...tabProps(t === tab)}
               className={`tab ${t === tab ? "tab-active" : ""}`}
             >
               {t}

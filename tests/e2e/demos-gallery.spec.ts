@@ -67,7 +67,17 @@ test("the gallery's search and tab live in the URL: Back from the editor and a r
     await search.fill("");
     await expect(page).toHaveURL(/\?tab=Audio$/, { timeout: 1_000 });
   }).toPass();
-  await page.getByRole("tab", { name: "All" }).click();
+  // The tabs follow the WAI-ARIA pattern: one Tab stop, the arrow keys move and select.
+  const audio = page.getByRole("tab", { name: "Audio" });
+  await expect(audio).not.toHaveAttribute("tabindex", "-1");
+  await expect(page.getByRole("tab", { name: "Video" })).toHaveAttribute("tabindex", "-1");
+  await audio.focus();
+  await page.keyboard.press("ArrowRight");
+  await expect(page.getByRole("tab", { name: "Image" })).toBeFocused();
+  await expect(page).toHaveURL(/\?tab=Image$/);
+  await page.keyboard.press("Home");
+  await expect(page.getByRole("tab", { name: "All" })).toBeFocused();
+  await expect(page.getByRole("tab", { name: "All" })).toHaveAttribute("aria-selected", "true");
   await expect(page).toHaveURL(/\/template-home$/);
   await page.reload();
   await expect(all.getByRole("article")).toHaveCount(10);
@@ -168,8 +178,15 @@ test("the API home shows the stats and samples, and Copy reads 'Copied!' for 2 s
   const chat = page.getByRole("region", { name: "Chat completions" });
   await expect(chat.getByLabel("Chat completions curl sample")).toContainText("/v1/chat/completions");
   await expect(chat.getByLabel("Chat completions curl sample")).toContainText("Authorization: Bearer {key}");
-  await chat.getByRole("tab", { name: "python" }).click();
+  // From the keyboard: the arrow keys move along the languages and select each one reached.
+  await chat.getByRole("tab", { name: "curl" }).focus();
+  await page.keyboard.press("ArrowLeft");
+  await expect(chat.getByRole("tab", { name: "javascript" })).toBeFocused();
+  await page.keyboard.press("Home");
+  await page.keyboard.press("ArrowRight");
+  await expect(chat.getByRole("tab", { name: "python" })).toBeFocused();
   await expect(chat.getByLabel("Chat completions python sample")).toContainText("client.chat.completions.create(");
+  await expect(chat.getByRole("tab", { name: "curl" })).toHaveAttribute("tabindex", "-1");
   await expect(page.getByRole("region", { name: "Image generations" })).toContainText("/v1/images/generations");
   await expect(page.getByRole("region", { name: "Audio transcriptions" })).toContainText("/v1/audio/transcriptions");
 

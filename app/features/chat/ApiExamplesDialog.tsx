@@ -3,6 +3,7 @@ import { useHydrated } from "remix-utils/use-hydrated";
 import { CopyButton } from "~/components/CopyButton";
 import { UrlDialog } from "~/components/UrlDialog";
 import { chatSnippets } from "./hosts";
+import { useTabList } from "~/lib/use-tab-list";
 
 export const API_DIALOG = "api-examples";
 
@@ -12,6 +13,7 @@ export function ApiExamplesDialog({ baseUrl, model }: { baseUrl: string; model: 
   const [tab, setTab] = useState(snippets[0].id);
   const active = snippets.find((s) => s.id === tab) ?? snippets[0];
   const hydrated = useHydrated();
+  const { listProps, tabProps } = useTabList();
   return (
     <UrlDialog name={API_DIALOG} title="API examples">
       <p className="mb-3 text-sm text-base-content/70">
@@ -27,14 +29,13 @@ export function ApiExamplesDialog({ baseUrl, model }: { baseUrl: string; model: 
             </pre>
           </section>
         ))}
-      <div hidden={!hydrated} role="tablist" className="tabs tabs-border mb-2" aria-label="Language">
+      <div hidden={!hydrated} {...listProps} className="tabs tabs-border mb-2" aria-label="Language">
         {snippets.map((s) => (
           <button
             key={s.id}
             type="button"
-            role="tab"
+            {...tabProps(s.id === active.id)}
             className={`tab ${s.id === active.id ? "tab-active" : ""}`}
-            aria-selected={s.id === active.id}
             onClick={() => setTab(s.id)}
           >
             {s.label}

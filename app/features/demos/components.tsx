@@ -6,6 +6,7 @@ import { useHydrated } from "remix-utils/use-hydrated";
 import { Alert } from "~/components/Alert";
 import type { ChatMedia, ChatMessage, ToolCall } from "./multimodal";
 import { modelPickerKind } from "./playground";
+import { useTabList } from "~/lib/use-tab-list";
 
 /** Rows for a prompt box: one per line of text, kept between `min` and `max`. */
 export function promptRows(value: string, min = 3, max = 8): number {
@@ -77,15 +78,15 @@ export function ModelPicker({
   onChange: (model: string) => void;
   disabled?: boolean;
 }) {
+  const { listProps, tabProps } = useTabList();
   if (modelPickerKind(models) === "tabs") {
     return (
-      <div role="tablist" aria-label="Model" className="tabs tabs-box w-fit">
+      <div {...listProps} aria-label="Model" className="tabs tabs-box w-fit">
         {models.map((m) => (
           <button
             key={m}
             type="button"
-            role="tab"
-            aria-selected={m === value}
+            {...tabProps(m === value)}
             className={`tab ${m === value ? "tab-active" : ""}`}
             disabled={disabled}
             onClick={() => onChange(m)}
