@@ -154,14 +154,25 @@ export class StreamMeter {
   }
 }
 
+/**
+ * A token count an upstream may report: a whole number the usage columns (SQL `integer`) hold. Any
+ * other figure (10.5, a string, 2^40) is not believed: PostgreSQL refused to store it, which left an
+ * answer unbilled, while SQLite stored it as sent.
+ */
+const MAX_REPORTED_TOKENS = 2 ** 31 - 1;
+function isTokenCount(value: unknown): value is number {
+  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0 && value <= MAX_REPORTED_TOKENS;
+}
+
 /** `messages`, or their prompt tokens already counted (then not counted again). */
 export function tokenCount(messages: { content: unknown }[] | number, content: string, reasoning: string, usage: UpstreamUsage | null, tools = ""): TokenCount {
   const reasoningText = reasoning + thinkText(content);
-  if (usage && typeof usage.prompt_tokens === "number" && typeof usage.completion_tokens === "number") {
+  if (usage && isTokenCount(usage.prompt_tokens) && isTokenCount(usage.completion_tokens)) {
+    const reported = usage.completion_tokens_details?.reasoning_tokens;
     return {
       promptTokens: usage.prompt_tokens,
       completionTokens: usage.completion_tokens,
-      reasoningTokens: usage.completion_tokens_details?.reasoning_tokens ?? (reasoningText ? countTokens(reasoningText) : 0),
+      reasoningTokens: isTokenCount(reported) ? Math.min(reported, usage.completion_tokens) : reasoningText ? countTokens(reasoningText) : 0,
       estimated: false,
     };
   }

@@ -109,10 +109,36 @@ function withoutKeys(message: string): string {
   return message.replace(/\b(?:sk|rk|pk)[-_][\w*.-]{4,}/gi, "[redacted]");
 }
 
-/** The output a request may generate: its own cap, else the model's default, never past the context. */
+/**
+ * The output a request may generate: its own cap (the larger of `max_tokens` and
+ * `max_completion_tokens`, since upstreams differ on which one wins), else the model's default, never
+ * past the context.
+ */
 export function maxOutputTokens(model: Pick<ModelRow, "default_max_tokens" | "context_size">, body: ChatRequest): number {
-  const asked = [body.max_tokens, body.max_completion_tokens].find((v): v is number => typeof v === "number" && Number.isFinite(v) && v > 0);
-  return Math.min(Math.ceil(asked ?? model.default_max_tokens ?? model.context_size), model.context_size);
+  const asked = [body.max_tokens, body.max_completion_tokens].filter((v): v is number => typeof v === "number" && Number.isFinite(v) && v > 0);
+  return Math.min(Math.ceil(asked.length > 0 ? Math.max(...asked) : (model.default_max_tokens ?? model.context_size)), model.context_size);
+}
+
+/**
+ * The request as the upstream gets it, told the output cap that was held, in the field it reads:
+ * vLLM and SGLang take `max_completion_tokens` over `max_tokens`, older servers read only `max_tokens`,
+ * and OpenAI's reasoning models refuse `max_tokens`. So each cap field the client sent carries the held
+ * cap, and `max_tokens` is added for an upstream other than OpenAI. A client that sent
+ * `max_tokens: 1, max_completion_tokens: 100000` made a compliant upstream generate past the hold.
+ */
+export function withHeldOutputCap(model: Pick<ModelRow, "default_max_tokens" | "context_size" | "provider">, body: ChatRequest): ChatRequest {
+  const gaveMax = typeof body.max_tokens === "number";
+  const gaveCompletion = typeof body.max_completion_tokens === "number";
+  if (!gaveMax && !gaveCompletion) {
+    // The model's default is what was held: the upstream is told it, or it may generate to its own limit.
+    return model.default_max_tokens !== null && model.default_max_tokens < model.context_size ? { ...body, max_tokens: model.default_max_tokens } : body;
+  }
+  const cap = maxOutputTokens(model, body);
+  return {
+    ...body,
+    ...(gaveCompletion ? { max_completion_tokens: cap } : {}),
+    ...(gaveMax || model.provider !== "openai" ? { max_tokens: cap } : {}),
+  };
 }
 
 /**
@@ -194,11 +220,8 @@ async function forward(
   const stop = () => signal.removeEventListener("abort", onClientAbort);
 
   // Ask for the usage chunk, so metering uses the upstream's own figures whenever it has them.
-  let forwarded: ChatRequest = body.stream ? { ...body, stream_options: { ...body.stream_options, include_usage: true } } : body;
-  // The model's default output cap is what was held: the upstream is told it, or it may generate to its own limit.
-  const capped = [body.max_tokens, body.max_completion_tokens].some((v) => typeof v === "number");
-  if (!capped && model.default_max_tokens !== null && model.default_max_tokens < model.context_size)
-    forwarded = { ...forwarded, max_tokens: model.default_max_tokens };
+  const capped = withHeldOutputCap(model, body);
+  const forwarded: ChatRequest = body.stream ? { ...capped, stream_options: { ...body.stream_options, include_usage: true } } : capped;
   const timing = beginRequest(deps, model.name, caller.orgId);
   let upstream: UpstreamReply;
   try {

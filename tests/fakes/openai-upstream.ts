@@ -19,6 +19,7 @@ import type { AddressInfo } from "node:net";
  * - `slow-first`: like echo, but the first chunk comes after `firstTokenDelayMs`;
  * - `broken`: sends the first chunk, then drops the connection (an upstream failing mid-answer).
  * - `tool-call`: answers with a tool call (`get_weather`, its arguments streamed in pieces) and no usage;
+ * - `odd-usage`: like echo, but its usage has a fractional prompt count and a string reasoning count;
  * - `keep-alive`: like echo, with an SSE comment (`: PROCESSING`) before each chunk, as OpenRouter sends while a model works.
  */
 export interface FakeUpstream {
@@ -110,7 +111,9 @@ export async function startFakeUpstream(options: { apiKey?: string } = {}): Prom
     const usage =
       body.model === "to-the-limit"
         ? { prompt_tokens: LIMIT_PROMPT_TOKENS, completion_tokens: completion, total_tokens: LIMIT_PROMPT_TOKENS + completion }
-        : FAKE_USAGE;
+        : body.model === "odd-usage"
+          ? { prompt_tokens: 10.5, completion_tokens: 13, total_tokens: 23.5, completion_tokens_details: { reasoning_tokens: "6" } }
+          : FAKE_USAGE;
     const streamsAnyway = body.model === "streams-anyway";
 
     if (!body.stream && !streamsAnyway) {

@@ -28,7 +28,7 @@ afterEach(() => h?.close());
 
 async function setup(config: Parameters<typeof createHarness>[0] = {}) {
   h = await createHarness(config);
-  for (const upstream of ["echo", "think", "slow", "hang", "no-usage", "rate-limited", "warming", "keep-alive", "tool-call", "bad-key", "bad-request"]) {
+  for (const upstream of ["echo", "think", "slow", "hang", "no-usage", "rate-limited", "warming", "keep-alive", "tool-call", "bad-key", "bad-request", "odd-usage"]) {
     await saveModel(h.deps, {
       name: `fake-${upstream}`,
       displayName: `Fake ${upstream}`,
@@ -225,7 +225,7 @@ describe("POST /chat/completions", () => {
     expect(await receipt(admin, whole)).toMatchObject({ estimated: true, outputTokens: generated });
   });
 
-  it("tells the upstream the model's default output cap when the client sets none, as it was held", async () => {
+  it("tells the upstream the output cap that was held: the model's default when the client sets none, else the larger of its two", async () => {
     const admin = await setup();
     await saveModel(h.deps, {
       name: "fake-capped",
@@ -244,11 +244,39 @@ describe("POST /chat/completions", () => {
     };
     expect(await forwarded({})).toMatchObject({ max_tokens: 64 });
     expect(await forwarded({ max_tokens: 10 })).toMatchObject({ max_tokens: 10 });
-    const own = await forwarded({ max_completion_tokens: 12 });
-    expect(own.max_completion_tokens).toBe(12);
-    expect(own.max_tokens).toBeUndefined();
+    // Each cap field carries the cap that was held, the larger one: an upstream reads one or the other.
+    expect(await forwarded({ max_completion_tokens: 12 })).toMatchObject({ max_completion_tokens: 12, max_tokens: 12 });
+    expect(await forwarded({ max_tokens: 1, max_completion_tokens: 100_000 })).toMatchObject({ max_completion_tokens: 32768, max_tokens: 32768 });
+    expect(await forwarded({ max_tokens: 20, max_completion_tokens: 5 })).toMatchObject({ max_completion_tokens: 20, max_tokens: 20 });
+    // OpenAI's reasoning models refuse max_tokens: not added for an OpenAI upstream.
+    await saveModel(h.deps, {
+      name: "fake-openai",
+      displayName: "Fake OpenAI",
+      provider: "openai",
+      contextSize: 32768,
+      baseUrl: fake.url,
+      apiKey: "sk-upstream",
+      upstreamModel: "echo",
+      rateCard: { id: "rc-openai", inputPerMillion: 1, outputPerMillion: 2 },
+    });
+    await readAll(await admin.call("POST", "/chat/completions", { ...ask("fake-openai"), max_completion_tokens: 12 }));
+    expect(fake.requests.at(-1)!.body.max_completion_tokens).toBe(12);
+    expect(fake.requests.at(-1)!.body.max_tokens).toBeUndefined();
     // A model without a default: the upstream's own limit, as before.
     expect((await readAll(await admin.call("POST", "/chat/completions", ask("fake-echo"))), fake.requests.at(-1)!.body.max_tokens)).toBeUndefined();
+  });
+
+  it("bills its own count when the upstream's usage is not whole numbers, streamed or not (PostgreSQL refused to store 10.5)", async () => {
+    const admin = await setup();
+    for (const stream of [true, false]) {
+      const response = await admin.call("POST", "/chat/completions", { ...ask("fake-odd-usage"), stream });
+      expect(response.status).toBe(200);
+      await readAll(response.clone());
+      const billed = await receipt(admin, response);
+      expect(billed).toMatchObject({ estimated: true, outputTokens: expect.any(Number) });
+      expect(Number.isInteger(billed.inputTokens)).toBe(true);
+    }
+    expect((await ledger(admin)).filter((row) => row.model === "fake-odd-usage")).toHaveLength(2);
   });
 
   it("takes reasoning inside a <think> block into the receipt", async () => {
