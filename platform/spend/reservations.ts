@@ -35,8 +35,18 @@ export interface Admission {
   amountMicros: number;
 }
 
-/** What a month's running total was, given the month it counts (a past month counts as nothing). */
-const thisMonth = (m: string) => sql<number>`(case when month_key = ${m} then month_spent_micros else 0 end)`;
+/*
+ * A row's running month never goes back. A settlement of last month that lands after the row moved on
+ * (a metering retry or a lock wait across midnight at a month's end, a replica whose clock is behind)
+ * rolled it back and wiped the new month's spend, so a $10 cap let $19 through (audit I).
+ */
+/** The month a row counts after a write dated in month `m`: the later of its own and `m`. */
+const latestMonth = (m: string, m2: string) => sql<string>`(case when month_key > ${m} then month_key else ${m2} end)`;
+/** The running total that month `m` is held against: the row's own when its month is `m` or later, else nothing. */
+const spentSince = (m: string) => sql<number>`(case when month_key >= ${m} then month_spent_micros else 0 end)`;
+/** The running total after a cost of month `m`: added in its own month, left out of a later one, a fresh start in a new one. */
+const spentAfter = (m: string, m2: string, cost: number) =>
+  sql<number>`(case when month_key > ${m} then month_spent_micros else (case when month_key = ${m2} then month_spent_micros else 0 end) + ${cost} end)`;
 
 /**
  * Holds the worst case of a request before it is forwarded: one transaction of conditional updates, so
@@ -46,30 +56,30 @@ const thisMonth = (m: string) => sql<number>`(case when month_key = ${m} then mo
  */
 // The statements of admission and settlement, built once (decision 0087): each value is its own
 // argument, since a compiled query takes every value exactly once.
-const holdOnAccount = compiledOnce((db, r: number, m: string, m2: string, orgId: number, r2: number, m3: string, r3: number) =>
+const holdOnAccount = compiledOnce((db, r: number, m: string, m1: string, m2: string, orgId: number, r2: number, m3: string, r3: number) =>
   db
     .updateTable("billing_accounts")
-    .set((eb) => ({ reserved_micros: eb("reserved_micros", "+", r), month_key: m, month_spent_micros: thisMonth(m2) }))
+    .set((eb) => ({ reserved_micros: eb("reserved_micros", "+", r), month_key: latestMonth(m, m1), month_spent_micros: spentSince(m2) }))
     .where("org_id", "=", orgId)
     .where((eb) => eb.or([eb("payment_mode", "=", "invoice"), eb(eb("balance_micros", "-", eb.ref("reserved_micros")), ">=", r2)]))
     .where((eb) =>
-      eb.or([eb("monthly_cap_micros", "is", null), eb(sql<number>`${thisMonth(m3)} + reserved_micros + ${r3}`, "<=", eb.ref("monthly_cap_micros"))]),
+      eb.or([eb("monthly_cap_micros", "is", null), eb(sql<number>`${spentSince(m3)} + reserved_micros + ${r3}`, "<=", eb.ref("monthly_cap_micros"))]),
     )
     .returning("org_id"),
 );
 const tokenBudget = compiledOnce((db, tokenId: number) => db.selectFrom("api_tokens").select(["budget_micros", "budget_period"]).where("id", "=", tokenId));
-const holdOnTokenMonthly = compiledOnce((db, r: number, m: string, m2: string, tokenId: number, m3: string, r2: number) =>
+const holdOnTokenMonthly = compiledOnce((db, r: number, m: string, m1: string, m2: string, tokenId: number, m3: string, r2: number) =>
   db
     .updateTable("api_tokens")
-    .set((eb) => ({ reserved_micros: eb("reserved_micros", "+", r), month_key: m, month_spent_micros: thisMonth(m2) }))
+    .set((eb) => ({ reserved_micros: eb("reserved_micros", "+", r), month_key: latestMonth(m, m1), month_spent_micros: spentSince(m2) }))
     .where("id", "=", tokenId)
-    .where((eb) => eb(sql<number>`${thisMonth(m3)} + reserved_micros + ${r2}`, "<=", eb.ref("budget_micros")))
+    .where((eb) => eb(sql<number>`${spentSince(m3)} + reserved_micros + ${r2}`, "<=", eb.ref("budget_micros")))
     .returning("id"),
 );
-const holdOnTokenTotal = compiledOnce((db, r: number, m: string, m2: string, tokenId: number, r2: number) =>
+const holdOnTokenTotal = compiledOnce((db, r: number, m: string, m1: string, m2: string, tokenId: number, r2: number) =>
   db
     .updateTable("api_tokens")
-    .set((eb) => ({ reserved_micros: eb("reserved_micros", "+", r), month_key: m, month_spent_micros: thisMonth(m2) }))
+    .set((eb) => ({ reserved_micros: eb("reserved_micros", "+", r), month_key: latestMonth(m, m1), month_spent_micros: spentSince(m2) }))
     .where("id", "=", tokenId)
     .where((eb) => eb(sql<number>`spent_micros + reserved_micros + ${r2}`, "<=", eb.ref("budget_micros")))
     .returning("id"),
@@ -82,20 +92,20 @@ const insertReservation = compiledOnce((db, orgId: number, tokenId: number | nul
 const releaseReservation = compiledOnce((db, receiptId: string) =>
   db.deleteFrom("spend_reservations").where("receipt_id", "=", receiptId).returning(["amount_micros", "token_id"]),
 );
-const settleOnAccount = compiledOnce((db, held: number, m: string, m2: string, cost: number, orgId: number) =>
+const settleOnAccount = compiledOnce((db, held: number, m: string, m1: string, m2: string, m3: string, cost: number, orgId: number) =>
   db
     .updateTable("billing_accounts")
-    .set((eb) => ({ reserved_micros: eb("reserved_micros", "-", held), month_key: m, month_spent_micros: sql<number>`${thisMonth(m2)} + ${cost}` }))
+    .set((eb) => ({ reserved_micros: eb("reserved_micros", "-", held), month_key: latestMonth(m, m1), month_spent_micros: spentAfter(m2, m3, cost) }))
     .where("org_id", "=", orgId),
 );
-const settleOnToken = compiledOnce((db, held: number, cost: number, m: string, m2: string, cost2: number, tokenId: number) =>
+const settleOnToken = compiledOnce((db, held: number, cost: number, m: string, m1: string, m2: string, m3: string, cost2: number, tokenId: number) =>
   db
     .updateTable("api_tokens")
     .set((eb) => ({
       reserved_micros: eb("reserved_micros", "-", held),
       spent_micros: eb("spent_micros", "+", cost),
-      month_key: m,
-      month_spent_micros: sql<number>`${thisMonth(m2)} + ${cost2}`,
+      month_key: latestMonth(m, m1),
+      month_spent_micros: spentAfter(m2, m3, cost2),
     }))
     .where("id", "=", tokenId),
 );
@@ -112,7 +122,7 @@ export async function reserve(deps: Deps, admission: Admission): Promise<void> {
   const m = monthKey(now);
   const ttl = deps.config.reservationTtlMs ?? DEFAULT_RESERVATION_TTL_MS;
   await deps.db.transaction().execute(async (trx) => {
-    const [account] = await holdOnAccount(trx, r, m, m, orgId, r, m, r);
+    const [account] = await holdOnAccount(trx, r, m, m, m, orgId, r, m, r);
     if (!account) throw await accountRefusal(trx, orgId, r, m);
 
     let heldOnToken = false;
@@ -120,7 +130,7 @@ export async function reserve(deps: Deps, admission: Admission): Promise<void> {
       const [token] = await tokenBudget(trx, tokenId);
       if (token?.budget_micros != null) {
         const [held] =
-          token.budget_period === "month" ? await holdOnTokenMonthly(trx, r, m, m, tokenId, m, r) : await holdOnTokenTotal(trx, r, m, m, tokenId, r);
+          token.budget_period === "month" ? await holdOnTokenMonthly(trx, r, m, m, m, tokenId, m, r) : await holdOnTokenTotal(trx, r, m, m, m, tokenId, r);
         if (!held) throw await tokenRefusal(trx, tokenId, r, m);
         heldOnToken = true;
       }
@@ -133,7 +143,7 @@ export async function reserve(deps: Deps, admission: Admission): Promise<void> {
 async function accountRefusal(trx: DB, orgId: number, r: number, m: string): Promise<SpendRefused> {
   const a = await trx.selectFrom("billing_accounts").selectAll().where("org_id", "=", orgId).executeTakeFirst();
   if (!a) return new SpendRefused(insufficientBalanceMessage(microsToDollars(r), 0));
-  const spent = a.month_key === m ? a.month_spent_micros : 0;
+  const spent = a.month_key !== null && a.month_key >= m ? a.month_spent_micros : 0;
   if (a.payment_mode !== "invoice" && a.balance_micros - a.reserved_micros < r) {
     return new SpendRefused(insufficientBalanceMessage(microsToDollars(r), microsToDollars(a.balance_micros - a.reserved_micros)));
   }
@@ -143,7 +153,7 @@ async function accountRefusal(trx: DB, orgId: number, r: number, m: string): Pro
 async function tokenRefusal(trx: DB, tokenId: number, r: number, m: string): Promise<SpendRefused> {
   const t = await trx.selectFrom("api_tokens").selectAll().where("id", "=", tokenId).executeTakeFirstOrThrow();
   const period = t.budget_period === "month" ? "month" : "total";
-  const spent = (period === "month" ? (t.month_key === m ? t.month_spent_micros : 0) : t.spent_micros) + t.reserved_micros;
+  const spent = (period === "month" ? (t.month_key !== null && t.month_key >= m ? t.month_spent_micros : 0) : t.spent_micros) + t.reserved_micros;
   return new SpendRefused(tokenBudgetMessage(microsToDollars(r), microsToDollars(t.budget_micros ?? 0), microsToDollars(spent), period));
 }
 
@@ -162,10 +172,10 @@ export async function settleWithin(
   const m = monthKey(now);
   const [released] = await releaseReservation(trx, receiptId);
   const held = released?.amount_micros ?? 0;
-  await settleOnAccount(trx, held, m, m, cost, orgId);
+  await settleOnAccount(trx, held, m, m, m, m, cost, orgId);
   if (tokenId !== null) {
     const tokenHeld = released?.token_id != null ? held : 0;
-    await settleOnToken(trx, tokenHeld, cost, m, m, cost, tokenId);
+    await settleOnToken(trx, tokenHeld, cost, m, m, m, m, cost, tokenId);
   }
 }
 

@@ -3,7 +3,7 @@ import type { TokenSpend } from "@contract/usage";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { creditPayment } from "../../platform/billing/ledger";
 import { saveModel } from "../../platform/models/service";
-import { reserve, sweepExpiredReservations, DEFAULT_RESERVATION_TTL_MS } from "../../platform/spend/reservations";
+import { reserve, settleWithin, sweepExpiredReservations, DEFAULT_RESERVATION_TTL_MS } from "../../platform/spend/reservations";
 import type { FakeUpstream } from "../fakes/openai-upstream";
 import { FAKE_ANSWER_PIECES, FAKE_USAGE, LIMIT_PROMPT_TOKENS, startFakeUpstream } from "../fakes/openai-upstream";
 import type { Harness } from "./harness";
@@ -250,6 +250,33 @@ describe("admission by reservation", () => {
     expect((await admin.call("POST", "/billing/spend-cap", { monthlyCap: 10.001 })).status).toBe(400);
     expect(await (await admin.call("POST", "/billing/spend-cap", { monthlyCap: null })).json()).toMatchObject({ monthlyCap: null });
   }, 60_000);
+
+  it("keeps the new month's spend when a settlement of last month lands after midnight (a retry, a lock wait)", async () => {
+    const admin = await setup(100);
+    await admin.call("POST", "/billing/spend-cap", { monthlyCap: 10 });
+    const lastDay = Date.UTC(2027, 0, 31, 23, 59, 50);
+    const firstDay = Date.UTC(2027, 1, 1, 0, 0, 5);
+    const complete = (receiptId: string, at: number, costMicros: number) =>
+      h.deps.db.transaction().execute((trx) => settleWithin(trx, at, { orgId: admin.orgId, tokenId: null, receiptId, costMicros }));
+    clock = lastDay;
+    await reserve(h.deps, { orgId: admin.orgId, tokenId: null, receiptId: "rcpt_late", amountMicros: 1_000_000 });
+    clock = firstDay;
+    await reserve(h.deps, { orgId: admin.orgId, tokenId: null, receiptId: "rcpt_february", amountMicros: 9_000_000 });
+    await complete("rcpt_february", firstDay, 9_000_000);
+    // January's completion, written late: it belongs to January, and February has still spent $9.
+    await complete("rcpt_late", lastDay + 9_000, 1_000_000);
+    expect(await account(admin.orgId)).toMatchObject({ month_key: "2027-02", month_spent_micros: 9_000_000, reserved_micros: 0 });
+    await expect(reserve(h.deps, { orgId: admin.orgId, tokenId: null, receiptId: "rcpt_over", amountMicros: 5_000_000 })).rejects.toThrow(
+      /^Monthly spend cap reached/,
+    );
+    // A hold dated last month (a replica whose clock is behind) neither moves the month back nor escapes the cap.
+    clock = lastDay;
+    await expect(reserve(h.deps, { orgId: admin.orgId, tokenId: null, receiptId: "rcpt_behind", amountMicros: 5_000_000 })).rejects.toThrow(
+      /^Monthly spend cap reached/,
+    );
+    await reserve(h.deps, { orgId: admin.orgId, tokenId: null, receiptId: "rcpt_small", amountMicros: 500_000 });
+    expect(await account(admin.orgId)).toMatchObject({ month_key: "2027-02", month_spent_micros: 9_000_000 });
+  });
 
   it("releases a reservation left by a crashed process once it expires, and never charges twice", async () => {
     const admin = await setup(10);
