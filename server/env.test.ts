@@ -78,6 +78,11 @@ describe("configuration", () => {
     expect(() => loadEnv({ ...base, SHUTDOWN_TIMEOUT_MS: "soon" })).toThrow(/SHUTDOWN_TIMEOUT_MS/);
   });
 
+  it("refuses a reservation lifetime shorter than two of the minute-long extensions of a running request", () => {
+    expect(() => loadEnv({ ...base, RESERVATION_TTL_MS: "60000" })).toThrow(/RESERVATION_TTL_MS: must be at least 120000/);
+    expect(loadEnv({ ...base, RESERVATION_TTL_MS: "120000" }).platform.reservationTtlMs).toBe(120_000);
+  });
+
   it("normalises SYSTEM_ADMINS and APP_ORIGIN", () => {
     const env = loadEnv({ ...base, SYSTEM_ADMINS: " Root@Example.test, ,ops@example.test", APP_ORIGIN: "https://console.example/some/path" });
     expect(env.platform.systemAdmins).toEqual(["root@example.test", "ops@example.test"]);

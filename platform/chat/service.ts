@@ -194,12 +194,18 @@ export async function chatCompletion(deps: Deps, caller: ChatCaller, body: ChatR
       throw error;
     }
   }
+  // Until the answer is a stream (which keeps its own hold, below), the hold is kept from expiring: a
+  // slow upstream or a long JSON answer would otherwise lose it while it still spends.
+  const keepHeld = priced ? setInterval(() => void extendReservation(deps, receiptId).catch(() => {}), deps.config.streamRecheckMs ?? RECHECK_MS) : undefined;
+  keepHeld?.unref();
   try {
     return await forward(deps, caller, body, signal, model, receiptId, held, promptTokens);
   } catch (error) {
     // Nothing was generated: what was held goes back now rather than at expiry.
     if (priced) await release(deps, receiptId).catch((e) => console.error(`Releasing ${receiptId} failed:`, e));
     throw error;
+  } finally {
+    clearInterval(keepHeld);
   }
 }
 

@@ -16,7 +16,7 @@ import type { AddressInfo } from "node:net";
  * - `to-the-limit`: like echo, but its usage says it generated exactly `max_tokens` (1000 when absent);
  * - `streams-anyway`: streams (with its usage chunk) even when asked for `stream: false`;
  * - `long`: streams `LONG_PIECES` one-word pieces and no usage (to be cut when it passes its reservation).
- * - `slow-first`: like echo, but the first chunk comes after `firstTokenDelayMs`;
+ * - `slow-first`: like echo, but the first chunk (or the whole JSON answer) comes after `firstTokenDelayMs`;
  * - `broken`: sends the first chunk, then drops the connection (an upstream failing mid-answer).
  * - `tool-call`: answers with a tool call (`get_weather`, its arguments streamed in pieces) and no usage;
  * - `odd-usage`: like echo, but its usage has a fractional prompt count and a string reasoning count;
@@ -117,6 +117,7 @@ export async function startFakeUpstream(options: { apiKey?: string } = {}): Prom
     const streamsAnyway = body.model === "streams-anyway";
 
     if (!body.stream && !streamsAnyway) {
+      if (body.model === "slow-first") await new Promise((r) => setTimeout(r, state.firstTokenDelayMs));
       const content = deltas.map((d) => d.content ?? "").join("");
       if (toolCall) {
         const call = { id: "call_fake", type: "function", function: { name: "get_weather", arguments: TOOL_ARGUMENT_PIECES.join("") } };

@@ -28,7 +28,7 @@ afterEach(() => h?.close());
 
 async function setup(config: Parameters<typeof createHarness>[0] = {}) {
   h = await createHarness(config);
-  for (const upstream of ["echo", "think", "slow", "hang", "no-usage", "rate-limited", "warming", "keep-alive", "tool-call", "bad-key", "bad-request", "odd-usage"]) {
+  for (const upstream of ["echo", "think", "slow", "hang", "no-usage", "rate-limited", "warming", "keep-alive", "tool-call", "bad-key", "bad-request", "odd-usage", "slow-first"]) {
     await saveModel(h.deps, {
       name: `fake-${upstream}`,
       displayName: `Fake ${upstream}`,
@@ -197,6 +197,18 @@ describe("POST /chat/completions", () => {
     const bad = await admin.call("POST", "/chat/completions", ask("fake-bad-request"));
     expect(bad.status).toBe(400);
     expect((await bad.json()).error.message).toBe("Invalid request: key [redacted] is not allowed to use max_tokens above 10");
+  });
+
+  it("keeps the hold of a slow JSON answer from expiring while the upstream works", async () => {
+    // A hold that lasts 150 ms, an answer that takes 600 ms: without the extension, the sweeper's
+    // expiry would have released money the request was still spending.
+    const admin = await setup({ streamRecheckMs: 50, reservationTtlMs: 150 });
+    const response = admin.call("POST", "/chat/completions", { ...ask("fake-slow-first"), stream: false });
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const open = await h.deps.db.selectFrom("spend_reservations").select("expires_at").execute();
+    expect(open).toHaveLength(1);
+    expect(open[0].expires_at).toBeGreaterThan(Date.now());
+    expect((await response).status).toBe(200);
   });
 
   it("stops a member's stream once they are removed from the organization", async () => {
