@@ -26,23 +26,30 @@ export async function startPaymentMethodSetup(deps: Deps, orgId: number, orgName
 export async function recordPaymentMethod(deps: Deps, orgId: number, paymentMethodId: string): Promise<void> {
   const stripe = payments(deps);
   const card = await stripe.retrievePaymentMethod(paymentMethodId);
-  const before = await account(deps, orgId);
-  if (before.payment_method_id === paymentMethodId) return;
-  await deps.db
-    .updateTable("billing_accounts")
-    .set({
-      payment_method_id: paymentMethodId,
-      payment_method_brand: card.brand,
-      payment_method_last4: card.last4,
-      recharge_claimed_at: null,
-      updated_at: deps.now(),
-    })
-    .where("org_id", "=", orgId)
-    .execute();
-  await record(deps, { orgId, action: "payment_method.added", old: cardOf(before), new: { brand: card.brand, last4: card.last4 } });
+  // The browser's return and Stripe's webhook (sometimes twice) record the same card at once: the row
+  // is locked first, so one of them records it and audits it, and the card it replaced is known for sure.
+  const replaced = await deps.db.transaction().execute(async (trx) => {
+    await trx.updateTable("billing_accounts").set((eb) => ({ updated_at: eb.ref("updated_at") })).where("org_id", "=", orgId).execute();
+    const before = await trx.selectFrom("billing_accounts").selectAll().where("org_id", "=", orgId).executeTakeFirst();
+    if (!before) throw new PlatformError(404, "Organization not found");
+    if (before.payment_method_id === paymentMethodId) return { changed: false as const };
+    await trx
+      .updateTable("billing_accounts")
+      .set({
+        payment_method_id: paymentMethodId,
+        payment_method_brand: card.brand,
+        payment_method_last4: card.last4,
+        recharge_claimed_at: null,
+        updated_at: deps.now(),
+      })
+      .where("org_id", "=", orgId)
+      .execute();
+    await record(deps, { orgId, action: "payment_method.added", old: cardOf(before), new: { brand: card.brand, last4: card.last4 } }, trx);
+    return { changed: true as const, previous: before.payment_method_id };
+  });
   // An update replaces the card: the old one is detached from the customer.
-  if (before.payment_method_id) {
-    await stripe.detachPaymentMethod(before.payment_method_id).catch((error) => console.error("Detaching the replaced payment method failed:", error));
+  if (replaced.changed && replaced.previous) {
+    await stripe.detachPaymentMethod(replaced.previous).catch((error) => console.error("Detaching the replaced payment method failed:", error));
   }
 }
 

@@ -193,6 +193,15 @@ export async function joinOrganization(deps: Deps, userId: number, rawCode: stri
   if (invite.max_uses !== null && Number(invite.use_count) >= Number(invite.max_uses)) throw new PlatformError(404, INVITE_INVALID);
 
   return deps.db.transaction().execute(async (trx) => {
+    // The membership first: the same person joining twice at once (a double submit) gets in once, and
+    // the second join finds the membership and claims no use.
+    const joined = await trx
+      .insertInto("memberships")
+      .values({ org_id: org.id, user_id: userId, role: "member", created_at: now })
+      .onConflict((oc) => oc.columns(["org_id", "user_id"]).doNothing())
+      .returning("user_id")
+      .executeTakeFirst();
+    if (!joined) return org;
     // One conditional update claims a use, so racing joins can't go past the maximum (or a revocation).
     const claimed = await trx
       .updateTable("invites")
@@ -202,7 +211,6 @@ export async function joinOrganization(deps: Deps, userId: number, rawCode: stri
       .returning("id")
       .executeTakeFirst();
     if (!claimed) throw new PlatformError(404, INVITE_INVALID);
-    await trx.insertInto("memberships").values({ org_id: org.id, user_id: userId, role: "member", created_at: now }).execute();
     await record(deps, { orgId: org.id, action: "member.joined", new: { role: "member", invite: invite.kind } }, trx);
     return org;
   });

@@ -87,6 +87,22 @@ export class FakeStripe {
 
   constructor(readonly options: FakeStripeOptions) {}
 
+  /** Racing readers of a card, answered together: the next `count` card reads wait for one another. */
+  private cardReadBarrier: { count: number; waiting: (() => void)[] } | null = null;
+  answerCardReadsTogether(count: number) {
+    this.cardReadBarrier = { count, waiting: [] };
+  }
+  private async cardReadTurn(): Promise<void> {
+    const barrier = this.cardReadBarrier;
+    if (!barrier) return;
+    await new Promise<void>((resolve) => {
+      barrier.waiting.push(resolve);
+      if (barrier.waiting.length < barrier.count) return;
+      this.cardReadBarrier = null;
+      for (const go of barrier.waiting) go();
+    });
+  }
+
   /** Starts listening on loopback (port 0: any free port) and returns the settings for the `stripe` package. */
   async listen(port = 0): Promise<{ host: string; port: number; protocol: "http"; url: string }> {
     this.server = http.createServer((req, res) => void this.handle(req, res));
@@ -231,6 +247,7 @@ export class FakeStripe {
       return result.ok ? reply(200, result.setupIntent) : reply(result.status, { error: { ...result.error, setup_intent: intent } });
     }
     if ((m = path.match(/^\/v1\/payment_methods\/([^/]+)$/)) && req.method === "GET") {
+      await this.cardReadTurn();
       const method = this.paymentMethods.get(m[1]);
       if (!method) return missing("payment_method");
       const { number: _number, ...visible } = method;

@@ -140,6 +140,20 @@ describe("the organization's audit log", () => {
     expect(signIns[0]).toMatchObject({ organizationId: admin.orgId, actor: { id: admin.userId }, newValue: { provider: "google" } });
   });
 
+  it("records a card once when the browser's return and Stripe's webhook record it at the same moment", async () => {
+    await platform();
+    const admin = await h.admin("Acme");
+    const { clientSecret } = await (await admin.call("POST", "/billing/payment-method")).json();
+    const confirmed = fake.confirmSetup(clientSecret, TEST_CARDS.ok);
+    if (!confirmed.ok) throw new Error(confirmed.error.message);
+    fake.answerCardReadsTogether(3);
+    const answers = await Promise.all(
+      [1, 2, 3].map(() => admin.call("POST", "/billing/payment-method/confirm", { setupIntentId: confirmed.setupIntent.id })),
+    );
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+    await only(admin, "payment_method.added");
+  });
+
   it("records an invite's revocation once, even when it is revoked twice", async () => {
     await platform();
     const admin = await h.admin("Acme");

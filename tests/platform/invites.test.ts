@@ -96,6 +96,18 @@ describe("POST /auth/join/{code}", () => {
     expect((await (await h.signIn()).call("POST", `/auth/join/${mine}`)).status).toBe(200);
   });
 
+  it("lets a double submit of the join form in: both answers 200, one membership, one use", async () => {
+    const admin = await h.admin();
+    const code = (await (await invite(admin, "multi-use")).json()).code;
+    const joiner = await h.signIn();
+    const statuses = (await Promise.all([1, 2, 3].map(() => joiner.call("POST", `/auth/join/${code}`)))).map((r) => r.status);
+    expect(statuses).toEqual([200, 200, 200]);
+    const row = await h.deps.db.selectFrom("invites").select("use_count").where("code", "=", code).executeTakeFirstOrThrow();
+    expect(Number(row.use_count)).toBe(1);
+    const members = await h.deps.db.selectFrom("memberships").select("user_id").where("org_id", "=", admin.orgId).where("user_id", "=", joiner.userId).execute();
+    expect(members).toHaveLength(1);
+  });
+
   it("answers unknown and malformed codes with 404 and a clear error", async () => {
     const joiner = await h.signIn();
     for (const code of ["ABCDEFGHJKMN", "nope", "%20", "x".repeat(80)]) {
