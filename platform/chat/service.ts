@@ -347,16 +347,19 @@ async function forward(
     estimate: () => usageOf(watcher.count(prompt)),
     now: deps.now,
   });
-  let metered = false;
+  let metering: Promise<void> | undefined;
   let keepAlive: NodeJS.Timeout | undefined;
   let recheck: NodeJS.Timeout | undefined;
-  const finish = async (outcome: "completed" | "stopped" | "failed") => {
-    if (metered) return;
-    metered = true;
-    clearInterval(keepAlive);
-    clearInterval(recheck);
-    stop();
-    await meter(watcher.count(prompt), outcome);
+  // Whoever finishes first meters; every other caller waits for that same write, so the body never
+  // ends before its usage is written (a cut by a recheck ends the upstream too, and its read finishes).
+  const finish = (outcome: "completed" | "stopped" | "failed") => {
+    if (!metering) {
+      clearInterval(keepAlive);
+      clearInterval(recheck);
+      stop();
+      metering = meter(watcher.count(prompt), outcome);
+    }
+    return metering;
   };
   // A client that goes away while nothing is being read still gets billed for what reached it.
   signal.addEventListener("abort", () => void finish("stopped"), { once: true });
@@ -386,7 +389,7 @@ async function forward(
     try {
       if (held > 0) await extendReservation(deps, receiptId);
       const refusal = await lostRight(deps, caller);
-      if (!refusal || metered) return;
+      if (!refusal || metering) return;
       send(streamError(refusal.message, "authentication_error", refusal.code));
       upstreamAbort.abort();
       upstream.cancel();
