@@ -8,6 +8,7 @@ import { CREDIT_DESCRIPTIONS, creditPayment } from "./ledger";
 import { centsToMicros } from "./money";
 import { markCreditedByProviderId } from "./payment-intents";
 import { recordPaymentMethod } from "./payment-method";
+import { applyReversal } from "./reversals";
 
 export type WebhookAnswer = { received: true; duplicate?: true };
 
@@ -57,6 +58,16 @@ export async function handleWebhook(deps: Deps, rawBody: string, signature: stri
         );
         await markCreditedByProviderId(deps, event.paymentIntentId, trx);
       }
+      return first;
+    });
+    return answer(first);
+  }
+
+  if (event.kind === "refunded" || event.kind === "dispute_withdrawn" || event.kind === "dispute_reinstated") {
+    const reversal = event;
+    const first = await deps.db.transaction().execute(async (trx) => {
+      const first = await markEvent(deps, reversal, trx);
+      if (first) await applyReversal(deps, reversal, trx);
       return first;
     });
     return answer(first);

@@ -143,6 +143,10 @@ export interface LedgerEntriesTable {
   rate_card_id: string | null;
   /** Signed micro-dollars: credits positive, usage negative. */
   change_micros: number;
+  /**
+   * What makes a payment's row unique (so a webhook and the synchronous answer credit once): the
+   * payment intent for a credit; for a refund or a chargeback, its Stripe source (billing/reversals.ts).
+   */
   payment_intent_id: string | null;
 }
 

@@ -32,6 +32,19 @@ export type PaymentEvent = { id: string; type: string } & (
       purpose: "add_funds" | "auto_recharge";
       amountCents: number;
     }
+  | {
+      /**
+       * Money taken back from a payment: `charge.refunded` (a refund made in Stripe's dashboard;
+       * `amountCents` is the charge's refunded total so far, which each later refund raises) and
+       * `charge.dispute.funds_withdrawn` (a chargeback). `charge.dispute.funds_reinstated` gives a
+       * chargeback's money back (the dispute won).
+       */
+      kind: "refunded" | "dispute_withdrawn" | "dispute_reinstated";
+      /** The charge for a refund, the dispute for a chargeback: what makes each reversal unique. */
+      sourceId: string;
+      paymentIntentId: string | null;
+      amountCents: number;
+    }
   | { kind: "other" }
 );
 
@@ -53,6 +66,20 @@ export function paymentEvent(event: Stripe.Event): PaymentEvent {
       orgId: intent.metadata?.org_id && Number.isSafeInteger(orgId) ? orgId : null,
       purpose: intent.metadata?.kind === "auto_recharge" ? "auto_recharge" : "add_funds",
       amountCents: intent.amount_received || intent.amount,
+    };
+  }
+  if (event.type === "charge.refunded") {
+    const charge = event.data.object;
+    return { ...base, kind: "refunded", sourceId: charge.id, paymentIntentId: idOf(charge.payment_intent), amountCents: charge.amount_refunded };
+  }
+  if (event.type === "charge.dispute.funds_withdrawn" || event.type === "charge.dispute.funds_reinstated") {
+    const dispute = event.data.object;
+    return {
+      ...base,
+      kind: event.type === "charge.dispute.funds_withdrawn" ? "dispute_withdrawn" : "dispute_reinstated",
+      sourceId: dispute.id,
+      paymentIntentId: idOf(dispute.payment_intent),
+      amountCents: dispute.amount,
     };
   }
   return { ...base, kind: "other" };

@@ -264,6 +264,65 @@ describe("POST /billing/add-funds", () => {
   });
 });
 
+describe("refunds and chargebacks made in Stripe", () => {
+  const deliver = async (type: string, object: unknown, eventId?: string) => {
+    const event = fake.event(type, object, eventId);
+    const response = await h.fetch("/billing/webhook", { method: "POST", body: event.payload, headers: { "stripe-signature": event.signature } });
+    expect(response.status).toBe(200);
+    return event.id;
+  };
+
+  it("takes a refund out of the balance once, each partial refund by the total Stripe reports", async () => {
+    const admin = await h.admin();
+    await addCard(admin);
+    await admin.call("POST", "/billing/add-funds", { amount: 25 });
+    const intent = [...fake.paymentIntents.values()].filter((p) => p.status === "succeeded").at(-1)!;
+    const charge = (refundedCents: number) => ({ id: "ch_refunded_1", object: "charge", payment_intent: intent.id, amount: 2500, amount_refunded: refundedCents });
+
+    const first = await deliver("charge.refunded", charge(1000));
+    await deliver("charge.refunded", charge(1000), first); // the same event again
+    await deliver("charge.refunded", charge(1000)); // resent as a new event
+    expect(await json(await admin.call("GET", "/billing/balance"))).toBe(15);
+    await deliver("charge.refunded", charge(2500));
+    await deliver("charge.refunded", charge(1000)); // an older total, late
+    expect(await json(await admin.call("GET", "/billing/balance"))).toBe(0);
+    const ledger = (await json(await admin.call("GET", "/billing/ledger"))) as { description: string; change: number }[];
+    expect(ledger.map((r) => [r.description, r.change])).toEqual([
+      ["Refund", -15],
+      ["Refund", -10],
+      ["Added funds", 25],
+    ]);
+    expect(await balanceMicros(admin.orgId)).toBe(await sumOfLedger(admin.orgId));
+    const audit = await (await admin.call("GET", "/audit?action=funds.reversed")).json();
+    expect(audit.entries.map((e: { newValue: unknown }) => e.newValue)).toEqual([
+      { amount: -15, description: "Refund" },
+      { amount: -10, description: "Refund" },
+    ]);
+  });
+
+  it("takes a chargeback's funds when Stripe withdraws them and gives them back when the dispute is won", async () => {
+    const admin = await h.admin();
+    await addCard(admin);
+    await admin.call("POST", "/billing/add-funds", { amount: 30 });
+    const intent = [...fake.paymentIntents.values()].filter((p) => p.status === "succeeded").at(-1)!;
+    const dispute = { id: "dp_1", object: "dispute", charge: "ch_disputed_1", payment_intent: intent.id, amount: 3000, status: "needs_response" };
+    await deliver("charge.dispute.funds_withdrawn", dispute);
+    await deliver("charge.dispute.funds_withdrawn", dispute);
+    expect(await json(await admin.call("GET", "/billing/balance"))).toBe(0);
+    await deliver("charge.dispute.funds_reinstated", { ...dispute, status: "won" });
+    await deliver("charge.dispute.funds_reinstated", { ...dispute, status: "won" });
+    expect(await json(await admin.call("GET", "/billing/balance"))).toBe(30);
+    const ledger = (await json(await admin.call("GET", "/billing/ledger"))) as { description: string; change: number }[];
+    expect(ledger.map((r) => r.description)).toEqual(["Chargeback reversed", "Chargeback", "Added funds"]);
+  });
+
+  it("ignores a refund of a payment it never credited", async () => {
+    const admin = await h.admin();
+    await deliver("charge.refunded", { id: "ch_elsewhere", object: "charge", payment_intent: "pi_elsewhere", amount: 500, amount_refunded: 500 });
+    expect(await json(await admin.call("GET", "/billing/ledger"))).toEqual([]);
+  });
+});
+
 describe("balance and ledger", () => {
   it("keeps balance equal to the sum of the ledger after 200 concurrent debits and credits", async () => {
     const admin = await h.admin();
