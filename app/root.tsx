@@ -1,16 +1,19 @@
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Links, Outlet, Scripts, ScrollRestoration, useLoaderData, useMatches } from "@remix-run/react";
+import { Links, Outlet, Scripts, ScrollRestoration, useLoaderData, useMatches, useRouteLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { GeneralErrorBoundary } from "./components/GeneralErrorBoundary";
 import { ProgressBar } from "./components/ProgressBar";
 import { Toaster } from "./components/Toaster";
 import { ClientHintCheck, getHints } from "./lib/client-hints";
 import { useFocusAfterAction } from "./lib/focus-after-action";
+import { useFormDrafts } from "./lib/form-drafts";
 import { useNonce } from "./lib/nonce";
 import { documentTitle } from "./lib/route-handle";
 import stylesheet from "./styles/app.css?url";
+import type { loader as orgLoader } from "./routes/_org";
 import { takeToast } from "./toast.server";
+import type { Toast } from "./toast.server";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
@@ -43,14 +46,18 @@ export function Layout({ children }: { children: ReactNode }) {
   );
 }
 
+const DRAFTS_RESTORED: Toast = { kind: "info", message: "Signed in again: what you typed before is filled back in. Check it, then submit again." };
+
 export default function App() {
   const { toast } = useLoaderData<typeof loader>();
   useFocusAfterAction();
+  const layout = useRouteLoaderData<typeof orgLoader>("routes/_org");
+  const restored = useFormDrafts(layout?.user.id ?? null);
   return (
     <>
       <ProgressBar />
       <Outlet />
-      <Toaster toast={toast} />
+      <Toaster toast={restored ? DRAFTS_RESTORED : toast} />
     </>
   );
 }

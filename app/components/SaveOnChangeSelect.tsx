@@ -50,7 +50,7 @@ export function SaveOnChangeSelect<T extends string>({
   useEffect(() => setSelected(value), [value, answer]);
   const pending = useIsPending({ intent, fields, formAction: action });
   return (
-    <Form method="post" action={action} className={className} onChange={(e) => hydrated && submit(e.currentTarget, { preventScrollReset: true })}>
+    <Form method="post" action={action} className={className} data-no-draft onChange={(e) => hydrated && submit(e.currentTarget, { preventScrollReset: true })}>
       {intent ? <input type="hidden" name="intent" value={intent} /> : null}
       <PageOrganizationField />
       {Object.entries(fields).map(([k, v]) => (

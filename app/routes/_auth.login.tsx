@@ -7,6 +7,7 @@ import { platformClient } from "~/platform/client.server";
 import { devSigninSchema } from "~/platform/schemas";
 import { loadSession, rememberPath, takeRememberedPath } from "~/session.server";
 import { Alert } from "~/components/Alert";
+import { useDraftsKeptForSignIn } from "~/lib/form-drafts";
 import type { RouteHandle } from "~/lib/route-handle";
 
 export const handle: RouteHandle = { title: "Sign in" };
@@ -34,6 +35,7 @@ const providers = [
 
 export default function Login() {
   const { error, devSignin } = useLoaderData<typeof loader>();
+  const draftsKept = useDraftsKeptForSignIn();
   return (
     <div className="card w-full max-w-sm bg-base-100 shadow-lg">
       <div className="card-body gap-4">
@@ -41,6 +43,11 @@ export default function Login() {
           <h1 className="text-2xl font-bold">AI Console</h1>
           <p className="text-base-content/70">Sign in to continue</p>
         </div>
+        {draftsKept ? (
+          <Alert kind="info" className="text-sm">
+            Your session ended. What you typed is kept: sign in to continue where you were.
+          </Alert>
+        ) : null}
         {error ? (
           <Alert kind="error" className="text-sm">
             {error}

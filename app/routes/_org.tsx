@@ -25,7 +25,7 @@ type LayoutData = Awaited<ReturnType<typeof loader>>;
 
 function Shell({ layout, title, children }: { layout: LayoutData; title: string; children: ReactNode }) {
   const { user, organizations, activeOrganization, activeRole } = layout;
-  useInactivityCheck();
+  useInactivityCheck(user.id);
   return (
     <SidebarLayout
       sidebar={

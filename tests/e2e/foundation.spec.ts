@@ -1,17 +1,6 @@
-import type { Page } from "@playwright/test";
-import { expect, test } from "./support/test";
-import { createOrganizationWithRequests, newPerson, OPERATOR, signInWithOrganization, signInWithRequests } from "./support/auth";
-import type { Person } from "./support/auth";
+import { expect, hydrated, test } from "./support/test";
+import { createOrganizationWithRequests, newPerson, OPERATOR, signInThroughPages, signInWithOrganization, signInWithRequests } from "./support/auth";
 import { switchOrganization } from "./support/team";
-
-/** The sign-in a person makes: the login page, the development provider's page, back to the console. */
-async function signInThroughPages(page: Page, person: Person, provider: "Google" | "GitHub" = "Google") {
-  await page.getByRole("link", { name: `Continue with ${provider}` }).click();
-  await expect(page.getByRole("heading", { name: /Development sign-in/ })).toBeVisible();
-  await page.getByLabel("Name").fill(person.name);
-  await page.getByLabel("Email").fill(person.email);
-  await page.getByRole("button", { name: "Authorize" }).click();
-}
 
 test("sign in through the development page, create an organization, sign out, and come back to /team", async ({ page }) => {
   const person = newPerson("Founder");
@@ -170,14 +159,14 @@ test("after 5 minutes without activity a signed-out session goes to /login", asy
   await signInWithOrganization(page, "Idle");
   await page.goto("/team");
   await expect(page.getByRole("heading", { name: "Team", exact: true })).toBeVisible();
-  // The check is armed once React has hydrated the page (the heading is there before, from the
-  // server); time run before that would not count on a loaded machine.
-  await expect.poll(() => page.evaluate(() => Object.keys(document.getElementById("main") ?? {}).some((key) => key.startsWith("__reactFiber")))).toBe(true);
+  // The check is armed once React has hydrated the page.
+  await hydrated(page);
   await page.request.post("/api/v1/auth/logout");
   await page.clock.runFor(299_000);
   await expect(page).toHaveURL(/\/team$/);
   await page.clock.runFor(2_000);
-  await expect(page).toHaveURL(/\/login$/);
+  // The page is remembered, as for any signed-out visit.
+  await expect(page).toHaveURL(/\/login\?redirectTo=%2Fteam$/);
 });
 
 // Pages whose loaders defer nothing are rendered whole; /models streams its table (decision 0087,

@@ -1,4 +1,5 @@
 import { useEffect } from "react";
+import { keepAllDrafts } from "~/lib/form-drafts";
 
 export const INACTIVITY_TIMEOUT_MS = 300_000;
 const ACTIVITY_EVENTS = ["mousemove", "keydown", "click", "scroll"] as const;
@@ -10,14 +11,21 @@ export async function sessionStillValid(response: Response): Promise<boolean> {
   return body?.valid === true;
 }
 
-/** After 5 minutes without activity, re-check the session; a failed check goes to /login (SPEC §4). */
-export function useInactivityCheck(timeoutMs = INACTIVITY_TIMEOUT_MS) {
+/**
+ * After 5 minutes without activity, re-check the session; a failed check goes to /login (SPEC §4),
+ * remembering the page and keeping what was typed into its forms for after signing in again.
+ */
+export function useInactivityCheck(userId: number | null, timeoutMs = INACTIVITY_TIMEOUT_MS) {
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout>;
     const check = async () => {
       try {
         const response = await fetch("/api/v1/auth/session", { credentials: "same-origin", headers: { accept: "application/json" } });
-        if (!(await sessionStillValid(response))) window.location.assign("/login");
+        if (!(await sessionStillValid(response))) {
+          keepAllDrafts(userId);
+          // The page is remembered, as for a signed-out visit: signing in again comes back to it.
+          window.location.assign(`/login?${new URLSearchParams({ redirectTo: window.location.pathname + window.location.search })}`);
+        }
       } catch {
         // Offline: keep the page; the next activity or navigation checks again.
       }
@@ -33,5 +41,5 @@ export function useInactivityCheck(timeoutMs = INACTIVITY_TIMEOUT_MS) {
       clearTimeout(timer);
       for (const event of ACTIVITY_EVENTS) window.removeEventListener(event, arm, { capture: true });
     };
-  }, [timeoutMs]);
+  }, [timeoutMs, userId]);
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { APIRequestContext, Page } from "@playwright/test";
+import { expect } from "@playwright/test";
 
 export interface Person {
   name: string;
@@ -50,4 +51,13 @@ export async function signInWithOrganization(page: Page, name = "Admin") {
   const orgName = `Org ${person.name}`;
   const orgId = await createOrganizationWithRequests(page.request, orgName);
   return { person, orgName, orgId };
+}
+
+/** The sign-in a person makes from the login page: the development provider's page, back to the console. */
+export async function signInThroughPages(page: Page, person: Person, provider: "Google" | "GitHub" = "Google") {
+  await page.getByRole("link", { name: `Continue with ${provider}` }).click();
+  await expect(page.getByRole("heading", { name: /Development sign-in/ })).toBeVisible();
+  await page.getByLabel("Name").fill(person.name);
+  await page.getByLabel("Email").fill(person.email);
+  await page.getByRole("button", { name: "Authorize" }).click();
 }

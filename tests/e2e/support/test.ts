@@ -1,4 +1,5 @@
-import { test as base } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test as base } from "@playwright/test";
 
 /**
  * Playwright's test with the time-zone client hint already set, so the first visit doesn't reload the
@@ -11,4 +12,12 @@ export const test = base.extend({
   },
 });
 
-export { expect } from "@playwright/test";
+export { expect };
+
+/**
+ * Waits until React has hydrated the console's page: what the server rendered is there before, and a
+ * timer or a listener armed by an effect would not count yet on a loaded machine.
+ */
+export async function hydrated(page: Page) {
+  await expect.poll(() => page.evaluate(() => Object.keys(document.getElementById("main") ?? {}).some((key) => key.startsWith("__reactFiber")))).toBe(true);
+}
