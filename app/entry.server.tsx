@@ -11,6 +11,13 @@ const ABORT_DELAY = 5_000;
 
 export const streamTimeout = ABORT_DELAY;
 
+/** An error a loader, an action or the render threw: logged with the request it served (a cancelled request's are not errors). */
+export function handleError(error: unknown, { request }: { request: Request }) {
+  if (request.signal.aborted) return;
+  const path = new URL(request.url).pathname;
+  console.error(`Unhandled error in ${request.method} ${path} (request ${request.headers.get("x-request-id") ?? "-"}):`, error);
+}
+
 prerenderSidebarNav(renderToString);
 
 export default async function handleRequest(

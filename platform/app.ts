@@ -54,7 +54,8 @@ export function createPlatform(deps: Deps) {
         ? err
         : err instanceof HTTPException
           ? new PlatformError(err.status, err.message || "Bad request")
-          : (console.error(err), new PlatformError(500, "Internal server error"));
+          : (console.error(`Unhandled error in ${c.req.method} ${c.req.path} (request ${c.req.header("x-request-id") ?? "-"}):`, err),
+            new PlatformError(500, "Internal server error"));
     for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
     return c.json(error.body satisfies ErrorBody, error.status);
   });

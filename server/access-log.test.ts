@@ -5,6 +5,7 @@ import express from "express";
 import { afterEach, describe, expect, it } from "vitest";
 import { redactUrl } from "./access-log";
 import { frontDoor } from "./front-door";
+import { oneLineLogs } from "./request-id";
 
 describe("redactUrl", () => {
   it("shortens an invite code in the join path", () => {
@@ -54,11 +55,15 @@ async function logged(): Promise<{ port: number; lines: () => string[] }> {
   return { port: (server.address() as AddressInfo).port, lines: () => text.trim().split("\n").filter(Boolean) };
 }
 
-function get(port: number, path: string, host: string, referer?: string): Promise<number> {
+function get(port: number, path: string, host: string, referer?: string, extra: Record<string, string> = {}): Promise<number> {
+  return answer(port, path, host, referer, extra).then((res) => res.statusCode ?? 0);
+}
+
+function answer(port: number, path: string, host: string, referer?: string, extra: Record<string, string> = {}): Promise<http.IncomingMessage> {
   return new Promise((resolve, reject) => {
-    const req = http.get({ host: "127.0.0.1", port, path, headers: { host, ...(referer && { referer }) }, agent: false }, (res) => {
+    const req = http.get({ host: "127.0.0.1", port, path, headers: { host, ...(referer && { referer }), ...extra }, agent: false }, (res) => {
       res.resume();
-      res.on("end", () => resolve(res.statusCode ?? 0));
+      res.on("end", () => resolve(res));
     });
     req.on("error", reject);
   });
@@ -86,11 +91,39 @@ describe("the access log (LOG_REQUESTS)", () => {
     expect(text).toContain('"https://console.example.test/x?code=[redacted]"');
   });
 
+  it("ends each line with the request's id, which the answer names too: the proxy's when it is a plain token", async () => {
+    const { port, lines } = await logged();
+    const host = "console.example.test";
+    const own = await answer(port, "/team", host);
+    const proxied = await answer(port, "/team", host, undefined, { "x-request-id": "nginx-7f3a9c" });
+    const forged = await answer(port, "/team", host, undefined, { "x-request-id": 'x" 200 "forged' });
+    await new Promise((r) => setTimeout(r, 20));
+    const id = own.headers["x-request-id"] as string;
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(proxied.headers["x-request-id"]).toBe("nginx-7f3a9c");
+    expect(forged.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(lines().map((line) => line.split(" ").at(-1))).toEqual([id, "nginx-7f3a9c", forged.headers["x-request-id"]]);
+  });
+
   it("leaves the health checks out", async () => {
     const { port, lines } = await logged();
     expect(await get(port, "/healthz", "127.0.0.1")).toBe(200);
     expect(await get(port, "/readyz", "127.0.0.1")).toBe(200);
     await new Promise((r) => setTimeout(r, 20));
     expect(lines()).toEqual([]);
+  });
+});
+
+describe("one-line logs (production)", () => {
+  it("writes an error's stack, and any message of several lines, as one line", () => {
+    const written: string[] = [];
+    const target: Pick<Console, "error" | "warn"> = { error: (line: string) => written.push(line), warn: (line: string) => written.push(line) };
+    oneLineLogs(target);
+    target.error("Unhandled error in GET /x (request abc):", new Error("boom"));
+    target.warn("first\nsecond");
+    expect(written).toHaveLength(2);
+    expect(written[0]).toMatch(/^Unhandled error in GET \/x \(request abc\): Error: boom ⏎ at /);
+    expect(written[0]).not.toContain("\n");
+    expect(written[1]).toBe("first ⏎ second");
   });
 });

@@ -47,7 +47,11 @@ morgan.token("referrer", (req: IncomingMessage) => {
   return redactReferrer(Array.isArray(header) ? header[0] : header);
 });
 
-/** The access log (LOG_REQUESTS): morgan's combined format in production, its short coloured one otherwise. */
+/** Morgan's combined format with the request's id at the end (server/request-id.ts), as nginx setups add fields. */
+const COMBINED_WITH_ID =
+  ':remote-addr - :remote-user [:date[clf]] ":method :url HTTP/:http-version" :status :res[content-length] ":referrer" ":user-agent" :req[x-request-id]';
+
+/** The access log (LOG_REQUESTS): morgan's combined format and the request id in production, its short coloured one otherwise. */
 export function accessLog(production: boolean, stream?: NodeJS.WritableStream): RequestHandler {
-  return morgan(production ? "combined" : "dev", stream ? { stream } : {});
+  return morgan(production ? COMBINED_WITH_ID : "dev", stream ? { stream } : {});
 }

@@ -4,6 +4,7 @@ import { accessLog } from "./access-log";
 import { bodyLimit, consoleBodyLimit } from "./body-limit";
 import { hostAllowList } from "./host";
 import { readiness } from "./readiness";
+import { requestIds } from "./request-id";
 import type { ReadinessCheck } from "./readiness";
 
 export interface FrontDoorOptions {
@@ -21,7 +22,7 @@ export interface FrontDoorOptions {
 
 /**
  * What every request meets first, in this order: the drain's `Connection: close`, the health checks
- * (any host name, not logged: a checker every few seconds would drown the log), the access log, then
+ * (any host name, not logged: a checker every few seconds would drown the log), the request's id, the access log, then
  * the refusals (421 for another host name, 413 for a body too large), which are logged like any answer.
  */
 export function frontDoor(options: FrontDoorOptions): Router {
@@ -37,6 +38,7 @@ export function frontDoor(options: FrontDoorOptions): Router {
     res.json({ ok: true });
   });
   router.get("/readyz", readiness({ check: options.ready, draining: options.draining }));
+  router.use(requestIds());
   if (options.logRequests) router.use(accessLog(options.production, options.logStream));
   router.use(hostAllowList(options.origins, options.apiOrigins));
   router.use(bodyLimit(consoleBodyLimit));

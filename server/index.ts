@@ -20,6 +20,7 @@ import { pageHeaders } from "./page-headers";
 import { remixHandler } from "./remix-handler";
 import { startPlatform } from "./platform";
 import type { MountedPlatform } from "./platform";
+import { oneLineLogs } from "./request-id";
 import { createStreamTracker, handleShutdown } from "./shutdown";
 
 /** The project folder (build/, public/): the nearest package.json above this module, run from server/ or compiled into build/app/. */
@@ -43,6 +44,7 @@ try {
   process.exit(1);
 }
 const production = env.NODE_ENV === "production";
+if (production) oneLineLogs();
 for (const warning of startupWarnings(env)) console.warn(`Warning: ${warning}`);
 const devSignin = !env.PLATFORM_URL && isDevSignin(env.platform);
 let hosts: string[];

@@ -34,6 +34,9 @@ export function platformClient(request: Request, context: AppLoadContext) {
     // The platform's per-address limits (invite joins) need the browser's address; it believes this
     // header only from in-process calls like this one (decision 0083).
     if (context.clientAddress) headers.set("x-forwarded-for", context.clientAddress);
+    // The page's request id (server/request-id.ts): an error the platform logs names the request it served.
+    const requestId = request.headers.get("x-request-id");
+    if (requestId) headers.set("x-request-id", requestId);
     if (body !== undefined) headers.set("content-type", "application/json");
     const url = new URL(`/api/v1${path}`, request.url).href;
     const response = await context.platformFetch(

@@ -130,9 +130,9 @@ export function openaiRoutes(deps: Deps) {
         new ChatError(404, `Unknown request URL: ${c.req.method} ${new URL(c.req.url).pathname}`, "invalid_request_error", { code: "unknown_url" }),
       ),
     )
-    .onError((error) => {
+    .onError((error, c) => {
       if (error instanceof ChatError) return decorate(chatErrorResponse(error));
-      console.error(error);
+      console.error(`Unhandled error in ${c.req.method} ${c.req.path} (request ${c.req.header("x-request-id") ?? "-"}):`, error);
       return decorate(chatErrorResponse(new ChatError(500, "Internal server error", "server_error")));
     });
 }

@@ -1,0 +1,33 @@
+import { randomUUID } from "node:crypto";
+import type { RequestHandler } from "express";
+import { format } from "node:util";
+
+/** An id a proxy in front may send: a plain token, so a log line can't be forged through it. */
+const PROXY_ID = /^[\w.:@+=/-]{1,128}$/;
+
+/**
+ * Every request gets an id, the proxy's `X-Request-Id` when it sent a plain one: it is answered in
+ * `X-Request-Id` (the public API answers its receipt's id there instead), written at the end of the
+ * access log's line, and named by the log line of an error the request met. The console's calls to the
+ * platform pass it on.
+ */
+export function requestIds(): RequestHandler {
+  return (req, res, next) => {
+    const sent = req.headers["x-request-id"];
+    const id = typeof sent === "string" && PROXY_ID.test(sent) ? sent : randomUUID();
+    req.headers["x-request-id"] = id;
+    res.setHeader("X-Request-Id", id);
+    next();
+  };
+}
+
+/**
+ * In production, each `console.error` and `console.warn` is one line: a log collector (Docker's, journald)
+ * takes each line for an entry, and an error's stack then came as a dozen unrelated entries.
+ */
+export function oneLineLogs(target: Pick<Console, "error" | "warn"> = console) {
+  for (const level of ["error", "warn"] as const) {
+    const write = target[level].bind(target);
+    target[level] = (...args: unknown[]) => write(format(...args).replace(/\s*\n\s*/g, " ⏎ "));
+  }
+}
