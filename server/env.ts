@@ -103,7 +103,11 @@ const schema = z.object({
   MAX_REQUEST_CHARS: z.coerce.number().int().min(1).optional(),
   // A running request extends its hold every minute: a lifetime under two minutes would let holds of
   // live requests expire between two extensions.
-  RESERVATION_TTL_MS: z.coerce.number().int().min(120_000, "must be at least 120000 (two minutes): running requests extend their holds every minute").optional(),
+  RESERVATION_TTL_MS: z.coerce
+    .number()
+    .int()
+    .min(120_000, "must be at least 120000 (two minutes): running requests extend their holds every minute")
+    .optional(),
 });
 
 export type Env = z.infer<typeof schema> & { sessionSecret: string; platform: PlatformConfig };

@@ -29,7 +29,11 @@ export async function recordPaymentMethod(deps: Deps, orgId: number, paymentMeth
   // The browser's return and Stripe's webhook (sometimes twice) record the same card at once: the row
   // is locked first, so one of them records it and audits it, and the card it replaced is known for sure.
   const replaced = await deps.db.transaction().execute(async (trx) => {
-    await trx.updateTable("billing_accounts").set((eb) => ({ updated_at: eb.ref("updated_at") })).where("org_id", "=", orgId).execute();
+    await trx
+      .updateTable("billing_accounts")
+      .set((eb) => ({ updated_at: eb.ref("updated_at") }))
+      .where("org_id", "=", orgId)
+      .execute();
     const before = await trx.selectFrom("billing_accounts").selectAll().where("org_id", "=", orgId).executeTakeFirst();
     if (!before) throw new PlatformError(404, "Organization not found");
     if (before.payment_method_id === paymentMethodId) return { changed: false as const };

@@ -147,9 +147,7 @@ describe("the organization's audit log", () => {
     const confirmed = fake.confirmSetup(clientSecret, TEST_CARDS.ok);
     if (!confirmed.ok) throw new Error(confirmed.error.message);
     fake.answerCardReadsTogether(3);
-    const answers = await Promise.all(
-      [1, 2, 3].map(() => admin.call("POST", "/billing/payment-method/confirm", { setupIntentId: confirmed.setupIntent.id })),
-    );
+    const answers = await Promise.all([1, 2, 3].map(() => admin.call("POST", "/billing/payment-method/confirm", { setupIntentId: confirmed.setupIntent.id })));
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
     await only(admin, "payment_method.added");
   });

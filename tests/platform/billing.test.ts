@@ -277,7 +277,13 @@ describe("refunds and chargebacks made in Stripe", () => {
     await addCard(admin);
     await admin.call("POST", "/billing/add-funds", { amount: 25 });
     const intent = [...fake.paymentIntents.values()].filter((p) => p.status === "succeeded").at(-1)!;
-    const charge = (refundedCents: number) => ({ id: "ch_refunded_1", object: "charge", payment_intent: intent.id, amount: 2500, amount_refunded: refundedCents });
+    const charge = (refundedCents: number) => ({
+      id: "ch_refunded_1",
+      object: "charge",
+      payment_intent: intent.id,
+      amount: 2500,
+      amount_refunded: refundedCents,
+    });
 
     const first = await deliver("charge.refunded", charge(1000));
     await deliver("charge.refunded", charge(1000), first); // the same event again

@@ -28,7 +28,21 @@ afterEach(() => h?.close());
 
 async function setup(config: Parameters<typeof createHarness>[0] = {}) {
   h = await createHarness(config);
-  for (const upstream of ["echo", "think", "slow", "hang", "no-usage", "rate-limited", "warming", "keep-alive", "tool-call", "bad-key", "bad-request", "odd-usage", "slow-first"]) {
+  for (const upstream of [
+    "echo",
+    "think",
+    "slow",
+    "hang",
+    "no-usage",
+    "rate-limited",
+    "warming",
+    "keep-alive",
+    "tool-call",
+    "bad-key",
+    "bad-request",
+    "odd-usage",
+    "slow-first",
+  ]) {
     await saveModel(h.deps, {
       name: `fake-${upstream}`,
       displayName: `Fake ${upstream}`,

@@ -104,7 +104,12 @@ describe("POST /auth/join/{code}", () => {
     expect(statuses).toEqual([200, 200, 200]);
     const row = await h.deps.db.selectFrom("invites").select("use_count").where("code", "=", code).executeTakeFirstOrThrow();
     expect(Number(row.use_count)).toBe(1);
-    const members = await h.deps.db.selectFrom("memberships").select("user_id").where("org_id", "=", admin.orgId).where("user_id", "=", joiner.userId).execute();
+    const members = await h.deps.db
+      .selectFrom("memberships")
+      .select("user_id")
+      .where("org_id", "=", admin.orgId)
+      .where("user_id", "=", joiner.userId)
+      .execute();
     expect(members).toHaveLength(1);
   });
 
