@@ -78,7 +78,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 /** A refused add-funds or auto-payment form: conform's answer (field errors, the typed values). */
-export type BillingActionResult = { intent: "add-funds" | "auto-payment"; result: SubmissionResult<string[]> };
+export type BillingActionResult = {
+  intent: "add-funds" | "auto-payment";
+  result: SubmissionResult<string[]>;
+  /** The nonce of a charge whose outcome is unknown: sent again, so trying again is the same charge. */
+  retryNonce?: string;
+};
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { api } = await requireAccess("organization", request, context);
@@ -92,7 +97,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const result = await billing.addFunds(submission.value.amount, submission.value.nonce || undefined);
     if (!result.ok) {
       return data<BillingActionResult>(
-        { intent, result: submission.reply({ formErrors: [result.error || BILLING_MESSAGES.addFundsFailed] }) },
+        {
+          intent,
+          result: submission.reply({ formErrors: [result.error || BILLING_MESSAGES.addFundsFailed] }),
+          // The provider could not be reached: the charge may still be made (reconciliation asks again
+          // with its key). A new nonce would make the user's retry a second charge.
+          retryNonce: result.status >= 500 ? submission.value.nonce || undefined : undefined,
+        },
         { status: result.status >= 500 ? 502 : 400, headers: api.headers },
       );
     }
@@ -144,7 +155,7 @@ export default function BillingPage() {
       {config.paymentMode !== "invoice" && (
         <>
           <UrlDialog name="add-funds" title="Add funds">
-            <AddFundsForm nonce={nonce} hasPaymentMethod={hasPaymentMethod} lastResult={answer?.intent === "add-funds" ? answer.result : undefined} />
+            <AddFundsForm nonce={(answer?.intent === "add-funds" && answer.retryNonce) || nonce} hasPaymentMethod={hasPaymentMethod} lastResult={answer?.intent === "add-funds" ? answer.result : undefined} />
           </UrlDialog>
           <UrlDialog name="auto-payment" title="Auto-payment">
             <AutoPaymentForm config={config} lastResult={answer?.intent === "auto-payment" ? answer.result : undefined} />

@@ -46,7 +46,10 @@ async function chargeAndCredit(
       throw new PlatformError(402, error.message);
     }
     // The outcome is unknown: the intent stays pending and reconciliation asks again with the same key.
-    console.error("Stripe charge failed:", error);
+    // The provider's message says what failed (a connection, a timeout); its object is a page of fields.
+    console.error(
+      `Stripe charge ${idempotencyKey} failed (its outcome is unknown; reconciliation asks again): ${error instanceof Error ? error.message : String(error)}`,
+    );
     throw new PlatformError(502, "The payment provider could not be reached. Please try again.");
   }
   if (intent.status !== "succeeded") {

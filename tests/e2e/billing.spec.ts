@@ -75,6 +75,35 @@ test("a declined charge shows the provider's error and keeps the amount", async 
   await expect(page.getByTestId("balance")).toHaveText("$0.00");
 });
 
+test("a charge whose outcome is unknown (Stripe unreachable) is the same charge when tried again, with or without JavaScript", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  await signInWithOrganization(page);
+  await addCardWithRequests(page);
+  const noJsContext = await browser.newContext({ javaScriptEnabled: false, baseURL, storageState: await page.context().storageState() });
+  await noJsContext.addCookies([{ name: "CH-time-zone", value: "UTC", url: baseURL! }]);
+  const noJs = await noJsContext.newPage();
+  for (const [tab, balance] of [
+    [page, "$13.13"],
+    [noJs, "$26.26"],
+  ] as const) {
+    await tab.goto("/billing?dialog=add-funds");
+    const dialog = tab.getByRole("dialog", { name: "Add funds" });
+    // The fake drops the connection twice for a charge of $13.13 with one key, the client's retry included.
+    await dialog.getByLabel("Amount (USD)").fill("13.13");
+    await dialog.getByRole("button", { name: "Add funds" }).click();
+    await expect(dialog.getByRole("alert")).toHaveText("The payment provider could not be reached. Please try again.");
+    await expect(dialog.getByLabel("Amount (USD)")).toHaveValue("13.13");
+    // A new key would meet the failure again (and make two charges once Stripe answers); the same key is one.
+    await dialog.getByRole("button", { name: "Add funds" }).click();
+    await expect(tab.getByTestId("balance")).toHaveText(balance);
+  }
+  await expect(noJs.getByRole("row").filter({ hasText: "Added funds" })).toHaveCount(2);
+  await noJsContext.close();
+});
+
 test("configure auto-payment: both validation texts, then saved and Enabled", async ({ page }) => {
   await signInWithOrganization(page);
   await addCardWithRequests(page);

@@ -12,6 +12,12 @@ import Stripe from "stripe";
  */
 export const TEST_CARDS = { ok: "4242424242424242", declinedAtSetup: "4000000000000002", declinesCharges: "4000000000000341" } as const;
 
+/**
+ * A charge of this many cents meets a network failure (the connection dropped before an answer) on its
+ * first two attempts for an idempotency key, the client's own retry included; the third goes through.
+ */
+export const UNREACHABLE_TWICE_CENTS = 1313;
+
 export interface FakeStripeOptions {
   webhookSecret: string;
   /** Where to deliver signed events (setup_intent.succeeded, payment_intent.succeeded); none when absent. */
@@ -82,6 +88,8 @@ export class FakeStripe {
   chargeAttempts: { amount: number; customer: string | null; succeeded: boolean; idempotencyKey: string | null }[] = [];
   delivered: { type: string; status: number }[] = [];
   private idempotent = new Map<string, { status: number; body: unknown }>();
+  /** Charges of UNREACHABLE_TWICE_CENTS dropped so far, by idempotency key. */
+  private dropped = new Map<string, number>();
   private server?: http.Server;
   private signer = new Stripe("sk_test_fake");
 
@@ -262,6 +270,14 @@ export class FakeStripe {
     }
     if (req.method === "POST" && path === "/v1/payment_intents") {
       const amount = Number(params.amount);
+      if (amount === UNREACHABLE_TWICE_CENTS) {
+        const dropped = this.dropped.get(idemKey ?? "") ?? 0;
+        if (dropped < 2) {
+          this.dropped.set(idemKey ?? "", dropped + 1);
+          req.socket.destroy();
+          return;
+        }
+      }
       const customer = (params.customer as string) ?? null;
       const method = this.paymentMethods.get(params.payment_method as string);
       const intent: PaymentIntentRecord = {
