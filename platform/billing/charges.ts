@@ -8,7 +8,7 @@ import { account, getBalance, payments } from "./accounts";
 import type { CreditKind } from "./ledger";
 import { CREDIT_DESCRIPTIONS, debitUsage } from "./ledger";
 import { centsToMicros, dollarsToMicros, microsToCents } from "./money";
-import { creditIntent, markIntent, recordIntent } from "./payment-intents";
+import { creditIntent, markIntent, rechargeKey, recordIntent } from "./payment-intents";
 
 const DAY_MS = 24 * 60 * 60_000;
 
@@ -88,8 +88,9 @@ export async function autoRecharge(deps: Deps, orgId: number): Promise<boolean> 
   if (!claimed || claimed.auto_recharge_micros === null) return false;
   if (await rechargeLimitReached(deps, claimed.org_id, claimed.recharges_per_day, claimedAt)) return false;
   // Keyed by the claim, so a retried request is still one charge.
-  await chargeAndCredit(deps, claimed, claimed.auto_recharge_micros, "auto_recharge", `auto-recharge:${orgId}:${claimedAt}`);
-  // Released only after success: a declined card is not retried on every debit, but after the claim expires.
+  await chargeAndCredit(deps, claimed, claimed.auto_recharge_micros, "auto_recharge", rechargeKey(orgId, claimedAt));
+  // Released only after success (the credit releases it too, unless the webhook credited first): a
+  // declined card is not retried on every debit, but after the claim expires.
   await deps.db
     .updateTable("billing_accounts")
     .set({ recharge_claimed_at: null })

@@ -51,9 +51,20 @@ export async function markIntent(deps: Deps, key: string, status: "succeeded" | 
     .execute();
 }
 
+/** An automatic recharge's idempotency key: its organization and the time of the claim it charges for. */
+export function rechargeKey(orgId: number, claimedAt: number): string {
+  return `auto-recharge:${orgId}:${claimedAt}`;
+}
+function claimOf(key: string): number | null {
+  const match = /^auto-recharge:\d+:(\d+)$/.exec(key);
+  return match ? Number(match[1]) : null;
+}
+
 /**
  * Credits a succeeded charge: the ledger row, the balance, the intent marked credited, and a paused
  * automatic recharge cleared (a charge went through), in one transaction. False when already credited.
+ * A recharge credited here also releases its claim: after a crash, reconciliation credits it, and the
+ * claim left behind blocked the next recharge for RECHARGE_CLAIM_MS.
  */
 export async function creditIntent(
   deps: Deps,
@@ -72,6 +83,15 @@ export async function creditIntent(
       .where("idempotency_key", "=", intent.key)
       .execute();
     await trx.updateTable("billing_accounts").set({ recharge_refused_at: null, recharge_refused_reason: null }).where("org_id", "=", intent.orgId).execute();
+    const claimedAt = claimOf(intent.key);
+    if (claimedAt !== null) {
+      await trx
+        .updateTable("billing_accounts")
+        .set({ recharge_claimed_at: null })
+        .where("org_id", "=", intent.orgId)
+        .where("recharge_claimed_at", "=", claimedAt)
+        .execute();
+    }
     return first;
   });
 }

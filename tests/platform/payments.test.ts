@@ -3,7 +3,7 @@ import { AMOUNT_DECIMALS, AMOUNT_NOT_A_NUMBER, decimalsMessage, notANumberMessag
 import { CREDIT_NOT_POSITIVE, CREDIT_TOO_LARGE, REASON_REQUIRED, REASON_TOO_LONG } from "@contract/system";
 import { recordUsage } from "../../platform/billing/charges";
 import { grantCredit } from "../../platform/billing/credits";
-import { reconcilePayments, RECONCILE_AFTER_MS, startPaymentReconciler } from "../../platform/billing/payment-intents";
+import { rechargeKey, reconcilePayments, RECONCILE_AFTER_MS, startPaymentReconciler } from "../../platform/billing/payment-intents";
 import { paymentProvider } from "../../platform/providers/stripe";
 import { FakeStripe, TEST_CARDS } from "../fakes/stripe";
 import type { Harness, Session } from "./harness";
@@ -221,6 +221,49 @@ describe("charges never lost after a crash", () => {
     expect((await intentsOf(admin.orgId))[0].status).toBe("credited");
     // The replay was answered from the idempotency key: no second charge.
     expect(fake.successfulCharges.length).toBe(charges);
+  });
+
+  it("releases the claim of an automatic recharge it credits after a crash, so the next dip recharges", async () => {
+    await platform();
+    const admin = await h.admin();
+    await addCard(admin);
+    await admin.call("POST", "/billing/auto-payment-config", { enabled: true, thresholdAmount: 10, rechargeAmount: 20 });
+    const a = await h.deps.db.selectFrom("billing_accounts").selectAll().where("org_id", "=", admin.orgId).executeTakeFirstOrThrow();
+    // The recharge claimed, recorded its intent, and Stripe charged the card; then the process was killed.
+    const claimedAt = clock;
+    const key = rechargeKey(admin.orgId, claimedAt);
+    await h.deps.db.updateTable("billing_accounts").set({ recharge_claimed_at: claimedAt }).where("org_id", "=", admin.orgId).execute();
+    await h.deps.db
+      .insertInto("payment_intents")
+      .values({
+        org_id: admin.orgId,
+        kind: "auto_recharge",
+        amount_micros: 20_000_000,
+        idempotency_key: key,
+        provider_intent_id: null,
+        status: "pending",
+        created_at: clock,
+        updated_at: clock,
+      })
+      .execute();
+    await paymentProvider(stripeConfig).charge({
+      customerId: a.stripe_customer_id!,
+      paymentMethodId: a.payment_method_id!,
+      amountCents: 2000,
+      idempotencyKey: key,
+      orgId: admin.orgId,
+      kind: "auto_recharge",
+      description: "Auto-recharge",
+    });
+    clock += RECONCILE_AFTER_MS + 1;
+    expect(await reconcilePayments(h.deps)).toEqual({ credited: 1 });
+    const after = await h.deps.db.selectFrom("billing_accounts").select("recharge_claimed_at").where("org_id", "=", admin.orgId).executeTakeFirstOrThrow();
+    expect(after.recharge_claimed_at).toBeNull();
+    // A debit that takes the balance under the threshold recharges at once, not after the claim expires.
+    const recharges = fake.successfulCharges.length;
+    clock += 1000;
+    await recordUsage(h.deps, { orgId: admin.orgId, model: "m", rateCardId: null, costMicros: 15_000_000, description: "use" });
+    expect(fake.successfulCharges.length).toBe(recharges + 1);
   });
 
   it.skipIf(Boolean(process.env.TEST_DATABASE_URL))("finishes a charge whose credit failed after the provider succeeded (SQLite)", async () => {
