@@ -14,6 +14,7 @@ import { compiledOnce } from "../db/compiled";
 import { extendReservation, release, reserve, settleWithin, SpendRefused } from "../spend/reservations";
 import { apiTokenUsable } from "../tokens/service";
 import { isMember } from "../orgs/service";
+import { ROLLUP_GRACE_MS } from "../usage/rollup";
 import type { TokenCount } from "./meter";
 import {
   costMicros,
@@ -547,7 +548,7 @@ async function meterCompletion(
   count: TokenCount,
   outcome: "completed" | "stopped" | "failed",
 ) {
-  // The completion's time, not a later attempt's: its usage row and the month it counts against.
+  // The completion's time, not a later attempt's: the month it counts against, and its usage row's unless written late.
   const metering: Metering = { caller, model, receiptId, count, outcome, at: deps.now() };
   const write = () => writeMetering(deps, metering);
   try {
@@ -597,8 +598,18 @@ interface Metering {
   at: number;
 }
 
+/**
+ * A usage row written this long after its completion is stamped with the time it is written (as its
+ * ledger row always is): the usage roll-ups (0092) have counted up to ROLLUP_GRACE_MS ago, and a row
+ * behind them was in the ledger and the CSV but never in the usage report. The month still counts it at
+ * its completion.
+ */
+const LATE_WRITE_MS = ROLLUP_GRACE_MS / 2;
+
 async function writeMetering(deps: Deps, { caller, model, receiptId, count, outcome, at }: Metering): Promise<void> {
   const cost = isPriced(model) ? costMicros(count, model.input_micros_per_million, model.output_micros_per_million) : 0;
+  const now = deps.now();
+  const stampedAt = now - at > LATE_WRITE_MS ? now : at;
   const usageRow = (db: DB) =>
     insertUsageRow(
       db,
@@ -614,7 +625,7 @@ async function writeMetering(deps: Deps, { caller, model, receiptId, count, outc
       cost,
       count.estimated ? 1 : 0,
       outcome,
-      at,
+      stampedAt,
     );
   if (!isPriced(model)) {
     await usageRow(deps.db);

@@ -9,6 +9,7 @@ import { createPlatform } from "../../platform/app";
 import { setPaymentMode } from "../../platform/billing/accounts";
 import { creditPayment } from "../../platform/billing/ledger";
 import { saveModel } from "../../platform/models/service";
+import { rollUp } from "../../platform/usage/rollup";
 import { sweepExpiredReservations } from "../../platform/spend/reservations";
 import { sql } from "kysely";
 import type { FakeUpstream } from "../fakes/openai-upstream";
@@ -26,8 +27,8 @@ beforeAll(async () => {
 afterAll(() => fake.close());
 afterEach(() => h?.close());
 
-async function setup(config: Parameters<typeof createHarness>[0] = {}) {
-  h = await createHarness(config);
+async function setup(config: Parameters<typeof createHarness>[0] = {}, now?: () => number) {
+  h = await createHarness(config, now);
   for (const upstream of [
     "echo",
     "think",
@@ -182,6 +183,23 @@ describe("POST /chat/completions", () => {
     const id = response.headers.get("x-receipt-id");
     await expect.poll(async () => (await admin.call("GET", `/chat/receipts/${id}`)).status, { timeout: 5_000 }).toBe(200);
     expect((await ledger(admin)).filter((row) => row.model === "fake-slow")).toHaveLength(1);
+  });
+
+  it("counts a usage row written after a long outage in the usage report: stamped when written, like its ledger row", async () => {
+    let clock = Date.now();
+    const admin = await setup({}, () => clock);
+    const response = await admin.call("POST", "/chat/completions", ask("fake-slow"));
+    await sql`alter table chat_usage rename to chat_usage_away`.execute(h.deps.db);
+    expect(await readAll(response)).toContain("data: [DONE]");
+    // Eleven minutes later the database answers again, and the roll-ups count up to ten minutes ago
+    // before the write is tried again (a second after it failed).
+    clock += 11 * 60_000;
+    await sql`alter table chat_usage_away rename to chat_usage`.execute(h.deps.db);
+    await rollUp(h.deps, admin.orgId);
+    expect(await h.deps.db.selectFrom("chat_usage").select("id").execute()).toEqual([]);
+    await receipt(admin, response);
+    const usage = await (await admin.call("GET", "/usage?days=7")).json();
+    expect(usage.totals.requests).toBe(1);
   });
 
   it("keeps a long stream's hold, and stops it with an error event once its API token is revoked", async () => {
