@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { proxy } from "hono/proxy";
 import { createPlatform } from "../platform/app";
+import { flushPendingMeterings } from "../platform/chat/service";
 import { openMigrated } from "../platform/db";
 import { clientAddress } from "../platform/ratelimit/address";
 import { startPaymentReconciler } from "../platform/billing/payment-intents";
@@ -69,6 +70,7 @@ export async function startPlatform(env: Env): Promise<MountedPlatform> {
       await reconciler.stop();
       await roller.stop();
       await stopMetrics(db);
+      await flushPendingMeterings(deps);
       await db.destroy();
     },
   };

@@ -554,10 +554,35 @@ async function meterCompletion(
   try {
     await write();
   } catch (error) {
-    const charge = { orgId: caller.orgId, tokenId: caller.tokenId, model: model.name, ...count, outcome };
-    console.error(`Metering of ${receiptId} failed (${errorText(error)}); trying again. The charge: ${JSON.stringify(charge)}`);
+    const charge = JSON.stringify({ orgId: caller.orgId, tokenId: caller.tokenId, model: model.name, ...count, outcome });
+    console.error(`Metering of ${receiptId} failed (${errorText(error)}); trying again. The charge: ${charge}`);
+    pending.set(receiptId, { deps, write, charge, timer: undefined });
     retryMetering(deps, receiptId, write, deps.now(), METER_RETRY_FIRST_WAIT_MS);
   }
+}
+
+/** Charges waiting for a later attempt, by receipt: what a stop tries once more, then names. */
+const pending = new Map<string, { deps: Deps; write: () => Promise<void>; charge: string; timer: NodeJS.Timeout | undefined }>();
+
+/**
+ * At a stop, before the database closes: each charge still waiting for the database is tried once more,
+ * and those that still fail are named in the log, one line each, to be billed by hand. A stop used to
+ * drop them without a word. Returns how many were not written.
+ */
+export async function flushPendingMeterings(deps: Deps): Promise<number> {
+  let unwritten = 0;
+  for (const [receiptId, entry] of pending) {
+    if (entry.deps.db !== deps.db) continue;
+    clearTimeout(entry.timer);
+    pending.delete(receiptId);
+    try {
+      if ((await usageRecorded(deps.db, receiptId)).length === 0) await entry.write();
+    } catch (error) {
+      unwritten += 1;
+      console.error(`Metering of ${receiptId} not written before the stop (${errorText(error)}); bill it by hand. The charge: ${entry.charge}`);
+    }
+  }
+  return unwritten;
 }
 
 const METER_RETRY_FIRST_WAIT_MS = 1_000;
@@ -571,10 +596,12 @@ function retryMetering(deps: Deps, receiptId: string, write: () => Promise<void>
     try {
       // An attempt whose commit landed though its answer was lost: written once is enough.
       if ((await usageRecorded(deps.db, receiptId)).length === 0) await write();
+      pending.delete(receiptId);
       console.log(`Metering of ${receiptId} written on a later attempt`);
     } catch (error) {
       // A closed database: the process is stopping, and the charge was logged at the first failure.
       if (deps.now() - since >= METER_RETRY_FOR_MS || /destroyed/.test(errorText(error))) {
+        pending.delete(receiptId);
         console.error(`Metering of ${receiptId} abandoned: ${errorText(error)}`);
         return;
       }
@@ -582,6 +609,8 @@ function retryMetering(deps: Deps, receiptId: string, write: () => Promise<void>
     }
   }, waitMs);
   timer.unref();
+  const entry = pending.get(receiptId);
+  if (entry) entry.timer = timer;
 }
 
 function errorText(error: unknown): string {

@@ -4,12 +4,13 @@ import { getRequestListener } from "@hono/node-server";
 import OpenAI from "openai";
 import type { LedgerRow } from "@contract/billing";
 import type { CreatedApiToken } from "@contract/tokens";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createPlatform } from "../../platform/app";
 import { setPaymentMode } from "../../platform/billing/accounts";
 import { creditPayment } from "../../platform/billing/ledger";
 import { saveModel } from "../../platform/models/service";
 import { rollUp } from "../../platform/usage/rollup";
+import { flushPendingMeterings } from "../../platform/chat/service";
 import { sweepExpiredReservations } from "../../platform/spend/reservations";
 import { sql } from "kysely";
 import type { FakeUpstream } from "../fakes/openai-upstream";
@@ -183,6 +184,32 @@ describe("POST /chat/completions", () => {
     const id = response.headers.get("x-receipt-id");
     await expect.poll(async () => (await admin.call("GET", `/chat/receipts/${id}`)).status, { timeout: 5_000 }).toBe(200);
     expect((await ledger(admin)).filter((row) => row.model === "fake-slow")).toHaveLength(1);
+  });
+
+  it("at a stop, tries once more each charge waiting for the database, and names in the log those it could not write", async () => {
+    const admin = await setup();
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const written = await admin.call("POST", "/chat/completions", ask("fake-slow"));
+      await sql`alter table chat_usage rename to chat_usage_away`.execute(h.deps.db);
+      await readAll(written);
+      await sql`alter table chat_usage_away rename to chat_usage`.execute(h.deps.db);
+      // Back before its retry: the stop writes it.
+      expect(await flushPendingMeterings(h.deps)).toBe(0);
+      expect((await ledger(admin)).filter((row) => row.model === "fake-slow")).toHaveLength(1);
+
+      const lost = await admin.call("POST", "/chat/completions", ask("fake-slow"));
+      await sql`alter table chat_usage rename to chat_usage_away`.execute(h.deps.db);
+      await readAll(lost);
+      expect(await flushPendingMeterings(h.deps)).toBe(1);
+      const id = lost.headers.get("x-receipt-id");
+      expect(errors.mock.calls.map((call) => String(call[0]))).toContainEqual(
+        expect.stringMatching(new RegExp(`^Metering of ${id} not written before the stop \\(.*\\); bill it by hand\\. The charge: \\{"orgId":${admin.orgId},`)),
+      );
+      await sql`alter table chat_usage_away rename to chat_usage`.execute(h.deps.db);
+    } finally {
+      errors.mockRestore();
+    }
   });
 
   it("counts a usage row written after a long outage in the usage report: stamped when written, like its ledger row", async () => {
