@@ -79,9 +79,11 @@ export async function canSpend(deps: Deps, orgId: number): Promise<boolean> {
 export async function setPaymentMode(deps: Deps, orgId: number, mode: PaymentMode): Promise<void> {
   await ensureAccount(deps.db, orgId, deps.now());
   const before = await account(deps, orgId);
-  await deps.db.updateTable("billing_accounts").set({ payment_mode: mode, updated_at: deps.now() }).where("org_id", "=", orgId).execute();
-  if (before.payment_mode !== mode)
-    await record(deps, { orgId, action: "organization.payment_mode_changed", old: { paymentMode: before.payment_mode }, new: { paymentMode: mode } });
+  await deps.db.transaction().execute(async (trx) => {
+    await trx.updateTable("billing_accounts").set({ payment_mode: mode, updated_at: deps.now() }).where("org_id", "=", orgId).execute();
+    if (before.payment_mode !== mode)
+      await record(deps, { orgId, action: "organization.payment_mode_changed", old: { paymentMode: before.payment_mode }, new: { paymentMode: mode } }, trx);
+  });
 }
 
 /** POST /billing/auto-payment-config: the rules of SPEC §5, checked only when enabling. */
@@ -93,28 +95,33 @@ export async function setAutoPaymentConfig(deps: Deps, orgId: number, input: Aut
     const first = fields.thresholdAmount ?? fields.rechargeAmount;
     if (first) throw new PlatformError(400, first, { fields });
     if (!a.payment_method_id) throw new PlatformError(400, NO_PAYMENT_METHOD);
-    await deps.db
-      .updateTable("billing_accounts")
-      .set({
-        payment_mode: "auto",
-        auto_enabled: 1,
-        auto_threshold_micros: dollarsToMicros(input.thresholdAmount),
-        auto_recharge_micros: dollarsToMicros(input.rechargeAmount),
-        recharge_claimed_at: null,
-        updated_at: deps.now(),
-      })
-      .where("org_id", "=", orgId)
-      .where("payment_mode", "!=", "invoice")
-      .execute();
-  } else {
-    await deps.db
-      .updateTable("billing_accounts")
-      .set({ payment_mode: "manual", auto_enabled: 0, updated_at: deps.now() })
-      .where("org_id", "=", orgId)
-      .where("payment_mode", "!=", "invoice")
-      .execute();
   }
-  const after = await getConfig(deps, orgId);
-  await record(deps, { orgId, action: "auto_payment.changed", old: configOf(a), new: after });
-  return after;
+  // The change and its audit entry in one transaction.
+  return deps.db.transaction().execute(async (trx) => {
+    if (input.enabled) {
+      await trx
+        .updateTable("billing_accounts")
+        .set({
+          payment_mode: "auto",
+          auto_enabled: 1,
+          auto_threshold_micros: dollarsToMicros(input.thresholdAmount),
+          auto_recharge_micros: dollarsToMicros(input.rechargeAmount),
+          recharge_claimed_at: null,
+          updated_at: deps.now(),
+        })
+        .where("org_id", "=", orgId)
+        .where("payment_mode", "!=", "invoice")
+        .execute();
+    } else {
+      await trx
+        .updateTable("billing_accounts")
+        .set({ payment_mode: "manual", auto_enabled: 0, updated_at: deps.now() })
+        .where("org_id", "=", orgId)
+        .where("payment_mode", "!=", "invoice")
+        .execute();
+    }
+    const after = await getConfig({ ...deps, db: trx }, orgId);
+    await record(deps, { orgId, action: "auto_payment.changed", old: configOf(a), new: after }, trx);
+    return after;
+  });
 }

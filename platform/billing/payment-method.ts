@@ -86,13 +86,16 @@ export async function removePaymentMethod(deps: Deps, orgId: number): Promise<vo
     console.error("Detaching the payment method failed:", error);
     throw new PlatformError(502, "Failed to remove payment method");
   }
-  await deps.db
-    .updateTable("billing_accounts")
-    .set({ payment_method_id: null, payment_method_brand: null, payment_method_last4: null, updated_at: deps.now() })
-    .where("org_id", "=", orgId)
-    .where("payment_method_id", "=", a.payment_method_id)
-    .execute();
-  await record(deps, { orgId, action: "payment_method.removed", old: cardOf(a) });
+  const removed = a.payment_method_id;
+  await deps.db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable("billing_accounts")
+      .set({ payment_method_id: null, payment_method_brand: null, payment_method_last4: null, updated_at: deps.now() })
+      .where("org_id", "=", orgId)
+      .where("payment_method_id", "=", removed)
+      .execute();
+    await record(deps, { orgId, action: "payment_method.removed", old: cardOf(a) }, trx);
+  });
 }
 
 /** A card as the audit log names it: brand and last 4 digits, nothing more. */

@@ -66,22 +66,24 @@ export async function createInvite(deps: Deps, orgId: number, userId: number, op
   }
   const maxUses = options.status === "single-use" ? 1 : (options.maxUses ?? null);
   const code = inviteCode();
-  await deps.db
-    .insertInto("invites")
-    .values({
-      code,
-      org_id: orgId,
-      kind: options.status,
-      created_by: userId,
-      created_at: now,
-      used_at: null,
-      use_count: 0,
-      expires_at: expiresAt,
-      max_uses: maxUses,
-      revoked_at: null,
-    })
-    .execute();
-  await record(deps, { orgId, action: "invite.created", target: inviteTarget(code), new: { kind: options.status, expiresAt, maxUses } });
+  await deps.db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto("invites")
+      .values({
+        code,
+        org_id: orgId,
+        kind: options.status,
+        created_by: userId,
+        created_at: now,
+        used_at: null,
+        use_count: 0,
+        expires_at: expiresAt,
+        max_uses: maxUses,
+        revoked_at: null,
+      })
+      .execute();
+    await record(deps, { orgId, action: "invite.created", target: inviteTarget(code), new: { kind: options.status, expiresAt, maxUses } }, trx);
+  });
   return { code, kind: options.status, expiresAt, maxUses };
 }
 

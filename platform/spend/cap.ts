@@ -24,12 +24,20 @@ export async function getSpendCap(deps: Deps, orgId: number): Promise<SpendCapSt
 /** POST /billing/spend-cap (admins): null removes the cap. A lower cap refuses new requests, never running ones. */
 export async function setSpendCap(deps: Deps, orgId: number, input: SpendCapInput): Promise<SpendCapState> {
   const before = await getSpendCap(deps, orgId);
-  await deps.db
-    .updateTable("billing_accounts")
-    .set({ monthly_cap_micros: input.monthlyCap === null ? null : dollarsToMicros(input.monthlyCap), updated_at: deps.now() })
-    .where("org_id", "=", orgId)
-    .execute();
-  const after = await getSpendCap(deps, orgId);
-  await record(deps, { orgId, action: "spend_cap.changed", old: { monthlyCap: before.monthlyCap }, new: { monthlyCap: after.monthlyCap } });
-  return after;
+  const monthlyCap = input.monthlyCap === null ? null : dollarsToMicros(input.monthlyCap);
+  // The change and its audit entry in one transaction.
+  await deps.db.transaction().execute(async (trx) => {
+    await trx.updateTable("billing_accounts").set({ monthly_cap_micros: monthlyCap, updated_at: deps.now() }).where("org_id", "=", orgId).execute();
+    await record(
+      deps,
+      {
+        orgId,
+        action: "spend_cap.changed",
+        old: { monthlyCap: before.monthlyCap },
+        new: { monthlyCap: monthlyCap === null ? null : microsToDollars(monthlyCap) },
+      },
+      trx,
+    );
+  });
+  return getSpendCap(deps, orgId);
 }

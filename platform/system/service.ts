@@ -86,8 +86,10 @@ export async function updateOrganization(deps: Deps, id: number, change: Organiz
   const before = await getOrganization(deps, id);
   if (change.name !== undefined) {
     const name = normalizeOrganizationName(change.name);
-    await deps.db.updateTable("organizations").set({ name }).where("id", "=", id).execute();
-    if (name !== before.name) await record(deps, { orgId: id, action: "organization.renamed", old: { name: before.name }, new: { name } });
+    await deps.db.transaction().execute(async (trx) => {
+      await trx.updateTable("organizations").set({ name }).where("id", "=", id).execute();
+      if (name !== before.name) await record(deps, { orgId: id, action: "organization.renamed", old: { name: before.name }, new: { name } }, trx);
+    });
   }
   if (change.paymentMode !== undefined) await setPaymentMode(deps, id, change.paymentMode);
   return getOrganization(deps, id);

@@ -127,50 +127,58 @@ export async function createToken(deps: Deps, orgId: number, userId: number, inp
 
   const secret = newTokenSecret();
   const scopes = TOKEN_SCOPES.filter((s) => input.scopes.includes(s));
-  const row = await deps.db
-    .insertInto("api_tokens")
-    .values({
-      public_id: newPublicId(),
-      org_id: orgId,
-      secret_hash: hashTokenSecret(secret),
-      scopes: JSON.stringify(scopes),
-      is_primary: 0,
-      expires_at: input.expiresAt,
-      revoked_at: null,
-      last_used_at: null,
-      created_by: userId,
-      created_at: now,
-      ...settingsColumns(input),
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  const created = toApiToken(row, now);
-  await record(deps, {
-    orgId,
-    action: "token.created",
-    target: created.publicId,
-    new: { scopes: created.scopes, expiresAt: created.expiresAt, ...auditedSettings(created) },
+  // The change and its audit entry in one transaction: a token never exists without its entry.
+  return deps.db.transaction().execute(async (trx) => {
+    const row = await trx
+      .insertInto("api_tokens")
+      .values({
+        public_id: newPublicId(),
+        org_id: orgId,
+        secret_hash: hashTokenSecret(secret),
+        scopes: JSON.stringify(scopes),
+        is_primary: 0,
+        expires_at: input.expiresAt,
+        revoked_at: null,
+        last_used_at: null,
+        created_by: userId,
+        created_at: now,
+        ...settingsColumns(input),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const created = toApiToken(row, now);
+    await record(
+      deps,
+      {
+        orgId,
+        action: "token.created",
+        target: created.publicId,
+        new: { scopes: created.scopes, expiresAt: created.expiresAt, ...auditedSettings(created) },
+      },
+      trx,
+    );
+    return { ...created, token: secret };
   });
-  return { ...created, token: secret };
 }
 
 /** Revokes a token of the organization: once, never the primary one, never an expired one. */
 export async function revokeToken(deps: Deps, orgId: number, publicId: string): Promise<ApiToken> {
   const now = deps.now();
-  const revoked = await deps.db
-    .updateTable("api_tokens")
-    .set({ revoked_at: now })
-    .where("org_id", "=", orgId)
-    .where("public_id", "=", publicId)
-    .where("is_primary", "=", 0)
-    .where("revoked_at", "is", null)
-    .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", now)]))
-    .returningAll()
-    .executeTakeFirst();
-  if (revoked) {
-    await record(deps, { orgId, action: "token.revoked", target: publicId });
-    return toApiToken(revoked, now);
-  }
+  const revoked = await deps.db.transaction().execute(async (trx) => {
+    const row = await trx
+      .updateTable("api_tokens")
+      .set({ revoked_at: now })
+      .where("org_id", "=", orgId)
+      .where("public_id", "=", publicId)
+      .where("is_primary", "=", 0)
+      .where("revoked_at", "is", null)
+      .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", now)]))
+      .returningAll()
+      .executeTakeFirst();
+    if (row) await record(deps, { orgId, action: "token.revoked", target: publicId }, trx);
+    return row;
+  });
+  if (revoked) return toApiToken(revoked, now);
 
   const row = await deps.db.selectFrom("api_tokens").selectAll().where("org_id", "=", orgId).where("public_id", "=", publicId).executeTakeFirst();
   if (!row) throw new PlatformError(404, "Token not found");
@@ -185,15 +193,18 @@ export async function revokeToken(deps: Deps, orgId: number, publicId: string): 
  */
 export async function resetPrimaryToken(deps: Deps, orgId: number): Promise<CreatedApiToken> {
   const secret = newTokenSecret();
-  const row = await deps.db
-    .updateTable("api_tokens")
-    .set({ secret_hash: hashTokenSecret(secret), last_used_at: null, previous_secret_hash: null, previous_secret_expires_at: null, rolled_at: deps.now() })
-    .where("org_id", "=", orgId)
-    .where("is_primary", "=", 1)
-    .returningAll()
-    .executeTakeFirst();
-  if (!row) throw new PlatformError(404, "This organization has no primary token");
-  await record(deps, { orgId, action: "organization.token_reset", target: row.public_id });
+  const row = await deps.db.transaction().execute(async (trx) => {
+    const reset = await trx
+      .updateTable("api_tokens")
+      .set({ secret_hash: hashTokenSecret(secret), last_used_at: null, previous_secret_hash: null, previous_secret_expires_at: null, rolled_at: deps.now() })
+      .where("org_id", "=", orgId)
+      .where("is_primary", "=", 1)
+      .returningAll()
+      .executeTakeFirst();
+    if (!reset) throw new PlatformError(404, "This organization has no primary token");
+    await record(deps, { orgId, action: "organization.token_reset", target: reset.public_id }, trx);
+    return reset;
+  });
   return { ...toApiToken(row, deps.now()), token: secret };
 }
 

@@ -152,6 +152,26 @@ describe("the organization's audit log", () => {
     await only(admin, "payment_method.added");
   });
 
+  it.skipIf(Boolean(process.env.TEST_DATABASE_URL))("makes no change whose entry could not be written (SQLite)", async () => {
+    await platform();
+    const admin = await h.admin("Acme");
+    const { sql } = await import("kysely");
+    const created = await (await admin.call("POST", "/tokens", { scopes: ["chat"], expiresAt: null })).json();
+    // The audit log refuses every entry: as a crash between the change and its entry.
+    await sql`create trigger no_audit before insert on audit_log begin select raise(abort, 'crash'); end`.execute(h.deps.db);
+    const tokensBefore = (await (await admin.call("GET", "/tokens")).json()).length;
+    expect((await admin.call("POST", "/tokens", { scopes: ["chat"], expiresAt: null })).status).toBe(500);
+    expect((await admin.call("DELETE", `/tokens/${created.publicId}`)).status).toBe(500);
+    expect((await admin.call("POST", "/billing/spend-cap", { monthlyCap: 5 })).status).toBe(500);
+    expect((await admin.call("POST", "/organizations/invites", { status: "single-use" })).status).toBe(500);
+    await sql`drop trigger no_audit`.execute(h.deps.db);
+    const tokens = (await (await admin.call("GET", "/tokens")).json()) as { publicId: string; revoked: boolean }[];
+    expect(tokens).toHaveLength(tokensBefore);
+    expect(tokens.find((t) => t.publicId === created.publicId)?.revoked).toBe(false);
+    expect((await (await admin.call("GET", "/billing/spend-cap")).json()).monthlyCap).toBeNull();
+    expect(await (await admin.call("GET", "/organizations/invites")).json()).toEqual([]);
+  });
+
   it("records an invite's revocation once, even when it is revoked twice", async () => {
     await platform();
     const admin = await h.admin("Acme");
