@@ -60,6 +60,33 @@ async function operatorCast() {
   return { operator, acme, helper };
 }
 
+/** A charge whose intent was recorded and which Stripe made, and then the process died before the credit. */
+async function chargedThenCrashed(orgId: number, kind: "add_funds" | "auto_recharge", key: string, amountCents: number) {
+  const a = await h.deps.db.selectFrom("billing_accounts").selectAll().where("org_id", "=", orgId).executeTakeFirstOrThrow();
+  await h.deps.db
+    .insertInto("payment_intents")
+    .values({
+      org_id: orgId,
+      kind,
+      amount_micros: amountCents * 10_000,
+      idempotency_key: key,
+      provider_intent_id: null,
+      status: "pending",
+      created_at: clock,
+      updated_at: clock,
+    })
+    .execute();
+  await paymentProvider(stripeConfig).charge({
+    customerId: a.stripe_customer_id!,
+    paymentMethodId: a.payment_method_id!,
+    amountCents,
+    idempotencyKey: key,
+    orgId,
+    kind,
+    description: kind === "add_funds" ? "Added funds" : "Auto-recharge",
+  });
+}
+
 describe("money fields are strict", () => {
   const notNumbers = ["0x10", "10", [10], true, null, { amount: 10 }];
 
@@ -180,31 +207,8 @@ describe("charges never lost after a crash", () => {
     await platform();
     const admin = await h.admin();
     await addCard(admin);
-    const a = await h.deps.db.selectFrom("billing_accounts").selectAll().where("org_id", "=", admin.orgId).executeTakeFirstOrThrow();
     // The request recorded its intent and Stripe charged the card; then the process was killed.
-    const key = `add-funds:${admin.orgId}:crashed`;
-    await h.deps.db
-      .insertInto("payment_intents")
-      .values({
-        org_id: admin.orgId,
-        kind: "add_funds",
-        amount_micros: 40_000_000,
-        idempotency_key: key,
-        provider_intent_id: null,
-        status: "pending",
-        created_at: clock,
-        updated_at: clock,
-      })
-      .execute();
-    await paymentProvider(stripeConfig).charge({
-      customerId: a.stripe_customer_id!,
-      paymentMethodId: a.payment_method_id!,
-      amountCents: 4000,
-      idempotencyKey: key,
-      orgId: admin.orgId,
-      kind: "add_funds",
-      description: "Added funds",
-    });
+    await chargedThenCrashed(admin.orgId, "add_funds", `add-funds:${admin.orgId}:crashed`, 4000);
     const charges = fake.successfulCharges.length;
 
     // Too fresh to touch: it may still be in flight in its own request.
@@ -228,33 +232,10 @@ describe("charges never lost after a crash", () => {
     const admin = await h.admin();
     await addCard(admin);
     await admin.call("POST", "/billing/auto-payment-config", { enabled: true, thresholdAmount: 10, rechargeAmount: 20 });
-    const a = await h.deps.db.selectFrom("billing_accounts").selectAll().where("org_id", "=", admin.orgId).executeTakeFirstOrThrow();
     // The recharge claimed, recorded its intent, and Stripe charged the card; then the process was killed.
     const claimedAt = clock;
-    const key = rechargeKey(admin.orgId, claimedAt);
     await h.deps.db.updateTable("billing_accounts").set({ recharge_claimed_at: claimedAt }).where("org_id", "=", admin.orgId).execute();
-    await h.deps.db
-      .insertInto("payment_intents")
-      .values({
-        org_id: admin.orgId,
-        kind: "auto_recharge",
-        amount_micros: 20_000_000,
-        idempotency_key: key,
-        provider_intent_id: null,
-        status: "pending",
-        created_at: clock,
-        updated_at: clock,
-      })
-      .execute();
-    await paymentProvider(stripeConfig).charge({
-      customerId: a.stripe_customer_id!,
-      paymentMethodId: a.payment_method_id!,
-      amountCents: 2000,
-      idempotencyKey: key,
-      orgId: admin.orgId,
-      kind: "auto_recharge",
-      description: "Auto-recharge",
-    });
+    await chargedThenCrashed(admin.orgId, "auto_recharge", rechargeKey(admin.orgId, claimedAt), 2000);
     clock += RECONCILE_AFTER_MS + 1;
     expect(await reconcilePayments(h.deps)).toEqual({ credited: 1 });
     const after = await h.deps.db.selectFrom("billing_accounts").select("recharge_claimed_at").where("org_id", "=", admin.orgId).executeTakeFirstOrThrow();
