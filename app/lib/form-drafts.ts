@@ -146,6 +146,8 @@ export function useFormDrafts(userId: number | null): boolean {
   }, [userId]);
 
   useEffect(() => {
+    // Said once: the next page's own messages are not hidden behind it.
+    setRestored(false);
     const drafts = read();
     if (!drafts) return;
     const now = Date.now();

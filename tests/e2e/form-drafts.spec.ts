@@ -23,8 +23,13 @@ test("a form posted after the session ended comes back filled in after signing i
   await expect(page).toHaveURL(/\/billing$/);
   await expect(cap.getByLabel("Monthly spend cap (USD)")).toHaveValue("777");
   await expect(page.getByRole("status").filter({ hasText: RESTORED })).toBeVisible();
-  // Nothing was saved: the user checks, then sends it. Kept for one return only.
+  // Nothing was saved: the user checks, then sends it, and the page says so.
   await expect(cap).toContainText("No cap.");
+  await cap.getByRole("button", { name: "Save cap" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Monthly spend cap set to $777.00." })).toBeVisible();
+  await expect(cap).toContainText("of $777.00.");
+  // Kept for one return only.
+  await page.request.post("/api/v1/billing/spend-cap", { data: { monthlyCap: null }, headers: { origin: new URL(page.url()).origin } });
   await page.reload();
   await expect(cap.getByLabel("Monthly spend cap (USD)")).toHaveValue("");
   await expect(page.getByText(RESTORED)).toHaveCount(0);
