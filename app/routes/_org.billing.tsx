@@ -155,7 +155,11 @@ export default function BillingPage() {
       {config.paymentMode !== "invoice" && (
         <>
           <UrlDialog name="add-funds" title="Add funds">
-            <AddFundsForm nonce={(answer?.intent === "add-funds" && answer.retryNonce) || nonce} hasPaymentMethod={hasPaymentMethod} lastResult={answer?.intent === "add-funds" ? answer.result : undefined} />
+            <AddFundsForm
+              nonce={(answer?.intent === "add-funds" && answer.retryNonce) || nonce}
+              hasPaymentMethod={hasPaymentMethod}
+              lastResult={answer?.intent === "add-funds" ? answer.result : undefined}
+            />
           </UrlDialog>
           <UrlDialog name="auto-payment" title="Auto-payment">
             <AutoPaymentForm config={config} lastResult={answer?.intent === "auto-payment" ? answer.result : undefined} />
