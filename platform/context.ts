@@ -10,6 +10,8 @@ export interface Deps {
   now: () => number;
   /** The /api/v1 request being served, for the audit log's who and from where (platform/audit/record.ts). */
   request?: Context<PlatformEnv>;
+  /** Aborted when the process stops: a request still waiting for an upstream's JSON answer gives up (server/shutdown.ts). */
+  stopping?: AbortSignal;
 }
 
 export interface Caller {

@@ -75,7 +75,7 @@ const streams = createStreamTracker();
 // The console's reads come as PlatformRequests (app/load-context.ts): Hono reads only what they have.
 const platformFetch = async (request: Request | PlatformRequest, bindings?: unknown) => streams.track(await platform.fetch(request as Request, bindings));
 const servers: http.Server[] = [];
-const shutdown = handleShutdown({ servers, streams, close: platform.close, timeoutMs: env.SHUTDOWN_TIMEOUT_MS });
+const shutdown = handleShutdown({ servers, streams, stopRequests: platform.stopRequests, close: platform.close, timeoutMs: env.SHUTDOWN_TIMEOUT_MS });
 
 const app = express();
 app.disable("x-powered-by");

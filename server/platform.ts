@@ -4,12 +4,15 @@ import { createPlatform } from "../platform/app";
 import { flushPendingMeterings } from "../platform/chat/service";
 import { openMigrated } from "../platform/db";
 import { clientAddress } from "../platform/ratelimit/address";
+import { rechargesFinished } from "../platform/billing/charges";
 import { startPaymentReconciler } from "../platform/billing/payment-intents";
 import { applyModelsFile } from "../platform/models/service";
-import { startReservationSweeper } from "../platform/spend/reservations";
+import { startReservationSweeper } from "../platform/chat/expired-holds";
 import { stopMetrics } from "../platform/models/metrics";
 import { startStatusWatcher } from "../platform/models/status-watcher";
 import { startUsageRoller } from "../platform/usage/rollup";
+import type { PlatformConfig } from "../platform/config";
+import type { DB } from "../platform/db";
 import type { Env } from "./env";
 import { forwardFetch } from "./forward-fetch";
 import { databaseReady, platformReady } from "./readiness";
@@ -20,6 +23,11 @@ export interface MountedPlatform {
   fetch: (request: Request, env?: unknown) => Promise<Response>;
   /** Why this process can't serve now (its database, or PLATFORM_URL, does not answer), or null: `/readyz`. */
   ready: ReadinessCheck;
+  /**
+   * At a shutdown's deadline: requests still waiting for an upstream's JSON answer give up and answer
+   * 503 `server_shutting_down`, their holds released (streams are ended by the stream tracker).
+   */
+  stopRequests: () => void;
   /** Stops the platform's periodic work (payment reconciliation, usage roll-ups…) and closes its database: for graceful shutdown, after the last request. */
   close: () => Promise<void>;
 }
@@ -36,7 +44,7 @@ export async function startPlatform(env: Env): Promise<MountedPlatform> {
       const headers = { ...c.req.header(), host: url.host, "x-forwarded-for": clientAddress(c) };
       return proxy(`${base}${url.pathname}${url.search}`, { ...c.req, headers, customFetch: forwardFetch });
     });
-    return { fetch: async (request, bindings) => forward.fetch(request, bindings), ready: platformReady(base), close: async () => {} };
+    return { fetch: async (request, bindings) => forward.fetch(request, bindings), ready: platformReady(base), stopRequests: () => {}, close: async () => {} };
   }
   const db = await openMigrated({ url: env.DATABASE_URL, path: env.DATABASE_PATH, checkpointInBackground: true });
   if (env.MODELS_FILE) {
@@ -51,7 +59,13 @@ export async function startPlatform(env: Env): Promise<MountedPlatform> {
       throw error;
     }
   }
-  const deps = { db, config: env.platform, now: Date.now };
+  return mountEmbedded(db, env.platform);
+}
+
+/** The embedded platform over an open, migrated database, and its background work: `close` ends both and closes the database. */
+export function mountEmbedded(db: DB, config: PlatformConfig): MountedPlatform {
+  const stopping = new AbortController();
+  const deps = { db, config, now: Date.now, stopping: stopping.signal };
   const app = createPlatform(deps);
   // Charges a crash left between the provider and the ledger are finished at start and every minute.
   // Releases the spend reservations a dead process left (decision 0084).
@@ -61,12 +75,27 @@ export async function startPlatform(env: Env): Promise<MountedPlatform> {
   const watcher = startStatusWatcher(deps);
   // Usage is rolled up in the background too, so no view pays for a long backlog (decision 0092).
   const roller = startUsageRoller(deps);
+  // Requests being answered: the database stays open until they have released or settled what they
+  // hold, however their connection ended (decision 0102).
+  const answering = new Set<Promise<unknown>>();
   return {
-    fetch: async (request, bindings) => app.fetch(request, bindings),
+    fetch: (request, bindings) => {
+      const answer = Promise.resolve(app.fetch(request, bindings));
+      answering.add(answer);
+      const done = () => void answering.delete(answer);
+      answer.then(done, done);
+      return answer;
+    },
     ready: databaseReady(db),
+    stopRequests: () => stopping.abort("The server is shutting down"),
     close: async () => {
+      stopping.abort("The server is shutting down");
       sweeper.close();
       watcher.close();
+      // And the recharges they started: a charge the provider makes after this is credited by
+      // reconciliation at the next start.
+      const settled = Promise.allSettled([...answering, rechargesFinished(deps)]);
+      await Promise.race([settled, new Promise((resolve) => setTimeout(resolve, ANSWERS_WAIT_MS).unref())]);
       await reconciler.stop();
       await roller.stop();
       await stopMetrics(db);
@@ -75,3 +104,6 @@ export async function startPlatform(env: Env): Promise<MountedPlatform> {
     },
   };
 }
+
+/** How long a stop waits for requests still being answered (and their recharges) to finish their writes. */
+const ANSWERS_WAIT_MS = 5_000;

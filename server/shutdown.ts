@@ -70,6 +70,8 @@ export type StreamTracker = ReturnType<typeof createStreamTracker>;
 export interface ShutdownOptions {
   servers: http.Server[];
   streams: StreamTracker;
+  /** Makes requests still waiting for an answer give up and answer 503 (the platform's `stopRequests`). */
+  stopRequests?: () => void;
   /** Closes what the servers used (the platform's database). */
   close: () => Promise<void>;
   /** How long in-flight requests and streams may take to finish on their own. */
@@ -82,11 +84,12 @@ const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, 
 
 /**
  * Stops accepting, lets in-flight requests and streams finish for up to `timeoutMs`, then cancels the
- * streams still running (metered as stopped), closes the remaining connections and the database, and
+ * streams still running (metered as stopped) and the requests still waiting for an answer (503), closes
+ * the remaining connections and the database, and
  * exits 0. A second signal exits at once (1).
  */
 export function handleShutdown(options: ShutdownOptions): { draining: () => boolean; shutdown: (reason: string) => Promise<void> } {
-  const { servers, streams, close, timeoutMs, log = console.log, exit = process.exit } = options;
+  const { servers, streams, stopRequests = () => {}, close, timeoutMs, log = console.log, exit = process.exit } = options;
   let started = false;
 
   async function shutdown(reason: string): Promise<void> {
@@ -112,8 +115,10 @@ export function handleShutdown(options: ShutdownOptions): { draining: () => bool
     const finished = await Promise.race([closed.then(() => true), wait(timeoutMs).then(() => false)]);
     if (!finished) {
       if (streams.size > 0) log(`Stopping ${streams.size} stream(s) still running`);
+      stopRequests();
       await streams.cancelAll();
-      // A cancelled stream ends its response normally; give those a moment to flush, then cut the rest.
+      // A cancelled stream, and a request that gave up, end their responses normally; give those a
+      // moment to flush, then cut the rest.
       await Promise.race([closed, wait(1_000)]);
       servers.forEach((s) => s.closeAllConnections());
     }

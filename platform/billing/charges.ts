@@ -138,8 +138,9 @@ export async function getRechargeStatus(deps: Deps, orgId: number): Promise<Rech
 }
 
 /**
- * Meters a completion: the debit (ledger row and balance, one transaction), then, outside the
- * transaction, at most one auto-recharge if an auto-mode balance fell under the threshold.
+ * Meters a completion: the debit (ledger row and balance, one transaction), then, if an auto-mode
+ * balance fell under the threshold, at most one auto-recharge, started and not waited for: the answer
+ * being metered does not wait on the card's provider (decision 0102). The claim keeps it at most once.
  */
 export async function recordUsage(
   deps: Deps,
@@ -148,10 +149,20 @@ export async function recordUsage(
 ): Promise<void> {
   const after = await debitUsage(deps, usage, within);
   if (after.payment_mode === "auto" && after.auto_enabled && after.auto_threshold_micros !== null && after.balance_micros < after.auto_threshold_micros) {
-    try {
-      await autoRecharge(deps, usage.orgId);
-    } catch (error) {
-      console.error(`Auto-recharge of organization ${usage.orgId} failed:`, error);
-    }
+    const done = autoRecharge(deps, usage.orgId).then(
+      () => {},
+      (error) => console.error(`Auto-recharge of organization ${usage.orgId} failed:`, error),
+    );
+    const entry = { db: deps.db, done };
+    rechargesUnderway.add(entry);
+    void done.finally(() => rechargesUnderway.delete(entry));
   }
+}
+
+/** Recharges started by debits and not yet finished, with the database each writes to. */
+const rechargesUnderway = new Set<{ db: Deps["db"]; done: Promise<void> }>();
+
+/** Resolves once the recharges debits started on this database have finished: a stop waits for them before closing it. */
+export async function rechargesFinished(deps: Deps): Promise<void> {
+  await Promise.all([...rechargesUnderway].filter((entry) => entry.db === deps.db).map((entry) => entry.done));
 }

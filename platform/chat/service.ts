@@ -71,6 +71,9 @@ export function chatErrorResponse(error: ChatError): Response {
   return new Response(JSON.stringify({ error: { message: error.message, type: error.type, param, code } }), { status: error.status, headers });
 }
 
+/** A JSON answer given up because the server stops (a stream says the same in its error event, server/shutdown.ts). */
+export const SHUTTING_DOWN_MESSAGE = "The server is shutting down: the request was stopped. Try again.";
+
 /** The refusal of a body that is not a JSON object: JSON that did not parse, or another content type. */
 export const NOT_JSON_MESSAGE = "We could not parse the JSON body of your request: send a JSON object with Content-Type: application/json.";
 
@@ -199,11 +202,17 @@ export async function chatCompletion(deps: Deps, caller: ChatCaller, body: ChatR
   // slow upstream or a long JSON answer would otherwise lose it while it still spends.
   const keepHeld = priced ? setInterval(() => void extendReservation(deps, receiptId).catch(() => {}), deps.config.streamRecheckMs ?? RECHECK_MS) : undefined;
   keepHeld?.unref();
+  // A JSON answer still awaited when the process stops is given up (a stream is ended by the server's
+  // stream tracker, and metered for what it sent): the client hears why, and the hold goes back.
+  const stopping = deps.stopping;
+  const cut = stopping && !body.stream ? AbortSignal.any([signal, stopping]) : signal;
   try {
-    return await forward(deps, caller, body, signal, model, receiptId, held, promptTokens);
+    return await forward(deps, caller, body, cut, model, receiptId, held, promptTokens);
   } catch (error) {
     // Nothing was generated: what was held goes back now rather than at expiry.
     if (priced) await release(deps, receiptId).catch((e) => console.error(`Releasing ${receiptId} failed:`, e));
+    if (stopping?.aborted && !signal.aborted && error instanceof ChatError && error.type === "request_cancelled")
+      throw new ChatError(503, SHUTTING_DOWN_MESSAGE, "server_error", { code: "server_shutting_down", retryAfter: "1" });
     throw error;
   } finally {
     clearInterval(keepHeld);
@@ -388,7 +397,7 @@ async function forward(
    */
   const recheckStream = async () => {
     try {
-      if (held > 0) await extendReservation(deps, receiptId);
+      if (held > 0) await extendReservation(deps, receiptId, progressOf(caller, model, receiptId, watcher.count(prompt), deps.now()));
       const refusal = await lostRight(deps, caller);
       if (!refusal || metering) return;
       send(streamError(refusal.message, "authentication_error", refusal.code));
@@ -619,12 +628,44 @@ function errorText(error: unknown): string {
 
 /** One completion's charge, as the first attempt and any later one write it. */
 interface Metering {
-  caller: ChatCaller;
-  model: ModelRow;
+  caller: Pick<ChatCaller, "orgId" | "userId" | "tokenId">;
+  model: MeteredModel;
   receiptId: string;
   count: TokenCount;
   outcome: "completed" | "stopped" | "failed";
   at: number;
+}
+
+/** What a charge needs of its model: the prices as they were when the request was admitted. */
+type MeteredModel = Pick<ModelRow, "name" | "rate_card_id" | "input_micros_per_million" | "output_micros_per_million" | "provider">;
+
+/** A running stream's charge so far, as its hold keeps it (JSON): what the sweeper bills if the process dies. */
+function progressOf(caller: ChatCaller, model: ModelRow, receiptId: string, count: TokenCount, at: number): string {
+  const { orgId, userId, tokenId } = caller;
+  const { name, rate_card_id, input_micros_per_million, output_micros_per_million, provider } = model;
+  const progress: Omit<Metering, "outcome"> = {
+    caller: { orgId, userId, tokenId },
+    model: { name, rate_card_id, input_micros_per_million, output_micros_per_million, provider },
+    receiptId,
+    count,
+    at,
+  };
+  return JSON.stringify(progress);
+}
+
+/**
+ * A stream whose process died before it ended (its hold expired, not extended): charged, as failed, for
+ * what its last recheck recorded it had sent (decision 0102). The settlement deletes the hold; an answer
+ * metered meanwhile by a process that was only slow keeps its own charge, the receipt's one usage row.
+ */
+export async function chargeInterrupted(deps: Deps, receiptId: string, progress: string): Promise<void> {
+  if ((await usageRecorded(deps.db, receiptId)).length > 0) {
+    await release(deps, receiptId);
+    return;
+  }
+  const recorded = JSON.parse(progress) as Omit<Metering, "outcome">;
+  await writeMetering(deps, { ...recorded, receiptId, outcome: "failed" });
+  console.warn(`Stream ${receiptId} was interrupted (its process stopped): charged for what it had sent by ${new Date(recorded.at).toISOString()}`);
 }
 
 /**

@@ -23,6 +23,7 @@ import * as m0012 from "./migrations/0012-invite-management";
 import * as m0013 from "./migrations/0013-usage-daily";
 import * as m0014 from "./migrations/0014-last-active-organization";
 import * as m0015 from "./migrations/0015-models-file-applied";
+import * as m0016 from "./migrations/0016-reservation-progress";
 
 export type DB = Kysely<Database>;
 
@@ -43,6 +44,7 @@ const migrations: Record<string, Migration> = {
   "0013-usage-daily": m0013,
   "0014-last-active-organization": m0014,
   "0015-models-file-applied": m0015,
+  "0016-reservation-progress": m0016,
 };
 
 export interface DatabaseOptions {

@@ -258,6 +258,8 @@ export interface SpendReservationsTable {
   amount_micros: number;
   created_at: number;
   expires_at: number;
+  /** A stream's charge for what it had sent by its last recheck (JSON), billed if its process dies; null otherwise. */
+  progress: string | null;
 }
 
 /** A charge recorded before the payment provider is called, so a crash between charge and credit loses nothing. */

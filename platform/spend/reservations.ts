@@ -7,8 +7,6 @@ import { microsToDollars } from "../billing/money";
 
 /** How long a reservation holds when its request never settles (a process that died): config RESERVATION_TTL_MS. */
 export const DEFAULT_RESERVATION_TTL_MS = 15 * 60_000;
-/** How often expired reservations are looked for. */
-export const SWEEP_INTERVAL_MS = 60_000;
 
 /** The UTC calendar month ('YYYY-MM') that monthly spend counts. */
 export function monthKey(now: number): string {
@@ -179,13 +177,23 @@ export async function settleWithin(
   }
 }
 
-/** Keeps a running request's reservation from expiring: the sweeper would release a hold that still spends. */
-export async function extendReservation(deps: Deps, receiptId: string): Promise<void> {
+/**
+ * Keeps a running request's reservation from expiring: the sweeper would release a hold that still
+ * spends. A stream also records its charge so far (`progress`), which the sweeper bills if its process dies.
+ */
+export async function extendReservation(deps: Deps, receiptId: string, progress?: string): Promise<void> {
   const expiresAt = deps.now() + (deps.config.reservationTtlMs ?? DEFAULT_RESERVATION_TTL_MS);
-  await deps.db.updateTable("spend_reservations").set({ expires_at: expiresAt }).where("receipt_id", "=", receiptId).execute();
+  await deps.db
+    .updateTable("spend_reservations")
+    .set(progress === undefined ? { expires_at: expiresAt } : { expires_at: expiresAt, progress })
+    .where("receipt_id", "=", receiptId)
+    .execute();
 }
 
-/** Releases a reservation whose request was never forwarded (the upstream refused or was unreachable). */
+/**
+ * Releases a reservation for nothing: its request was never forwarded (the upstream refused or was
+ * unreachable), or it expired with nothing recorded. Whether it was still there to release.
+ */
 export async function release(deps: Deps, receiptId: string): Promise<boolean> {
   return deps.db.transaction().execute((trx) => releaseWithin(trx, receiptId));
 }
@@ -212,25 +220,7 @@ async function releaseWithin(trx: DB, receiptId: string): Promise<boolean> {
   return true;
 }
 
-/**
- * Releases the reservations of requests that never settled (their process died): each in its own
- * transaction, by the same delete that settlement uses, so a late settlement charges its cost and
- * releases nothing. Returns how many were released.
- */
-export async function sweepExpiredReservations(deps: Deps): Promise<number> {
-  const expired = await deps.db.selectFrom("spend_reservations").select("receipt_id").where("expires_at", "<=", deps.now()).limit(1000).execute();
-  let count = 0;
-  for (const { receipt_id } of expired) {
-    if (await deps.db.transaction().execute((trx) => releaseWithin(trx, receipt_id))) count += 1;
-  }
-  return count;
-}
-
-/** Sweeps at start and every minute until closed (graceful shutdown calls `close`). */
-export function startReservationSweeper(deps: Deps, intervalMs = SWEEP_INTERVAL_MS): { close: () => void } {
-  const sweep = () => void sweepExpiredReservations(deps).catch((error) => console.error("Releasing expired spend reservations failed:", error));
-  sweep();
-  const timer = setInterval(sweep, intervalMs);
-  timer.unref();
-  return { close: () => clearInterval(timer) };
+/** Reservations past their expiry (their request never settled: its process died), a batch at a time. */
+export async function expiredReservations(deps: Deps): Promise<{ receipt_id: string; progress: string | null }[]> {
+  return deps.db.selectFrom("spend_reservations").select(["receipt_id", "progress"]).where("expires_at", "<=", deps.now()).limit(1000).execute();
 }

@@ -111,6 +111,17 @@ export class FakeStripe {
     });
   }
 
+  /** A slow provider: charges wait until the returned function is called. */
+  private chargesHeld: Promise<void> | null = null;
+  holdCharges(): () => void {
+    let release!: () => void;
+    this.chargesHeld = new Promise((resolve) => (release = resolve));
+    return () => {
+      this.chargesHeld = null;
+      release();
+    };
+  }
+
   /** Starts listening on loopback (port 0: any free port) and returns the settings for the `stripe` package. */
   async listen(port = 0): Promise<{ host: string; port: number; protocol: "http"; url: string }> {
     this.server = http.createServer((req, res) => void this.handle(req, res));
@@ -269,6 +280,7 @@ export class FakeStripe {
       return reply(200, visible);
     }
     if (req.method === "POST" && path === "/v1/payment_intents") {
+      if (this.chargesHeld) await this.chargesHeld;
       const amount = Number(params.amount);
       if (amount === UNREACHABLE_TWICE_CENTS) {
         const dropped = this.dropped.get(idemKey ?? "") ?? 0;

@@ -1,7 +1,7 @@
 import { AMOUNT_TOO_SMALL, RECHARGE_TOO_SMALL, THRESHOLD_NEGATIVE } from "@contract/billing";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { canSpend, setPaymentMode } from "../../platform/billing/accounts";
-import { recordUsage } from "../../platform/billing/charges";
+import { rechargesFinished, recordUsage } from "../../platform/billing/charges";
 import { FakeStripe, TEST_CARDS } from "../fakes/stripe";
 import type { Harness, Session } from "./harness";
 import { createHarness } from "./harness";
@@ -360,6 +360,7 @@ describe("balance and ledger", () => {
         recordUsage(h.deps, { orgId: admin.orgId, model: "m", rateCardId: null, costMicros: 500_000, description: `debit ${i}` }),
       ),
     );
+    await rechargesFinished(h.deps);
     expect(fake.successfulCharges.length).toBe(charges + 1);
     expect(fake.successfulCharges.at(-1)?.amount).toBe(2000);
     // 15 - 30 × 0.5 + 20

@@ -11,7 +11,8 @@ import { creditPayment } from "../../platform/billing/ledger";
 import { saveModel } from "../../platform/models/service";
 import { rollUp } from "../../platform/usage/rollup";
 import { flushPendingMeterings } from "../../platform/chat/service";
-import { sweepExpiredReservations } from "../../platform/spend/reservations";
+import { sweepExpiredReservations } from "../../platform/chat/expired-holds";
+import { extendReservation, reserve } from "../../platform/spend/reservations";
 import { sql } from "kysely";
 import type { FakeUpstream } from "../fakes/openai-upstream";
 import { countTokens } from "gpt-tokenizer";
@@ -65,6 +66,14 @@ let payments = 0;
 async function credit(orgId: number, dollars: number) {
   payments += 1;
   await creditPayment(h.deps, { orgId, paymentIntentId: `pi_test_${payments}`, amountMicros: dollars * 1e6, description: "Test funds" });
+}
+
+async function balanceOf(orgId: number): Promise<number> {
+  return Number((await h.deps.db.selectFrom("billing_accounts").select("balance_micros").where("org_id", "=", orgId).executeTakeFirstOrThrow()).balance_micros);
+}
+
+async function tokenMonthSpent(tokenId: number): Promise<number> {
+  return Number((await h.deps.db.selectFrom("api_tokens").select("month_spent_micros").where("id", "=", tokenId).executeTakeFirstOrThrow()).month_spent_micros);
 }
 
 async function ledger(session: Awaited<ReturnType<typeof setup>>) {
@@ -227,6 +236,51 @@ describe("POST /chat/completions", () => {
     await receipt(admin, response);
     const usage = await (await admin.call("GET", "/usage?days=7")).json();
     expect(usage.totals.requests).toBe(1);
+  });
+
+  it("charges a stream whose process died, at its hold's expiry, for what it had sent by its last recheck", async () => {
+    const admin = await setup({ streamRecheckMs: 50, reservationTtlMs: 150 });
+    const token = (await (await admin.call("POST", "/tokens", { scopes: ["chat"], expiresAt: null })).json()) as CreatedApiToken;
+    const response = await h.fetch("/openai/v1/chat/completions", {
+      method: "POST",
+      json: ask("fake-slow"),
+      headers: { authorization: `Bearer ${token.token}` },
+    });
+    // While it runs, its hold keeps what it has sent so far.
+    const hold = async () => h.deps.db.selectFrom("spend_reservations").select(["progress", "amount_micros"]).executeTakeFirst();
+    const read = readAll(response);
+    let seen: Awaited<ReturnType<typeof hold>>;
+    await expect.poll(async () => JSON.parse((seen = await hold())?.progress ?? "null")?.count?.completionTokens ?? 0, { interval: 20 }).toBeGreaterThan(0);
+    const { progress, amount_micros: held } = seen!;
+    const recorded = JSON.parse(progress!) as { caller: { tokenId: number }; count: { promptTokens: number; completionTokens: number } };
+    const tokenId = recorded.caller.tokenId;
+    await read;
+    await receipt(admin, response);
+    const before = { balance: await balanceOf(admin.orgId), tokenMonth: await tokenMonthSpent(tokenId) };
+
+    // The same stream in a process killed right after that recheck: its hold is left, never settled.
+    const dead = "rcpt_killed_mid_stream";
+    await reserve(h.deps, { orgId: admin.orgId, tokenId, tokenBudgeted: false, receiptId: dead, amountMicros: held });
+    await extendReservation(h.deps, dead, progress!);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await sweepExpiredReservations(h.deps)).toBe(1);
+
+    const cost = Math.ceil(recorded.count.promptTokens * 1 + recorded.count.completionTokens * 2);
+    expect(await (await admin.call("GET", `/chat/receipts/${dead}`)).json()).toMatchObject({
+      outcome: "failed",
+      inputTokens: recorded.count.promptTokens,
+      outputTokens: recorded.count.completionTokens,
+      estimated: true,
+    });
+    expect((await ledger(admin))[0]).toMatchObject({ description: expect.stringMatching(/output tokens \(estimated\), failed$/) });
+    expect(before.balance - (await balanceOf(admin.orgId))).toBe(cost);
+    expect((await tokenMonthSpent(tokenId)) - before.tokenMonth).toBe(cost);
+    expect(await h.deps.db.selectFrom("spend_reservations").selectAll().execute()).toEqual([]);
+    expect(await h.deps.db.selectFrom("billing_accounts").select("reserved_micros").where("org_id", "=", admin.orgId).executeTakeFirst()).toEqual({
+      reserved_micros: 0,
+    });
+    // Swept again: charged once.
+    expect(await sweepExpiredReservations(h.deps)).toBe(0);
   });
 
   it("keeps a long stream's hold, and stops it with an error event once its API token is revoked", async () => {

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { AMOUNT_DECIMALS, AMOUNT_NOT_A_NUMBER, decimalsMessage, notANumberMessage, rechargeCapReason } from "@contract/billing";
 import { CREDIT_NOT_POSITIVE, CREDIT_TOO_LARGE, REASON_REQUIRED, REASON_TOO_LONG } from "@contract/system";
-import { recordUsage } from "../../platform/billing/charges";
+import { rechargesFinished, recordUsage } from "../../platform/billing/charges";
 import { grantCredit } from "../../platform/billing/credits";
 import { rechargeKey, reconcilePayments, RECONCILE_AFTER_MS, startPaymentReconciler } from "../../platform/billing/payment-intents";
 import { paymentProvider } from "../../platform/providers/stripe";
@@ -244,6 +244,7 @@ describe("charges never lost after a crash", () => {
     const recharges = fake.successfulCharges.length;
     clock += 1000;
     await recordUsage(h.deps, { orgId: admin.orgId, model: "m", rateCardId: null, costMicros: 15_000_000, description: "use" });
+    await rechargesFinished(h.deps);
     expect(fake.successfulCharges.length).toBe(recharges + 1);
   });
 
@@ -324,6 +325,28 @@ describe("charges never lost after a crash", () => {
   });
 });
 
+describe("an automatic recharge", () => {
+  it("is started by the debit that needs it, which does not wait for the card's provider", async () => {
+    await platform();
+    const admin = await h.admin();
+    await addCard(admin);
+    await admin.call("POST", "/billing/add-funds", { amount: 15 });
+    await admin.call("POST", "/billing/auto-payment-config", { enabled: true, thresholdAmount: 10, rechargeAmount: 20 });
+    const release = fake.holdCharges();
+    try {
+      // The debit (an answer's metering) is written and done while the provider has not answered yet.
+      await recordUsage(h.deps, { orgId: admin.orgId, model: "m", rateCardId: null, costMicros: 10_000_000, description: "use" });
+      expect(await balanceMicros(admin.orgId)).toBe(5_000_000);
+      expect((await ledgerOf(admin.orgId)).filter((r) => r.description === "Auto-recharge")).toHaveLength(0);
+    } finally {
+      release();
+    }
+    await rechargesFinished(h.deps);
+    expect(await balanceMicros(admin.orgId)).toBe(25_000_000);
+    expect((await ledgerOf(admin.orgId)).filter((r) => r.description === "Auto-recharge")).toHaveLength(1);
+  });
+});
+
 describe("the daily recharge limit", () => {
   it("refuses the 4th automatic recharge within 24 hours, records it for /billing, and a charge clears it", async () => {
     await platform();
@@ -338,6 +361,7 @@ describe("the daily recharge limit", () => {
     for (let i = 0; i < 4; i++) {
       clock += 1000;
       await recordUsage(h.deps, { orgId: admin.orgId, model: "m", rateCardId: null, costMicros: 10_000_000, description: `use ${i}` });
+      await rechargesFinished(h.deps);
     }
     expect(recharges() - before).toBe(3);
     const status = await (await admin.call("GET", "/billing/recharges")).json();
@@ -347,6 +371,7 @@ describe("the daily recharge limit", () => {
     // More debits while paused charge nothing more.
     clock += 1000;
     await recordUsage(h.deps, { orgId: admin.orgId, model: "m", rateCardId: null, costMicros: 1_000_000, description: "more" });
+    await rechargesFinished(h.deps);
     expect(recharges() - before).toBe(3);
 
     expect((await admin.call("POST", "/billing/add-funds", { amount: 10 })).status).toBe(200);
@@ -362,10 +387,13 @@ describe("the daily recharge limit", () => {
     await admin.call("POST", "/billing/auto-payment-config", { enabled: true, thresholdAmount: 10, rechargeAmount: 10 });
     await h.deps.db.updateTable("billing_accounts").set({ recharges_per_day: 1 }).where("org_id", "=", admin.orgId).execute();
     await recordUsage(h.deps, { orgId: admin.orgId, model: "m", rateCardId: null, costMicros: 10_000_000, description: "one" });
+    await rechargesFinished(h.deps);
     await recordUsage(h.deps, { orgId: admin.orgId, model: "m", rateCardId: null, costMicros: 10_000_000, description: "two" });
+    await rechargesFinished(h.deps);
     expect((await (await admin.call("GET", "/billing/recharges")).json()).paused?.reason).toBe("1 recharge today, the daily limit");
     clock += 24 * 60 * 60_000 + 1;
     await recordUsage(h.deps, { orgId: admin.orgId, model: "m", rateCardId: null, costMicros: 1_000_000, description: "a day later" });
+    await rechargesFinished(h.deps);
     expect((await ledgerOf(admin.orgId)).filter((r) => r.description === "Auto-recharge")).toHaveLength(2);
     expect((await (await admin.call("GET", "/billing/recharges")).json()).paused).toBeNull();
   });

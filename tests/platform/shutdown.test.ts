@@ -4,7 +4,9 @@ import { getRequestListener } from "@hono/node-server";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createPlatform } from "../../platform/app";
 import { creditPayment } from "../../platform/billing/ledger";
+import { SHUTTING_DOWN_MESSAGE } from "../../platform/chat/service";
 import { saveModel } from "../../platform/models/service";
+import { mountEmbedded } from "../../server/platform";
 import { createStreamTracker, handleShutdown } from "../../server/shutdown";
 import type { FakeUpstream } from "../fakes/openai-upstream";
 import { startFakeUpstream } from "../fakes/openai-upstream";
@@ -20,10 +22,10 @@ beforeAll(async () => {
 afterAll(() => fake.close());
 afterEach(() => h?.close());
 
-/** The server's shape (server/index.ts): the platform over HTTP, its streams tracked, a shutdown on call. */
-async function serve(timeoutMs: number) {
+/** A platform with priced models on the fake upstream's `slow`, `hang` and `slow-first`, and an admin with $10. */
+async function platformWithModels() {
   h = await createHarness();
-  for (const upstream of ["slow", "hang"]) {
+  for (const upstream of ["slow", "hang", "slow-first"]) {
     await saveModel(h.deps, {
       name: `fake-${upstream}`,
       displayName: upstream,
@@ -36,7 +38,17 @@ async function serve(timeoutMs: number) {
   }
   const admin = await h.admin();
   await creditPayment(h.deps, { orgId: admin.orgId, paymentIntentId: `pi_shutdown_${Date.now()}`, amountMicros: 10e6, description: "Test funds" });
-  const app = createPlatform(h.deps);
+  return admin;
+}
+
+const chatBody = (model: string, stream: boolean) => JSON.stringify({ model, stream, messages: [{ role: "user", content: "Say hello" }] });
+
+/** The server's shape (server/index.ts): the platform over HTTP, its streams tracked, a shutdown on call. */
+async function serve(timeoutMs: number) {
+  const admin = await platformWithModels();
+  // What the server does (server/platform.ts): requests still awaiting an answer give up when it stops.
+  const stopping = new AbortController();
+  const app = createPlatform({ ...h.deps, stopping: stopping.signal });
   const streams = createStreamTracker();
   const server = http.createServer(getRequestListener(async (request: Request) => streams.track(await app.fetch(request))));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -44,22 +56,27 @@ async function serve(timeoutMs: number) {
   let exited: (code: number) => void;
   const exit = new Promise<number>((resolve) => (exited = resolve));
   const usageAtClose: unknown[] = [];
+  const holdsAtClose: unknown[] = [];
   const { shutdown } = handleShutdown({
     servers: [server],
     streams,
+    stopRequests: () => stopping.abort(),
     timeoutMs,
     log: () => {},
     exit: (code) => exited(code),
     // The database must outlive the metering: record what was written when it is closed.
-    close: async () => void usageAtClose.push(...(await h.deps.db.selectFrom("chat_usage").selectAll().execute())),
+    close: async () => {
+      usageAtClose.push(...(await h.deps.db.selectFrom("chat_usage").selectAll().execute()));
+      holdsAtClose.push(...(await h.deps.db.selectFrom("spend_reservations").selectAll().execute()));
+    },
   });
-  const chat = (model: string) =>
+  const chat = (model: string, stream = true) =>
     fetch(`${base}/api/v1/chat/completions`, {
       method: "POST",
       headers: { cookie: admin.cookie, "content-type": "application/json" },
-      body: JSON.stringify({ model, stream: true, messages: [{ role: "user", content: "Say hello" }] }),
+      body: chatBody(model, stream),
     });
-  return { base, admin, shutdown, exit, chat, usageAtClose };
+  return { base, admin, shutdown, exit, chat, usageAtClose, holdsAtClose };
 }
 
 async function firstChunk(response: Response) {
@@ -102,5 +119,57 @@ describe("graceful shutdown (SIGTERM, SIGINT)", () => {
     expect(s.usageAtClose).toEqual([expect.objectContaining({ model: "fake-hang", outcome: "stopped", estimated: 1 })]);
     const ledger = (await (await s.admin.call("GET", "/billing/ledger")).json()) as { description: string; model: string | null }[];
     expect(ledger.find((e) => e.model === "fake-hang")?.description).toMatch(/stopped/);
+  });
+
+  it("answers a JSON request still waiting for its upstream at the deadline 503, and releases its hold before the database closes", async () => {
+    const s = await serve(300);
+    fake.firstTokenDelayMs = 30_000;
+    try {
+      const answer = s.chat("fake-slow-first", false);
+      // The request is held and forwarded before the stop begins.
+      await expect.poll(() => fake.requests.filter((r) => r.model === "slow-first").length).toBe(1);
+      void s.shutdown("SIGTERM");
+      const response = await answer;
+      expect(response.status).toBe(503);
+      expect(response.headers.get("retry-after")).toBe("1");
+      expect((await response.json()).error).toMatchObject({ code: "server_shutting_down", message: SHUTTING_DOWN_MESSAGE });
+      expect(await s.exit).toBe(0);
+      expect(s.holdsAtClose).toEqual([]);
+      expect(s.usageAtClose).toEqual([]);
+    } finally {
+      fake.firstTokenDelayMs = 600;
+    }
+  });
+});
+
+describe("the embedded platform's close", () => {
+  it("ends a request still waiting for its upstream, and closes the database only after its hold is released", async () => {
+    const admin = await platformWithModels();
+    const mounted = mountEmbedded(h.deps.db, h.deps.config);
+    // What is held when the database closes (the harness's own close comes later).
+    let holdsAtClose: unknown[] | undefined;
+    const destroy = h.deps.db.destroy.bind(h.deps.db);
+    h.deps.db.destroy = async () => {
+      holdsAtClose ??= await h.deps.db.selectFrom("spend_reservations").selectAll().execute();
+      await destroy();
+    };
+    fake.firstTokenDelayMs = 30_000;
+    try {
+      const answer = mounted.fetch(
+        new Request("http://localhost/api/v1/chat/completions", {
+          method: "POST",
+          headers: { cookie: admin.cookie, "content-type": "application/json" },
+          body: chatBody("fake-slow-first", false),
+        }),
+      );
+      await expect.poll(() => fake.requests.filter((r) => r.model === "slow-first").length).toBe(1);
+      await mounted.close();
+      expect(holdsAtClose).toEqual([]);
+      const response = await answer;
+      expect(response.status).toBe(503);
+      expect((await response.json()).error.code).toBe("server_shutting_down");
+    } finally {
+      fake.firstTokenDelayMs = 600;
+    }
   });
 });

@@ -1,0 +1,38 @@
+import type { Deps } from "../context";
+import { expiredReservations, release } from "../spend/reservations";
+import { chargeInterrupted } from "./service";
+
+/** How often expired reservations are looked for. */
+export const SWEEP_INTERVAL_MS = 60_000;
+
+/**
+ * Finishes the holds of requests that never settled because their process died (decision 0084): a
+ * stream that had recorded what it sent is charged for that (decision 0102), and any other hold is
+ * released for nothing. Each in its own transaction, by the same delete that settlement uses, so a late
+ * settlement releases nothing twice. Returns how many were finished.
+ */
+export async function sweepExpiredReservations(deps: Deps): Promise<number> {
+  let count = 0;
+  for (const { receipt_id, progress } of await expiredReservations(deps)) {
+    if (progress === null) {
+      if (await release(deps, receipt_id)) count += 1;
+      continue;
+    }
+    try {
+      await chargeInterrupted(deps, receipt_id, progress);
+      count += 1;
+    } catch (error) {
+      console.error(`Charging the interrupted stream ${receipt_id} failed (tried again at the next sweep):`, error instanceof Error ? error.message : error);
+    }
+  }
+  return count;
+}
+
+/** Sweeps at start and every minute until closed (graceful shutdown calls `close`). */
+export function startReservationSweeper(deps: Deps, intervalMs = SWEEP_INTERVAL_MS): { close: () => void } {
+  const sweep = () => void sweepExpiredReservations(deps).catch((error) => console.error("Releasing expired spend reservations failed:", error));
+  sweep();
+  const timer = setInterval(sweep, intervalMs);
+  timer.unref();
+  return { close: () => clearInterval(timer) };
+}
