@@ -14,8 +14,11 @@ export function createStreamTracker() {
     /** The response, its event-stream body passed through a stream the shutdown can cancel. */
     track(response: Response): Response {
       // The content type first: asking a JSON reply for its body would make Hono's light Response build a
-      // web stream, and the adapter then write it chunk by chunk instead of as one string.
-      if (!String(response.headers.get("content-type")).includes("text/event-stream") || !response.body) return response;
+      // web stream, and the adapter then write it chunk by chunk instead of as one string. And the headers
+      // are taken before the body: a light Response asked for its body is rebuilt from its first headers,
+      // which drops those set on it since (CORS, rate limits: decision 0098).
+      const headers = response.headers;
+      if (!String(headers.get("content-type")).includes("text/event-stream") || !response.body) return response;
       const reader = response.body.getReader();
       let stop: () => Promise<void>;
       const body = new ReadableStream<Uint8Array>({
@@ -52,7 +55,7 @@ export function createStreamTracker() {
           await reader.cancel(reason);
         },
       });
-      return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+      return new Response(body, { status: response.status, statusText: response.statusText, headers });
     },
     /** Ends every running stream; resolves when their sources finished (metered). */
     async cancelAll(): Promise<void> {

@@ -10,6 +10,7 @@ import { setPaymentMode } from "../../platform/billing/accounts";
 import { creditPayment } from "../../platform/billing/ledger";
 import { saveModel } from "../../platform/models/service";
 import { rollUp } from "../../platform/usage/rollup";
+import { createStreamTracker } from "../../server/shutdown";
 import { flushPendingMeterings } from "../../platform/chat/service";
 import { sweepExpiredReservations } from "../../platform/chat/expired-holds";
 import { extendReservation, reserve } from "../../platform/spend/reservations";
@@ -515,7 +516,10 @@ describe("metering into the billing ledger", () => {
 describe("/openai/v1 with the official openai client", () => {
   async function serve() {
     const admin = await setup();
-    const listener = getRequestListener(createPlatform(h.deps).fetch);
+    // As the server serves it (server/index.ts): streamed replies pass through the shutdown's tracker.
+    const platform = createPlatform(h.deps);
+    const streams = createStreamTracker();
+    const listener = getRequestListener(async (request: Request, bindings: unknown) => streams.track(await platform.fetch(request, bindings)));
     const server = http.createServer((req, res) => void listener(req, res));
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/openai/v1`;
@@ -569,7 +573,10 @@ describe("/openai/v1 as OpenAI's clients read it (decision 0098)", () => {
 
   async function client(scopes = ["chat", "models:read"], settings: Record<string, unknown> = {}) {
     const admin = await setup();
-    const listener = getRequestListener(createPlatform(h.deps).fetch);
+    // As the server serves it (server/index.ts): streamed replies pass through the shutdown's tracker.
+    const platform = createPlatform(h.deps);
+    const streams = createStreamTracker();
+    const listener = getRequestListener(async (request: Request, bindings: unknown) => streams.track(await platform.fetch(request, bindings)));
     server = http.createServer((req, res) => void listener(req, res));
     await new Promise<void>((r) => server!.listen(0, "127.0.0.1", r));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/openai/v1`;
@@ -707,6 +714,24 @@ describe("/openai/v1 as OpenAI's clients read it (decision 0098)", () => {
     expect(call.status).toBe(200);
     expect(call.headers.get("access-control-allow-origin")).toBe("*");
     expect(call.headers.get("access-control-expose-headers")).toMatch(/x-request-id/);
+    // A streamed reply and refusals made past authentication carry it too, or the browser reads none of them.
+    const complete = (model: string, stream: boolean) =>
+      fetch(`${base}/chat/completions`, {
+        method: "POST",
+        headers: { origin: "https://app.example", authorization: `Bearer ${token.token}`, "content-type": "application/json" },
+        body: JSON.stringify({ model, stream, messages: hello }),
+      });
+    for (const [model, stream, status] of [
+      ["fake-echo", true, 200],
+      ["fake-echo", false, 200],
+      ["no-such-model", false, 404],
+      ["fake-rate-limited", false, 429],
+    ] as const) {
+      const answer = await complete(model, stream);
+      expect([model, stream, answer.status, answer.headers.get("access-control-allow-origin")]).toEqual([model, stream, status, "*"]);
+      expect(answer.headers.get("access-control-expose-headers")).toMatch(/x-receipt-id|x-request-id/);
+      await answer.body?.cancel();
+    }
   });
 });
 
