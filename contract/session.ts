@@ -1,6 +1,9 @@
 import { z } from "zod";
 import { ROLES } from "./team";
 
+/** The platform's session cookie (httpOnly, SameSite=Lax, path /): the console clears it itself when the platform can't. */
+export const SESSION_COOKIE = "sid";
+
 /** The entities of the /api/v1 contract's session (SPEC §3, DESIGN §3). */
 export const organizationRefSchema = z.object({ id: z.number(), name: z.string() });
 export type OrganizationRef = z.infer<typeof organizationRefSchema>;

@@ -1,10 +1,11 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { AppLoadContext } from "@remix-run/node";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { platformClient } from "../app/platform/client.server";
 import type { Env } from "./env";
 import { startPlatform } from "./platform";
+import { platformProxy } from "./platform-proxy";
 
 // With PLATFORM_URL the console's platform calls are forwarded over HTTP. Reads reach the platform as
 // bare url, method and headers (app/load-context.ts, decision 0087's eleventh pass); writes as Requests.
@@ -28,7 +29,10 @@ const upstream = http.createServer((req, res) => {
   });
 });
 await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
-const platform = await startPlatform({ PLATFORM_URL: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/` } as Env);
+const platform = await startPlatform({
+  PLATFORM_URL: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/`,
+  platform: { appOrigin: "http://console.test" },
+} as Env);
 afterAll(() => void upstream.close());
 
 const context = { platformFetch: (request) => platform.fetch(request as Request), clientAddress: "203.0.113.9" } as AppLoadContext;
@@ -74,5 +78,68 @@ describe("platform calls through PLATFORM_URL", () => {
     expect(start.headers.getSetCookie()).toEqual(["oauth_state=s; HttpOnly"]);
     expect(received.at(-1)).toMatchObject({ url: "/api/v1/auth/google", headers: { host: "console.example.test" } });
     expect(received.filter((r) => r.url.startsWith("/authorize"))).toEqual([]);
+  });
+
+  it("leave out the headers of the client's own connection, which the platform's client refuses to send", async () => {
+    const bindings = { incoming: { ip: "198.51.100.7", headers: {} } };
+    const request = new Request("http://console.test/openai/v1/models", {
+      headers: { authorization: "Bearer sk-x", expect: "100-continue", connection: "keep-alive, TE, x-hop", te: "trailers", "x-hop": "1", upgrade: "h2c" },
+    });
+    const answer = await platform.fetch(request, bindings);
+    expect(answer.status).toBe(200);
+    const headers = received.at(-1)!.headers;
+    expect(headers.authorization).toBe("Bearer sk-x");
+    expect([headers.expect, headers.te, headers["x-hop"], headers.upgrade]).toEqual([undefined, undefined, undefined, undefined]);
+  });
+
+  it("pass on the id this server logs the request under", async () => {
+    const bindings = { incoming: { ip: "198.51.100.7", headers: { "x-request-id": "console-id-1" } } };
+    await platform.fetch(new Request("http://console.test/api/v1/auth/providers", { headers: { "x-request-id": "not plain!" } }), bindings);
+    expect(received.at(-1)!.headers["x-request-id"]).toBe("console-id-1");
+  });
+});
+
+describe("a platform that can't be reached or does not answer", () => {
+  const stalled = http.createServer(() => {});
+  const down = `http://127.0.0.1:1`;
+  const browser = { incoming: { ip: "198.51.100.7", headers: { "x-request-id": "id-2" } } };
+  afterAll(() => {
+    stalled.closeAllConnections();
+    stalled.close();
+  });
+
+  it("answers a client 502 in the contract's shape, OpenAI's under /openai/v1, and names the request in the log", async () => {
+    const errors: unknown[] = [];
+    const spy = vi.spyOn(console, "error").mockImplementation((...args) => void errors.push(args.join(" ")));
+    try {
+      const proxy = platformProxy(down);
+      const api = await proxy(new Request("http://console.test/api/v1/auth/session"), browser);
+      expect([api.status, await api.json()]).toEqual([502, { error: "The platform did not answer. Please try again." }]);
+      const openai = await proxy(new Request("http://console.test/openai/v1/models"), browser);
+      expect(openai.status).toBe(502);
+      expect(openai.headers.get("access-control-allow-origin")).toBe("*");
+      expect((await openai.json()).error).toMatchObject({ type: "server_error", code: "platform_unreachable" });
+      expect(errors).toEqual([
+        expect.stringContaining("GET /api/v1/auth/session (request id-2)"),
+        expect.stringContaining("GET /openai/v1/models (request id-2)"),
+      ]);
+      // The console's own calls get the failure, for their own messages (the pages' "Failed to …").
+      await expect(proxy(new Request("http://console.test/api/v1/auth/session"))).rejects.toThrow();
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it("gives up on a platform that does not answer in time: 504", async () => {
+    await new Promise<void>((resolve) => stalled.listen(0, "127.0.0.1", resolve));
+    const spy = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const proxy = platformProxy(`http://127.0.0.1:${(stalled.address() as AddressInfo).port}`, { readMs: 200, writeMs: 200, completionMs: 200 });
+      const answer = await proxy(new Request("http://console.test/openai/v1/models"), browser);
+      expect(answer.status).toBe(504);
+      expect((await answer.json()).error.code).toBe("platform_timeout");
+    } finally {
+      spy.mockRestore();
+    }
   });
 });

@@ -1,9 +1,6 @@
-import { Hono } from "hono";
-import { proxy } from "hono/proxy";
 import { createPlatform } from "../platform/app";
 import { flushPendingMeterings } from "../platform/chat/service";
 import { openMigrated } from "../platform/db";
-import { clientAddress } from "../platform/ratelimit/address";
 import { rechargesFinished } from "../platform/billing/charges";
 import { startPaymentReconciler } from "../platform/billing/payment-intents";
 import { applyModelsFile } from "../platform/models/service";
@@ -14,7 +11,7 @@ import { startUsageRoller } from "../platform/usage/rollup";
 import type { PlatformConfig } from "../platform/config";
 import type { DB } from "../platform/db";
 import type { Env } from "./env";
-import { forwardFetch } from "./forward-fetch";
+import { platformProxy } from "./platform-proxy";
 import { databaseReady, platformReady } from "./readiness";
 import type { ReadinessCheck } from "./readiness";
 
@@ -36,15 +33,12 @@ export interface MountedPlatform {
 export async function startPlatform(env: Env): Promise<MountedPlatform> {
   if (env.PLATFORM_URL) {
     const base = env.PLATFORM_URL.replace(/\/$/, "");
-    const forward = new Hono().all("*", (c) => {
-      const url = new URL(c.req.url);
-      // The platform believes this process about the client's address, so it gets the address as
-      // this process resolved it (TRUST_PROXY), never the header the browser wrote (decision 0095).
-      // And the console's own host name, which the browser asked for: the platform answers for that name.
-      const headers = { ...c.req.header(), host: url.host, "x-forwarded-for": clientAddress(c) };
-      return proxy(`${base}${url.pathname}${url.search}`, { ...c.req, headers, customFetch: forwardFetch });
-    });
-    return { fetch: async (request, bindings) => forward.fetch(request, bindings), ready: platformReady(base), stopRequests: () => {}, close: async () => {} };
+    return {
+      fetch: platformProxy(base),
+      ready: platformReady(base, env.platform.appOrigin ?? `http://localhost:${env.PORT}`),
+      stopRequests: () => {},
+      close: async () => {},
+    };
   }
   const db = await openMigrated({ url: env.DATABASE_URL, path: env.DATABASE_PATH, checkpointInBackground: true });
   if (env.MODELS_FILE) {

@@ -40,12 +40,25 @@ describe("/readyz", () => {
     expect(await readyz(async () => null, true)).toEqual({ status: 503, body: { ok: false, reason: "shutting down" } });
   });
 
-  it("with PLATFORM_URL, is 503 when the platform answers a server error or not at all", async () => {
+  it("with PLATFORM_URL, is 503 when the platform refuses the console's host name, answers a server error or not at all", async () => {
     let status = 200;
-    const platform = await listen((_req, res) => res.writeHead(status).end("{}"));
-    expect((await readyz(platformReady(platform))).status).toBe(200);
+    const hosts: (string | undefined)[] = [];
+    const platform = await listen((req, res) => {
+      hosts.push(req.headers.host);
+      res.writeHead(req.headers.host === "console.example.test" ? status : 421).end("{}");
+    });
+    expect((await readyz(platformReady(platform, "https://console.example.test"))).status).toBe(200);
+    expect(hosts).toEqual(["console.example.test"]);
+    // A platform whose APP_ORIGIN names another host refuses every page and sign-in of this console.
+    expect(await readyz(platformReady(platform, "https://elsewhere.example.test"))).toEqual({
+      status: 503,
+      body: { ok: false, reason: "platform: answered 421" },
+    });
     status = 503;
-    expect(await readyz(platformReady(platform))).toEqual({ status: 503, body: { ok: false, reason: "platform: answered 503" } });
-    expect((await readyz(platformReady("http://127.0.0.1:1"))).status).toBe(503);
+    expect(await readyz(platformReady(platform, "https://console.example.test"))).toEqual({
+      status: 503,
+      body: { ok: false, reason: "platform: answered 503" },
+    });
+    expect((await readyz(platformReady("http://127.0.0.1:1", "https://console.example.test"))).status).toBe(503);
   });
 });

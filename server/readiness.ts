@@ -1,6 +1,7 @@
 import type { RequestHandler } from "express";
 import { sql } from "kysely";
 import type { DB } from "../platform/db";
+import { forwardFetch } from "./forward-fetch";
 
 /** Why this process should get no traffic now, or null when it can serve. */
 export type ReadinessCheck = () => Promise<string | null>;
@@ -18,13 +19,18 @@ export function databaseReady(db: DB): ReadinessCheck {
   };
 }
 
-/** An external platform (PLATFORM_URL) answers a cheap call of the contract without a server error. */
-export function platformReady(base: string, timeoutMs = 2_000): ReadinessCheck {
+/**
+ * An external platform (PLATFORM_URL) answers a cheap call of the contract, as it answers the console's
+ * own calls: for the console's host name, through the same client. A refusal counts too: a platform
+ * that answers 421 to the console's name refuses every sign-in and page.
+ */
+export function platformReady(base: string, appOrigin: string, timeoutMs = 2_000): ReadinessCheck {
+  const host = new URL(appOrigin).host;
   return async () => {
     try {
-      const response = await fetch(`${base}/api/v1/auth/providers`, { signal: AbortSignal.timeout(timeoutMs) });
+      const response = await forwardFetch(new Request(`${base}/api/v1/auth/providers`, { headers: { host }, signal: AbortSignal.timeout(timeoutMs) }));
       await response.body?.cancel();
-      return response.status >= 500 ? `platform: answered ${response.status}` : null;
+      return response.ok ? null : `platform: answered ${response.status}`;
     } catch {
       return "platform: not answering";
     }

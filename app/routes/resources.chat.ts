@@ -5,6 +5,8 @@ import { platformClient } from "~/platform/client.server";
 import { modelStatuses } from "~/platform/models.server";
 import { staleOrganizationRefusal } from "~/session.server";
 
+const SEND_FAILED = "Failed to send message";
+
 function json(body: unknown, status = 200, headers?: HeadersInit) {
   const h = new Headers(headers);
   h.set("content-type", "application/json");
@@ -22,7 +24,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const parsed = chatSendSchema.safeParse(await request.json().catch(() => null));
   if (!parsed.success) return json({ error: { message: "Send a model and at least one message" } }, 400);
   const api = platformClient(request, context);
-  const stale = await staleOrganizationRefusal(request, api);
+  let stale: string | null;
+  try {
+    stale = await staleOrganizationRefusal(request, api);
+  } catch (error) {
+    // The session could not be checked (the platform is down): a 503 here would read as a model warming up.
+    if (error instanceof Response) return json({ error: { message: SEND_FAILED } }, 502);
+    throw error;
+  }
   if (stale) return json({ error: { message: stale } }, 409, api.headers);
   let upstream: Response;
   try {
@@ -30,7 +39,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   } catch (error) {
     if (request.signal.aborted) return new Response(null, { status: 499 });
     console.error("Chat request failed:", error);
-    return json({ error: { message: "Failed to send message" } }, 502);
+    return json({ error: { message: SEND_FAILED } }, 502);
   }
   const headers = new Headers(api.headers);
   const receipt = upstream.headers.get("x-receipt-id");

@@ -1,9 +1,9 @@
 import type { Context } from "hono";
+import { SESSION_COOKIE } from "@contract/session";
 import { deleteCookie, getCookie, getSignedCookie, setCookie, setSignedCookie } from "hono/cookie";
 import type { PlatformEnv } from "../context";
 import { publicOrigin } from "../http/hosts";
 
-export const SESSION_COOKIE = "sid";
 const OAUTH_COOKIE = "oauth_flow";
 export const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
 

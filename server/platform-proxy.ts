@@ -1,0 +1,78 @@
+import type { IncomingMessage } from "node:http";
+import { Hono } from "hono";
+import { proxy } from "hono/proxy";
+import { clientAddress } from "../platform/ratelimit/address";
+import type { ForwardTimeouts } from "./forward-fetch";
+import { FORWARD_TIMEOUTS, forwardFetch, isTimeout } from "./forward-fetch";
+
+/**
+ * Headers that describe this one connection, not the request (RFC 9110 §7.6.1), and `Expect`, which
+ * this process answers itself: the platform's client refuses to send them (a 500 for curl's `Expect:
+ * 100-continue` on a body over 1 MiB, or `Connection: …, TE`).
+ */
+const HOP_BY_HOP = new Set([
+  "connection",
+  "keep-alive",
+  "proxy-connection",
+  "proxy-authorization",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade",
+  "http2-settings",
+  "expect",
+]);
+
+/** The request's headers as the platform gets them: without this connection's own, and those `Connection` names. */
+export function forwardedHeaders(headers: Record<string, string>): Record<string, string> {
+  const named = new Set((headers.connection ?? "").split(",").map((name) => name.trim().toLowerCase()));
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !HOP_BY_HOP.has(name) && !named.has(name)));
+}
+
+const UNREACHABLE = "The platform did not answer. Please try again.";
+
+/**
+ * What a client of this server reads when the platform at PLATFORM_URL can't be reached or does not
+ * answer in time: 502 or 504 in the contract's shape (OpenAI's under /openai/v1), not a bare 500.
+ */
+function unreachable(path: string, timedOut: boolean): Response {
+  const status = timedOut ? 504 : 502;
+  if (path.startsWith("/openai/")) {
+    const error = { message: UNREACHABLE, type: "server_error", param: null, code: timedOut ? "platform_timeout" : "platform_unreachable" };
+    return Response.json({ error }, { status, headers: { "access-control-allow-origin": "*" } });
+  }
+  return Response.json({ error: UNREACHABLE }, { status });
+}
+
+/**
+ * The console in front of an external platform (PLATFORM_URL, DESIGN §1): every /api/v1 and /openai/v1
+ * request, and the console's own platform calls, are forwarded there.
+ */
+export function platformProxy(base: string, timeouts: ForwardTimeouts = FORWARD_TIMEOUTS): (request: Request, bindings?: unknown) => Promise<Response> {
+  const forward = new Hono().all("*", async (c) => {
+    const url = new URL(c.req.url);
+    const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+    // The platform believes this process about the client's address, so it gets the address as
+    // this process resolved it (TRUST_PROXY), never the header the browser wrote (decision 0095).
+    // And the console's own host name, which the browser asked for: the platform answers for that name.
+    const headers: Record<string, string | undefined> = { ...forwardedHeaders(c.req.header()), host: url.host, "x-forwarded-for": clientAddress(c) };
+    // The id this process logs the request under (server/request-id.ts), so both logs name it alike.
+    const requestId = incoming?.headers?.["x-request-id"];
+    if (typeof requestId === "string") headers["x-request-id"] = requestId;
+    try {
+      return await proxy(`${base}${url.pathname}${url.search}`, { ...c.req, headers, customFetch: (forwarded) => forwardFetch(forwarded, timeouts) });
+    } catch (error) {
+      // The console's own calls get the error: their callers' fallbacks say what failed (SPEC's texts).
+      if (!incoming) throw error;
+      console.error(
+        `Platform at PLATFORM_URL did not answer ${c.req.method} ${url.pathname} (request ${requestId ?? "-"}): ${error instanceof Error ? error.message : String(error)}`,
+      );
+      return unreachable(url.pathname, isTimeout(error));
+    }
+  });
+  // Hono would answer a bare 500; the console's own calls get the failure itself (above).
+  forward.onError((error) => {
+    throw error;
+  });
+  return async (request, bindings) => forward.fetch(request, bindings);
+}
