@@ -1,8 +1,8 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { beforeAll, describe, expect, it } from "vitest";
 import { PAGE_ORGANIZATION_HEADER } from "~/features/auth/page-organization";
-import { action as logout, LOGOUT_INCOMPLETE } from "./logout";
-import { action as sendChat } from "./resources.chat";
+import { action as logout, LOGOUT_INCOMPLETE } from "~/routes/logout";
+import { action as sendChat } from "~/routes/resources.chat";
 
 // What the console's routes answer when the platform can't be reached (PLATFORM_URL down, or the
 // embedded platform's database): its calls throw (server/platform-proxy.ts).
