@@ -53,6 +53,8 @@ test("a second user joins with an invite code and lands on /team", async ({ page
   await join.click();
   await expect(second.getByRole("alert")).toHaveText("This invite code is invalid or has already been used");
   await expect(second.getByPlaceholder("Enter invite code")).toHaveValue("WRONGCODE234");
+  // The keyboard is back in the field to correct it, not on the page's body.
+  await expect(second.getByPlaceholder("Enter invite code")).toBeFocused();
   await second.getByPlaceholder("Enter invite code").fill(` ${code} `);
   await join.click();
   await expect(second).toHaveURL(/\/team$/);

@@ -34,7 +34,7 @@ for (const javaScriptEnabled of [true, false]) {
 
       await activate(page.request, secondId);
       await page.getByRole("button", { name: "Single-use invite" }).click();
-      await expect(page.getByRole("status").filter({ hasText: refusal(first, second) })).toBeVisible();
+      await expect(page.getByRole("alert").filter({ hasText: refusal(first, second) })).toBeVisible();
       await expect(page.getByLabel("Active organization").locator("option:checked")).toHaveText(second);
       expect(await (await page.request.get("/api/v1/organizations/invites")).json()).toEqual([]);
       await activate(page.request, firstId);
@@ -46,7 +46,7 @@ for (const javaScriptEnabled of [true, false]) {
       const cap = page.getByRole("region", { name: "Monthly spend cap" });
       await cap.getByLabel("Monthly spend cap (USD)").fill("123");
       await cap.getByRole("button", { name: "Save cap" }).click();
-      await expect(page.getByRole("status").filter({ hasText: refusal(first, second) })).toBeVisible();
+      await expect(page.getByRole("alert").filter({ hasText: refusal(first, second) })).toBeVisible();
       expect(await (await page.request.get("/api/v1/billing/spend-cap")).json()).toMatchObject({ monthlyCap: null });
     });
   });

@@ -43,7 +43,7 @@ test("an admin invites, a second user joins with the code, the admin promotes th
 
   const promotedRow = page.getByRole("row", { name: new RegExp(joiner.email) });
   // The toasts' live region is on the page before its message is written into it, so it is announced.
-  const toasts = page.locator('[role="status"].toast-box');
+  const toasts = page.locator('.toast-box [role="status"]');
   await expect(toasts).toBeEmpty();
   await promotedRow.getByRole("button", { name: "Remove" }).click();
   const confirm = page.getByRole("alertdialog", { name: new RegExp(`Remove ${joiner.name}`) });

@@ -14,7 +14,7 @@ interface AuditTableProps {
 /** The log, newest first: when, who, what, on what, the values before and after, from where. */
 export function AuditTable({ entries, timeZone, organizations }: AuditTableProps) {
   return (
-    <TableRegion labelledBy="audit-title">
+    <TableRegion label="Audit log table">
       <table className="table table-sm" aria-label="Audit log">
         <thead>
           <tr>

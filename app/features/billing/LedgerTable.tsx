@@ -1,6 +1,7 @@
 import { Link } from "@remix-run/react";
 import { ChevronLeft, ChevronRight } from "lucide-react";
 import { Alert } from "~/components/Alert";
+import { TableRegion } from "~/components/TableRegion";
 import { formatChange, formatExactChange, formatLedgerTime } from "./format";
 import type { LedgerPage } from "./ledger-page";
 import { BILLING_MESSAGES } from "./messages";
@@ -20,7 +21,7 @@ export function LedgerTable({ page, timeZone }: { page: LedgerPage; timeZone: st
         ) : page.rows.length === 0 ? (
           <p className="py-6 text-center text-base-content/70">{BILLING_MESSAGES.emptyLedger}</p>
         ) : (
-          <div className="overflow-x-auto">
+          <TableRegion label="Activity table">
             <table className="table">
               <thead>
                 <tr>
@@ -47,7 +48,7 @@ export function LedgerTable({ page, timeZone }: { page: LedgerPage; timeZone: st
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableRegion>
         )}
         {(page.newerCursor !== null || page.olderCursor !== null) && (
           <nav className="join mt-2 self-end" aria-label="Ledger pages">

@@ -2,8 +2,10 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import type { SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form } from "@remix-run/react";
+import { useEffect, useRef } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { Alert } from "~/components/Alert";
+import { useArrivalKey } from "~/lib/use-arrival";
 import { useIsPending } from "~/lib/use-is-pending";
 import type { OnboardingIntent } from "./forms";
 import { onboardingSchema } from "./forms";
@@ -85,6 +87,13 @@ function OrgForm({ intent, field: name, label, placeholder, helper, button, busy
   const error = field.errors?.[0] ?? form.errors?.[0] ?? null;
   const blank = String(field.value ?? "").trim() === "";
   const { key, ...inputProps } = getInputProps(field, { type: "text" });
+  // A refusal (an unknown code, a name taken) puts the keyboard back in the field to correct, rather
+  // than on the page's body where the disabled button left it (audit L).
+  const input = useRef<HTMLInputElement>(null);
+  const arrival = useArrivalKey(lastResult);
+  useEffect(() => {
+    if (arrival > 0 && lastResult?.status === "error") input.current?.focus();
+  }, [arrival, lastResult]);
   return (
     <Form method="post" className="flex flex-col gap-2" aria-labelledby={`${field.id}-label`} {...getFormProps(form)}>
       <input type="hidden" name="intent" value={intent} />
@@ -93,6 +102,7 @@ function OrgForm({ intent, field: name, label, placeholder, helper, button, busy
       </label>
       <input
         key={key}
+        ref={input}
         {...inputProps}
         className={`input w-full ${error ? "input-error" : ""}`}
         placeholder={placeholder}

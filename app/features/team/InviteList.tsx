@@ -17,7 +17,7 @@ export function InviteList({ invites, timeZone }: { invites: ActiveInvite[]; tim
         {invites.length === 0 ? (
           <p className="text-base-content/70">No active invite codes.</p>
         ) : (
-          <TableRegion labelledBy="invites-title">
+          <TableRegion label="Invite codes table">
             <table className="table">
               <thead>
                 <tr>

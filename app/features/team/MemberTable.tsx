@@ -20,7 +20,7 @@ export function MemberTable({ members, viewer }: MemberTableProps) {
         <h2 id="members-title" className="card-title">
           Members <span className="badge badge-ghost">{members.length}</span>
         </h2>
-        <TableRegion labelledBy="members-title">
+        <TableRegion label="Members table">
           <table className="table">
             <thead>
               <tr>

@@ -37,7 +37,7 @@ export function TokenTable({ tokens, isAdmin, now, timeZone, monthSpend = {} }: 
         {tokens.length === 0 ? (
           <p className="text-base-content/70">No tokens yet.</p>
         ) : (
-          <TableRegion labelledBy="tokens-title">
+          <TableRegion label="Tokens table">
             <table className="table" aria-label="API tokens">
               <thead>
                 <tr>

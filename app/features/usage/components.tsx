@@ -2,6 +2,7 @@ import { Link } from "@remix-run/react";
 import { BarChart3, Coins, Hash, MessageSquare, TriangleAlert } from "lucide-react";
 import type { ReactNode } from "react";
 import { Alert } from "~/components/Alert";
+import { TableRegion } from "~/components/TableRegion";
 import type { MemberUsage, ModelUsage, SourceUsage, UsageFigures } from "~/platform/usage";
 import type { ChartMetric, UsagePeriod } from "./format";
 import type { UsageFilterValues } from "./format";
@@ -87,7 +88,7 @@ export function ModelTable({ models, totals }: { models: ModelUsage[]; totals: U
     <div className="card bg-base-100 shadow-sm">
       <div className="card-body">
         <h2 className="card-title">By model</h2>
-        <div className="overflow-x-auto">
+        <TableRegion label="Usage by model table">
           <table className="table">
             <caption className="sr-only">Usage per model</caption>
             <thead>
@@ -127,7 +128,7 @@ export function ModelTable({ models, totals }: { models: ModelUsage[]; totals: U
               </tr>
             </tfoot>
           </table>
-        </div>
+        </TableRegion>
       </div>
     </div>
   );
@@ -195,7 +196,7 @@ function BreakdownTable({
     <div className="card bg-base-100 shadow-sm">
       <div className="card-body">
         <h2 className="card-title">{title}</h2>
-        <div className="overflow-x-auto">
+        <TableRegion label={`${title} table`}>
           <table className="table">
             <caption className="sr-only">{caption}</caption>
             <thead>
@@ -221,7 +222,7 @@ function BreakdownTable({
               ))}
             </tbody>
           </table>
-        </div>
+        </TableRegion>
       </div>
     </div>
   );
