@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import { createPlatform } from "../platform/app";
 import { flushPendingMeterings } from "../platform/chat/service";
 import { openMigrated } from "../platform/db";
@@ -59,6 +60,8 @@ export async function startPlatform(env: Env): Promise<MountedPlatform> {
 /** The embedded platform over an open, migrated database, and its background work: `close` ends both and closes the database. */
 export function mountEmbedded(db: DB, config: PlatformConfig): MountedPlatform {
   const stopping = new AbortController();
+  // Every JSON chat request listens to it while it waits: as many listeners as requests in flight.
+  setMaxListeners(0, stopping.signal);
   const deps = { db, config, now: Date.now, stopping: stopping.signal };
   const app = createPlatform(deps);
   // Charges a crash left between the provider and the ledger are finished at start and every minute.

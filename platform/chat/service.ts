@@ -204,8 +204,22 @@ export async function chatCompletion(deps: Deps, caller: ChatCaller, body: ChatR
   keepHeld?.unref();
   // A JSON answer still awaited when the process stops is given up (a stream is ended by the server's
   // stream tracker, and metered for what it sent): the client hears why, and the hold goes back.
+  // (Not AbortSignal.any: Node keeps every signal it makes from a long-lived one, a leak per request.)
   const stopping = deps.stopping;
-  const cut = stopping && !body.stream ? AbortSignal.any([signal, stopping]) : signal;
+  let cut = signal;
+  let unlink = () => {};
+  if (stopping && !body.stream) {
+    const either = new AbortController();
+    const abort = () => either.abort(signal.aborted ? signal.reason : stopping.reason);
+    if (signal.aborted || stopping.aborted) abort();
+    signal.addEventListener("abort", abort, { once: true });
+    stopping.addEventListener("abort", abort, { once: true });
+    unlink = () => {
+      signal.removeEventListener("abort", abort);
+      stopping.removeEventListener("abort", abort);
+    };
+    cut = either.signal;
+  }
   try {
     return await forward(deps, caller, body, cut, model, receiptId, held, promptTokens);
   } catch (error) {
@@ -216,6 +230,7 @@ export async function chatCompletion(deps: Deps, caller: ChatCaller, body: ChatR
     throw error;
   } finally {
     clearInterval(keepHeld);
+    unlink();
   }
 }
 
