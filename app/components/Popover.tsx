@@ -1,5 +1,6 @@
 import type { CSSProperties, HTMLAttributes, ReactNode } from "react";
 import { createContext, useContext, useEffect, useId, useRef } from "react";
+import { wrapTab } from "~/lib/focus-trap";
 
 // @types/react 18 predates the popover attributes; React 18 passes them through as written. The merged
 // interfaces must repeat React's type parameter, unused here.
@@ -22,6 +23,7 @@ interface PopoverProps {
   trigger: ReactNode;
   triggerClassName: string;
   triggerLabel?: string;
+  /** An `alertdialog` (a question) is modal: Tab stays inside it while it is open. The others close when focus leaves them. */
   role: "dialog" | "alertdialog" | undefined;
   /** The accessible name of the popover (dialogs). */
   label?: string;
@@ -38,6 +40,8 @@ interface PopoverProps {
  * is never clipped by a table's scroll area or covered by a toast, Escape and a click elsewhere close
  * it, focus goes back to the button, and all of it works before JavaScript loads. Where anchor
  * positioning is missing the panel shows in the middle of the screen instead (daisyUI's fallback).
+ * Focus never lands on what the open panel covers (WCAG 2.4.11): a question keeps Tab inside it until
+ * it is answered or dismissed, and any other panel closes once focus leaves it and its button.
  */
 export function Popover({
   trigger,
@@ -67,10 +71,44 @@ export function Popover({
     panel.addEventListener("toggle", onToggle);
     return () => panel.removeEventListener("toggle", onToggle);
   }, [focusFirstButton]);
+  const opener = useRef<HTMLButtonElement>(null);
+  const modal = role === "alertdialog";
+  useEffect(() => {
+    const panel = ref.current;
+    const button = opener.current;
+    if (!panel || !button) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (panel.matches(":popover-open")) wrapTab(event, panel);
+    };
+    // Focus moving to another element than the panel's or its button's (Tab, a click): the panel is done.
+    // A null relatedTarget (the window lost focus, a pressed button was disabled) leaves it open.
+    const onFocusOut = (event: FocusEvent) => {
+      const to = event.relatedTarget;
+      if (!(to instanceof Node) || panel.contains(to) || button.contains(to)) return;
+      if (panel.matches(":popover-open")) panel.hidePopover();
+    };
+    if (modal) {
+      panel.addEventListener("keydown", onKey);
+      return () => panel.removeEventListener("keydown", onKey);
+    }
+    panel.addEventListener("focusout", onFocusOut);
+    button.addEventListener("focusout", onFocusOut);
+    return () => {
+      panel.removeEventListener("focusout", onFocusOut);
+      button.removeEventListener("focusout", onFocusOut);
+    };
+  }, [modal]);
   const anchor = `--${id}`;
   return (
     <>
-      <button type="button" popovertarget={id} className={triggerClassName} aria-label={triggerLabel} style={{ anchorName: anchor } as CSSProperties}>
+      <button
+        ref={opener}
+        type="button"
+        popovertarget={id}
+        className={triggerClassName}
+        aria-label={triggerLabel}
+        style={{ anchorName: anchor } as CSSProperties}
+      >
         {trigger}
       </button>
       <div
@@ -79,6 +117,7 @@ export function Popover({
         popover="auto"
         role={role}
         aria-label={label}
+        aria-modal={modal || undefined}
         className={`dropdown dropdown-end anchored-popover ${className}`.trim()}
         style={{ positionAnchor: anchor } as CSSProperties}
       >

@@ -1,7 +1,7 @@
 import type { Locator, Page } from "@playwright/test";
 import { signInWithOrganization } from "./support/auth";
 import { organizationWithMember } from "./support/team";
-import { expect, test } from "./support/test";
+import { expect, hydrated, test } from "./support/test";
 
 /**
  * Confirmations, the Roll step and the account menu open in the browser's top layer (decision 0097):
@@ -68,6 +68,63 @@ test("a confirmation takes focus on Cancel, and Escape or a click elsewhere clos
   await expect(page.getByRole("button", { name: "Logout" })).toBeHidden();
   // The token was not revoked by any of this.
   await expect(tokenRow(page, publicId!)).toContainText("active");
+});
+
+test("an open confirmation keeps Tab and Shift+Tab inside it until it is dismissed", async ({ page }) => {
+  await signInWithOrganization(page, "TrapTab");
+  const [publicId] = await createTokens(page, 1);
+  await page.goto("/tokens");
+  await hydrated(page);
+  const revoke = tokenRow(page, publicId!).getByRole("button", { name: "Revoke" });
+  await revoke.click();
+  const question = page.getByRole("alertdialog", { name: new RegExp(`Revoke ${publicId}`) });
+  const cancel = question.getByRole("button", { name: "Cancel" });
+  const confirm = question.getByRole("button", { name: "Revoke token" });
+  await expect(cancel).toBeFocused();
+  await page.keyboard.press("Tab");
+  await expect(confirm).toBeFocused();
+  // Past the last button focus comes back to the first, not to the row's controls under the question.
+  await page.keyboard.press("Tab");
+  await expect(cancel).toBeFocused();
+  await page.keyboard.press("Shift+Tab");
+  await expect(confirm).toBeFocused();
+  await expect(question).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(question).toBeHidden();
+  await expect(revoke).toBeFocused();
+  await expect(tokenRow(page, publicId!)).toContainText("active");
+});
+
+test("Roll and the account menu close when Tab leaves them, so focus is never under them", async ({ page }) => {
+  await signInWithOrganization(page, "LeaveTab");
+  const [publicId] = await createTokens(page, 1);
+  await page.goto("/tokens");
+  await hydrated(page);
+  await tokenRow(page, publicId!)
+    .getByRole("button", { name: `Roll ${publicId}` })
+    .click();
+  const roll = page.getByRole("dialog", { name: `Roll ${publicId}` });
+  await expect(roll).toBeVisible();
+  await roll.getByRole("button", { name: "Roll token" }).focus();
+  await page.keyboard.press("Tab");
+  await expect(roll).toBeHidden();
+  // Focus goes on to the row's next control (Revoke), which the closed panel no longer covers.
+  await expect(tokenRow(page, publicId!).getByRole("button", { name: "Revoke" })).toBeFocused();
+
+  const account = page.getByRole("button", { name: "Account menu" });
+  await account.focus();
+  await page.keyboard.press("Enter");
+  const logout = page.getByRole("button", { name: "Logout" });
+  await expect(logout).toBeVisible();
+  // Shift+Tab from inside back to the menu's own button keeps it open.
+  await page.getByRole("link", { name: "Organizations" }).focus();
+  await page.keyboard.press("Shift+Tab");
+  await expect(account).toBeFocused();
+  await expect(logout).toBeVisible();
+  await logout.focus();
+  await page.keyboard.press("Tab");
+  await expect(logout).toBeHidden();
+  await expect(page).toHaveURL(/\/tokens$/);
 });
 
 test("on a desktop screen the token table scrolls inside its card, with each row's actions in view", async ({ page }) => {
