@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { createOrganizationWithRequests, newPerson, OPERATOR, signInWithOrganization } from "./support/auth";
 import { inviteWithRequests, joinWithRequests, signedInPage, switchOrganization } from "./support/team";
-import { expect, test } from "./support/test";
+import { expect, hydrated, test } from "./support/test";
 
 /** Issue 14: a user who has organizations creates or joins another from inside the console, and switching keeps the page. */
 
@@ -124,6 +124,39 @@ test("switching from a system page to an ordinary organization lands on /team", 
     if (id) await page.request.delete(`/api/v1/organizations/members/${id}`);
     await operator.context().close();
   }
+});
+
+test("the switcher's arrow keys browse its list without switching; Enter on an organization switches to it", async ({ page }) => {
+  const { orgName } = await signInWithOrganization(page, "Arrows");
+  const second = `Second ${orgName}`;
+  await createOrganizationWithRequests(page.request, second);
+  await page.goto("/team");
+  await hydrated(page);
+  await expect(page.getByRole("complementary", { name: "Sidebar" }).getByRole("button", { name: "Switch" })).toHaveCount(0);
+  const active = async () =>
+    ((await (await page.request.get("/api/v1/auth/session")).json()) as { activeOrganization: { name: string } }).activeOrganization.name;
+  expect(await active()).toBe(second);
+  const posts: string[] = [];
+  page.on("request", (r) => {
+    if (r.method() === "POST" && r.url().includes("/switch-organization")) posts.push(r.url());
+  });
+
+  await switcher(page).focus();
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("ArrowUp");
+  await page.waitForTimeout(1000);
+  expect(posts).toEqual([]);
+  expect(await active()).toBe(second);
+  await expect(switcher(page).locator("option:checked")).toHaveText(second);
+
+  // The list is open: the highlighted organization is chosen with Enter, and only then it switches.
+  await page.getByRole("option", { name: orgName, exact: true }).focus();
+  const answered = page.waitForResponse((r) => r.url().includes("/switch-organization") && r.request().method() === "POST");
+  await page.keyboard.press("Enter");
+  await answered;
+  await expect(switcher(page).locator("option:checked")).toHaveText(orgName);
+  expect(await active()).toBe(orgName);
 });
 
 test.describe("with JavaScript disabled", () => {

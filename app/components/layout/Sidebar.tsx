@@ -116,7 +116,10 @@ export function SidebarLink({ to, active, children }: { to: string; active: bool
 
 /**
  * Switches on change; before hydration, a Switch button submits it (DESIGN §6). The current page goes
- * with it, so the switch keeps it when the new organization has it (issue 14).
+ * with it, so the switch keeps it when the new organization has it (issue 14). Like the other selects
+ * that save on change it keeps daisyUI's picker (`appearance: base-select`): the arrow keys open the
+ * list and move in it, and only Enter or a click switches (WCAG 3.2.2; a plain select switched on the
+ * first ArrowDown). Paint containment keeps a long name's text inside the box, off the Switch button.
  */
 function OrganizationSwitcher({ organizations, active }: Pick<SidebarProps, "organizations" | "active">) {
   const location = useLocation();
@@ -132,7 +135,7 @@ function OrganizationSwitcher({ organizations, active }: Pick<SidebarProps, "org
       answer={active.id}
       saveLabel="Switch"
       className="flex flex-col gap-1 px-1"
-      selectClassName="select select-sm w-full min-w-0 appearance-none"
+      selectClassName="select select-sm w-full min-w-0 contain-paint"
     />
   );
 }
