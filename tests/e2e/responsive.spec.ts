@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { signInWithOrganization } from "./support/auth";
-import { expect, test } from "./support/test";
+import { expect, hydrated, test } from "./support/test";
 
 /** Issue 14.1: below `lg` the sidebar is a drawer behind the header's menu button; at 1440 px it stays. */
 
@@ -113,6 +113,19 @@ test.describe("at 1440 px", () => {
     await sidebarNav(page).getByRole("link", { name: "API Tokens" }).click();
     await expect(page).toHaveURL(/\/tokens$/);
     await expect(sidebarNav(page)).toBeVisible();
+  });
+
+  test("pointing at or focusing a sidebar link leaves the links below it where they were", async ({ page }) => {
+    await signInWithOrganization(page);
+    await page.goto("/team");
+    await hydrated(page);
+    const tokens = sidebarNav(page).getByRole("link", { name: "API Tokens" });
+    const before = (await tokens.boundingBox())!.y;
+    // Hover and focus prefetch the page: the prefetch's <link> elements go into the list item.
+    await page.getByRole("navigation", { name: "Home" }).getByRole("link", { name: "Chat" }).hover();
+    await sidebarNav(page).getByRole("link", { name: "Team" }).focus();
+    await expect.poll(() => page.locator("aside li link").count()).toBeGreaterThan(0);
+    expect((await tokens.boundingBox())!.y).toBe(before);
   });
 
   test("the active link is marked as the current page", async ({ page }) => {

@@ -53,8 +53,10 @@ function NavSection({ title, items, pathname }: { title: string; items: NavItem[
 }
 
 function NavList({ title, items, activeTo }: { title: string; items: NavItem[]; activeTo: string }) {
+  // A link's prefetch (on hover or focus) puts `<link>` elements beside it in its item, which daisyUI's
+  // menu would lay out as boxes: the item grew by hundreds of pixels under the pointer or the focus.
   return (
-    <ul className="menu w-full p-0">
+    <ul className="menu w-full p-0 [&_link]:hidden">
       <li className="menu-title">{title}</li>
       {items.map(({ to, label, icon: Icon }) => (
         <li key={to}>
