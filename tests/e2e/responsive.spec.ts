@@ -54,6 +54,31 @@ test.describe("at 390 px", () => {
     await expect(toggle).toBeFocused();
   });
 
+  test("the open drawer keeps focus: it moves in, Tab and Shift+Tab never reach the page under it", async ({ page }) => {
+    await signInWithOrganization(page);
+    await page.goto("/tokens");
+    await hydrated(page);
+    const toggle = page.getByRole("checkbox", { name: "Navigation menu" });
+    await toggle.focus();
+    await page.keyboard.press("Space");
+    await expect(sidebarNav(page)).toBeVisible();
+    const inDrawer = () => page.evaluate(() => document.activeElement?.closest("aside") !== null);
+    await expect.poll(inDrawer).toBe(true);
+    // More presses than the drawer has stops, both ways: each one stays in the drawer.
+    for (const key of ["Tab", "Shift+Tab"]) {
+      for (let i = 0; i < 25; i++) {
+        await page.keyboard.press(key);
+        expect(await inDrawer(), `${key} #${i + 1} left the drawer`).toBe(true);
+      }
+    }
+    await page.keyboard.press("Escape");
+    await expect(sidebarNav(page)).toBeHidden();
+    await expect(toggle).toBeFocused();
+    // Closed, the page is usable again: Tab goes on into the header and the content.
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.closest(".drawer-content") !== null)).toBe(true);
+  });
+
   test("the main screens have no horizontal page scroll (nor at 360 px)", async ({ page }) => {
     test.slow(); // two dozen pages
     await signInWithOrganization(page);

@@ -1,18 +1,26 @@
 import { useLocation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useEffect, useRef, useState } from "react";
+import { tabStops, wrapTab } from "~/lib/focus-trap";
 
 /** The id of the drawer's checkbox: the header's menu button is a label for it. */
 export const NAV_DRAWER_ID = "nav-drawer";
 
+/** Tailwind's `lg`: from here the sidebar stays beside the content and is no drawer. */
+const BESIDE = "(min-width: 64rem)";
+
 /**
  * The signed-in shell (SPEC §2, issue 14): a skip link, the 260 px sidebar beside the content from
  * the `lg` breakpoint, and below it a daisyUI checkbox drawer, so the menu opens and closes without
- * JavaScript too. Once hydrated, Escape and any navigation close it as well.
+ * JavaScript too. Once hydrated, Escape and any navigation close it as well, and the open drawer is
+ * modal (WCAG 2.4.11): focus moves into it, Tab stays in it, and the page it covers is inert.
  */
 export function SidebarLayout({ sidebar, header, children }: { sidebar: ReactNode; header: ReactNode; children: ReactNode }) {
   const [open, setOpen] = useState(false);
   const toggle = useRef<HTMLInputElement>(null);
+  const side = useRef<HTMLDivElement>(null);
+  const behind = useRef<HTMLDivElement>(null);
+  const skip = useRef<HTMLAnchorElement>(null);
   const location = useLocation();
 
   // A link in the drawer navigates: the drawer has done its job. Set the DOM too, in case it was
@@ -24,18 +32,40 @@ export function SidebarLayout({ sidebar, header, children }: { sidebar: ReactNod
 
   useEffect(() => {
     if (!open) return;
+    const beside = window.matchMedia(BESIDE);
+    const covered = [behind.current, skip.current].filter((el) => el !== null);
+    // Only while it covers the page: a window widened past `lg` shows the sidebar beside the content.
+    const cover = () => covered.forEach((el) => (el.inert = !beside.matches));
+    cover();
+    beside.addEventListener("change", cover);
+    // Into the drawer, once it can take focus: daisyUI shows it after a short delay (its transition).
+    let frame = 0;
+    const started = performance.now();
+    const focusIn = () => {
+      const first = side.current ? tabStops(side.current)[0] : undefined;
+      if (beside.matches || !first) return;
+      first.focus();
+      if (document.activeElement !== first && performance.now() - started < 1000) frame = requestAnimationFrame(focusIn);
+    };
+    focusIn();
     const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Tab" && !beside.matches && side.current) wrapTab(e, side.current);
       if (e.key !== "Escape") return;
       setOpen(false);
       toggle.current?.focus(); // its focus ring shows on the menu button
     };
     window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
+    return () => {
+      cancelAnimationFrame(frame);
+      window.removeEventListener("keydown", onKey);
+      beside.removeEventListener("change", cover);
+      covered.forEach((el) => (el.inert = false));
+    };
   }, [open]);
 
   return (
     <>
-      <a href="#main" className="skip-link btn btn-primary">
+      <a ref={skip} href="#main" className="skip-link btn btn-primary">
         Skip to content
       </a>
       <div className="drawer h-dvh lg:drawer-open">
@@ -49,13 +79,13 @@ export function SidebarLayout({ sidebar, header, children }: { sidebar: ReactNod
           onChange={(e) => setOpen(e.currentTarget.checked)}
         />
         {/* The sidebar before the page in the DOM, as on screen, so Tab meets it first (the grid places both). */}
-        <div className="drawer-side z-40">
+        <div ref={side} className="drawer-side z-40">
           <label htmlFor={NAV_DRAWER_ID} className="drawer-overlay lg:hidden">
             <span className="sr-only">Close navigation menu</span>
           </label>
           {sidebar}
         </div>
-        <div className="drawer-content flex h-dvh min-w-0 flex-col">
+        <div ref={behind} className="drawer-content flex h-dvh min-w-0 flex-col">
           {header}
           <main id="main" tabIndex={-1} className="flex-1 overflow-y-auto p-4 outline-none sm:p-6">
             <div className="mx-auto w-full max-w-content">{children}</div>
