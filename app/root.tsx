@@ -4,6 +4,7 @@ import { Links, Outlet, Scripts, ScrollRestoration, useLoaderData, useMatches, u
 import type { ReactNode } from "react";
 import { GeneralErrorBoundary } from "./components/GeneralErrorBoundary";
 import { ProgressBar } from "./components/ProgressBar";
+import { RouteAnnouncer } from "./components/RouteAnnouncer";
 import { Toaster } from "./components/Toaster";
 import { ClientHintCheck, getHints } from "./lib/client-hints";
 import { useFocusAfterAction } from "./lib/focus-after-action";
@@ -58,6 +59,7 @@ export default function App() {
       <ProgressBar />
       <Outlet />
       <Toaster toast={restored ? DRAFTS_RESTORED : toast} />
+      <RouteAnnouncer />
     </>
   );
 }
