@@ -125,7 +125,7 @@ test.describe("at 390 px", () => {
       await page.goto("/team");
       await page.waitForLoadState("networkidle");
       if (drawer === "open") {
-        await page.locator("header label.drawer-button").click();
+        await page.locator("header .drawer-button").click();
         await expect(page.getByRole("navigation", { name: "Organization" })).toBeVisible();
       }
       const found = await seriousViolations(page);

@@ -7,7 +7,8 @@ import { expect, hydrated, test } from "./support/test";
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1440, height: 900 };
 
-const menuButton = (page: Page) => page.locator("header label.drawer-button");
+/** A button once hydrated; before that (and without JavaScript) a label of the drawer's checkbox. */
+const menuButton = (page: Page) => page.locator("header .drawer-button");
 const sidebarNav = (page: Page) => page.getByRole("navigation", { name: "Organization" });
 
 test.describe("at 390 px", () => {
@@ -41,10 +42,12 @@ test.describe("at 390 px", () => {
     await signInWithOrganization(page);
     await page.goto("/team");
     await expect(page.getByRole("heading", { name: "Team", level: 1 })).toBeVisible();
+    await hydrated(page);
     await page.keyboard.press("Tab"); // the skip link
-    await page.keyboard.press("Tab"); // the menu button (the drawer's checkbox)
-    const toggle = page.getByRole("checkbox", { name: "Navigation menu" });
+    await page.keyboard.press("Tab"); // the menu button
+    const toggle = page.getByRole("button", { name: "Menu", exact: true });
     await expect(toggle).toBeFocused();
+    await expect(toggle).toHaveAttribute("aria-expanded", "false");
     await page.keyboard.press("Space");
     await expect(sidebarNav(page)).toBeVisible();
     await page.keyboard.press("Tab");
@@ -52,13 +55,19 @@ test.describe("at 390 px", () => {
     await page.keyboard.press("Escape");
     await expect(sidebarNav(page)).toBeHidden();
     await expect(toggle).toBeFocused();
+    await expect(toggle).toHaveAttribute("aria-expanded", "false");
+    await page.keyboard.press("Enter");
+    await expect(sidebarNav(page)).toBeVisible();
+    await expect(menuButton(page)).toHaveAttribute("aria-expanded", "true");
+    await page.keyboard.press("Escape");
+    await expect(toggle).toBeFocused();
   });
 
   test("the open drawer keeps focus: it moves in, Tab and Shift+Tab never reach the page under it", async ({ page }) => {
     await signInWithOrganization(page);
     await page.goto("/tokens");
     await hydrated(page);
-    const toggle = page.getByRole("checkbox", { name: "Navigation menu" });
+    const toggle = page.getByRole("button", { name: "Menu", exact: true });
     await toggle.focus();
     await page.keyboard.press("Space");
     await expect(sidebarNav(page)).toBeVisible();

@@ -1,7 +1,7 @@
 import { Form, Link, useLocation } from "@remix-run/react";
 import { Popover } from "~/components/Popover";
 import { Building2, Menu } from "lucide-react";
-import { NAV_DRAWER_ID } from "./SidebarLayout";
+import { NAV_DRAWER_ID, useNavDrawer } from "./SidebarLayout";
 
 interface AppHeaderProps {
   title: string;
@@ -10,18 +10,40 @@ interface AppHeaderProps {
 
 /**
  * Page title and the avatar menu with Logout (SPEC §2); below `lg`, the menu button that opens the
- * sidebar drawer (a label of the drawer's checkbox, whose keyboard focus it shows: no JavaScript needed).
+ * sidebar drawer: before hydration a label of the drawer's checkbox, whose keyboard focus it shows (no
+ * JavaScript needed); then a button that says whether the drawer is expanded.
  */
 export function AppHeader({ title, user }: AppHeaderProps) {
   const initial = (user.name || user.email).trim().charAt(0).toUpperCase() || "?";
   const location = useLocation();
+  const drawer = useNavDrawer();
+  const menuClassName = "btn btn-square btn-ghost drawer-button lg:hidden";
+  const menuContent = (
+    <>
+      <Menu className="size-5" aria-hidden />
+      <span className="sr-only">Menu</span>
+    </>
+  );
   return (
     <header className="flex items-center justify-between gap-2 border-b border-base-300 bg-base-100 px-3 py-3 sm:gap-4 sm:px-6">
       <div className="flex min-w-0 items-center gap-2">
-        <label htmlFor={NAV_DRAWER_ID} className="btn btn-square btn-ghost drawer-button lg:hidden" title="Open navigation menu">
-          <Menu className="size-5" aria-hidden />
-          <span className="sr-only">Menu</span>
-        </label>
+        {drawer ? (
+          <button
+            ref={drawer.button}
+            type="button"
+            className={menuClassName}
+            title="Open navigation menu"
+            aria-expanded={drawer.open}
+            aria-controls={drawer.controls}
+            onClick={drawer.toggle}
+          >
+            {menuContent}
+          </button>
+        ) : (
+          <label htmlFor={NAV_DRAWER_ID} className={menuClassName} title="Open navigation menu">
+            {menuContent}
+          </label>
+        )}
         <h1 className="truncate text-xl font-semibold">{title}</h1>
       </div>
       {/* Keyed by the path: a link in the menu navigates without a page load, and the menu closes behind it. */}

@@ -1,10 +1,31 @@
 import { useLocation } from "@remix-run/react";
-import type { ReactNode } from "react";
-import { useEffect, useRef, useState } from "react";
+import type { ReactNode, RefObject } from "react";
+import { createContext, useContext, useEffect, useMemo, useRef, useState } from "react";
+import { useHydrated } from "remix-utils/use-hydrated";
 import { tabStops, wrapTab } from "~/lib/focus-trap";
 
 /** The id of the drawer's checkbox: the header's menu button is a label for it. */
 export const NAV_DRAWER_ID = "nav-drawer";
+
+/** The drawer's panel, which the header's menu button controls. */
+const NAV_DRAWER_SIDE_ID = "nav-drawer-side";
+
+interface NavDrawer {
+  open: boolean;
+  toggle: () => void;
+  button: RefObject<HTMLButtonElement>;
+  controls: string;
+}
+
+const NavDrawerContext = createContext<NavDrawer | null>(null);
+
+/**
+ * The drawer's state for the header's menu button, once hydrated (null before: the button is then a
+ * label of the drawer's checkbox, which works without JavaScript).
+ */
+export function useNavDrawer(): NavDrawer | null {
+  return useContext(NavDrawerContext);
+}
 
 /** Tailwind's `lg`: from here the sidebar stays beside the content and is no drawer. */
 const BESIDE = "(min-width: 64rem)";
@@ -21,6 +42,9 @@ export function SidebarLayout({ sidebar, header, children }: { sidebar: ReactNod
   const side = useRef<HTMLDivElement>(null);
   const behind = useRef<HTMLDivElement>(null);
   const skip = useRef<HTMLAnchorElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const hydrated = useHydrated();
+  const drawer = useMemo<NavDrawer>(() => ({ open, toggle: () => setOpen((was) => !was), button, controls: NAV_DRAWER_SIDE_ID }), [open]);
   const location = useLocation();
 
   // A link in the drawer navigates: the drawer has done its job. Set the DOM too, in case it was
@@ -52,7 +76,9 @@ export function SidebarLayout({ sidebar, header, children }: { sidebar: ReactNod
       if (e.key === "Tab" && !beside.matches && side.current) wrapTab(e, side.current);
       if (e.key !== "Escape") return;
       setOpen(false);
-      toggle.current?.focus(); // its focus ring shows on the menu button
+      // Back to the menu button (in the page, inert until the effect's cleanup: free it first).
+      if (behind.current) behind.current.inert = false;
+      (button.current ?? toggle.current)?.focus();
     };
     window.addEventListener("keydown", onKey);
     return () => {
@@ -75,18 +101,22 @@ export function SidebarLayout({ sidebar, header, children }: { sidebar: ReactNod
           type="checkbox"
           className="drawer-toggle"
           aria-label="Navigation menu"
+          // Hydrated, the header's menu button (a button with aria-expanded) drives it: the checkbox
+          // only holds the state daisyUI's drawer reads, out of the Tab order and the accessibility tree.
+          tabIndex={hydrated ? -1 : undefined}
+          aria-hidden={hydrated || undefined}
           checked={open}
           onChange={(e) => setOpen(e.currentTarget.checked)}
         />
         {/* The sidebar before the page in the DOM, as on screen, so Tab meets it first (the grid places both). */}
-        <div ref={side} className="drawer-side z-40">
+        <div ref={side} id={NAV_DRAWER_SIDE_ID} className="drawer-side z-40">
           <label htmlFor={NAV_DRAWER_ID} className="drawer-overlay lg:hidden">
             <span className="sr-only">Close navigation menu</span>
           </label>
           {sidebar}
         </div>
         <div ref={behind} className="drawer-content flex h-dvh min-w-0 flex-col">
-          {header}
+          <NavDrawerContext.Provider value={hydrated ? drawer : null}>{header}</NavDrawerContext.Provider>
           <main id="main" tabIndex={-1} className="flex-1 overflow-y-auto p-4 outline-none sm:p-6">
             <div className="mx-auto w-full max-w-content">{children}</div>
           </main>
