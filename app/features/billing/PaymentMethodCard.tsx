@@ -8,9 +8,9 @@ import { BILLING_MESSAGES } from "./messages";
 /** The card on file, with Update and Remove; or the way to set one up. */
 export function PaymentMethodCard({ hasPaymentMethod, card }: { hasPaymentMethod: boolean; card: PaymentMethodSummary }) {
   return (
-    <section className="card bg-base-100 shadow-sm" aria-labelledby="payment-method-title">
+    <section className="card bg-base-100 shadow-sm" aria-labelledby="payment-method-card-title">
       <div className="card-body">
-        <h2 id="payment-method-title" className="card-title">
+        <h2 id="payment-method-card-title" className="card-title">
           <CreditCard className="size-5" aria-hidden /> Payment method
         </h2>
         {hasPaymentMethod ? (
