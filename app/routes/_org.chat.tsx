@@ -112,7 +112,6 @@ export default function ChatPage() {
   const chooseModel = (name: string) => {
     setModel(name);
     chat.cancelRetry(); // a model change cancels a pending retry (SPEC §4)
-    inputRef.current?.focus();
   };
 
   const rows = Math.min(MAX_INPUT_ROWS, Math.max(1, input.split("\n").length));

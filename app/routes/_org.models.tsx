@@ -139,7 +139,7 @@ function ModelRows({ models, initialStatus, metrics }: { models: Model[]; initia
       {models.map((model) => (
         <tr key={model.name} className="hover:bg-base-200/50">
           <td>
-            <StatusDot status={statusOf(status, model.name)} focusable />
+            <StatusDot status={statusOf(status, model.name)} className="text-sm whitespace-nowrap" />
           </td>
           <td className="font-mono text-sm">
             <Link to={modelPagePath(model.name)} className="link link-hover" aria-label={`${model.name}: reliability over 7 days`}>

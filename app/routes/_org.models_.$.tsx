@@ -67,7 +67,6 @@ export default function ModelPage() {
               <p className="font-mono text-sm text-base-content/70">{model.name}</p>
               <p className="mt-1 flex items-center gap-2 text-sm">
                 <StatusDot status={status} />
-                <span className="capitalize">{status}</span>
               </p>
             </div>
             <Link to={`/chat?model=${encodeURIComponent(model.name)}`} className="btn btn-sm btn-primary btn-outline">

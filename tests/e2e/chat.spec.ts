@@ -9,13 +9,14 @@ import { expect, test } from "./support/test";
 
 const input = (page: Page) => page.getByRole("textbox", { name: "Message" });
 const replies = (page: Page) => page.getByRole("listitem", { name: "Assistant message" });
+const picker = (page: Page) => page.getByRole("button", { name: /^Model / });
 
 test("choose a model, send, watch the reply stream in, open and close its thinking, regenerate and delete", async ({ page }) => {
   await signInWithOrganization(page);
   await page.goto("/chat?model=no-such-model");
-  await page.getByRole("button", { name: /Model:/ }).click();
+  await page.getByRole("button", { name: /^Model / }).click();
   await page.getByRole("option", { name: /Built-in development model/ }).click();
-  await expect(page.getByRole("button", { name: /Model: Built-in development model/ })).toBeVisible();
+  await expect(page.getByRole("button", { name: /^Model Built-in development model/ })).toBeVisible();
 
   await input(page).fill("Hello there");
   await input(page).press("Enter");
@@ -89,6 +90,69 @@ test("Stop aborts the reply all the way to the upstream", async ({ page }) => {
     await closed;
     await expect(replies(page)).toContainText("Stopped.");
     await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+  } finally {
+    await dispose();
+  }
+});
+
+test("the model picker is named once, by its label and what it shows, and says each status in a word", async ({ page }) => {
+  await signInWithOrganization(page);
+  await page.goto("/chat");
+  const button = page.getByRole("button", { name: /^Model Built-in development model Online TTFT (no data|\d+ ms)$/ });
+  await expect(button).toBeVisible();
+  await expect(button.getByText("Online", { exact: true })).toBeVisible();
+  await button.click();
+  const option = page.getByRole("option", { name: /^Built-in development model builtin Online TTFT (no data|\d+ ms)$/ });
+  await expect(option).toBeVisible();
+  await expect(option.getByText("Online", { exact: true })).toBeVisible();
+});
+
+test("the model picker works from the keyboard: one Tab stop, arrows, Home and End, and focus back on its button", async ({ page }) => {
+  const { names, dispose } = await fakeModels(["echo", "slow"]);
+  try {
+    await signInWithOrganization(page);
+    await page.goto("/chat?model=builtin");
+    await picker(page).focus();
+    await page.keyboard.press("Enter");
+    const listbox = page.getByRole("listbox", { name: "Models" });
+    const options = listbox.getByRole("option");
+    const tabStops = () => options.evaluateAll((all) => all.filter((o) => (o as HTMLElement).tabIndex === 0).length);
+    await expect(listbox.getByRole("option", { selected: true })).toBeFocused();
+    expect(await tabStops()).toBe(1);
+    await page.keyboard.press("End");
+    await expect(options.last()).toBeFocused();
+    await page.keyboard.press("Home");
+    await expect(options.first()).toBeFocused();
+    await page.keyboard.press("ArrowDown");
+    await expect(options.nth(1)).toBeFocused();
+    expect(await tabStops()).toBe(1);
+
+    // Escape closes it and gives focus back to the button.
+    await page.keyboard.press("Escape");
+    await expect(listbox).toHaveCount(0);
+    await expect(picker(page)).toBeFocused();
+    await expect(picker(page)).toHaveAttribute("aria-expanded", "false");
+
+    // Tab leaves it, closed, for the next control (one Tab stop, not one per model).
+    await page.keyboard.press("Enter");
+    await expect(listbox).toBeVisible();
+    await page.keyboard.press("Tab");
+    await expect(listbox).toHaveCount(0);
+    await expect(page.getByRole("link", { name: "API examples" })).toBeFocused();
+
+    // Shift+Tab goes back to the button, closed too.
+    await picker(page).press("Enter");
+    await expect(listbox).toBeVisible();
+    await page.keyboard.press("Shift+Tab");
+    await expect(listbox).toHaveCount(0);
+    await expect(picker(page)).toBeFocused();
+
+    // A choice closes it, focus on the button that now names the model chosen.
+    await page.keyboard.press("Enter");
+    await listbox.getByRole("option", { name: new RegExp(`Fake echo ${names.echo.slice(-6)}`) }).press("Enter");
+    await expect(listbox).toHaveCount(0);
+    await expect(picker(page)).toBeFocused();
+    await expect(picker(page)).toHaveAccessibleName(new RegExp(`^Model Fake echo ${names.echo.slice(-6)} Online`));
   } finally {
     await dispose();
   }

@@ -91,7 +91,7 @@ test("an admin sets a token's budget, allow-list and rate at creation and change
 test("the chat shows the platform's 402 when the balance cannot cover a priced model", async ({ page }) => {
   await signInWithOrganization(page);
   await page.goto(`/chat?model=${priced}`);
-  await expect(page.getByRole("button", { name: new RegExp(`Model: Priced ${priced.slice(-6)}`) })).toBeVisible();
+  await expect(page.getByRole("button", { name: new RegExp(`^Model Priced ${priced.slice(-6)}`) })).toBeVisible();
   await page.getByRole("textbox", { name: "Message" }).fill("Hello");
   await page.getByRole("textbox", { name: "Message" }).press("Enter");
   await expect(page.getByRole("alert")).toContainText(/Insufficient balance: this request may cost up to \$0\.\d+, \$0\.00 is available/);

@@ -55,7 +55,7 @@ for (const javaScriptEnabled of [true, false]) {
 test("a chat sent from a page of an organization no longer active is not sent, nor charged", async ({ page }) => {
   const { first, second, secondId } = await twoOrganizations(page);
   await page.goto("/chat?model=builtin");
-  await expect(page.getByRole("button", { name: /Model: Built-in development model/ })).toBeVisible();
+  await expect(page.getByRole("button", { name: /^Model Built-in development model/ })).toBeVisible();
   await activate(page.request, secondId);
   const input = page.getByRole("textbox", { name: "Message" });
   await input.fill("Who pays for this?");

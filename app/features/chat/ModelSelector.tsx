@@ -1,5 +1,6 @@
 import { Check, ChevronDown } from "lucide-react";
-import { useEffect, useRef, useState } from "react";
+import type { FocusEvent, KeyboardEvent } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { StatusDot } from "~/features/models/StatusDot";
 import type { StatusMap } from "~/features/models/status";
 import { statusOf } from "~/features/models/status";
@@ -19,7 +20,20 @@ function FirstTokenFigure({ ms }: { ms: number | null | undefined }) {
   );
 }
 
-/** The model picker of /chat: a listbox of models, each with its status dot and last hour's p50 time to first token. */
+const MOVES: Record<string, (index: number, count: number) => number> = {
+  ArrowDown: (i, n) => Math.min(n - 1, i + 1),
+  ArrowUp: (i) => Math.max(0, i - 1),
+  Home: () => 0,
+  End: (_i, n) => n - 1,
+};
+
+/**
+ * The model picker of /chat: a button (named "Model" by the label beside it) opening a listbox of
+ * models, each with its status (dot and word) and last hour's p50 time to first token. The listbox
+ * pattern of WAI-ARIA: one Tab stop (the option reached last, the selected one on opening), the arrow
+ * keys, Home and End move along the options; Escape or a choice closes it and gives focus back to the
+ * button; focus leaving it closes it too.
+ */
 export function ModelSelector({
   models,
   selected,
@@ -35,69 +49,108 @@ export function ModelSelector({
   onSelect: (name: string) => void;
 }) {
   const [open, setOpen] = useState(false);
+  const selectedIndex = Math.max(
+    0,
+    models.findIndex((m) => m.name === selected),
+  );
+  const [active, setActive] = useState(selectedIndex);
   const root = useRef<HTMLDivElement>(null);
+  const trigger = useRef<HTMLButtonElement>(null);
+  const id = useId();
   const current = models.find((m) => m.name === selected);
+  const close = (focusTrigger: boolean) => {
+    setOpen(false);
+    if (focusTrigger) trigger.current?.focus();
+  };
   useEffect(() => {
     if (!open) return;
-    const close = (e: MouseEvent) => {
+    const outside = (e: MouseEvent) => {
       if (!root.current?.contains(e.target as Node)) setOpen(false);
     };
-    const key = (e: KeyboardEvent) => {
-      if (e.key === "Escape") setOpen(false);
-    };
-    document.addEventListener("mousedown", close);
-    document.addEventListener("keydown", key);
-    root.current?.querySelector<HTMLElement>('[aria-selected="true"], [role="option"]')?.focus();
-    return () => {
-      document.removeEventListener("mousedown", close);
-      document.removeEventListener("keydown", key);
-    };
+    document.addEventListener("mousedown", outside);
+    return () => document.removeEventListener("mousedown", outside);
   }, [open]);
-  const move = (e: React.KeyboardEvent, index: number) => {
-    const options = root.current?.querySelectorAll<HTMLElement>('[role="option"]');
-    if (!options) return;
-    if (e.key === "ArrowDown") options[Math.min(options.length - 1, index + 1)]?.focus();
-    if (e.key === "ArrowUp") options[Math.max(0, index - 1)]?.focus();
+  useEffect(() => {
+    if (open) root.current?.querySelector<HTMLElement>('[role="option"][tabindex="0"]')?.focus();
+  }, [open]);
+  const onListKeyDown = (e: KeyboardEvent<HTMLUListElement>) => {
+    if (e.key === "Escape") {
+      // Not also a Stop of the reply streaming meanwhile (the page listens for Escape on window).
+      e.stopPropagation();
+      close(true);
+      return;
+    }
+    if (e.key === "Tab" && e.shiftKey) {
+      // Back to the button, closing on the way (Tab forward leaves the picker: the blur closes it).
+      e.preventDefault();
+      close(true);
+      return;
+    }
+    const move = MOVES[e.key];
+    if (!move || e.altKey || e.ctrlKey || e.metaKey) return;
+    const options = [...e.currentTarget.querySelectorAll<HTMLElement>('[role="option"]')];
+    const from = options.indexOf(e.target as HTMLElement);
+    if (from < 0) return;
+    e.preventDefault();
+    options[move(from, options.length)]?.focus();
+  };
+  const onListBlur = (e: FocusEvent<HTMLUListElement>) => {
+    if (!root.current?.contains(e.relatedTarget as Node | null)) setOpen(false);
   };
   return (
-    <div className="relative" ref={root}>
+    <div className="relative flex items-center gap-2" ref={root}>
+      <span id={`${id}-label`} className="text-sm font-medium">
+        Model
+      </span>
       <button
         type="button"
-        className="btn btn-outline min-w-64 justify-between"
+        ref={trigger}
+        id={`${id}-button`}
+        className="btn min-w-64 justify-between btn-outline"
         aria-haspopup="listbox"
         aria-expanded={open}
-        onClick={() => setOpen(!open)}
+        aria-labelledby={`${id}-label ${id}-button`}
+        onClick={() => {
+          setActive(selectedIndex);
+          setOpen(!open);
+        }}
         disabled={models.length === 0}
       >
         <span className="flex items-center gap-2">
-          {current ? <StatusDot status={statusOf(status, current.name)} /> : null}
-          <span className="sr-only">Model: </span>
           {current ? current.displayName : "Select a model"}
+          {current ? <StatusDot status={statusOf(status, current.name)} className="text-xs font-normal" /> : null}
           {current && firstToken ? <FirstTokenFigure ms={firstToken[current.name]} /> : null}
         </span>
         <ChevronDown className="size-4" aria-hidden />
       </button>
       {open && (
-        <ul role="listbox" aria-label="Models" className="menu absolute z-30 mt-1 w-96 max-w-[90vw] rounded-box bg-base-100 p-2 shadow-lg">
+        <ul
+          role="listbox"
+          aria-label="Models"
+          className="menu absolute top-full left-0 z-30 mt-1 w-96 max-w-[90vw] rounded-box bg-base-100 p-2 shadow-lg"
+          onKeyDown={onListKeyDown}
+          onBlur={onListBlur}
+        >
           {models.map((m, i) => (
             <li key={m.name} role="presentation">
               <button
                 type="button"
                 role="option"
                 aria-selected={m.name === selected}
+                tabIndex={i === active ? 0 : -1}
                 className="flex items-center gap-3"
-                onKeyDown={(e) => move(e, i)}
+                onFocus={() => setActive(i)}
                 onClick={() => {
                   onSelect(m.name);
-                  setOpen(false);
+                  close(true);
                 }}
               >
-                <StatusDot status={statusOf(status, m.name)} />
                 <span className="flex flex-col items-start">
                   <span>{m.displayName}</span>
                   <span className="font-mono text-xs text-base-content/60">{m.name}</span>
                 </span>
                 <span className="ml-auto flex items-center gap-2">
+                  <StatusDot status={statusOf(status, m.name)} className="text-xs" />
                   {firstToken ? <FirstTokenFigure ms={firstToken[m.name]} /> : null}
                   {m.name === selected ? <Check className="size-4" aria-hidden /> : <span className="size-4" aria-hidden />}
                 </span>

@@ -1,30 +1,22 @@
 import type { ModelStatus } from "./status";
-import { STATUS_DOT_CLASS, STATUS_TOOLTIPS } from "./status";
+import { STATUS_DOT_CLASS, STATUS_LABELS, STATUS_TOOLTIPS } from "./status";
 
 /**
- * A coloured dot with its status tooltip, and the same text for screen readers. `focusable` where the
- * dot stands alone (no status word beside it, not inside a control): a keyboard user tabs to it and
- * sees the tooltip as a mouse user does on hover.
+ * A model's status: a dot (its colour, and its shape for maintenance) with the status word beside it,
+ * so it is never told by colour alone, and the status's tooltip on hover. The tooltip is a real
+ * element hidden from screen readers (daisyUI's `data-tip` is generated content, which Chromium reads
+ * into names): they hear the word, once. `className` styles the word (smaller in the chat's picker).
  */
-export function StatusDot({ status, focusable = false }: { status: ModelStatus; focusable?: boolean }) {
-  const text = STATUS_TOOLTIPS[status];
+export function StatusDot({ status, className = "" }: { status: ModelStatus; className?: string }) {
   // Its colour is what it says: kept in forced-colours (high contrast) mode, which drops backgrounds.
-  const dot = `inline-block size-2.5 rounded-full forced-color-adjust-none ${STATUS_DOT_CLASS[status]}`;
+  const dot = `inline-block size-2.5 shrink-0 forced-color-adjust-none ${STATUS_DOT_CLASS[status]}`;
   return (
-    <span className="tooltip tooltip-right inline-flex items-center" data-tip={text}>
-      {focusable ? (
-        <span
-          role="img"
-          aria-label={text}
-          tabIndex={0}
-          className={`${dot} focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-base-content`}
-        />
-      ) : (
-        <>
-          <span className={dot} aria-hidden />
-          <span className="sr-only">{text}</span>
-        </>
-      )}
+    <span className="tooltip tooltip-right inline-flex items-center gap-1.5">
+      <span className="tooltip-content" aria-hidden>
+        {STATUS_TOOLTIPS[status]}
+      </span>
+      <span className={dot} aria-hidden data-testid="status-dot" />
+      <span className={className || undefined}>{STATUS_LABELS[status]}</span>
     </span>
   );
 }

@@ -15,13 +15,27 @@ export const STATUS_TOOLTIPS: Record<ModelStatus, string> = {
   unknown: "Model status is unknown",
 };
 
+/** The word shown beside each status dot: colour is never the only cue (WCAG 1.4.1). */
+export const STATUS_LABELS: Record<ModelStatus, string> = {
+  online: "Online",
+  starting: "Starting",
+  standby: "Standby",
+  maintenance: "Maintenance",
+  offline: "Offline",
+  unknown: "Unknown",
+};
+
+/**
+ * The dot's shape and colour: starting and maintenance share amber, so maintenance is a square (and
+ * starting pulses, where motion is welcome).
+ */
 export const STATUS_DOT_CLASS: Record<ModelStatus, string> = {
-  online: "bg-success",
-  starting: "bg-warning animate-pulse",
-  standby: "bg-info",
-  maintenance: "bg-warning",
-  offline: "bg-error",
-  unknown: "bg-base-content/30",
+  online: "rounded-full bg-success",
+  starting: "rounded-full bg-warning motion-safe:animate-pulse",
+  standby: "rounded-full bg-info",
+  maintenance: "rounded-[2px] bg-warning",
+  offline: "rounded-full bg-error",
+  unknown: "rounded-full bg-base-content/30",
 };
 
 /** SPEC §9: model status is polled every 30 seconds. */

@@ -87,10 +87,9 @@ export function ModelTable({
             return (
               <tr key={m.name} className={editing === m.name ? "bg-base-200" : undefined}>
                 <td>
-                  <span className="flex items-center gap-2">
+                  <div>
                     <StatusDot status={status} />
-                    <span className="capitalize">{status}</span>
-                  </span>
+                  </div>
                   {m.status ? <span className="badge badge-ghost badge-sm mt-1">override</span> : null}
                 </td>
                 <td className="max-w-56 break-words">

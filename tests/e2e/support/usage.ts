@@ -4,7 +4,7 @@ import { expect } from "./test";
 /** Sends one message to the built-in model on /chat and waits for its whole reply (metering runs as it ends). */
 export async function chatOnceWithBuiltin(page: Page, text: string) {
   await page.goto("/chat?model=builtin");
-  await expect(page.getByRole("button", { name: /Model: Built-in development model/ })).toBeVisible();
+  await expect(page.getByRole("button", { name: /^Model Built-in development model/ })).toBeVisible();
   const input = page.getByRole("textbox", { name: "Message" });
   await input.fill(text);
   await input.press("Enter");
