@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData, useSearchParams } from "@remix-run/react";
 import { Code2, SendHorizontal, Square } from "lucide-react";
-import type { FormEvent, KeyboardEvent } from "react";
-import { useCallback, useEffect, useRef, useState } from "react";
+import type { FormEvent, KeyboardEvent, RefObject } from "react";
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { DialogLink } from "~/components/UrlDialog";
 import { API_DIALOG, ApiExamplesDialog } from "~/features/chat/ApiExamplesDialog";
 import { ChatMessageView } from "~/features/chat/ChatMessageView";
@@ -12,6 +12,7 @@ import { messageId, truncateAfter } from "~/features/chat/messages";
 import { ModelSelector } from "~/features/chat/ModelSelector";
 import { splitReasoning } from "~/features/chat/reasoning";
 import { isUnavailableStatus, RETRY_NOTICES, retryChip, UNAVAILABLE_NOTICES } from "~/features/chat/retry";
+import type { ReplyEnd } from "~/features/chat/use-chat-stream";
 import { useChatStream, useRetryCountdown } from "~/features/chat/use-chat-stream";
 import { statusOf } from "~/features/models/status";
 import { useModelStatus } from "~/features/models/use-model-status";
@@ -45,6 +46,28 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
+/**
+ * Stop, shown while a reply streams: Send takes its place when the reply ends. Focus never falls to the
+ * page with it: pressing Stop moves it to the message box, and so does the reply ending on its own while
+ * Stop has focus (checked as the button leaves, before the browser drops its focus).
+ */
+function StopButton({ onStop, inputRef }: { onStop: () => void; inputRef: RefObject<HTMLTextAreaElement> }) {
+  const button = useRef<HTMLButtonElement>(null);
+  useLayoutEffect(() => {
+    const element = button.current;
+    const box = inputRef.current;
+    return () => {
+      if (element && element === document.activeElement) box?.focus();
+    };
+  }, [inputRef]);
+  return (
+    <button type="button" ref={button} className="btn btn-error" onClick={onStop}>
+      <Square className="size-4" aria-hidden />
+      Stop
+    </button>
+  );
+}
+
 export default function ChatPage() {
   const { models, modelsError, status: initialStatus, firstToken, initialModel, apiBase } = useLoaderData<typeof loader>();
   const status = useModelStatus(initialStatus);
@@ -57,11 +80,13 @@ export default function ChatPage() {
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const listEnd = useRef<HTMLDivElement>(null);
 
-  const onFinished = useCallback((message: ChatMessage) => {
-    const answer = splitReasoning(message.content, message.reasoning).answer;
-    setAnnouncement(`Reply finished: ${answer.slice(0, 500)}`);
+  // The live region says when a reply ends, with its answer (the part that came, when stopped).
+  const onEnded = useCallback((end: ReplyEnd) => {
+    const answer = end.message ? splitReasoning(end.message.content, end.message.reasoning).answer.slice(0, 500) : "";
+    if (end.kind === "finished") setAnnouncement(`Reply finished: ${answer}`);
+    else setAnnouncement(answer ? `Reply stopped: ${answer}` : "Reply stopped");
   }, []);
-  const chat = useChatStream(setMessages, onFinished, (name) => statusOf(status, name));
+  const chat = useChatStream(setMessages, onEnded, (name) => statusOf(status, name));
   const retryLeft = useRetryCountdown(chat.retry, (retry) => void chat.run(retry.history, retry.model));
 
   // A warm-up retry stops when the poll says the model is down for longer (maintenance, offline, standby).
@@ -199,10 +224,13 @@ export default function ChatPage() {
             required
           />
           {chat.busy ? (
-            <button type="button" className="btn btn-error" onClick={chat.stop}>
-              <Square className="size-4" aria-hidden />
-              Stop
-            </button>
+            <StopButton
+              inputRef={inputRef}
+              onStop={() => {
+                chat.stop();
+                inputRef.current?.focus();
+              }}
+            />
           ) : (
             <button type="submit" className="btn btn-primary" disabled={!model || !input.trim()}>
               <SendHorizontal className="size-4" aria-hidden />

@@ -9,6 +9,8 @@ import { expect, test } from "./support/test";
 
 const input = (page: Page) => page.getByRole("textbox", { name: "Message" });
 const replies = (page: Page) => page.getByRole("listitem", { name: "Assistant message" });
+/** The polite live region that tells a screen reader how a reply ended. */
+const announcer = (page: Page) => page.locator('[aria-live="polite"]').filter({ hasText: /^Reply / });
 const picker = (page: Page) => page.getByRole("button", { name: /^Model / });
 
 test("choose a model, send, watch the reply stream in, open and close its thinking, regenerate and delete", async ({ page }) => {
@@ -90,6 +92,43 @@ test("Stop aborts the reply all the way to the upstream", async ({ page }) => {
     await closed;
     await expect(replies(page)).toContainText("Stopped.");
     await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+  } finally {
+    await dispose();
+  }
+});
+
+test("Stop gives focus back to the message box, and a screen reader hears the reply stopped with what had come", async ({ page }) => {
+  const { fake, names, dispose } = await fakeModels(["slow"]);
+  fake.slowDelayMs = 1_000;
+  try {
+    await signInWithOrganization(page);
+    await page.goto(`/chat?model=${names.slow}`);
+    await input(page).fill("Take your time");
+    await input(page).press("Enter");
+    await expect(replies(page)).toContainText("Hello");
+    await input(page).press("Tab");
+    await expect(page.getByRole("button", { name: "Stop" })).toBeFocused();
+    await page.keyboard.press("Enter");
+    await expect(replies(page)).toContainText("Stopped.");
+    await expect(input(page)).toBeFocused();
+    await expect(announcer(page)).toHaveText(/^Reply stopped: Hello/);
+  } finally {
+    await dispose();
+  }
+});
+
+test("a reply that ends while Stop has focus leaves focus in the message box, and is announced", async ({ page }) => {
+  const { names, dispose } = await fakeModels(["slow"]);
+  try {
+    await signInWithOrganization(page);
+    await page.goto(`/chat?model=${names.slow}`);
+    await input(page).fill("Go on");
+    await input(page).press("Enter");
+    await input(page).press("Tab");
+    await expect(page.getByRole("button", { name: "Stop" })).toBeFocused();
+    await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+    await expect(input(page)).toBeFocused();
+    await expect(announcer(page)).toHaveText("Reply finished: Hello from the fake upstream.");
   } finally {
     await dispose();
   }

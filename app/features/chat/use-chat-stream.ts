@@ -18,20 +18,23 @@ export interface PendingRetry {
 
 type SetMessages = (update: (messages: ChatMessage[]) => ChatMessage[]) => void;
 
+/** How a reply ended, for the live region: finished whole, or stopped with what had come (null: nothing yet). */
+export type ReplyEnd = { kind: "finished"; message: ChatMessage } | { kind: "stopped"; message: ChatMessage | null };
+
 /**
  * Sends a conversation to the console's resource route and streams the reply into the message list
  * (SPEC §4): 429 and a warming-up 503 schedule a retry after 5 s / 30 s, a model under maintenance,
  * offline or on standby stops with its status (`classifyFailure`), Stop aborts the request all the
- * way to the upstream, and a finished reply is handed to `onFinished` (for the live region).
+ * way to the upstream, and a finished or stopped reply is handed to `onEnded` (for the live region).
  */
-export function useChatStream(setMessages: SetMessages, onFinished: (message: ChatMessage) => void, statusOfModel: (model: string) => ModelStatus) {
+export function useChatStream(setMessages: SetMessages, onEnded: (end: ReplyEnd) => void, statusOfModel: (model: string) => ModelStatus) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [retry, setRetry] = useState<PendingRetry | null>(null);
   const [unavailable, setUnavailable] = useState<UnavailableStatus | null>(null);
   const controller = useRef<AbortController | null>(null);
-  const finished = useRef(onFinished);
-  finished.current = onFinished;
+  const ended = useRef(onEnded);
+  ended.current = onEnded;
   const statusOf = useRef(statusOfModel);
   statusOf.current = statusOfModel;
   // The organization the page shows: a reply is never charged to another one made active elsewhere.
@@ -114,7 +117,7 @@ export function useChatStream(setMessages: SetMessages, onFinished: (message: Ch
         if (done) {
           reader.cancel().catch(() => {});
           update({ status: "done" });
-          finished.current(assistant);
+          ended.current({ kind: "finished", message: assistant });
         } else {
           update({ status: "error" });
           setError("Failed to send message");
@@ -122,6 +125,7 @@ export function useChatStream(setMessages: SetMessages, onFinished: (message: Ch
       } catch {
         if (abort.signal.aborted) {
           update({ status: "stopped" });
+          ended.current({ kind: "stopped", message: assistant });
         } else {
           update({ status: "error" });
           setError("Failed to send message");
