@@ -1,5 +1,7 @@
 import { useNavigate } from "@remix-run/react";
+import { Pause, Play } from "lucide-react";
 import { useState } from "react";
+import { useHydrated } from "remix-utils/use-hydrated";
 import { AvatarFace } from "~/features/demos/Avatar";
 import { AVATAR_GREETING, AVATAR_HINTS, AVATAR_HINT_INTERVAL_MS, avatarState } from "~/features/demos/avatar";
 import { PromptComposer } from "~/features/demos/PromptComposer";
@@ -9,11 +11,16 @@ import type { RouteHandle } from "~/lib/route-handle";
 
 export const handle: RouteHandle = { title: "Avatar" };
 
-/** SPEC §2 /avatar-home: the greeting bubble with hints rotating every 15 s; the prompt goes to /avatar-chat. */
+/**
+ * SPEC §2 /avatar-home: the greeting bubble with hints rotating every 15 s, which the user can pause
+ * (WCAG 2.2.2); the prompt goes to /avatar-chat.
+ */
 export default function AvatarHomePage() {
   const [prompt, setPrompt] = useState("");
+  const [paused, setPaused] = useState(false);
+  const hydrated = useHydrated();
   const navigate = useNavigate();
-  const hint = useRotatingIndex(AVATAR_HINTS.length, AVATAR_HINT_INTERVAL_MS);
+  const hint = useRotatingIndex(AVATAR_HINTS.length, AVATAR_HINT_INTERVAL_MS, paused);
   const speech = useSpeechRecognition((text) => setPrompt((p) => appendTranscript(p, text)));
   const send = () => {
     if (prompt.trim()) navigate(`/avatar-chat?${new URLSearchParams({ prompt: prompt.trim() })}`);
@@ -26,9 +33,23 @@ export default function AvatarHomePage() {
         <div className="chat-bubble bg-base-100 text-base-content shadow-md">
           <p className="font-medium">{AVATAR_GREETING}</p>
           {/* Not a live region: a hint that changes every 15 s for as long as the page is open would interrupt a screen reader without end. */}
-          <p className="mt-2 text-sm text-base-content/70" data-testid="avatar-hint">
-            {AVATAR_HINTS[hint]}
-          </p>
+          <div className="mt-2 flex items-center gap-2">
+            <p className="text-sm text-base-content/70" data-testid="avatar-hint">
+              {AVATAR_HINTS[hint]}
+            </p>
+            {/* Rotating needs the script: without it the first hint simply stays, and so does no button. */}
+            {hydrated ? (
+              <button
+                type="button"
+                className="btn btn-square btn-ghost btn-xs"
+                title={paused ? "Resume hints" : "Pause hints"}
+                onClick={() => setPaused(!paused)}
+              >
+                {paused ? <Play className="size-3" aria-hidden /> : <Pause className="size-3" aria-hidden />}
+                <span className="sr-only">{paused ? "Resume hints" : "Pause hints"}</span>
+              </button>
+            ) : null}
+          </div>
         </div>
       </div>
       <PromptComposer

@@ -29,6 +29,32 @@ test("the avatar's greeting hints rotate every 15 s, and the prompt goes to the 
   await expect(page.getByRole("list", { name: "Messages" }).getByRole("listitem", { name: "Your message" })).toHaveText("Tell me a joke");
 });
 
+test("the rotating hints can be paused, and resumed", async ({ page }) => {
+  await page.goto("/avatar-home");
+  const hint = page.getByTestId("avatar-hint");
+  await expect(hint).toHaveText("Try asking: “Draw a cosy cabin in the snow”");
+  await page.getByRole("button", { name: "Pause hints" }).click();
+  await page.clock.runFor(45_000);
+  await expect(hint).toHaveText("Try asking: “Draw a cosy cabin in the snow”");
+  await page.getByRole("button", { name: "Resume hints" }).click();
+  await page.clock.runFor(15_000);
+  await expect(hint).toHaveText("Tap the microphone and just talk to me");
+});
+
+test("a screen reader hears Nova's reply, not the greeting the page starts with", async ({ page }) => {
+  await page.goto("/avatar-chat");
+  await voiceReady(page);
+  const live = page.locator('[aria-live="polite"]').filter({ hasText: /^Reply / });
+  await expect(page.getByRole("listitem", { name: "Assistant reply" })).toHaveCount(1);
+  await expect(live).toHaveCount(0);
+  const box = page.getByRole("textbox", { name: "Message" });
+  await box.fill("Tell me a joke");
+  await box.press("Enter");
+  await page.clock.runFor(1_000);
+  const reply = page.getByRole("listitem", { name: "Assistant reply" }).last();
+  await expect(live).toHaveText(`Reply finished: ${(await reply.textContent())!.trim()}`);
+});
+
 test("the avatar thinks, speaks its canned reply, and returns to idle", async ({ page }) => {
   await page.goto("/avatar-chat?prompt=Please%20draw%20a%20cat");
   const state = page.getByRole("status", { name: /Avatar is/ });

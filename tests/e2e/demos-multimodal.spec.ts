@@ -33,8 +33,13 @@ test("the multimodal prompt is carried to the chat, and its tool calls complete 
   await expect(calls).toHaveText([/generate_image\s*running/, /generate_video\s*running/, /generate_audio\s*running/]);
   await expect(reply.getByRole("img", { name: "Generated image (placeholder)" })).toHaveCount(0);
 
+  // Announced once finished: not while its tool calls run.
+  const live = page.locator('[aria-live="polite"]').filter({ hasText: /^Reply / });
+  await expect(live).toHaveCount(0);
+
   await page.clock.runFor(2_000);
   await expect(calls).toHaveText([/generate_image\s*completed/, /generate_video\s*completed/, /generate_audio\s*completed/]);
+  await expect(live).toHaveText(/^Reply finished: .*A fox in the snow.* generate_image completed, generate_video completed, generate_audio completed\.$/s);
   await expect(reply.getByRole("img", { name: "Generated image (placeholder)" })).toBeVisible();
   await expect(reply.getByRole("figure", { name: "Generated video (placeholder)" })).toBeVisible();
 
@@ -145,4 +150,24 @@ test("the prompt box grows with wrapped text too, from 3 rows up to 8, and shrin
   await expect(box).toHaveAttribute("rows", "8");
   await box.fill("");
   await expect(box).toHaveAttribute("rows", "3");
+});
+
+test("the chat follows the newest message without smooth scrolling when the user asks for reduced motion", async ({ page }) => {
+  await page.emulateMedia({ reducedMotion: "reduce" });
+  await page.addInitScript(() => {
+    const w = window as unknown as { __scrolls: unknown[] };
+    w.__scrolls = [];
+    const original = Element.prototype.scrollIntoView;
+    Element.prototype.scrollIntoView = function (options?: boolean | ScrollIntoViewOptions) {
+      w.__scrolls.push(options);
+      return original.call(this, options);
+    };
+  });
+  await pausedClock(page);
+  await page.goto("/multimodal-chat?prompt=Hello&modalities=text");
+  await page.clock.runFor(1_000);
+  await expect(page.getByRole("listitem", { name: "Assistant reply" })).toBeVisible();
+  const scrolls = await page.evaluate(() => (window as unknown as { __scrolls: ScrollIntoViewOptions[] }).__scrolls);
+  expect(scrolls.length).toBeGreaterThan(0);
+  for (const s of scrolls) expect(s.behavior).toBe("auto");
 });

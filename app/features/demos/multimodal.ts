@@ -61,3 +61,14 @@ export function cannedMultimodalReply(prompt: string, modalities: readonly Modal
   if (extra.length === 0) return `Here's a written answer about “${topic}”. This prototype uses canned replies, so no model was called.`;
   return `Working on “${topic}”. I'll write the text and create ${extra.join(", ")} for you. This prototype simulates the results.`;
 }
+
+/** A reply is finished once none of its tool calls is still running. */
+export function isFinishedReply(message: ChatMessage): boolean {
+  return message.role === "assistant" && !message.toolCalls?.some((c) => c.status === "running");
+}
+
+/** What the live region says of a finished reply: its text, then how each tool call ended. */
+export function replyAnnouncement(message: ChatMessage): string {
+  const calls = message.toolCalls?.length ? ` ${message.toolCalls.map((c) => `${c.name} ${c.status}`).join(", ")}.` : "";
+  return `Reply finished: ${message.content}${calls}`;
+}

@@ -28,14 +28,14 @@ export function useTimers() {
   return { schedule, cancelAll };
 }
 
-/** An index that advances every `intervalMs` and wraps at `length` (the avatar's idle hints). */
-export function useRotatingIndex(length: number, intervalMs: number): number {
+/** An index that advances every `intervalMs` and wraps at `length` (the avatar's idle hints); it holds while `paused`. */
+export function useRotatingIndex(length: number, intervalMs: number, paused = false): number {
   const [index, setIndex] = useState(0);
   useEffect(() => {
-    if (length < 2) return;
+    if (length < 2 || paused) return;
     const tick = setInterval(() => setIndex((i) => (i + 1) % length), intervalMs);
     return () => clearInterval(tick);
-  }, [length, intervalMs]);
+  }, [length, intervalMs, paused]);
   return index;
 }
 
