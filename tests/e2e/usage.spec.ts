@@ -32,6 +32,14 @@ test("a member who chats once with the built-in model sees one request on /usage
       .getByRole("listitem")
       .last(),
   ).toContainText("1 request");
+  // Read once: the bar's hover tooltip (a shorter "27 Oct: 24 tokens") is not part of what is read.
+  expect(
+    await memberPage
+      .getByRole("list", { name: /Daily tokens/ })
+      .getByRole("listitem")
+      .last()
+      .ariaSnapshot(),
+  ).toMatch(/^- listitem: "?\d{1,2} \w{3} \d{4}: [\d,]+ tokens?, 1 request"?$/);
   await memberPage.getByText("Daily figures as a table").click();
   const days = memberPage.getByRole("table", { name: "Usage per UTC day" }).getByRole("row");
   await expect(days).toHaveCount(31);

@@ -17,7 +17,10 @@ import {
 
 const METRIC_LABEL: Record<ChartMetric, string> = { tokens: "Tokens", cost: "Cost" };
 
-/** Daily bars in plain CSS; each day is also a list item a screen reader reads, and a table sits behind a disclosure. */
+/**
+ * Daily bars in plain CSS; each day is also a list item a screen reader reads (its hover tooltip is
+ * hidden from it), and a table sits behind a disclosure.
+ */
 export function DailyChart({
   daily,
   days,
@@ -76,11 +79,9 @@ export function DailyChart({
               className={`flex h-48 items-end border-b border-l border-base-300 ${days > 30 ? "gap-px" : "gap-1"}`}
             >
               {daily.map((d, i) => (
-                <li
-                  key={d.date}
-                  className="tooltip tooltip-top flex h-full flex-1 items-end"
-                  data-tip={`${formatDay(d.date)}: ${formatMetric(values[i], metric)}`}
-                >
+                <li key={d.date} className="tooltip tooltip-top flex h-full flex-1 items-end">
+                  {/* The hover tooltip is for the eye only: the sr-only line says the same, and more, once. */}
+                  <span className="tooltip-content" aria-hidden>{`${formatDay(d.date)}: ${formatMetric(values[i], metric)}`}</span>
                   <span className="sr-only">{`${formatDay(d.date, true)}: ${formatMetric(values[i], metric)}, ${formatCount(d.requests)} ${d.requests === 1 ? "request" : "requests"}`}</span>
                   <div
                     aria-hidden
