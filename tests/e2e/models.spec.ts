@@ -1,15 +1,19 @@
+import type { Page } from "@playwright/test";
 import { startFakeUpstream } from "../fakes/openai-upstream";
 import { signInWithOrganization } from "./support/auth";
 import { fakeModels } from "./support/chat";
 import { operatorPage, uniqueModelName } from "./support/system";
 import { expect, test } from "./support/test";
 
+/** The built-in model's row (other rows may name "builtin" as their provider). */
+const builtinRow = (page: Page) => page.getByRole("row").filter({ has: page.getByRole("link", { name: "builtin: reliability over 7 days", exact: true }) });
+
 test("the models table shows each model with its status, and opens the chat with it", async ({ page }) => {
   const { names, dispose } = await fakeModels(["echo"]);
   try {
     await signInWithOrganization(page);
     await page.goto("/models");
-    const builtin = page.getByRole("row", { name: /builtin/ });
+    const builtin = builtinRow(page);
     await expect(builtin).toContainText("Built-in development model");
     await expect(builtin).toContainText("8,192");
     // The status in a word beside its dot, not by colour alone, and read once (no tooltip text in it).
@@ -29,8 +33,8 @@ test("the models table shows each model with its status, and opens the chat with
 test("a model's status shows its tooltip on hover", async ({ page }) => {
   await signInWithOrganization(page);
   await page.goto("/models");
-  const status = page.getByRole("row", { name: /builtin/ }).getByText("Online", { exact: true });
-  const tip = page.getByRole("row", { name: /builtin/ }).getByText("Model is online and accepting requests");
+  const status = builtinRow(page).getByText("Online", { exact: true });
+  const tip = builtinRow(page).getByText("Model is online and accepting requests");
   const shown = () => tip.evaluate((el) => getComputedStyle(el).opacity);
   await expect.poll(shown).toBe("0");
   await status.hover();
@@ -50,7 +54,7 @@ test("starting and maintenance read apart: their words, a round and a square dot
   try {
     for (const [name, data] of [
       [starting, { provider: "fake", baseUrl: fake.url, upstreamModel: "echo" }],
-      [maintenance, { provider: "builtin", status: "maintenance" }],
+      [maintenance, { provider: "fake", baseUrl: fake.url, upstreamModel: "echo", status: "maintenance" }],
     ] as const) {
       const saved = await operator.request.put(`/api/v1/models/${name}`, { data: { displayName: `Status ${name}`, contextSize: 8192, ...data } });
       expect(saved.ok()).toBe(true);
@@ -83,7 +87,7 @@ test("a model's status dot keeps its colour in forced-colours (high contrast) mo
   await signInWithOrganization(page);
   await page.emulateMedia({ forcedColors: "active" });
   await page.goto("/models");
-  const dot = page.getByRole("row", { name: /builtin/ }).getByTestId("status-dot");
+  const dot = builtinRow(page).getByTestId("status-dot");
   await expect(dot).toBeVisible();
   const colour = await dot.evaluate((el) => getComputedStyle(el).backgroundColor);
   // Forced colours replace backgrounds with the system's (transparent, or the page's Canvas): not this dot's green.

@@ -98,7 +98,7 @@ export function ModelSelector({
     if (!root.current?.contains(e.relatedTarget as Node | null)) setOpen(false);
   };
   return (
-    <div className="relative flex items-center gap-2" ref={root}>
+    <div className="relative flex max-w-full min-w-0 flex-wrap items-center gap-x-2 gap-y-1" ref={root}>
       <span id={`${id}-label`} className="text-sm font-medium">
         Model
       </span>
@@ -106,7 +106,7 @@ export function ModelSelector({
         type="button"
         ref={trigger}
         id={`${id}-button`}
-        className="btn min-w-64 justify-between btn-outline"
+        className="btn h-auto min-h-10 max-w-full justify-between py-1.5 text-left whitespace-normal btn-outline sm:min-w-64"
         aria-haspopup="listbox"
         aria-expanded={open}
         aria-labelledby={`${id}-label ${id}-button`}
@@ -116,9 +116,9 @@ export function ModelSelector({
         }}
         disabled={models.length === 0}
       >
-        <span className="flex items-center gap-2">
+        <span className="flex flex-wrap items-center gap-x-2">
           {current ? current.displayName : "Select a model"}
-          {current ? <StatusDot status={statusOf(status, current.name)} className="text-xs font-normal" /> : null}
+          {current ? <StatusDot status={statusOf(status, current.name)} className="text-xs font-normal" tooltip={false} /> : null}
           {current && firstToken ? <FirstTokenFigure ms={firstToken[current.name]} /> : null}
         </span>
         <ChevronDown className="size-4" aria-hidden />
@@ -150,7 +150,7 @@ export function ModelSelector({
                   <span className="font-mono text-xs text-base-content/60">{m.name}</span>
                 </span>
                 <span className="ml-auto flex items-center gap-2">
-                  <StatusDot status={statusOf(status, m.name)} className="text-xs" />
+                  <StatusDot status={statusOf(status, m.name)} className="text-xs" tooltip={false} />
                   {firstToken ? <FirstTokenFigure ms={firstToken[m.name]} /> : null}
                   {m.name === selected ? <Check className="size-4" aria-hidden /> : <span className="size-4" aria-hidden />}
                 </span>
