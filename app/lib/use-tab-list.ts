@@ -1,7 +1,9 @@
 import type { KeyboardEvent } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
+import type { RovingMoves } from "./roving-focus";
+import { moveFocus } from "./roving-focus";
 
-const MOVES: Record<string, (index: number, count: number) => number> = {
+const MOVES: RovingMoves = {
   ArrowRight: (i, n) => (i + 1) % n,
   ArrowLeft: (i, n) => (i - 1 + n) % n,
   Home: () => 0,
@@ -20,15 +22,7 @@ export function useTabList() {
     listProps: {
       role: "tablist",
       onKeyDown: (event: KeyboardEvent<HTMLElement>) => {
-        const move = MOVES[event.key];
-        if (!move || event.altKey || event.ctrlKey || event.metaKey) return;
-        const tabs = [...event.currentTarget.querySelectorAll<HTMLElement>('[role="tab"]:not(:disabled)')];
-        const from = tabs.indexOf(event.target as HTMLElement);
-        if (from < 0) return;
-        event.preventDefault();
-        const to = tabs[move(from, tabs.length)];
-        to.focus();
-        to.click();
+        moveFocus(event, '[role="tab"]:not(:disabled)', MOVES)?.click();
       },
     },
     tabProps: (selected: boolean) => ({

@@ -4,6 +4,8 @@ import { useEffect, useId, useRef, useState } from "react";
 import { StatusDot } from "~/features/models/StatusDot";
 import type { StatusMap } from "~/features/models/status";
 import { statusOf } from "~/features/models/status";
+import type { RovingMoves } from "~/lib/roving-focus";
+import { moveFocus } from "~/lib/roving-focus";
 import type { Model } from "~/platform/models";
 import { Figure } from "~/features/models/Figure";
 import { formatMs } from "~/features/models/reliability";
@@ -20,7 +22,7 @@ function FirstTokenFigure({ ms }: { ms: number | null | undefined }) {
   );
 }
 
-const MOVES: Record<string, (index: number, count: number) => number> = {
+const MOVES: RovingMoves = {
   ArrowDown: (i, n) => Math.min(n - 1, i + 1),
   ArrowUp: (i) => Math.max(0, i - 1),
   Home: () => 0,
@@ -86,13 +88,7 @@ export function ModelSelector({
       close(true);
       return;
     }
-    const move = MOVES[e.key];
-    if (!move || e.altKey || e.ctrlKey || e.metaKey) return;
-    const options = [...e.currentTarget.querySelectorAll<HTMLElement>('[role="option"]')];
-    const from = options.indexOf(e.target as HTMLElement);
-    if (from < 0) return;
-    e.preventDefault();
-    options[move(from, options.length)]?.focus();
+    moveFocus(e, '[role="option"]', MOVES);
   };
   const onListBlur = (e: FocusEvent<HTMLUListElement>) => {
     if (!root.current?.contains(e.relatedTarget as Node | null)) setOpen(false);
