@@ -87,6 +87,13 @@ async function readAll(response: Response): Promise<string> {
   return new TextDecoder().decode(await response.arrayBuffer());
 }
 
+/** A streamed call through /openai/v1 with a new API token of the chat scope. */
+async function streamWithNewToken(admin: Awaited<ReturnType<typeof setup>>, model: string) {
+  const token = (await (await admin.call("POST", "/tokens", { scopes: ["chat"], expiresAt: null })).json()) as CreatedApiToken;
+  const response = await h.fetch("/openai/v1/chat/completions", { method: "POST", json: ask(model), headers: { authorization: `Bearer ${token.token}` } });
+  return { token, response };
+}
+
 async function receipt(session: Awaited<ReturnType<typeof setup>>, response: Response) {
   const id = response.headers.get("x-receipt-id");
   expect(id).toBeTruthy();
@@ -241,12 +248,7 @@ describe("POST /chat/completions", () => {
 
   it("charges a stream whose process died, at its hold's expiry, for what it had sent by its last recheck", async () => {
     const admin = await setup({ streamRecheckMs: 50, reservationTtlMs: 150 });
-    const token = (await (await admin.call("POST", "/tokens", { scopes: ["chat"], expiresAt: null })).json()) as CreatedApiToken;
-    const response = await h.fetch("/openai/v1/chat/completions", {
-      method: "POST",
-      json: ask("fake-slow"),
-      headers: { authorization: `Bearer ${token.token}` },
-    });
+    const { response } = await streamWithNewToken(admin, "fake-slow");
     // While it runs, its hold keeps what it has sent so far.
     const hold = async () => h.deps.db.selectFrom("spend_reservations").select(["progress", "amount_micros"]).executeTakeFirst();
     const read = readAll(response);
@@ -286,12 +288,7 @@ describe("POST /chat/completions", () => {
 
   it("keeps a long stream's hold, and stops it with an error event once its API token is revoked", async () => {
     const admin = await setup({ streamRecheckMs: 50, reservationTtlMs: 150 });
-    const token = (await (await admin.call("POST", "/tokens", { scopes: ["chat"], expiresAt: null })).json()) as CreatedApiToken;
-    const response = await h.fetch("/openai/v1/chat/completions", {
-      method: "POST",
-      json: ask("fake-slow"),
-      headers: { authorization: `Bearer ${token.token}` },
-    });
+    const { token, response } = await streamWithNewToken(admin, "fake-slow");
     expect(response.status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 400));
     // Past its first expiry, still running: the sweeper finds nothing to release.
