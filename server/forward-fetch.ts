@@ -1,5 +1,5 @@
 import { Readable } from "node:stream";
-import type { ReadableStream as NodeReadableStream } from "node:stream/web";
+import { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { Agent, request, type Dispatcher } from "undici";
 
 const BODILESS_STATUSES = new Set([204, 205, 304]);
@@ -54,5 +54,8 @@ export async function forwardFetch(forwarded: Request, timeouts: ForwardTimeouts
   }
   const bodiless = forwarded.method === "HEAD" || BODILESS_STATUSES.has(reply.statusCode);
   if (bodiless) await reply.body.dump();
-  return new Response(bodiless ? null : (Readable.toWeb(reply.body) as ReadableStream<Uint8Array>), { status: reply.statusCode, headers: answer });
+  // Not Readable.toWeb: a body cancelled while undici still delivers (a client gone mid-stream, a probe)
+  // made Node's adapter throw an uncaught "Controller is already closed".
+  const body = bodiless ? null : (NodeReadableStream.from(reply.body) as ReadableStream<Uint8Array>);
+  return new Response(body, { status: reply.statusCode, headers: answer });
 }

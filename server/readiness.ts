@@ -1,7 +1,7 @@
 import type { RequestHandler } from "express";
 import { sql } from "kysely";
 import type { DB } from "../platform/db";
-import { forwardFetch } from "./forward-fetch";
+import { request } from "undici";
 
 /** Why this process should get no traffic now, or null when it can serve. */
 export type ReadinessCheck = () => Promise<string | null>;
@@ -20,17 +20,17 @@ export function databaseReady(db: DB): ReadinessCheck {
 }
 
 /**
- * An external platform (PLATFORM_URL) answers a cheap call of the contract, as it answers the console's
- * own calls: for the console's host name, through the same client. A refusal counts too: a platform
- * that answers 421 to the console's name refuses every sign-in and page.
+ * An external platform (PLATFORM_URL) answers a cheap call of the contract with a 2xx, asked as the
+ * console's own calls ask: under the console's host name. A refusal counts too: a platform that
+ * answers 421 to the console's name refuses every sign-in and page.
  */
 export function platformReady(base: string, appOrigin: string, timeoutMs = 2_000): ReadinessCheck {
   const host = new URL(appOrigin).host;
   return async () => {
     try {
-      const response = await forwardFetch(new Request(`${base}/api/v1/auth/providers`, { headers: { host }, signal: AbortSignal.timeout(timeoutMs) }));
-      await response.body?.cancel();
-      return response.ok ? null : `platform: answered ${response.status}`;
+      const reply = await request(`${base}/api/v1/auth/providers`, { headers: { host }, signal: AbortSignal.timeout(timeoutMs) });
+      await reply.body.dump();
+      return reply.statusCode >= 200 && reply.statusCode < 300 ? null : `platform: answered ${reply.statusCode}`;
     } catch {
       return "platform: not answering";
     }
