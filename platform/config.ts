@@ -26,12 +26,14 @@ export interface PlatformConfig {
   stripe?: StripeConfig;
   /** A chat request whose messages hold more characters is refused with 413 (default 1,000,000). */
   maxRequestChars?: number;
-  /** How long a spend reservation holds before the sweeper releases it (default 15 minutes). */
+  /** How long a spend reservation holds before the sweeper releases it (default 5 minutes). */
   reservationTtlMs?: number;
   /** A stream whose upstream is silent this long gets a `: keep-alive` comment (default 15 seconds). */
   streamKeepAliveMs?: number;
   /** How often a running stream's hold is extended and its API token checked again (default a minute). */
   streamRecheckMs?: number;
+  /** How often a running stream's output so far is kept with its hold, billed if its process dies (default 10 seconds). */
+  streamProgressMs?: number;
 }
 
 export interface StripeConfig {

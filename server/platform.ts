@@ -2,6 +2,8 @@ import { setMaxListeners } from "node:events";
 import { createPlatform } from "../platform/app";
 import { flushPendingMeterings } from "../platform/chat/service";
 import { openMigrated } from "../platform/db";
+import { lockDatabaseFile } from "../platform/db/process-lock";
+import type { ProcessLock } from "../platform/db/process-lock";
 import { rechargesFinished } from "../platform/billing/charges";
 import { startPaymentReconciler } from "../platform/billing/payment-intents";
 import { applyModelsFile } from "../platform/models/service";
@@ -41,7 +43,15 @@ export async function startPlatform(env: Env): Promise<MountedPlatform> {
       close: async () => {},
     };
   }
-  const db = await openMigrated({ url: env.DATABASE_URL, path: env.DATABASE_PATH, checkpointInBackground: true });
+  // A SQLite file serves one process: a second is refused, and the one that runs owns every hold in it.
+  const lock = env.DATABASE_URL || env.DATABASE_PATH === ":memory:" ? undefined : lockDatabaseFile(env.DATABASE_PATH);
+  let db: DB;
+  try {
+    db = await openMigrated({ url: env.DATABASE_URL, path: env.DATABASE_PATH, checkpointInBackground: true });
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
   if (env.MODELS_FILE) {
     try {
       const { entries, applied } = await applyModelsFile(db, env.MODELS_FILE);
@@ -51,14 +61,19 @@ export async function startPlatform(env: Env): Promise<MountedPlatform> {
       );
     } catch (error) {
       await db.destroy();
+      lock?.release();
       throw error;
     }
   }
-  return mountEmbedded(db, env.platform);
+  return mountEmbedded(db, env.platform, lock);
 }
 
-/** The embedded platform over an open, migrated database, and its background work: `close` ends both and closes the database. */
-export function mountEmbedded(db: DB, config: PlatformConfig): MountedPlatform {
+/**
+ * The embedded platform over an open, migrated database, and its background work: `close` ends both and
+ * closes the database. With `lock`, this is the database's only process: holds left when it started
+ * are a dead process's, finished at once rather than at expiry (decision 0105); `close` releases it.
+ */
+export function mountEmbedded(db: DB, config: PlatformConfig, lock?: ProcessLock): MountedPlatform {
   const stopping = new AbortController();
   // Every JSON chat request listens to it while it waits: as many listeners as requests in flight.
   setMaxListeners(0, stopping.signal);
@@ -66,7 +81,7 @@ export function mountEmbedded(db: DB, config: PlatformConfig): MountedPlatform {
   const app = createPlatform(deps);
   // Charges a crash left between the provider and the ledger are finished at start and every minute.
   // Releases the spend reservations a dead process left (decision 0084).
-  const sweeper = startReservationSweeper(deps);
+  const sweeper = startReservationSweeper(deps, { orphansBefore: lock ? deps.now() : undefined });
   const reconciler = startPaymentReconciler(deps);
   // Model statuses are probed in the background too, so uptime counts hours nobody was looking.
   const watcher = startStatusWatcher(deps);
@@ -98,6 +113,7 @@ export function mountEmbedded(db: DB, config: PlatformConfig): MountedPlatform {
       await stopMetrics(db);
       await flushPendingMeterings(deps);
       await db.destroy();
+      lock?.release();
     },
   };
 }

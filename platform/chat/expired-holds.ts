@@ -10,10 +10,13 @@ export const SWEEP_INTERVAL_MS = 60_000;
  * stream that had recorded what it sent is charged for that (decision 0102), and any other hold is
  * released for nothing. Each in its own transaction, by the same delete that settlement uses, so a late
  * settlement releases nothing twice. Returns how many were finished.
+ *
+ * A hold is a dead process's once it expired or, when this process is the database's only one (a
+ * locked SQLite file), once it was made before `orphansBefore`, the time this process started.
  */
-export async function sweepExpiredReservations(deps: Deps): Promise<number> {
+export async function sweepExpiredReservations(deps: Deps, orphansBefore?: number): Promise<number> {
   let count = 0;
-  for (const { receipt_id, progress } of await expiredReservations(deps)) {
+  for (const { receipt_id, progress } of await expiredReservations(deps, orphansBefore)) {
     if (progress === null) {
       if (await release(deps, receipt_id)) count += 1;
       continue;
@@ -28,9 +31,15 @@ export async function sweepExpiredReservations(deps: Deps): Promise<number> {
   return count;
 }
 
-/** Sweeps at start and every minute until closed (graceful shutdown calls `close`). */
-export function startReservationSweeper(deps: Deps, intervalMs = SWEEP_INTERVAL_MS): { close: () => void } {
-  const sweep = () => void sweepExpiredReservations(deps).catch((error) => console.error("Releasing expired spend reservations failed:", error));
+/**
+ * Sweeps at start and every minute until closed (graceful shutdown calls `close`). With
+ * `orphansBefore` (the database's only process), every sweep also finishes the holds made before then.
+ */
+export function startReservationSweeper(
+  deps: Deps,
+  { intervalMs = SWEEP_INTERVAL_MS, orphansBefore }: { intervalMs?: number; orphansBefore?: number } = {},
+): { close: () => void } {
+  const sweep = () => void sweepExpiredReservations(deps, orphansBefore).catch((error) => console.error("Releasing expired spend reservations failed:", error));
   sweep();
   const timer = setInterval(sweep, intervalMs);
   timer.unref();

@@ -375,12 +375,14 @@ async function forward(
   let metering: Promise<void> | undefined;
   let keepAlive: NodeJS.Timeout | undefined;
   let recheck: NodeJS.Timeout | undefined;
+  let progress: NodeJS.Timeout | undefined;
   // Whoever finishes first meters; every other caller waits for that same write, so the body never
   // ends before its usage is written (a cut by a recheck ends the upstream too, and its read finishes).
   const finish = (outcome: "completed" | "stopped" | "failed") => {
     if (!metering) {
       clearInterval(keepAlive);
       clearInterval(recheck);
+      clearInterval(progress);
       stop();
       metering = meter(watcher.count(prompt), outcome);
     }
@@ -406,13 +408,26 @@ async function forward(
   };
 
   /**
+   * Every few seconds while output comes, what was sent so far is kept with the hold (which that also
+   * extends): if this process dies, the sweeper charges it (decision 0102), so a stream killed early or
+   * between two rechecks loses at most one interval's output (decision 0105).
+   */
+  let recordedTokens = 0;
+  const recordProgress = async () => {
+    const count = watcher.count(prompt);
+    if (metering || count.completionTokens === recordedTokens) return;
+    recordedTokens = count.completionTokens;
+    await extendReservation(deps, receiptId, progressOf(caller, model, receiptId, count, deps.now()));
+  };
+
+  /**
    * Now and then while a stream runs: its hold is kept from expiring (the sweeper would release it while
-   * it still spends), and a caller whose right to it ended since the call began (a token revoked or
-   * expired, a member removed) is stopped.
+   * it still spends, a model thinking in silence included), and a caller whose right to it ended since
+   * the call began (a token revoked or expired, a member removed) is stopped.
    */
   const recheckStream = async () => {
     try {
-      if (held > 0) await extendReservation(deps, receiptId, progressOf(caller, model, receiptId, watcher.count(prompt), deps.now()));
+      if (held > 0) await extendReservation(deps, receiptId);
       const refusal = await lostRight(deps, caller);
       if (!refusal || metering) return;
       send(streamError(refusal.message, "authentication_error", refusal.code));
@@ -436,6 +451,14 @@ async function forward(
       keepAlive.unref();
       recheck = setInterval(() => void recheckStream(), deps.config.streamRecheckMs ?? RECHECK_MS);
       recheck.unref();
+      if (held > 0) {
+        const record = () =>
+          void recordProgress().catch((error) =>
+            console.error(`Recording the stream ${receiptId}'s progress failed:`, error instanceof Error ? error.message : error),
+          );
+        progress = setInterval(record, deps.config.streamProgressMs ?? PROGRESS_MS);
+        progress.unref();
+      }
     },
     // Reads on until it has something to send: a pull that enqueues nothing is not called again.
     async pull() {
@@ -500,6 +523,8 @@ const KEEP_ALIVE_MS = 15_000;
 const KEEP_ALIVE = new TextEncoder().encode(": keep-alive\n\n");
 /** How often a running stream's hold is extended and its token checked again. */
 const RECHECK_MS = 60_000;
+/** How often a running stream's output so far is kept with its hold, when it grew. */
+const PROGRESS_MS = 10_000;
 
 /** An error in the stream, as OpenAI sends one (its SDKs throw it): the reply ends after it, without [DONE]. */
 function streamError(message: string, type: string, code: string): Uint8Array {
@@ -670,7 +695,7 @@ function progressOf(caller: ChatCaller, model: ModelRow, receiptId: string, coun
 
 /**
  * A stream whose process died before it ended (its hold expired, not extended): charged, as failed, for
- * what its last recheck recorded it had sent (decision 0102). The settlement deletes the hold; an answer
+ * what it had recorded it had sent (decisions 0102, 0105). The settlement deletes the hold; an answer
  * metered meanwhile by a process that was only slow keeps its own charge, the receipt's one usage row.
  */
 export async function chargeInterrupted(deps: Deps, receiptId: string, progress: string): Promise<void> {

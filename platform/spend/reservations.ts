@@ -6,7 +6,7 @@ import { compiledOnce } from "../db/compiled";
 import { microsToDollars } from "../billing/money";
 
 /** How long a reservation holds when its request never settles (a process that died): config RESERVATION_TTL_MS. */
-export const DEFAULT_RESERVATION_TTL_MS = 15 * 60_000;
+export const DEFAULT_RESERVATION_TTL_MS = 5 * 60_000;
 
 /** The UTC calendar month ('YYYY-MM') that monthly spend counts. */
 export function monthKey(now: number): string {
@@ -220,7 +220,15 @@ async function releaseWithin(trx: DB, receiptId: string): Promise<boolean> {
   return true;
 }
 
-/** Reservations past their expiry (their request never settled: its process died), a batch at a time. */
-export async function expiredReservations(deps: Deps): Promise<{ receipt_id: string; progress: string | null }[]> {
-  return deps.db.selectFrom("spend_reservations").select(["receipt_id", "progress"]).where("expires_at", "<=", deps.now()).limit(1000).execute();
+/**
+ * Reservations past their expiry (their request never settled: its process died), and those made before
+ * `orphansBefore` when the caller knows every earlier process is gone; a batch at a time.
+ */
+export async function expiredReservations(deps: Deps, orphansBefore?: number): Promise<{ receipt_id: string; progress: string | null }[]> {
+  let query = deps.db.selectFrom("spend_reservations").select(["receipt_id", "progress"]);
+  query =
+    orphansBefore === undefined
+      ? query.where("expires_at", "<=", deps.now())
+      : query.where((eb) => eb.or([eb("expires_at", "<=", deps.now()), eb("created_at", "<", orphansBefore)]));
+  return query.limit(1000).execute();
 }

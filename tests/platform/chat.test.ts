@@ -246,8 +246,9 @@ describe("POST /chat/completions", () => {
     expect(usage.totals.requests).toBe(1);
   });
 
-  it("charges a stream whose process died, at its hold's expiry, for what it had sent by its last recheck", async () => {
-    const admin = await setup({ streamRecheckMs: 50, reservationTtlMs: 150 });
+  it("charges a stream whose process died, at its hold's expiry, for what it had recorded it sent", async () => {
+    // Progress is recorded every few seconds, long before the minute's recheck.
+    const admin = await setup({ streamProgressMs: 50, streamRecheckMs: 60_000, reservationTtlMs: 150 });
     const { response } = await streamWithNewToken(admin, "fake-slow");
     // While it runs, its hold keeps what it has sent so far.
     const hold = async () => h.deps.db.selectFrom("spend_reservations").select(["progress", "amount_micros"]).executeTakeFirst();
@@ -261,7 +262,7 @@ describe("POST /chat/completions", () => {
     await receipt(admin, response);
     const before = { balance: await balanceOf(admin.orgId), tokenMonth: await tokenMonthSpent(tokenId) };
 
-    // The same stream in a process killed right after that recheck: its hold is left, never settled.
+    // The same stream in a process killed right after it recorded that: its hold is left, never settled.
     const dead = "rcpt_killed_mid_stream";
     await reserve(h.deps, { orgId: admin.orgId, tokenId, tokenBudgeted: false, receiptId: dead, amountMicros: held });
     await extendReservation(h.deps, dead, progress!);

@@ -301,6 +301,23 @@ describe("admission by reservation", () => {
     expect(ledger).toBe(10e6 - after.balance_micros);
   });
 
+  it("finishes at start, before expiry, the holds a dead process left when it is the database's only process", async () => {
+    const admin = await setup(10);
+    await reserve(h.deps, { orgId: admin.orgId, tokenId: null, receiptId: "rcpt_before_the_crash", amountMicros: 2_000_000 });
+    const started = (clock += 1_000);
+    await reserve(h.deps, { orgId: admin.orgId, tokenId: null, receiptId: "rcpt_after_the_start", amountMicros: 3_000_000 });
+    expect((await account(admin.orgId)).reserved_micros).toBe(5_000_000);
+
+    // Another process may still be running (PostgreSQL): nothing has expired, nothing is finished.
+    expect(await sweepExpiredReservations(h.deps)).toBe(0);
+    // This process alone (a locked SQLite file): the hold made before it started is a dead one's.
+    expect(await sweepExpiredReservations(h.deps, started)).toBe(1);
+    expect(await sweepExpiredReservations(h.deps, started)).toBe(0);
+    const after = await account(admin.orgId);
+    expect(after.reserved_micros).toBe(3_000_000);
+    expect(after.balance_micros).toBe(10e6);
+  });
+
   it("skips free models entirely: nothing held, nothing charged, even with no balance", async () => {
     const admin = await setup(0);
     const response = await admin.call("POST", "/chat/completions", ask("builtin"));
