@@ -1,6 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { PassThrough } from "node:stream";
+import { getRequestListener } from "@hono/node-server";
 import express from "express";
 import { afterEach, describe, expect, it } from "vitest";
 import { redactUrl } from "./access-log";
@@ -48,6 +49,9 @@ async function logged(): Promise<{ port: number; lines: () => string[] }> {
       logStream: stream,
     }),
   );
+  // The platform's shape (server/index.ts): a Hono listener that answers the request id it was given.
+  const platform = getRequestListener((request: Request) => new Response(request.headers.get("x-request-id") ?? "none"));
+  app.all("/api/v1/*", (req, res) => void platform(req, res));
   app.all("*", (_req, res) => res.send("ok"));
   const server = http.createServer(app);
   servers.push(server);
@@ -103,6 +107,22 @@ describe("the access log (LOG_REQUESTS)", () => {
     expect(proxied.headers["x-request-id"]).toBe("nginx-7f3a9c");
     expect(forged.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
     expect(lines().map((line) => line.split(" ").at(-1))).toEqual([id, "nginx-7f3a9c", forged.headers["x-request-id"]]);
+  });
+
+  it("gives the platform the same id, so an error it logs names the request the access log names", async () => {
+    const { port } = await logged();
+    const host = "console.example.test";
+    for (const extra of [{}, { "x-request-id": "nginx-7f3a9c" }, { "x-request-id": 'x" 200 "forged' }]) {
+      const { id, body } = await new Promise<{ id: unknown; body: string }>((resolve, reject) => {
+        const req = http.get({ host: "127.0.0.1", port, path: "/api/v1/billing/balance", headers: { host, ...extra }, agent: false }, (res) => {
+          let body = "";
+          res.on("data", (chunk: Buffer) => (body += chunk.toString()));
+          res.on("end", () => resolve({ id: res.headers["x-request-id"], body }));
+        });
+        req.on("error", reject);
+      });
+      expect(body).toBe(id);
+    }
   });
 
   it("leaves the health checks out", async () => {

@@ -59,6 +59,15 @@ describe("configuration", () => {
     expect(loadEnv({ ...base, DATABASE_URL: "" }).DATABASE_URL).toBeUndefined();
   });
 
+  it("says a PostgreSQL URL does not parse, rather than that it is not PostgreSQL's (a password with / or #)", () => {
+    for (const value of ["postgres://console:ab/cd+ef=@db:5432/console", "postgres://console:1#b@db/console"]) {
+      expect(() => loadEnv({ ...base, DATABASE_URL: value }), value).toThrow(
+        'DATABASE_URL: is not a valid URL: percent-encode "/", "#", "?", "@" and ":" in the user name and password',
+      );
+    }
+    expect(loadEnv({ ...base, DATABASE_URL: "postgres://console:ab%2Fcd%2Bef%3D@db:5432/console" }).DATABASE_URL).toBeDefined();
+  });
+
   it("refuses Stripe keys in the wrong place, by their prefix", () => {
     expect(() => loadEnv({ ...base, STRIPE_SECRET_KEY: "pk_live_x" })).toThrow(/STRIPE_SECRET_KEY: must be a Stripe secret or restricted key \(sk_… or rk_…\)/);
     expect(() => loadEnv({ ...base, STRIPE_PUBLISHABLE_KEY: "sk_live_x" })).toThrow(/STRIPE_PUBLISHABLE_KEY: must be a Stripe publishable key \(pk_…\)/);
@@ -75,6 +84,9 @@ describe("configuration", () => {
   it("drains for 25 s on shutdown unless SHUTDOWN_TIMEOUT_MS says otherwise", () => {
     expect(loadEnv({ ...base }).SHUTDOWN_TIMEOUT_MS).toBe(25_000);
     expect(loadEnv({ ...base, SHUTDOWN_TIMEOUT_MS: "5000" }).SHUTDOWN_TIMEOUT_MS).toBe(5_000);
+    // An empty line in .env, or compose's ${SHUTDOWN_TIMEOUT_MS:-}, is no setting: not 0 ms of drain.
+    expect(loadEnv({ ...base, SHUTDOWN_TIMEOUT_MS: "" }).SHUTDOWN_TIMEOUT_MS).toBe(25_000);
+    expect(loadEnv({ ...base, PORT: "" }).PORT).toBe(3000);
     expect(() => loadEnv({ ...base, SHUTDOWN_TIMEOUT_MS: "soon" })).toThrow(/SHUTDOWN_TIMEOUT_MS/);
   });
 
@@ -113,6 +125,18 @@ describe("start-up messages", () => {
     ]);
     expect(startupWarnings(loadEnv({ ...base, NODE_ENV: "production", APP_ORIGIN: "https://console.example.test" }))).toEqual([]);
     expect(startupWarnings(loadEnv({ ...base }))).toEqual([]);
+  });
+
+  it("warns at every start when development sign-in listens beyond loopback in production", () => {
+    const trial = { ...base, NODE_ENV: "production", APP_ORIGIN: "http://trial.example.test:8080", HOST: "0.0.0.0", ALLOW_DEV_SIGNIN: "true" };
+    expect(startupWarnings(loadEnv(trial))).toEqual([
+      "Development sign-in listens on 0.0.0.0: anyone who reaches the console can sign in as anyone. For a trial only; configure Google or GitHub for real users.",
+    ]);
+    expect(startupWarnings(loadEnv({ ...trial, SYSTEM_ADMINS: "ops@example.test" }))).toEqual([
+      expect.stringContaining("can sign in as anyone, as a system administrator too (SYSTEM_ADMINS)."),
+    ]);
+    expect(startupWarnings(loadEnv({ ...trial, HOST: "127.0.0.1" }))).toEqual([]);
+    expect(startupWarnings(loadEnv({ ...trial, GITHUB_CLIENT_ID: "id", GITHUB_CLIENT_SECRET: "secret" }))).toEqual([]);
   });
 
   it("warns that a path in APP_ORIGIN is ignored, since the console is served from the site root", () => {

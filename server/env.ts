@@ -3,6 +3,7 @@ import path from "node:path";
 import { randomBytes } from "node:crypto";
 import ipaddr from "ipaddr.js";
 import { z } from "zod";
+import { isDevSignin } from "../platform/config";
 import type { OAuthProviderConfig, PlatformConfig } from "../platform/config";
 import { databaseUrl } from "../platform/db/target";
 
@@ -126,7 +127,7 @@ function persistedSecret(dataDir: string): string {
   } catch {
     const secret = randomBytes(32).toString("hex");
     try {
-      fs.mkdirSync(dataDir, { recursive: true });
+      fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
       fs.writeFileSync(file, secret, { mode: 0o600 });
     } catch (error) {
       throw new Error(
@@ -138,7 +139,9 @@ function persistedSecret(dataDir: string): string {
 }
 
 export function loadEnv(source: Record<string, string | undefined> = process.env): Env {
-  const parsed = schema.safeParse(source);
+  // An empty value is an unset one, whatever the setting: `.env` lines and compose's `${VAR:-}` make
+  // them, and SHUTDOWN_TIMEOUT_MS= read as 0 gave a server that drained nothing.
+  const parsed = schema.safeParse(Object.fromEntries(Object.entries(source).filter(([, value]) => value !== "")));
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
     throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
@@ -219,6 +222,13 @@ export function startupWarnings(env: Env): string[] {
     // Not refused: the origin is still right. But an operator who wrote a path expects the console there.
     warnings.push(
       `APP_ORIGIN has a path (${given.pathname}${given.search}${given.hash}), which is ignored: the console is served from the site root, ${env.platform.appOrigin}/. A proxy in front must not add a path prefix.`,
+    );
+  }
+  if (env.NODE_ENV === "production" && !env.PLATFORM_URL && isDevSignin(env.platform) && env.HOST && !LOOPBACK.has(env.HOST)) {
+    // Allowed (ALLOW_DEV_SIGNIN=true, a trial): said at every start, so it is never left on by mistake.
+    const admins = env.platform.systemAdmins.length > 0 ? ", as a system administrator too (SYSTEM_ADMINS)" : "";
+    warnings.push(
+      `Development sign-in listens on ${env.HOST}: anyone who reaches the console can sign in as anyone${admins}. For a trial only; configure Google or GitHub for real users.`,
     );
   }
   const stripe = {

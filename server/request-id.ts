@@ -15,7 +15,14 @@ export function requestIds(): RequestHandler {
   return (req, res, next) => {
     const sent = req.headers["x-request-id"];
     const id = typeof sent === "string" && PROXY_ID.test(sent) ? sent : randomUUID();
-    req.headers["x-request-id"] = id;
+    if (id !== sent) {
+      req.headers["x-request-id"] = id;
+      // The platform's Request is built from the raw headers (@hono/node-server), not from `headers`:
+      // without this, its error lines named no request for the calls made to it directly.
+      const raw = req.rawHeaders;
+      for (let i = raw.length - 2; i >= 0; i -= 2) if (raw[i].toLowerCase() === "x-request-id") raw.splice(i, 2);
+      raw.push("X-Request-Id", id);
+    }
     res.setHeader("X-Request-Id", id);
     next();
   };

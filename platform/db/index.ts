@@ -7,7 +7,7 @@ import pg from "pg";
 import type { Database } from "./schema";
 import { InlineLimits } from "./inline-limits";
 import { checkpointInBackground } from "./wal-checkpointer";
-import { isPostgresUrl, postgresHost } from "./target";
+import { databaseUrl, postgresHost } from "./target";
 import * as m0001 from "./migrations/0001-foundation";
 import * as m0002 from "./migrations/0002-tokens";
 import * as m0003 from "./migrations/0003-billing";
@@ -57,7 +57,10 @@ export interface DatabaseOptions {
 
 export function openDatabase(options: DatabaseOptions): DB {
   // A URL that is not PostgreSQL's must not fall through to a SQLite file nobody asked for.
-  if (options.url && !isPostgresUrl(options.url)) throw new Error("DATABASE_URL: must be a postgres:// or postgresql:// URL");
+  if (options.url) {
+    const url = databaseUrl.safeParse(options.url);
+    if (!url.success) throw new Error(`DATABASE_URL: ${url.error.issues[0].message}`);
+  }
   if (options.url) {
     // int8 columns (times, money) come back as strings unless told otherwise; they fit in a double.
     pg.types.setTypeParser(20, (v) => Number(v));
@@ -68,8 +71,12 @@ export function openDatabase(options: DatabaseOptions): DB {
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   const file = options.path ?? "data/console.db";
-  if (file !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  // The database holds the upstream models' API keys: a folder and a file this makes are the server
+  // user's alone (SQLite gives its -wal and -shm files the database's permissions).
+  const fresh = file !== ":memory:" && !fs.existsSync(file);
+  if (file !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true, mode: 0o700 });
   const sqlite = new SQLite(file);
+  if (fresh) fs.chmodSync(file, 0o600);
   sqlite.pragma("journal_mode = WAL");
   // Each commit otherwise waits for an fsync (5 ms on this kind of disk), holding the one event loop:
   // a metered call's three commits capped the whole process near 60 calls a second (decision 0087).

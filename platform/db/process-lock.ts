@@ -15,11 +15,13 @@ export interface ProcessLock {
  * backups still open the database itself.
  */
 export function lockDatabaseFile(file: string): ProcessLock {
-  const lockFile = `${file}-lock`;
   let lock: SQLite.Database;
   try {
-    fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-    lock = new SQLite(lockFile, { timeout: 0 });
+    const folder = path.dirname(path.resolve(file));
+    fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
+    // By the file's real name: a symbolic link to a database in use must not lock a file of its own.
+    const real = fs.existsSync(file) ? fs.realpathSync(file) : path.join(fs.realpathSync(folder), path.basename(file));
+    lock = new SQLite(`${real}-lock`, { timeout: 0 });
     lock.exec("begin exclusive");
   } catch (error) {
     const busy = (error as { code?: string }).code === "SQLITE_BUSY";

@@ -2,6 +2,8 @@ import path from "node:path";
 import { z } from "zod";
 
 const POSTGRES_URL = "must be a postgres:// or postgresql:// URL";
+const NOT_A_URL =
+  'is not a valid URL: percent-encode "/", "#", "?", "@" and ":" in the user name and password (or use a password of letters and digits, such as `openssl rand -hex 24`)';
 
 /**
  * DATABASE_URL as the server and the operator commands read it. Anything but a PostgreSQL URL is
@@ -10,14 +12,14 @@ const POSTGRES_URL = "must be a postgres:// or postgresql:// URL";
  */
 export const databaseUrl = z
   .string()
-  // One rule, so a value wrong in both ways is reported once.
-  .refine((value) => /^postgres(ql)?:\/\//i.test(value) && URL.canParse(value), POSTGRES_URL)
+  // One message a value: a wrong scheme, or a URL that does not parse (a password with "/" or "#"
+  // left as typed, as `openssl rand -base64` makes them).
+  .superRefine((value, ctx) => {
+    if (!/^postgres(ql)?:\/\//i.test(value)) ctx.addIssue({ code: z.ZodIssueCode.custom, message: POSTGRES_URL });
+    else if (!URL.canParse(value) || new URL(value).hash !== "") ctx.addIssue({ code: z.ZodIssueCode.custom, message: NOT_A_URL });
+  })
   .optional()
   .or(z.literal("").transform(() => undefined));
-
-export function isPostgresUrl(value: string): boolean {
-  return databaseUrl.safeParse(value).success;
-}
 
 /** A PostgreSQL URL's host, port and database: what an operator needs to know, never the password. */
 export function postgresHost(value: string): string {

@@ -61,3 +61,14 @@ describe("a database that can't be used stops the start with one line (audit F L
     );
   });
 });
+
+describe("a new SQLite database", () => {
+  it("is readable by the server's user alone, with its folder and its log (it holds the upstream keys)", async () => {
+    const folder = path.join(dir, "fresh", "data");
+    const file = path.join(folder, "console.db");
+    const db = await openMigrated({ path: file });
+    const mode = (f: string) => fs.statSync(f).mode & 0o777;
+    expect({ folder: mode(folder), file: mode(file), log: mode(`${file}-wal`) }).toEqual({ folder: 0o700, file: 0o600, log: 0o600 });
+    await db.destroy();
+  });
+});

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { creditPayment } from "../../platform/billing/ledger";
 import type { Deps } from "../../platform/context";
 import { openDatabase, openMigrated } from "../../platform/db";
+import { lockDatabaseFile } from "../../platform/db/process-lock";
 import { reserve } from "../../platform/spend/reservations";
 import { spawnServer } from "../../server/testing/spawned-server";
 
@@ -74,4 +75,18 @@ describe("one server process per SQLite file (decision 0105)", () => {
     const restarted = await spawnServer(PORT, { DATABASE_PATH: file });
     restarted.stop();
   }, 90_000);
+
+  it("knows the file by its real name: a symbolic link to it is refused too", () => {
+    const real = path.join(dir, "real.db");
+    const link = path.join(dir, "link.db");
+    fs.writeFileSync(real, "");
+    fs.symlinkSync(real, link);
+    const lock = lockDatabaseFile(real);
+    try {
+      expect(() => lockDatabaseFile(link)).toThrow(`Another server process is using DATABASE_PATH (${link})`);
+    } finally {
+      lock.release();
+    }
+    lockDatabaseFile(link).release();
+  });
 });
