@@ -20,19 +20,27 @@ export function friendlyError(status: number): { title: string; text: string } {
 /**
  * The one error boundary body, reused at the root (a whole page) and in the organization layout (the
  * content area, so the sidebar and header survive): a status, a friendly message, and a way home.
+ *
+ * One heading names the page. Where the card is the whole page (`pageTitle` absent) its title is the
+ * page's `h1`. In the layout the header's `h1` names the page: the card's title is an `h2` under it,
+ * or nothing when the header already says the same (an unknown address: "Page not found" once).
  */
-export function GeneralErrorBoundary() {
+export function GeneralErrorBoundary({ pageTitle }: { pageTitle?: string }) {
   const error = useRouteError();
   const status = isRouteErrorResponse(error) ? error.status : 500;
   if (!isRouteErrorResponse(error)) console.error(error);
   const { title, text } = friendlyError(status);
+  const Heading = pageTitle === undefined ? "h1" : "h2";
+  const titled = pageTitle !== title;
   return (
-    <div className="card mx-auto w-full max-w-md bg-base-100 shadow" role="alert" aria-labelledby="error-title">
+    <div className="card mx-auto w-full max-w-md bg-base-100 shadow" role="alert" aria-labelledby={titled ? "error-title" : undefined}>
       <div className="card-body items-center text-center">
         <p className="text-5xl font-bold text-base-content/40">{status}</p>
-        <h2 id="error-title" className="card-title">
-          {title}
-        </h2>
+        {titled ? (
+          <Heading id="error-title" className="card-title">
+            {title}
+          </Heading>
+        ) : null}
         <p className="text-base-content/70">{text}</p>
         <Link to="/" className="btn btn-primary mt-4">
           Go home

@@ -69,7 +69,7 @@ export function ErrorBoundary() {
   }
   return (
     <Shell layout={layout} title={title}>
-      <GeneralErrorBoundary />
+      <GeneralErrorBoundary pageTitle={title} />
     </Shell>
   );
 }

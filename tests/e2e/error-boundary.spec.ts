@@ -5,10 +5,13 @@ test("an unknown page inside the console says 'Page not found' and keeps the sid
   await signInWithOrganization(page, "Lost");
   const response = await page.goto("/no-such-page/at-all");
   expect(response?.status()).toBe(404);
-  await expect(page.getByRole("heading", { name: "Page not found", level: 2 })).toBeVisible();
-  await expect(page.getByText("We couldn't find that page.")).toBeVisible();
-  // The header and the tab name the page too: no empty page heading.
+  // One heading says so, the header's: the card under it does not repeat it (audit L).
   await expect(page.getByRole("heading", { name: "Page not found", level: 1 })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Page not found" })).toHaveCount(1);
+  await expect(page.getByText("Page not found", { exact: true })).toHaveCount(1);
+  await expect(page.getByText("404", { exact: true })).toBeVisible();
+  await expect(page.getByText("We couldn't find that page.")).toBeVisible();
+  await expect(page.getByRole("link", { name: "Go home" })).toBeVisible();
   await expect(page).toHaveTitle("Page not found · AI Console");
 
   // The layout survived the page's error: the sidebar's links and the account menu still work.
@@ -18,6 +21,15 @@ test("an unknown page inside the console says 'Page not found' and keeps the sid
   await sidebar.getByRole("link", { name: "Team" }).click();
   await expect(page).toHaveURL(/\/team$/);
   await expect(page.getByRole("heading", { name: "Team", exact: true })).toBeVisible();
+});
+
+test("a page that is not found under another page's name keeps the card's heading, under the page's", async ({ page }) => {
+  await signInWithOrganization(page, "LostModel");
+  const response = await page.goto("/models/no-such-model-here");
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: "Models", level: 1 })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Page not found", level: 2 })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Page not found" })).toHaveCount(1);
 });
 
 test("the browser's tab names the page, after client-side navigation too", async ({ page }) => {
