@@ -7,15 +7,27 @@ const icons: Record<CopyStatus, LucideIcon> = { idle: Copy, copied: Check, faile
 
 /**
  * A copy button that reads 'Copied!' for 2 seconds after copying, or 'Copy failed' when the browser
- * refused; hidden on a page without scripts, where it could not copy.
+ * refused; hidden on a page without scripts, where it could not copy. In a table's row, `subject`
+ * (visually hidden) says what it copies, so its name is not one of many "Copy".
  */
-export function CopyButton({ text, label = "Copy", className = "btn btn-sm" }: { text: string; label?: string; className?: string }) {
+export function CopyButton({
+  text,
+  label = "Copy",
+  subject,
+  className = "btn btn-sm",
+}: {
+  text: string;
+  label?: string;
+  subject?: string;
+  className?: string;
+}) {
   const { status, copy } = useCopy();
   const Icon = icons[status];
   return (
     <button type="button" className={`${className} hide-without-script`} onClick={() => void copy(text)} aria-live="polite">
       <Icon className="size-4" aria-hidden />
       {status === "copied" ? "Copied!" : status === "failed" ? "Copy failed" : label}
+      {subject ? <span className="sr-only"> {subject}</span> : null}
     </button>
   );
 }

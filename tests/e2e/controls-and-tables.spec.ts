@@ -2,7 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Locator, Page } from "@playwright/test";
 import { signInWithOrganization } from "./support/auth";
 import { addCardWithRequests } from "./support/billing";
-import { inviteWithRequests } from "./support/team";
+import { inviteWithRequests, organizationWithMember } from "./support/team";
 import { expect, test } from "./support/test";
 
 /** A CSS colour as sRGB (0–255) and alpha, as the browser paints it: whatever notation it computes to. */
@@ -87,4 +87,29 @@ test("no two landmarks share a name on the pages with tables", async ({ page }) 
     const results = await new AxeBuilder({ page }).withRules(["landmark-unique"]).analyze();
     expect(results.violations.flatMap((v) => v.nodes.map((n) => `${path} ${n.target.join(" ")}`))).toEqual([]);
   }
+});
+
+test("a row's buttons say which row they act on: not a column of buttons all named Revoke or Remove", async ({ page, browser, baseURL }) => {
+  const { member } = await organizationWithMember(page, browser, baseURL!);
+  const code = await inviteWithRequests(page.request, "multi-use");
+  const ids: string[] = [];
+  for (let i = 0; i < 2; i++) {
+    const response = await page.request.post("/api/v1/tokens", { data: { scopes: ["chat"], expiresAt: null } });
+    ids.push(((await response.json()) as { publicId: string }).publicId);
+  }
+  await page.goto("/tokens");
+  const tokens = page.getByRole("table", { name: "API tokens" });
+  for (const id of ids) {
+    // The visible word stays "Revoke"; the name goes on with the row's token.
+    const revoke = tokens.getByRole("button", { name: `Revoke ${id}`, exact: true });
+    await expect(revoke).toBeVisible();
+    await expect(revoke).toContainText("Revoke");
+  }
+  await page.goto("/team");
+  const members = page.getByRole("region", { name: "Members table" });
+  await expect(members.getByRole("button", { name: `Remove ${member.person.name}`, exact: true })).toBeVisible();
+  const invites = page.getByRole("region", { name: "Invite codes table" });
+  await expect(invites.getByRole("button", { name: `Revoke code ${code}`, exact: true })).toBeVisible();
+  await expect(invites.getByRole("button", { name: `Copy code ${code}`, exact: true })).toBeVisible();
+  await member.page.context().close();
 });

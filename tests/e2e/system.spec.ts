@@ -62,7 +62,10 @@ test.describe("the model editor", () => {
     await expect(page.getByRole("row").filter({ hasText: name })).toContainText(`Renamed ${name}`);
 
     await page.goto("/model-editor");
-    await modelRow(page, name).getByRole("button", { name: "Delete" }).click();
+    // The row's button names its model (audit L): "Delete" alone would be one of many.
+    await modelRow(page, name)
+      .getByRole("button", { name: `Delete ${name}`, exact: true })
+      .click();
     const question = page.getByRole("alertdialog", { name: `Delete the model ${name}? Chats and API calls to it stop at once.` });
     await question.getByRole("button", { name: "Yes, delete" }).click();
     await expect(page.getByText(`Model ${name} deleted.`)).toBeVisible();

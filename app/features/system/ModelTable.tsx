@@ -139,7 +139,11 @@ export function ModelTable({
                         <Pencil className="size-4" aria-hidden /> Edit
                       </Link>
                       <ConfirmAction
-                        label="Delete"
+                        label={
+                          <>
+                            Delete<span className="sr-only"> {m.name}</span>
+                          </>
+                        }
                         question={`Delete the model ${m.name}? Chats and API calls to it stop at once.`}
                         confirmLabel="Yes, delete"
                         busyLabel="Deleting..."

@@ -36,7 +36,7 @@ export function InviteList({ invites, timeZone }: { invites: ActiveInvite[]; tim
                     <td>
                       <div className="flex items-center gap-1">
                         <code className="font-mono tracking-wider">{invite.code}</code>
-                        <CopyButton text={invite.code} label="Copy" className="btn btn-xs btn-ghost" />
+                        <CopyButton text={invite.code} label="Copy" subject={`code ${invite.code}`} className="btn btn-xs btn-ghost" />
                       </div>
                     </td>
                     <td>{INVITE_KIND_LABEL[invite.kind]}</td>
@@ -49,6 +49,7 @@ export function InviteList({ invites, timeZone }: { invites: ActiveInvite[]; tim
                         label={
                           <>
                             <Ban className="size-4" aria-hidden /> Revoke
+                            <span className="sr-only"> code {invite.code}</span>
                           </>
                         }
                         question={`Revoke invite code ${invite.code}? Nobody can join with it any more.`}

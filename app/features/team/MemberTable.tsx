@@ -48,6 +48,7 @@ export function MemberTable({ members, viewer }: MemberTableProps) {
                             label={
                               <>
                                 <UserMinus className="size-4" aria-hidden /> Remove
+                                <span className="sr-only"> {member.name}</span>
                               </>
                             }
                             question={`Remove ${member.name} from the organization? They lose access at once.`}
