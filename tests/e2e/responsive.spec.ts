@@ -63,6 +63,40 @@ test.describe("at 390 px", () => {
     await expect(toggle).toBeFocused();
   });
 
+  test("however the drawer closes, focus goes back to the menu button: the overlay, a link in it, Escape", async ({ page }) => {
+    await signInWithOrganization(page);
+    await page.goto("/team");
+    await hydrated(page);
+    const toggle = page.getByRole("button", { name: "Menu", exact: true });
+    const inDrawer = () => page.evaluate(() => document.activeElement?.closest("aside") !== null);
+
+    // A click on the overlay beside the drawer.
+    await toggle.click();
+    await expect(sidebarNav(page)).toBeVisible();
+    await expect.poll(inDrawer).toBe(true);
+    await page.mouse.click(PHONE.width - 20, PHONE.height / 2);
+    await expect(sidebarNav(page)).toBeHidden();
+    await expect(toggle).toBeFocused();
+    await expect(toggle).toHaveAttribute("aria-expanded", "false");
+
+    // A link in it, followed from the keyboard: the drawer closes on the new page.
+    await page.keyboard.press("Enter");
+    await expect(sidebarNav(page)).toBeVisible();
+    await expect.poll(inDrawer).toBe(true);
+    await sidebarNav(page).getByRole("link", { name: "API Tokens" }).focus();
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("heading", { name: "API Tokens", level: 1 })).toBeVisible();
+    await expect(sidebarNav(page)).toBeHidden();
+    await expect(toggle).toBeFocused();
+
+    // Escape.
+    await page.keyboard.press("Enter");
+    await expect.poll(inDrawer).toBe(true);
+    await page.keyboard.press("Escape");
+    await expect(sidebarNav(page)).toBeHidden();
+    await expect(toggle).toBeFocused();
+  });
+
   test("the open drawer keeps focus: it moves in, Tab and Shift+Tab never reach the page under it", async ({ page }) => {
     await signInWithOrganization(page);
     await page.goto("/tokens");

@@ -34,7 +34,8 @@ const BESIDE = "(min-width: 64rem)";
  * The signed-in shell (SPEC §2, issue 14): a skip link, the 260 px sidebar beside the content from
  * the `lg` breakpoint, and below it a daisyUI checkbox drawer, so the menu opens and closes without
  * JavaScript too. Once hydrated, Escape and any navigation close it as well, and the open drawer is
- * modal (WCAG 2.4.11): focus moves into it, Tab stays in it, and the page it covers is inert.
+ * modal (WCAG 2.4.11): focus moves into it, Tab stays in it, and the page it covers is inert. Closed
+ * any way, it gives focus back to the menu button (WCAG 2.4.3).
  */
 export function SidebarLayout({ sidebar, header, children }: { sidebar: ReactNode; header: ReactNode; children: ReactNode }) {
   const [open, setOpen] = useState(false);
@@ -58,6 +59,7 @@ export function SidebarLayout({ sidebar, header, children }: { sidebar: ReactNod
     if (!open) return;
     const beside = window.matchMedia(BESIDE);
     const covered = [behind.current, skip.current].filter((el) => el !== null);
+    const [panel, checkbox, menu] = [side.current, toggle.current, button.current];
     // Only while it covers the page: a window widened past `lg` shows the sidebar beside the content.
     const cover = () => covered.forEach((el) => (el.inert = !beside.matches));
     cover();
@@ -86,6 +88,12 @@ export function SidebarLayout({ sidebar, header, children }: { sidebar: ReactNod
       window.removeEventListener("keydown", onKey);
       beside.removeEventListener("change", cover);
       covered.forEach((el) => (el.inert = false));
+      // However it closed (Escape, the overlay, a link in it, the menu button), focus that was in the
+      // drawer goes back to the menu button. The overlay is a label of the checkbox: a click on it
+      // focuses that hidden checkbox, and a link clicked in it is hidden with the drawer.
+      const focused = document.activeElement;
+      const lost = focused === null || focused === document.body || focused === checkbox || (panel?.contains(focused) ?? false);
+      if (lost && !beside.matches) menu?.focus();
     };
   }, [open]);
 
