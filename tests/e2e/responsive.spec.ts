@@ -223,6 +223,41 @@ test.describe("keyboard", () => {
     });
   }
 
+  test("the skip link after a client-side navigation: focus in main, no new page announced, nothing moves to the top", async ({ page }) => {
+    await page.setViewportSize(DESKTOP);
+    await signInWithOrganization(page);
+    await page.goto("/team");
+    await hydrated(page);
+    await sidebarNav(page).getByRole("link", { name: "API Tokens" }).click();
+    await expect(page.getByRole("heading", { name: "API Tokens", level: 1 })).toBeVisible();
+    const announcer = page.locator("#route-announcer");
+    await expect(announcer).toHaveText("API Tokens · AI Console");
+    // Every change of the live region from here on: a screen reader would read each one.
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { announced: string[] }).announced = seen;
+      new MutationObserver(() => seen.push(document.getElementById("route-announcer")!.textContent ?? "")).observe(
+        document.getElementById("route-announcer")!,
+        { childList: true, characterData: true, subtree: true },
+      );
+    });
+    const skip = page.getByRole("link", { name: "Skip to content" });
+    await skip.focus();
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(/\/tokens#main$/);
+    await expect(page.locator("main#main")).toBeFocused();
+    await page.waitForTimeout(500); // the announcer speaks 100 ms after a change of page
+    expect(await page.evaluate(() => (window as unknown as { announced: string[] }).announced)).toEqual([]);
+    await expect(page.locator("main#main")).toBeFocused();
+    // The next Tab goes on in the content.
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.closest("main") !== null)).toBe(true);
+    // Following it again (the address already ends in #main) lands there again.
+    await skip.focus();
+    await page.keyboard.press("Enter");
+    await expect(page.locator("main#main")).toBeFocused();
+  });
+
   test("the sidebar links show a visible focus ring", async ({ page }) => {
     await page.setViewportSize(DESKTOP);
     await signInWithOrganization(page);
