@@ -225,6 +225,11 @@ export class StreamRelay {
   private encoder = new TextEncoder();
   /** Whether the stream was cut here, its next chunk passing what was held. */
   cut = false;
+  /**
+   * What the upstream said when it sent an error instead of its next chunk, or null. Nothing after it
+   * is relayed, nor the error itself: its words are the operator's (decision 0107).
+   */
+  upstreamError: string | null = null;
 
   constructor(
     readonly meter: StreamMeter,
@@ -243,7 +248,7 @@ export class StreamRelay {
   private relay(events: SseEvent[]): Uint8Array {
     let out = "";
     for (const event of events) {
-      if (this.cut) break;
+      if (this.cut || this.upstreamError !== null) break;
       if (event.type === "comment") {
         // An upstream's keep-alive: passed on, so that no proxy between the client and here times out while a model thinks.
         out += `: ${event.text.replace(/[\r\n]/g, " ")}\n\n`;
@@ -253,6 +258,20 @@ export class StreamRelay {
         if (this.options.includeUsage && !this.meter.usage) out += this.data(this.usageChunk(this.options.estimate()));
         this.meter.done = true;
         out += "data: [DONE]\n\n";
+        continue;
+      }
+      const { error, choices, usage } = event.chunk as { error?: unknown; choices?: unknown; usage?: unknown };
+      if (error) {
+        const said = typeof error === "string" ? error : (error as { message?: unknown }).message;
+        this.upstreamError = typeof said === "string" ? said : JSON.stringify(error);
+        break;
+      }
+      // Only what a client's loop can read (`chunk.choices[0]?.delta`): a ping's `{}` or `choices: null`
+      // crashed OpenAI's own SDK examples. A usage report without choices is kept, as a usage chunk.
+      if (!Array.isArray(choices) || !choices.every((choice) => choice && typeof choice === "object")) {
+        if (!usage || typeof usage !== "object") continue;
+        this.meter.readChunk({ ...event.chunk, choices: [] }, 0);
+        if (this.options.includeUsage) out += this.data({ ...event.chunk, choices: [], model: this.options.model });
         continue;
       }
       const tokens = outputTokensOf(event.chunk);

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { ChatRequest, Receipt } from "@contract/chat";
+import type { ChatRequest, Receipt, UpstreamUsage } from "@contract/chat";
 import { allowListMessage, chatRequestSchema, DEFAULT_MAX_REQUEST_CHARS, RECEIPT_HEADER, tooLargeMessage } from "@contract/chat";
 import type { Deps } from "../context";
 import type { ModelRow } from "../db/schema";
@@ -12,6 +12,7 @@ import { recordUsage } from "../billing/charges";
 import type { DB } from "../db";
 import { compiledOnce } from "../db/compiled";
 import { extendReservation, release, reserve, settleWithin, SpendRefused } from "../spend/reservations";
+import { fitToShow, upstreamErrorText, withoutKeys } from "./upstream-text";
 import { apiTokenUsable } from "../tokens/service";
 import { isMember } from "../orgs/service";
 import { ROLLUP_GRACE_MS } from "../usage/rollup";
@@ -90,28 +91,6 @@ export function parseChatRequest(body: unknown): ChatRequest {
 }
 
 export { RECEIPT_HEADER };
-
-async function upstreamMessage(response: UpstreamReply): Promise<string> {
-  return withoutKeys(await rawUpstreamMessage(response));
-}
-
-async function rawUpstreamMessage(response: UpstreamReply): Promise<string> {
-  const text = await response.text().catch(() => "");
-  try {
-    const body = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown };
-    if (typeof body.error === "string") return body.error;
-    if (typeof body.error?.message === "string") return body.error.message;
-    if (typeof body.message === "string") return body.message;
-  } catch {
-    // not JSON
-  }
-  return text.trim().slice(0, 300) || `Upstream answered ${response.status}`;
-}
-
-/** Key-like words (`sk-…`, `sk_live_…`, even masked as `sk-ab***yz`) are never passed on from a provider's message. */
-function withoutKeys(message: string): string {
-  return message.replace(/\b(?:sk|rk|pk)[-_][\w*.-]{4,}/gi, "[redacted]");
-}
 
 /**
  * The output a request may generate: its own cap (the larger of `max_tokens` and
@@ -278,17 +257,33 @@ async function forward(
   if (upstream.status < 200 || upstream.status >= 300) {
     stop();
     timing.fail(upstream.status);
-    const message = await upstreamMessage(upstream);
+    const said = upstreamErrorText(await upstream.text().catch(() => ""));
+    // What a client may read of it (decision 0107): its own request's fault, keys and addresses cut, never a page of markup.
+    const shown = fitToShow(said);
     const retryAfter = upstream.header("retry-after");
+    const logged = () => console.error(`Upstream of ${model.name} answered ${upstream.status}: ${withoutKeys(said) || "(no message)"}`);
     if (upstream.status === 401 || upstream.status === 403) {
       // The platform's own credentials were refused: the operator's to fix, and no business of the caller's.
-      console.error(`Upstream of ${model.name} refused the platform's key (${upstream.status}): ${message}`);
+      logged();
       throw new ChatError(502, `The model '${model.name}' is not available: its provider refused the platform's credentials`, "upstream_error");
     }
-    if (upstream.status === 429) throw new ChatError(429, message, "rate_limit_exceeded", { retryAfter, code: "rate_limit_exceeded" });
-    if (upstream.status === 503) throw new ChatError(503, message, "service_unavailable", { retryAfter });
-    if (upstream.status >= 400 && upstream.status < 500) throw new ChatError(400, message, "invalid_request_error");
-    throw new ChatError(502, message, "upstream_error");
+    if (upstream.status === 429)
+      throw new ChatError(429, shown ?? `The model '${model.name}' is receiving too many requests. Try again shortly.`, "rate_limit_exceeded", {
+        retryAfter,
+        code: "rate_limit_exceeded",
+      });
+    if (upstream.status === 503)
+      throw new ChatError(503, shown ?? `The model '${model.name}' is not available right now. Try again shortly.`, "service_unavailable", { retryAfter });
+    if (upstream.status === 404) {
+      // The model the operator configured is not the provider's: not the client's request at fault.
+      logged();
+      throw new ChatError(502, `The model '${model.name}' is not available from its provider`, "upstream_error");
+    }
+    if (upstream.status >= 400 && upstream.status < 500)
+      throw new ChatError(400, shown ?? `The model '${model.name}' refused the request (its provider answered ${upstream.status})`, "invalid_request_error");
+    // A provider's own failure: its words (a stack, a GPU's state, a host) are the operator's, in the log.
+    logged();
+    throw new ChatError(502, `The model '${model.name}' failed to answer (its provider answered ${upstream.status}). Try again.`, "upstream_error");
   }
 
   const meter = (count: TokenCount, outcome: "completed" | "stopped" | "failed") => {
@@ -327,6 +322,14 @@ async function forward(
     } finally {
       stop();
     }
+    if (outcome === "failed" && !signal.aborted) {
+      // An answer that broke off is not passed on as if whole, nor charged: the client got none of it.
+      timing.fail(502);
+      console.error(`Upstream of ${model.name} broke off its answer to ${receiptId} before it was complete`);
+      throw new ChatError(502, `The model '${model.name}' broke off its answer before it was complete. Try again.`, "upstream_error", {
+        code: "upstream_stream_interrupted",
+      });
+    }
     await meter(watcher.count(prompt), outcome);
     if (signal.aborted) throw new ChatError(400, "The request was cancelled", "request_cancelled");
     return Response.json(assembled(body.model, watcher, prompt, outcome === "stopped", deps.now()), { headers });
@@ -335,32 +338,31 @@ async function forward(
   if (!body.stream || !upstreamStreams) {
     stop();
     const text = await upstream.text();
-    let usage = null;
-    let content = "";
-    let reasoning = "";
-    let tools = "";
-    let answer = text;
-    try {
-      const parsed = JSON.parse(text) as {
-        model?: unknown;
-        usage?: null;
-        choices?: { message?: { content?: unknown; reasoning_content?: unknown; reasoning?: unknown } }[];
-      };
-      usage = parsed.usage ?? null;
-      const message = parsed.choices?.[0]?.message;
-      content = typeof message?.content === "string" ? message.content : "";
-      const r = message?.reasoning_content ?? message?.reasoning;
-      reasoning = typeof r === "string" ? r : "";
-      tools = toolCallText(message);
-      // The model the client asked for, and the usage the platform bills when the upstream gave none.
-      if (parsed && typeof parsed === "object" && "choices" in parsed) {
-        answer = JSON.stringify({ ...parsed, model: body.model, usage: parsed.usage ?? usageOf(tokenCount(prompt, content, reasoning, null, tools)) });
-      }
-    } catch {
-      // An unparseable body is still passed on; it is billed for what it says it generated: nothing but the prompt.
+    const parsed = completionIn(text);
+    if (!parsed) {
+      // An error page, a cut-off body or an error sent as a success: nothing a client can read, so
+      // nothing is charged, and its words (keys, hosts) are the operator's (decision 0107).
+      timing.fail(502);
+      console.error(
+        `Upstream of ${model.name} sent an answer that is not a chat completion (${contentType}): ${withoutKeys(upstreamErrorText(text)) || "(empty)"}`,
+      );
+      throw new ChatError(502, `The model '${model.name}' sent an answer that could not be read. Try again.`, "upstream_error", {
+        code: "upstream_invalid_response",
+      });
     }
-    await meter(tokenCount(prompt, content, reasoning, usage, tools), "completed");
-    return new Response(answer, { status: upstream.status, headers: { "content-type": contentType, ...headers } });
+    const message = parsed.choices[0]?.message;
+    const content = typeof message?.content === "string" ? message.content : "";
+    const r = message?.reasoning_content ?? message?.reasoning;
+    const count = tokenCount(prompt, content, typeof r === "string" ? r : "", parsed.usage ?? null, toolCallText(message));
+    // The model the client asked for, and the usage the platform bills when the upstream gave none.
+    const answer = { ...parsed, model: body.model, usage: parsed.usage ?? usageOf(count) };
+    await meter(count, "completed");
+    if (body.stream) {
+      // Asked to stream, the upstream answered at once: the client still gets the stream it asked for.
+      const events = completionAsEvents(answer, body.stream_options?.include_usage === true, deps.now());
+      return new Response(events, { status: 200, headers: { "content-type": "text/event-stream", "cache-control": "no-cache", ...headers } });
+    }
+    return Response.json(answer, { status: upstream.status, headers });
   }
 
   const chunks = upstream.chunks[Symbol.asyncIterator]();
@@ -440,6 +442,16 @@ async function forward(
     }
   };
 
+  /** The upstream sent an error mid-way: the client gets the platform's own error event, the operator the upstream's words. */
+  const failedWith = async (said: string) => {
+    console.error(`Upstream of ${model.name} sent an error in ${receiptId}: ${withoutKeys(said)}`);
+    send(brokeOff(model.name));
+    upstreamAbort.abort();
+    upstream.cancel();
+    await finish("failed");
+    end();
+  };
+
   const out = new ReadableStream<Uint8Array>({
     start(controller) {
       sink = controller;
@@ -468,15 +480,23 @@ async function forward(
           result = await chunks.next();
         } catch (error) {
           const stopped = signal.aborted || upstreamAbort.signal.aborted;
+          // A stopped reply simply ends; a broken upstream's ends with an error event, which OpenAI's SDKs
+          // throw, so the client knows it is cut short (a body cut mid-way reads as a network fault).
+          if (!stopped) {
+            console.error(`Upstream of ${model.name} broke off ${receiptId}:`, error instanceof Error ? error.message : error);
+            send(brokeOff(model.name));
+          }
           await finish(stopped ? "stopped" : "failed");
-          // A stopped reply simply ends; a broken upstream breaks the stream, so the client knows it is cut short.
-          end(stopped ? undefined : error);
+          end();
           return;
         }
         if (ended) return;
         if (result.done) {
           const rest = relay.end();
           if (rest.length > 0) send(rest);
+          if (relay.upstreamError !== null) return void (await failedWith(relay.upstreamError));
+          // An upstream that ended without `[DONE]` did not finish its answer: the client is told so.
+          if (!watcher.done && !relay.cut) send(brokeOff(model.name));
           // Metered before the body ends: whoever waits for the end (a graceful shutdown) finds the usage written.
           await finish(watcher.done ? "completed" : "failed");
           end();
@@ -485,6 +505,7 @@ async function forward(
         timing.firstToken();
         const relayed = relay.push(result.value);
         if (relayed.length > 0) send(relayed);
+        if (relay.upstreamError !== null) return void (await failedWith(relay.upstreamError));
         if (relay.cut) {
           // Its next chunk would have passed what was held: the stream ended there, and what was sent is billed.
           upstreamAbort.abort();
@@ -526,9 +547,60 @@ const RECHECK_MS = 60_000;
 /** How often a running stream's output so far is kept with its hold, when it grew. */
 const PROGRESS_MS = 10_000;
 
+/** The event that ends a stream whose upstream broke off or failed mid-way (decision 0107). */
+function brokeOff(model: string): Uint8Array {
+  return streamError(`The model '${model}' broke off its answer before it was complete. Try again.`, "server_error", "upstream_stream_interrupted");
+}
+
 /** An error in the stream, as OpenAI sends one (its SDKs throw it): the reply ends after it, without [DONE]. */
 function streamError(message: string, type: string, code: string): Uint8Array {
   return new TextEncoder().encode(`data: ${JSON.stringify({ error: { message, type, param: null, code } })}\n\n`);
+}
+
+interface Completion {
+  id?: unknown;
+  created?: unknown;
+  usage?: UpstreamUsage | null;
+  choices: {
+    index?: unknown;
+    finish_reason?: unknown;
+    message?: { content?: unknown; reasoning_content?: unknown; reasoning?: unknown; tool_calls?: unknown };
+  }[];
+}
+
+/** A chat completion an upstream sent as JSON, or null when the text is not one (not JSON, cut short, an error). */
+function completionIn(text: string): Completion | null {
+  try {
+    const parsed = JSON.parse(text) as Partial<Completion> | null;
+    if (!parsed || typeof parsed !== "object" || !Array.isArray(parsed.choices)) return null;
+    return parsed.choices.every((choice) => choice && typeof choice === "object") ? (parsed as Completion) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A JSON completion as the stream a client asked for: per choice its message as one delta and its finish, the usage if asked, `[DONE]`. */
+function completionAsEvents(answer: Completion & { model: string }, includeUsage: boolean, now: number): string {
+  const base = {
+    id: typeof answer.id === "string" ? answer.id : `chatcmpl-${randomBytes(12).toString("hex")}`,
+    object: "chat.completion.chunk",
+    created: typeof answer.created === "number" ? answer.created : Math.floor(now / 1000),
+    model: answer.model,
+  };
+  const event = (chunk: object) => `data: ${JSON.stringify({ ...base, ...chunk })}\n\n`;
+  let out = "";
+  answer.choices.forEach((choice, position) => {
+    const index = typeof choice.index === "number" ? choice.index : position;
+    const { content, reasoning_content, reasoning, tool_calls } = choice.message ?? {};
+    const delta: Record<string, unknown> = { role: "assistant", content: typeof content === "string" ? content : null };
+    const thought = reasoning_content ?? reasoning;
+    if (typeof thought === "string") delta.reasoning_content = thought;
+    if (Array.isArray(tool_calls)) delta.tool_calls = tool_calls.map((call: object, i) => ({ index: i, ...call }));
+    out += event({ choices: [{ index, delta, finish_reason: null }] });
+    out += event({ choices: [{ index, delta: {}, finish_reason: typeof choice.finish_reason === "string" ? choice.finish_reason : "stop" }] });
+  });
+  if (includeUsage) out += event({ choices: [], usage: answer.usage });
+  return `${out}data: [DONE]\n\n`;
 }
 
 /**

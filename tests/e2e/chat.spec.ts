@@ -97,6 +97,31 @@ test("Stop aborts the reply all the way to the upstream", async ({ page }) => {
   }
 });
 
+test("a reply the model broke off says so in the server's words, and a message after a failed one still reaches the model", async ({ page }) => {
+  const { fake, names, dispose } = await fakeModels(["mid-error", "server-error"]);
+  try {
+    await signInWithOrganization(page);
+    await page.goto(`/chat?model=${names["mid-error"]}`);
+    await input(page).fill("Start, then fail");
+    await input(page).press("Enter");
+    await expect(page.getByRole("alert")).toContainText(`The model '${names["mid-error"]}' broke off its answer before it was complete. Try again.`);
+
+    // Two sends to a model that fails before answering: the second carries the first with it, since
+    // models whose template wants roles to alternate refuse two user turns in a row.
+    await page.goto(`/chat?model=${names["server-error"]}`);
+    await input(page).fill("First");
+    await input(page).press("Enter");
+    await expect(page.getByRole("alert")).toContainText(`The model '${names["server-error"]}' failed to answer (its provider answered 500). Try again.`);
+    await input(page).fill("Second");
+    await input(page).press("Enter");
+    await expect.poll(() => fake.requests.length).toBe(3);
+    const messages = (fake.requests[2].body as unknown as { messages: { role: string; content: string }[] }).messages;
+    expect(messages).toEqual([{ role: "user", content: "First\n\nSecond" }]);
+  } finally {
+    await dispose();
+  }
+});
+
 test("Stop gives focus back to the message box, and a screen reader hears the reply stopped with what had come", async ({ page }) => {
   const { fake, names, dispose } = await fakeModels(["slow"]);
   fake.slowDelayMs = 1_000;

@@ -49,6 +49,10 @@ export const FAKE_USAGE = { prompt_tokens: 11, completion_tokens: 13, total_toke
 export const LONG_PIECES = 400;
 export const LIMIT_PROMPT_TOKENS = 10;
 
+/** What the misbehaving upstreams put in their messages, which no client may read (decision 0107). */
+export const UPSTREAM_KEY = "sk-live-PLATFORMSECRET123";
+export const INTERNAL = "http://10.20.30.40:8000/v1 (gpu-node-7.internal)";
+
 export async function startFakeUpstream(options: { apiKey?: string } = {}): Promise<FakeUpstream> {
   const warmedUp = new Set<string>();
   let closeWaiters: (() => void)[] = [];
@@ -89,6 +93,20 @@ export async function startFakeUpstream(options: { apiKey?: string } = {}): Prom
     if (body.model === "bad-key") return error(401, "0", "Incorrect API key provided: sk-upst*****CRET.");
     if (body.model === "bad-request") return error(400, "0", "Invalid request: key sk-proj-ABCDEFGH is not allowed to use max_tokens above 10");
     if (body.model === "warming") return error(503, "120", "Model is loading");
+    // Providers that say too much (decision 0107): their key, their hosts, their error pages.
+    if (body.model === "server-error") return error(500, "0", `CUDA out of memory on ${INTERNAL} key ${UPSTREAM_KEY}`);
+    if (body.model === "missing") return error(404, "0", "The model `meta-llama/Llama-3.1-70B-Instruct` does not exist.");
+    if (body.model === "html-error")
+      return void res
+        .writeHead(502, { "content-type": "text/html" })
+        .end("<html><head><title>502 Bad Gateway</title></head><body>nginx at gpu-node-7.internal:8000</body></html>");
+    if (body.model === "not-json") return void res.writeHead(200, { "content-type": "text/html" }).end(`<html><body>Gateway at ${INTERNAL}</body></html>`);
+    if (body.model === "cut-json")
+      return void res.writeHead(200, { "content-type": "application/json" }).end('{"id":"chatcmpl-cut","choices":[{"message":{"content":"Hel');
+    if (body.model === "error-200")
+      return void res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ error: { message: `Provider returned error: key ${UPSTREAM_KEY}` } }));
     if (body.model === "warming-once" && !warmedUp.has(body.model)) {
       warmedUp.add(body.model);
       return error(503, "120", "Model is loading");
@@ -114,9 +132,9 @@ export async function startFakeUpstream(options: { apiKey?: string } = {}): Prom
         : body.model === "odd-usage"
           ? { prompt_tokens: 10.5, completion_tokens: 13, total_tokens: 23.5, completion_tokens_details: { reasoning_tokens: "6" } }
           : FAKE_USAGE;
-    const streamsAnyway = body.model === "streams-anyway";
+    const streamsAnyway = body.model === "streams-anyway" || body.model === "cut-short";
 
-    if (!body.stream && !streamsAnyway) {
+    if ((!body.stream && !streamsAnyway) || body.model === "json-anyway") {
       if (body.model === "slow-first") await new Promise((r) => setTimeout(r, state.firstTokenDelayMs));
       const content = deltas.map((d) => d.content ?? "").join("");
       if (toolCall) {
@@ -152,6 +170,20 @@ export async function startFakeUpstream(options: { apiKey?: string } = {}): Prom
     chunk({ role: "assistant", content: "" });
     if (body.model === "hang") return; // and never another byte
     if (body.model === "broken") return void setTimeout(() => res.destroy(), state.delayMs);
+    if (body.model === "mid-error") {
+      chunk({ content: "Hello" });
+      res.end(`data: ${JSON.stringify({ error: { message: `CUDA out of memory on ${INTERNAL} key ${UPSTREAM_KEY}`, type: "internal_error" } })}\n\n`);
+      return;
+    }
+    if (body.model === "cut-short") {
+      chunk({ content: "Hello" });
+      return void res.end();
+    }
+    if (body.model === "malformed") {
+      res.write("event: ping\ndata: {}\n\n");
+      res.write('data: {"choices":null}\n\n');
+      res.write("data: not json\n\n");
+    }
     const delay = body.model === "slow" ? state.slowDelayMs : body.model === "long" ? 0 : state.delayMs;
     for (const delta of deltas) {
       await new Promise((r) => (delay ? setTimeout(r, delay) : setImmediate(r)));

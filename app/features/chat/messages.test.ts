@@ -17,6 +17,12 @@ describe("chat history", () => {
       { role: "assistant", content: "A" },
     ]);
   });
+
+  it("joins a message whose send failed to the next, so user and assistant still alternate", () => {
+    const failed = [msg("1", "user", "first"), msg("2", "assistant", ""), msg("3", "user", "second"), msg("4", "user", "third")];
+    expect(toWire(failed)).toEqual([{ role: "user", content: "first\n\nsecond\n\nthird" }]);
+    expect(toWire([msg("1", "user", "q"), msg("2", "assistant", "A"), msg("3", "user", "r")]).map((m) => m.role)).toEqual(["user", "assistant", "user"]);
+  });
 });
 
 describe("chat errors", () => {

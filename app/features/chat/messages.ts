@@ -19,11 +19,21 @@ export function messageId(): string {
   return `m${Date.now().toString(36)}${counter}`;
 }
 
-/** What goes to the model: roles and answers (an assistant's reasoning is not sent back). */
+/**
+ * What goes to the model: roles and answers (an assistant's reasoning is not sent back). A message whose
+ * send failed is joined to the one after it: models whose chat template wants roles to alternate refuse
+ * two user turns in a row, and every later message would fail the same way.
+ */
 export function toWire(history: ChatMessage[]): { role: "user" | "assistant"; content: string }[] {
-  return history
-    .map((m) => ({ role: m.role, content: m.role === "assistant" ? splitReasoning(m.content).answer : m.content }))
-    .filter((m) => m.role === "user" || m.content.trim() !== "");
+  const wire: { role: "user" | "assistant"; content: string }[] = [];
+  for (const m of history) {
+    const content = m.role === "assistant" ? splitReasoning(m.content).answer : m.content;
+    if (m.role === "assistant" && content.trim() === "") continue;
+    const last = wire.at(-1);
+    if (m.role === "user" && last?.role === "user") last.content = `${last.content}\n\n${content}`;
+    else wire.push({ role: m.role, content });
+  }
+  return wire;
 }
 
 /** Regenerate on a user message: keep the history up to and including it (SPEC §4). */

@@ -98,6 +98,8 @@ export function useChatStream(setMessages: SetMessages, onEnded: (end: ReplyEnd)
         let content = "";
         let reasoning = "";
         let done = false;
+        // The error event a stream may end with (a revoked token, a model that broke off): its message is the server's.
+        let failure: string | null = null;
         while (!done) {
           const { value, done: ended } = await reader.read();
           const events = ended ? parser.end() : parser.push(value);
@@ -107,6 +109,11 @@ export function useChatStream(setMessages: SetMessages, onEnded: (end: ReplyEnd)
               break;
             }
             if (event.type !== "chunk") continue;
+            const { error } = event.chunk as { error?: { message?: unknown } };
+            if (error) {
+              if (typeof error.message === "string") failure = error.message;
+              continue;
+            }
             const delta = deltaOf(event.chunk);
             content += delta.content;
             reasoning += delta.reasoning;
@@ -120,7 +127,7 @@ export function useChatStream(setMessages: SetMessages, onEnded: (end: ReplyEnd)
           ended.current({ kind: "finished", message: assistant });
         } else {
           update({ status: "error" });
-          setError("Failed to send message");
+          setError(failure ?? "Failed to send message");
         }
       } catch {
         if (abort.signal.aborted) {

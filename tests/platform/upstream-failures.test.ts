@@ -1,0 +1,211 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { getRequestListener } from "@hono/node-server";
+import OpenAI from "openai";
+import type { CreatedApiToken } from "@contract/tokens";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createPlatform } from "../../platform/app";
+import { creditPayment } from "../../platform/billing/ledger";
+import { fitToShow } from "../../platform/chat/upstream-text";
+import { saveModel } from "../../platform/models/service";
+import { createStreamTracker } from "../../server/shutdown";
+import type { FakeUpstream } from "../fakes/openai-upstream";
+import { FAKE_ANSWER_PIECES, FAKE_USAGE, startFakeUpstream, UPSTREAM_KEY } from "../fakes/openai-upstream";
+import type { Harness } from "./harness";
+import { createHarness } from "./harness";
+
+let fake: FakeUpstream;
+let h: Harness;
+let server: http.Server | undefined;
+
+beforeAll(async () => {
+  fake = await startFakeUpstream();
+});
+afterAll(() => fake.close());
+afterEach(() => {
+  server?.closeAllConnections();
+  server?.close();
+  server = undefined;
+  h?.close();
+});
+
+const UPSTREAMS = ["server-error", "html-error", "missing", "not-json", "cut-json", "error-200", "json-anyway", "mid-error", "cut-short", "malformed"];
+
+/** What no client may read: the platform's upstream key and the provider's internal addresses. */
+function expectNothingInternal(text: string) {
+  for (const secret of [UPSTREAM_KEY, "10.20.30.40", "gpu-node-7", "<html"]) expect(text).not.toContain(secret);
+}
+
+/** The platform over HTTP as the server runs it, an organization with $10, and OpenAI's client with its token. */
+async function setup() {
+  h = await createHarness();
+  for (const upstream of UPSTREAMS) {
+    await saveModel(h.deps, {
+      name: `fake-${upstream}`,
+      displayName: upstream,
+      provider: "vllm",
+      contextSize: 32768,
+      baseUrl: fake.url,
+      upstreamModel: upstream,
+      rateCard: { id: `rc-${upstream}`, inputPerMillion: 1, outputPerMillion: 2 },
+    });
+  }
+  const admin = await h.admin();
+  await creditPayment(h.deps, { orgId: admin.orgId, paymentIntentId: `pi_failures_${Date.now()}`, amountMicros: 10e6, description: "Test funds" });
+  const platform = createPlatform(h.deps);
+  const streams = createStreamTracker();
+  const listener = getRequestListener(async (request: Request, bindings: unknown) => streams.track(await platform.fetch(request, bindings)));
+  server = http.createServer((req, res) => void listener(req, res));
+  await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/openai/v1`;
+  const token = (await (await admin.call("POST", "/tokens", { scopes: ["chat"], expiresAt: null })).json()) as CreatedApiToken;
+  const call = (model: string, stream: boolean) =>
+    fetch(`${base}/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token.token}`, "content-type": "application/json" },
+      body: JSON.stringify({ model, stream, messages: [{ role: "user", content: "Say hello" }] }),
+    });
+  return { admin, call, openai: new OpenAI({ baseURL: base, apiKey: token.token, maxRetries: 0 }) };
+}
+
+async function money(orgId: number) {
+  const account = await h.deps.db
+    .selectFrom("billing_accounts")
+    .select(["balance_micros", "reserved_micros"])
+    .where("org_id", "=", orgId)
+    .executeTakeFirstOrThrow();
+  const holds = await h.deps.db.selectFrom("spend_reservations").select("receipt_id").execute();
+  return { balance: Number(account.balance_micros), reserved: Number(account.reserved_micros), holds: holds.length };
+}
+
+async function outcomeOf(response: Response) {
+  const id = response.headers.get("x-receipt-id");
+  for (let i = 0; i < 50; i++) {
+    const row = await h.deps.db.selectFrom("chat_usage").select(["outcome", "completion_tokens"]).where("receipt_id", "=", id!).executeTakeFirst();
+    if (row) return row;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`no usage row for ${id}`);
+}
+
+describe("an upstream that fails says nothing of its own to the client (decision 0107)", () => {
+  it("answers a provider's errors with the platform's words, charging and holding nothing", async () => {
+    const { admin, call } = await setup();
+    const before = await money(admin.orgId);
+    const cases: [string, number, string][] = [
+      ["fake-server-error", 502, "The model 'fake-server-error' failed to answer (its provider answered 500). Try again."],
+      ["fake-html-error", 502, "The model 'fake-html-error' failed to answer (its provider answered 502). Try again."],
+      ["fake-missing", 502, "The model 'fake-missing' is not available from its provider"],
+    ];
+    for (const [model, status, message] of cases) {
+      for (const stream of [false, true]) {
+        const response = await call(model, stream);
+        const text = await response.text();
+        expect(response.status, model).toBe(status);
+        expect(JSON.parse(text).error.message, model).toBe(message);
+        expectNothingInternal(text);
+      }
+    }
+    expect(await money(admin.orgId)).toEqual(before);
+  });
+
+  it("refuses a 200 that is no completion (a page, cut-off JSON, an error) with 502, charging nothing", async () => {
+    const { admin, call } = await setup();
+    const before = await money(admin.orgId);
+    for (const model of ["fake-not-json", "fake-cut-json", "fake-error-200"]) {
+      for (const stream of [false, true]) {
+        const response = await call(model, stream);
+        const text = await response.text();
+        expect(response.status, model).toBe(502);
+        expect(JSON.parse(text).error).toMatchObject({
+          message: `The model '${model}' sent an answer that could not be read. Try again.`,
+          code: "upstream_invalid_response",
+        });
+        expectNothingInternal(text);
+      }
+    }
+    expect(await money(admin.orgId)).toEqual(before);
+  });
+
+  it("ends a stream whose upstream sent an error mid-way with its own error event, billing what was sent", async () => {
+    const { admin, call, openai } = await setup();
+    const response = await call("fake-mid-error", true);
+    const text = await response.text();
+    expect(text).toContain('"content":"Hello"');
+    expect(text).toContain('"code":"upstream_stream_interrupted"');
+    expect(text).not.toContain("[DONE]");
+    expectNothingInternal(text);
+    expect(await outcomeOf(response)).toMatchObject({ outcome: "failed", completion_tokens: 1 });
+
+    // OpenAI's client throws it, with the platform's message.
+    const stream = await openai.chat.completions.create({ model: "fake-mid-error", messages: [{ role: "user", content: "Hi" }], stream: true });
+    const read = (async () => {
+      for await (const chunk of stream) void chunk;
+    })();
+    await expect(read).rejects.toThrow("The model 'fake-mid-error' broke off its answer before it was complete. Try again.");
+    await expect.poll(() => money(admin.orgId).then((m) => [m.reserved, m.holds])).toEqual([0, 0]);
+  });
+
+  it("tells the client a stream that ended without [DONE] was cut short", async () => {
+    const { call } = await setup();
+    const response = await call("fake-cut-short", true);
+    const text = await response.text();
+    expect(text).toContain('"content":"Hello"');
+    expect(text.trim().split("\n\n").at(-1)).toContain('"code":"upstream_stream_interrupted"');
+    expect(await outcomeOf(response)).toMatchObject({ outcome: "failed" });
+  });
+
+  it("answers a JSON request whose upstream streamed and broke off with 502, not a partial answer, and charges nothing", async () => {
+    const { admin, call } = await setup();
+    const before = await money(admin.orgId);
+    const response = await call("fake-cut-short", false);
+    expect(response.status).toBe(502);
+    expect((await response.json()).error).toMatchObject({ code: "upstream_stream_interrupted" });
+    expect(await money(admin.orgId)).toEqual(before);
+  });
+
+  it("relays only chunks a client's loop can read, and the whole answer", async () => {
+    const { call, openai } = await setup();
+    const text = await (await call("fake-malformed", true)).text();
+    const data = text
+      .split("\n\n")
+      .filter((event) => event.startsWith("data: ") && event !== "data: [DONE]")
+      .map((event) => JSON.parse(event.slice(6)) as { choices?: unknown });
+    expect(data.length).toBeGreaterThan(0);
+    for (const chunk of data) expect(Array.isArray(chunk.choices)).toBe(true);
+    expect(text).toContain("data: [DONE]");
+
+    let answer = "";
+    const stream = await openai.chat.completions.create({ model: "fake-malformed", messages: [{ role: "user", content: "Hi" }], stream: true });
+    for await (const chunk of stream) answer += chunk.choices[0]?.delta?.content ?? "";
+    expect(answer).toBe(FAKE_ANSWER_PIECES.join(""));
+  });
+
+  it("streams an answer the upstream sent as JSON when the client asked for a stream, and bills it", async () => {
+    const { openai } = await setup();
+    const chunks = [];
+    const stream = await openai.chat.completions.create({
+      model: "fake-json-anyway",
+      messages: [{ role: "user", content: "Hi" }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    for await (const chunk of stream) chunks.push(chunk);
+    expect(chunks.map((c) => c.choices[0]?.delta?.content ?? "").join("")).toBe(FAKE_ANSWER_PIECES.join(""));
+    expect(chunks.map((c) => c.choices[0]?.finish_reason).filter(Boolean)).toEqual(["stop"]);
+    expect(chunks.at(-1)).toMatchObject({ model: "fake-json-anyway", choices: [], usage: { completion_tokens: FAKE_USAGE.completion_tokens } });
+    await expect
+      .poll(async () => (await h.deps.db.selectFrom("chat_usage").select(["outcome", "completion_tokens"]).execute()).at(-1))
+      .toEqual({ outcome: "completed", completion_tokens: FAKE_USAGE.completion_tokens });
+  });
+});
+
+describe("an upstream's message shown to a client", () => {
+  it("keeps what is about the request, without keys, addresses or markup", () => {
+    expect(fitToShow("max_tokens must be at most 4096")).toBe("max_tokens must be at most 4096");
+    expect(fitToShow(`Invalid key ${UPSTREAM_KEY} at https://10.1.2.3:8000/v1/chat, node gpu-7.cluster.local:8000, host 10.0.0.7`)).toBe(
+      "Invalid key [redacted] at [address] node [address], host [address]",
+    );
+    expect(fitToShow("<html><body>502 Bad Gateway</body></html>")).toBeNull();
+  });
+});
