@@ -402,11 +402,10 @@ async function forward(
     sink.enqueue(bytes);
     sentSinceTick = true;
   };
-  const end = (error?: unknown) => {
+  const end = () => {
     if (ended) return;
     ended = true;
-    if (error === undefined) sink.close();
-    else sink.error(error);
+    sink.close();
   };
 
   /**
