@@ -8,6 +8,7 @@ import { billingRoutes, billingWebhookRoutes } from "./billing/routes";
 import type { Deps, PlatformEnv } from "./context";
 import type { ErrorBody } from "@contract/errors";
 import { limitBody } from "./http/body-limit";
+import { databaseAway, databaseUnavailable, UNAVAILABLE_MESSAGE, UNAVAILABLE_RETRY_AFTER } from "./db/unavailable";
 import { PlatformError } from "./http/errors";
 import { sameOrigin } from "./http/middleware";
 import { orgRoutes } from "./orgs/routes";
@@ -54,8 +55,11 @@ export function createPlatform(deps: Deps) {
         ? err
         : err instanceof HTTPException
           ? new PlatformError(err.status, err.message || "Bad request")
-          : (console.error(`Unhandled error in ${c.req.method} ${c.req.path} (request ${c.req.header("x-request-id") ?? "-"}):`, err),
-            new PlatformError(500, "Internal server error"));
+          : databaseUnavailable(err)
+            ? (databaseAway(c.req.method, c.req.path, c.req.header("x-request-id"), err),
+              new PlatformError(503, UNAVAILABLE_MESSAGE, { headers: { "retry-after": UNAVAILABLE_RETRY_AFTER } }))
+            : (console.error(`Unhandled error in ${c.req.method} ${c.req.path} (request ${c.req.header("x-request-id") ?? "-"}):`, err),
+              new PlatformError(500, "Internal server error"));
     for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
     return c.json(error.body satisfies ErrorBody, error.status);
   });

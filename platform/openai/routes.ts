@@ -10,6 +10,7 @@ import { findModel, listModels } from "../models/service";
 import type { ApiTokenAuth } from "../tokens/service";
 import type { TokenRateLimit } from "../tokens/service";
 import { authenticateApiToken, tokenRateLimit } from "../tokens/service";
+import { databaseAway, databaseUnavailable, UNAVAILABLE_MESSAGE, UNAVAILABLE_RETRY_AFTER } from "../db/unavailable";
 
 function authError(status: 401 | 403, message: string): ChatError {
   return status === 401
@@ -132,6 +133,12 @@ export function openaiRoutes(deps: Deps) {
     )
     .onError((error, c) => {
       if (error instanceof ChatError) return decorate(chatErrorResponse(error));
+      if (databaseUnavailable(error)) {
+        databaseAway(c.req.method, c.req.path, c.req.header("x-request-id"), error);
+        return decorate(
+          chatErrorResponse(new ChatError(503, UNAVAILABLE_MESSAGE, "server_error", { code: "service_unavailable", retryAfter: UNAVAILABLE_RETRY_AFTER })),
+        );
+      }
       console.error(`Unhandled error in ${c.req.method} ${c.req.path} (request ${c.req.header("x-request-id") ?? "-"}):`, error);
       return decorate(chatErrorResponse(new ChatError(500, "Internal server error", "server_error")));
     });
