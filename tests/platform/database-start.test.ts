@@ -1,22 +1,13 @@
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
 import { DatabaseStartError, migrate, openDatabase, openMigrated } from "../../platform/db";
+import { closedPort } from "./closed-port";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "database-start-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
-
-/** A loopback port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function refusal(promise: Promise<unknown>): Promise<DatabaseStartError> {
   const error = await promise.then(

@@ -1,19 +1,10 @@
-import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createPlatform } from "../../platform/app";
 import type { Deps } from "../../platform/context";
 import { openDatabase } from "../../platform/db";
 import type { DB } from "../../platform/db";
 import { databaseUnavailable } from "../../platform/db/unavailable";
-
-/** A loopback port nothing listens on: a PostgreSQL that is down. */
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { closedPort } from "./closed-port";
 
 let db: DB;
 let app: ReturnType<typeof createPlatform>;
