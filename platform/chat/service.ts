@@ -362,7 +362,8 @@ async function forward(
       const events = completionAsEvents(answer, body.stream_options?.include_usage === true, deps.now());
       return new Response(events, { status: 200, headers: { "content-type": "text/event-stream", "cache-control": "no-cache", ...headers } });
     }
-    return Response.json(answer, { status: upstream.status, headers });
+    // A string body, not Response.json: @hono/node-server writes a string answer without a stream.
+    return new Response(JSON.stringify(answer), { status: upstream.status, headers: { "content-type": "application/json", ...headers } });
   }
 
   const chunks = upstream.chunks[Symbol.asyncIterator]();
