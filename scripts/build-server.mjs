@@ -30,7 +30,7 @@ const result = await build({
   packages: "external",
   tsconfig: "tsconfig.json",
   sourcemap: "linked",
-  define: { __CLI_COMMANDS__: JSON.stringify(commands) },
+  define: { __CLI_COMMANDS__: JSON.stringify(commands), __COMPILED_SERVER__: "true" },
   logLevel: "warning",
   metafile: true,
 });

@@ -36,6 +36,11 @@ function isStartupRefusal(error: unknown): error is Error {
   return error instanceof DatabaseStartError || error instanceof ModelsFileError;
 }
 
+// The compiled server (build/app/server.js) is the production one: started without NODE_ENV, it ran
+// Vite's development server from the sources, which a pruned install does not even have.
+declare const __COMPILED_SERVER__: boolean | undefined;
+if (typeof __COMPILED_SERVER__ !== "undefined" && !process.env.NODE_ENV) process.env.NODE_ENV = "production";
+
 let env;
 try {
   env = loadEnv();

@@ -60,8 +60,6 @@ export function openDatabase(options: DatabaseOptions): DB {
   if (options.url) {
     const url = databaseUrl.safeParse(options.url);
     if (!url.success) throw new Error(`DATABASE_URL: ${url.error.issues[0].message}`);
-  }
-  if (options.url) {
     // int8 columns (times, money) come back as strings unless told otherwise; they fit in a double.
     pg.types.setTypeParser(20, (v) => Number(v));
     const pool = new pg.Pool({ connectionString: options.url });
