@@ -3,11 +3,12 @@ import path from "node:path";
 import SQLite from "better-sqlite3";
 import { Kysely, Migrator, PostgresDialect, sql, SqliteDialect } from "kysely";
 import type { Migration, MigrationProvider, SqliteDatabase } from "kysely";
-import pg from "pg";
 import type { Database } from "./schema";
 import { InlineLimits } from "./inline-limits";
 import { checkpointInBackground } from "./wal-checkpointer";
 import { databaseUrl, postgresHost } from "./target";
+import { POSTGRES_LIMITS, postgresPool } from "./postgres-pool";
+import type { PostgresLimits } from "./postgres-pool";
 import * as m0001 from "./migrations/0001-foundation";
 import * as m0002 from "./migrations/0002-tokens";
 import * as m0003 from "./migrations/0003-billing";
@@ -53,6 +54,8 @@ export interface DatabaseOptions {
   path?: string;
   /** SQLite file only: checkpoint the log from a worker thread (the server's database; wal-checkpointer.ts). */
   checkpointInBackground?: boolean;
+  /** PostgreSQL only: how long a request waits for the database (null: as long as it takes, for migrations). */
+  postgresLimits?: PostgresLimits | null;
 }
 
 export function openDatabase(options: DatabaseOptions): DB {
@@ -60,12 +63,7 @@ export function openDatabase(options: DatabaseOptions): DB {
   if (options.url) {
     const url = databaseUrl.safeParse(options.url);
     if (!url.success) throw new Error(`DATABASE_URL: ${url.error.issues[0].message}`);
-    // int8 columns (times, money) come back as strings unless told otherwise; they fit in a double.
-    pg.types.setTypeParser(20, (v) => Number(v));
-    const pool = new pg.Pool({ connectionString: options.url });
-    // An idle connection that breaks (a PostgreSQL restart, a failover) is dropped from the pool and the
-    // next query opens a new one: a logged event, never a crash (unhandled, it would end the process).
-    pool.on("error", (error) => console.error(`PostgreSQL connection lost (reconnecting on next use): ${error.message}`));
+    const pool = postgresPool(options.url, options.postgresLimits === undefined ? POSTGRES_LIMITS : options.postgresLimits);
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   const file = options.path ?? "data/console.db";
@@ -166,17 +164,23 @@ export async function openMigrated(options: DatabaseOptions): Promise<DB> {
     ? `Cannot connect to DATABASE_URL (${postgresHost(options.url)})`
     : `Cannot open DATABASE_PATH (${options.path ?? "data/console.db"})`;
   let db: DB;
+  // On PostgreSQL, migrations run on connections of their own without the request limits: a migration
+  // over a large table may rightly take minutes. SQLite has no such limits, and one connection.
+  let migrating: DB;
   try {
     db = openDatabase(options);
+    migrating = options.url ? openDatabase({ ...options, postgresLimits: null }) : db;
   } catch (error) {
     throw new DatabaseStartError(`${where}: ${reason(error)}`, { cause: error });
   }
   try {
-    await migrate(db);
+    await migrate(migrating);
   } catch (error) {
     await db.destroy().catch(() => {});
     if (error instanceof DatabaseStartError) throw error;
     throw new DatabaseStartError(`${where}: ${reason(error)}`, { cause: error });
+  } finally {
+    if (migrating !== db) await migrating.destroy().catch(() => {});
   }
   return db;
 }

@@ -4,7 +4,7 @@ const NETWORK = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "ENOTFOUND",
 /**
  * Whether an error means the database can't be reached or can't serve now (decision 0108): PostgreSQL
  * down, restarting or refusing connections (SQLSTATE class 08, and 57P01–57P03), the pool unable to
- * connect in time, or SQLite locked past its wait by another writer. Such a request is answered 503
+ * connect in time, a statement past its limit, or SQLite locked past its wait by another writer. Such a request is answered 503
  * with `Retry-After`, in one log line, rather than 500 with a stack.
  */
 export function databaseUnavailable(error: unknown): boolean {
@@ -13,7 +13,8 @@ export function databaseUnavailable(error: unknown): boolean {
   if (error instanceof AggregateError && error.errors.some(databaseUnavailable)) return true;
   const code = (error as { code?: unknown }).code;
   if (typeof code === "string") {
-    if (NETWORK.has(code) || code.startsWith("08") || ["57P01", "57P02", "57P03"].includes(code)) return true;
+    // 57014: a statement cancelled at the statement limit (decision 0109), a database too busy to answer.
+    if (NETWORK.has(code) || code.startsWith("08") || ["57014", "57P01", "57P02", "57P03"].includes(code)) return true;
     if (code === "SQLITE_BUSY") return true;
   }
   return /^(Connection terminated|timeout exceeded when trying to connect)/.test(error.message);
