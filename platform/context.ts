@@ -10,6 +10,11 @@ export interface Deps {
   now: () => number;
   /** The /api/v1 request being served, for the audit log's who and from where (platform/audit/record.ts). */
   request?: Context<PlatformEnv>;
+  /**
+   * Who acts when there is no request: the operator commands name the OS user who ran them, so their
+   * audit entries say more than "Platform" (scripts/cli/command.ts).
+   */
+  operator?: string;
   /** Aborted when the process stops: a request still waiting for an upstream's JSON answer gives up (server/shutdown.ts). */
   stopping?: AbortSignal;
 }

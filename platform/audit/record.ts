@@ -34,10 +34,14 @@ export interface AuditRecord {
  * Appends one entry. Pass the transaction of the change when there is one, so the entry and the change
  * are written together or not at all (on SQLite, a query outside the open transaction would wait on it).
  */
-export async function record(deps: Pick<Deps, "db" | "now" | "request">, entry: AuditRecord, db: Kysely<Database> = deps.db): Promise<void> {
+export async function record(deps: Pick<Deps, "db" | "now" | "request" | "operator">, entry: AuditRecord, db: Kysely<Database> = deps.db): Promise<void> {
   const c = deps.request;
   const caller = c?.var.caller;
-  let actor: { id: number; name: string | null; email: string | null } | null = caller ? { id: caller.userId, name: caller.name, email: caller.email } : null;
+  let actor: { id: number | null; name: string | null; email: string | null } | null = caller
+    ? { id: caller.userId, name: caller.name, email: caller.email }
+    : deps.operator
+      ? { id: null, name: deps.operator, email: null }
+      : null;
   if (entry.actorId !== undefined && entry.actorId !== caller?.userId) {
     const user = await db.selectFrom("users").select(["id", "name", "email"]).where("id", "=", entry.actorId).executeTakeFirst();
     actor = user ?? { id: entry.actorId, name: null, email: null };
@@ -67,7 +71,7 @@ function json(value: unknown): string | null {
  * A sign-in is a security event of every organization the user belongs to: one entry in each of their
  * logs (so each one's admins see it), or one of no organization when they belong to none yet.
  */
-export async function recordSignIn(deps: Pick<Deps, "db" | "now" | "request">, userId: number, provider: string): Promise<void> {
+export async function recordSignIn(deps: Pick<Deps, "db" | "now" | "request" | "operator">, userId: number, provider: string): Promise<void> {
   const memberships = await deps.db.selectFrom("memberships").select("org_id").where("user_id", "=", userId).orderBy("org_id").execute();
   const orgIds = memberships.length > 0 ? memberships.map((m) => m.org_id) : [null];
   for (const orgId of orgIds) await record(deps, { orgId, action: "session.signed_in", actorId: userId, new: { provider } });

@@ -27,7 +27,9 @@ function toEntry(row: Row): AuditEntry {
   return {
     id: Number(row.id),
     organizationId: row.org_id === null ? null : Number(row.org_id),
-    actor: row.actor_id === null && row.actor_email === null ? null : { id: row.actor_id, name: row.actor_name, email: row.actor_email },
+    // An operator command's entry has a name only (no user): it is an actor all the same, not "Platform".
+    actor:
+      row.actor_id === null && row.actor_email === null && row.actor_name === null ? null : { id: row.actor_id, name: row.actor_name, email: row.actor_email },
     action: row.action as AuditEntry["action"],
     target: row.target,
     oldValue: parse(row.old_value),

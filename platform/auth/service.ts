@@ -2,7 +2,9 @@ import { PlatformError } from "../http/errors";
 import type { Deps } from "../context";
 import { SYSTEM_ORG_ID } from "../context";
 import { isDevSignin } from "../config";
-import type { Role } from "@contract/team";
+import type { Member, Role } from "@contract/team";
+import { record } from "../audit/record";
+import { lockOrganization, removeMembership } from "../orgs/service";
 import { SESSION_TTL_MS } from "./cookies";
 import { randomToken, sha256 } from "./tokens";
 import { compiledOnce } from "../db/compiled";
@@ -60,17 +62,77 @@ export async function upsertUser(deps: Deps, raw: Identity): Promise<number> {
   });
 
   const listed = identity.emailVerified && deps.config.systemAdmins.includes(identity.email.toLowerCase());
+  if (listed) await grantSystemAdmin(deps, userId, "SYSTEM_ADMINS");
   // On a fresh install in development sign-in mode, the operator is whoever signs in first.
-  if (listed || (firstEver && isDevSignin(deps.config))) await grantSystemAdmin(deps, userId);
+  else if (firstEver && isDevSignin(deps.config)) await grantSystemAdmin(deps, userId, "first sign-in");
   return userId;
 }
 
-export async function grantSystemAdmin(deps: Pick<Deps, "db" | "now">, userId: number): Promise<void> {
-  await deps.db
-    .insertInto("memberships")
-    .values({ org_id: SYSTEM_ORG_ID, user_id: userId, role: "admin", created_at: deps.now() })
-    .onConflict((oc) => oc.columns(["org_id", "user_id"]).doUpdateSet({ role: "admin" }))
-    .execute();
+/** What made someone a system admin, kept in the audit entry ("Platform" is the actor but for the CLI's). */
+export type SystemAdminGrant = "SYSTEM_ADMINS" | "first sign-in" | "command line";
+
+type AuditedDeps = Pick<Deps, "db" | "now" | "request" | "operator">;
+
+/**
+ * Makes a user an admin of the system organization: "member.joined" or "member.role_changed" in its
+ * audit log, as the team page writes them, with `via` saying which rule did it. Nothing is written
+ * when they already are (SYSTEM_ADMINS grants again at every sign-in). Returns whether anything changed.
+ */
+export async function grantSystemAdmin(deps: AuditedDeps, userId: number, via: SystemAdminGrant): Promise<boolean> {
+  return deps.db.transaction().execute(async (trx) => {
+    const user = await trx.selectFrom("users").select("email").where("id", "=", userId).executeTakeFirstOrThrow();
+    const joined = await trx
+      .insertInto("memberships")
+      .values({ org_id: SYSTEM_ORG_ID, user_id: userId, role: "admin", created_at: deps.now() })
+      .onConflict((oc) => oc.columns(["org_id", "user_id"]).doNothing())
+      .returning("role")
+      .executeTakeFirst();
+    if (joined) {
+      await record(deps, { orgId: SYSTEM_ORG_ID, action: "member.joined", target: user.email, new: { role: "admin", via } }, trx);
+      return true;
+    }
+    const before = await trx.selectFrom("memberships").select("role").where("org_id", "=", SYSTEM_ORG_ID).where("user_id", "=", userId).executeTakeFirst();
+    if (!before || before.role === "admin") return false;
+    // Conditional, so two grants at once record one change.
+    const promoted = await trx
+      .updateTable("memberships")
+      .set({ role: "admin" })
+      .where("org_id", "=", SYSTEM_ORG_ID)
+      .where("user_id", "=", userId)
+      .where("role", "!=", "admin")
+      .returning("user_id")
+      .executeTakeFirst();
+    if (!promoted) return false;
+    await record(
+      deps,
+      { orgId: SYSTEM_ORG_ID, action: "member.role_changed", target: user.email, old: { role: before.role }, new: { role: "admin", via } },
+      trx,
+    );
+    return true;
+  });
+}
+
+/**
+ * Takes users out of the system organization (the operator's `system-admin --revoke`), all or none:
+ * the team page's removal, with its rule that the last admin stays (409). Returns who was removed.
+ */
+export async function revokeSystemAdmin(deps: AuditedDeps, userIds: number[]): Promise<Member[]> {
+  return deps.db.transaction().execute(async (trx) => {
+    await lockOrganization(trx, SYSTEM_ORG_ID);
+    const members =
+      userIds.length === 0
+        ? []
+        : await trx
+            .selectFrom("memberships")
+            .innerJoin("users", "users.id", "memberships.user_id")
+            .select(["users.id", "users.name", "users.email", "memberships.role"])
+            .where("memberships.org_id", "=", SYSTEM_ORG_ID)
+            .where("memberships.user_id", "in", userIds)
+            .orderBy("users.id")
+            .execute();
+    for (const member of members) await removeMembership(deps, trx, SYSTEM_ORG_ID, member);
+    return members;
+  });
 }
 
 /**

@@ -254,7 +254,7 @@ async function findMember(deps: Deps, orgId: number, memberId: number): Promise<
   return member;
 }
 
-const LAST_ADMIN = "An organization must keep at least one admin";
+export const LAST_ADMIN = "An organization must keep at least one admin";
 
 /**
  * Changes another member's role. Nobody changes their own; a demotion only happens while another
@@ -284,31 +284,51 @@ export async function isMember(deps: Deps, orgId: number, userId: number): Promi
 export async function removeMember(deps: Deps, orgId: number, actorId: number, memberId: number): Promise<void> {
   if (memberId === actorId) throw new PlatformError(403, "You can't remove yourself");
   const member = await findMember(deps, orgId, memberId);
-  await lockedByAdmin(deps, orgId, actorId, async (trx) => {
-    const removed = await trx
-      .deleteFrom("memberships")
-      .where("org_id", "=", orgId)
-      .where("user_id", "=", memberId)
-      .where((eb) => eb.or([eb("role", "=", "member"), eb.exists(otherAdmins(trx, orgId, memberId))]))
-      .returning("user_id")
-      .executeTakeFirst();
-    if (!removed) throw new PlatformError(409, LAST_ADMIN);
-    await record(deps, { orgId, action: "member.removed", target: member.email, old: { role: member.role } }, trx);
-  });
+  await lockedByAdmin(deps, orgId, actorId, (trx) => removeMembership(deps, trx, orgId, member));
+}
+
+/**
+ * The removal itself, for the team page and the operator's `system-admin --revoke`: refused (409) for
+ * the last admin, in the same statement. Run it in a transaction that holds `lockOrganization`.
+ */
+export async function removeMembership(
+  deps: Pick<Deps, "db" | "now" | "request" | "operator">,
+  trx: Transaction<Database>,
+  orgId: number,
+  member: Member,
+): Promise<void> {
+  const removed = await trx
+    .deleteFrom("memberships")
+    .where("org_id", "=", orgId)
+    .where("user_id", "=", member.id)
+    .where((eb) => eb.or([eb("role", "=", "member"), eb.exists(otherAdmins(trx, orgId, member.id))]))
+    .returning("user_id")
+    .executeTakeFirst();
+  if (!removed) throw new PlatformError(409, LAST_ADMIN);
+  await record(deps, { orgId, action: "member.removed", target: member.email, old: { role: member.role } }, trx);
+}
+
+/**
+ * Takes the organization's row lock: membership changes run one at a time per organization, so each
+ * one's last-admin check sees the others' (on PostgreSQL a conditional statement alone would not,
+ * under READ COMMITTED).
+ */
+export async function lockOrganization(trx: Transaction<Database>, orgId: number): Promise<void> {
+  await trx
+    .updateTable("organizations")
+    .set((eb) => ({ name: eb.ref("name") }))
+    .where("id", "=", orgId)
+    .execute();
 }
 
 /**
  * Runs a membership change while holding the organization's row lock, after checking that the actor
  * is still an admin. Two admins acting on each other at once are serialised: the second one sees the
- * first one's change (on PostgreSQL a conditional statement alone would not, under READ COMMITTED).
+ * first one's change.
  */
 async function lockedByAdmin<T>(deps: Deps, orgId: number, actorId: number, change: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
   return deps.db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable("organizations")
-      .set((eb) => ({ name: eb.ref("name") }))
-      .where("id", "=", orgId)
-      .execute();
+    await lockOrganization(trx, orgId);
     const actor = await trx.selectFrom("memberships").select("role").where("org_id", "=", orgId).where("user_id", "=", actorId).executeTakeFirst();
     if (actor?.role !== "admin") throw new PlatformError(403, "Only admins can do this");
     return change(trx);

@@ -195,6 +195,30 @@ describe("the organization's audit log", () => {
     expect(await only(admin, "credit.granted")).toMatchObject({ actor: null, address: null, newValue: { amount: 3, reason: "Support" } });
   });
 
+  it("names the operator of a command-line change (a name, no user), not the platform", async () => {
+    await platform();
+    const operator = await h.signIn("Operator", "operator@example.test");
+    const admin = await h.admin("Acme");
+    await grantCredit({ ...h.deps, operator: "Command line (alice)" }, admin.orgId, 3, "Support");
+    expect(await only(admin, "credit.granted")).toMatchObject({ actor: { id: null, name: "Command line (alice)", email: null } });
+    const csv = await (await operator.call("GET", `/system/audit/export?organization=${admin.orgId}&action=credit.granted`)).text();
+    expect(csv).toContain(",Command line (alice),,");
+  });
+
+  it("records who became a system admin, and by which rule: the first sign-in, SYSTEM_ADMINS (once, not at every sign-in)", async () => {
+    clock = Date.now();
+    h = await createHarness({ stripe, systemAdmins: ["grace@example.test"] }, () => clock);
+    const operator = await h.signIn("Operator", "operator@example.test");
+    await h.signIn("Grace", "Grace@Example.test");
+    await h.signIn("Grace", "Grace@Example.test");
+    await h.signIn("Someone", "someone@example.test");
+    const joined = (await log(operator, "?action=member.joined")).filter((e) => e.organizationId === 1);
+    expect(joined.map((e) => ({ actor: e.actor, target: e.target, newValue: e.newValue }))).toEqual([
+      { actor: null, target: "Grace@Example.test", newValue: { role: "admin", via: "SYSTEM_ADMINS" } },
+      { actor: null, target: "operator@example.test", newValue: { role: "admin", via: "first sign-in" } },
+    ]);
+  });
+
   it("is for admins only: members get 403, other organizations' entries are invisible", async () => {
     await platform();
     const { admin, member, outsider } = await h.team();

@@ -269,7 +269,7 @@ describe("session, logout and switch", () => {
     h = await createHarness();
     const alice = await h.admin("One");
     await alice.call("POST", "/organizations", { name: "Two" });
-    await grantSystemAdmin(h.deps, alice.userId);
+    await grantSystemAdmin(h.deps, alice.userId, "command line");
     const session = await (await alice.call("GET", "/auth/session")).json();
     expect(session.organizations.map((o: { name: string }) => o.name).sort()).toEqual(["One", "System", "Two"]);
   });
