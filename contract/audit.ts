@@ -26,6 +26,7 @@ export const AUDIT_ACTIONS = [
   "organization.renamed",
   "organization.payment_mode_changed",
   "credit.granted",
+  "credit.reversed",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -52,13 +53,14 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "organization.renamed": "Organization renamed",
   "organization.payment_mode_changed": "Payment mode changed",
   "credit.granted": "Credit granted",
+  "credit.reversed": "Credit reversed",
 };
 
 export const auditEntrySchema = z.object({
   id: z.number(),
   /** The organization the entry belongs to; null for an event of none (a sign-in without one). */
   organizationId: z.number().nullable(),
-  /** Who did it; null for the platform itself (a webhook, a recharge, the CLI). */
+  /** Who did it; null for the platform itself (a webhook, a recharge); an operator command has a name only ("Command line (alice)"). */
   actor: z.object({ id: z.number().nullable(), name: z.string().nullable(), email: z.string().nullable() }).nullable(),
   action: z.enum(AUDIT_ACTIONS),
   /** What it was done to: a token's public id, a member's email, an organization's name. */

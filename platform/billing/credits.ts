@@ -3,8 +3,12 @@ import { creditDescription, grantCreditSchema } from "@contract/system";
 import { fieldErrors, issueText } from "@contract/errors";
 import type { Deps } from "../context";
 import { PlatformError } from "../http/errors";
-import { dollarsToMicros } from "./money";
+import { exactDollars } from "@contract/money";
+import { dollarsToMicros, microsToDollars } from "./money";
 import { record } from "../audit/record";
+
+/** What the ledger says of a reversed credit: the organization sees it beside the credit it takes back. */
+export const creditReversalDescription = (reason: string) => `Credit reversed: ${reason}`;
 
 /**
  * A credit granted by the operator (trials, support, tests that need a balance without a card): the
@@ -40,4 +44,77 @@ export async function grantCredit(deps: Deps, orgId: number, amount: unknown, re
     await record(deps, { orgId, action: "credit.granted", new: { amount: credit.amount, reason: credit.reason } }, trx);
   });
   return credit;
+}
+
+export interface CreditReversal extends GrantCredit {
+  /** The balance after it, in dollars. */
+  balance: number;
+}
+
+/**
+ * Takes back granted credit (the operator's `reverse-credit`: a credit given by mistake, or twice): a
+ * ledger row "Credit reversed: reason" of minus the amount, and the balance, in one transaction, under
+ * the credit's own limits. It takes back credit only, never paid funds (Stripe's refunds do that,
+ * platform/billing/reversals.ts): at most what the operator granted and has not reversed yet. And never
+ * more than the balance, as it can't take back credit already spent, except in invoice mode, where a
+ * balance below zero is what the organization owes and the reversal adds to its bill.
+ */
+export async function reverseCredit(deps: Deps, orgId: number, amount: unknown, reason: unknown): Promise<CreditReversal> {
+  const parsed = grantCreditSchema.safeParse({ amount, reason });
+  if (!parsed.success) throw new PlatformError(400, issueText(parsed.error.issues), { fields: fieldErrors(parsed.error.issues) });
+  const credit = parsed.data;
+  const micros = dollarsToMicros(credit.amount);
+  return deps.db.transaction().execute(async (trx) => {
+    const now = deps.now();
+    // The account's row is locked first: usage debits and another reversal wait, so the checks below hold.
+    const account = await trx
+      .updateTable("billing_accounts")
+      .set((eb) => ({ updated_at: eb.ref("updated_at") }))
+      .where("org_id", "=", orgId)
+      .returning(["balance_micros", "payment_mode"])
+      .executeTakeFirst();
+    if (!account) throw new PlatformError(404, "Organization not found");
+    // Granted credits and their reversals are the ledger's only rows with neither a payment nor a model.
+    const granted = await trx
+      .selectFrom("ledger_entries")
+      .select((eb) => eb.fn.sum<number | string | null>("change_micros").as("sum"))
+      .where("org_id", "=", orgId)
+      .where("payment_intent_id", "is", null)
+      .where("model", "is", null)
+      .executeTakeFirst();
+    const left = Number(granted?.sum ?? 0);
+    if (micros > left) {
+      throw new PlatformError(
+        409,
+        left > 0 ? `Only ${exactDollars(microsToDollars(left))} of granted credit is left to reverse` : "No granted credit is left to reverse",
+      );
+    }
+    const balance = Number(account.balance_micros);
+    if (account.payment_mode !== "invoice" && micros > balance) {
+      throw new PlatformError(
+        409,
+        `The balance is ${exactDollars(microsToDollars(balance))}: a reversal can't take it below $0 (credit already spent stays spent)`,
+      );
+    }
+    await trx
+      .insertInto("ledger_entries")
+      .values({
+        org_id: orgId,
+        created_at: now,
+        description: creditReversalDescription(credit.reason),
+        model: null,
+        rate_card_id: null,
+        change_micros: -micros,
+        payment_intent_id: null,
+      })
+      .execute();
+    const after = await trx
+      .updateTable("billing_accounts")
+      .set((eb) => ({ balance_micros: eb("balance_micros", "-", micros), updated_at: now }))
+      .where("org_id", "=", orgId)
+      .returning("balance_micros")
+      .executeTakeFirstOrThrow();
+    await record(deps, { orgId, action: "credit.reversed", new: { amount: -credit.amount, reason: credit.reason } }, trx);
+    return { ...credit, balance: microsToDollars(Number(after.balance_micros)) };
+  });
 }
