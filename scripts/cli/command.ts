@@ -1,6 +1,9 @@
 import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { z } from "zod";
-import { DatabaseStartError, openMigrated } from "../../platform/db";
+import type { Deps } from "../../platform/context";
+import { DatabaseStartError, migrate, openDatabase, openMigrated } from "../../platform/db";
 import type { DB } from "../../platform/db";
 import { databaseUrl, describeDatabase } from "../../platform/db/target";
 
@@ -35,23 +38,93 @@ export function databaseSettings(source: Record<string, string | undefined> = pr
 }
 
 /**
- * The server's database (DATABASE_URL or DATABASE_PATH), migrated, closed after `work`. Which one is
- * said first (on stderr, leaving stdout to the command): run from the wrong folder or without the
- * environment, a command would otherwise act on a new, empty SQLite file without a word.
+ * Who the audit log names for a command's changes: the OS user who ran it. A container run with a uid
+ * that has no account has no name, only the uid.
  */
-export async function withDatabase<T>(work: (db: DB) => Promise<T>): Promise<T> {
-  const settings = databaseSettings();
-  const created = !settings.url && !fs.existsSync(settings.path);
-  console.error(`Database: ${describeDatabase(settings)}${created ? " (new: no database was there, so this one is empty)" : ""}`);
-  let db: DB;
+export function operatorName(): string {
+  let user: string;
   try {
-    db = await openMigrated(settings);
+    user = os.userInfo().username;
+  } catch {
+    user = typeof process.getuid === "function" ? `uid ${process.getuid()}` : "unknown user";
+  }
+  return `Command line (${user})`;
+}
+
+/**
+ * The database, migrated to this build. The commands act on the server's database only: one the
+ * console's migrations never ran on is refused, as migrating it would fill, without a word, whatever
+ * database a wrong DATABASE_URL names (the server's `postgres` database, another application's), and
+ * nothing useful can happen in an empty one (no user has signed in, no organization exists).
+ */
+async function openExisting(settings: { url?: string; path: string }): Promise<DB> {
+  let db: DB | undefined;
+  let migrated: boolean;
+  try {
+    db = openDatabase(settings);
+    const tables = await db.introspection.getTables({ withInternalKyselyTables: true });
+    migrated = tables.some((t) => t.name === "kysely_migration");
+  } catch {
+    // It can't be opened or reached: openMigrated says why, in the server's words.
+    await db?.destroy().catch(() => {});
+    return refusing(() => openMigrated(settings));
+  }
+  if (!migrated) {
+    await db.destroy();
+    throw new OperatorError(
+      `This database has no console tables (never migrated): check ${settings.url ? "DATABASE_URL" : "DATABASE_PATH"} (the server creates them at its first start).`,
+    );
+  }
+  try {
+    await refusing(() => migrate(db));
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  return db;
+}
+
+/** A DatabaseStartError's message is all an operator needs: a refusal. */
+async function refusing<T>(open: () => Promise<T>): Promise<T> {
+  try {
+    return await open();
   } catch (error) {
     throw error instanceof DatabaseStartError ? new OperatorError(error.message) : error;
   }
+}
+
+/**
+ * The server's database (DATABASE_URL or DATABASE_PATH), migrated, closed after `work`; `deps` name the
+ * operator as the actor of what they record. A database that isn't there is refused, and nothing is
+ * created: run from the wrong folder or without the environment, a command used to make a new, empty
+ * SQLite file (and its folder) and act on it. Which database is used is said first (on stderr, leaving
+ * stdout to the command).
+ */
+export async function withDatabase<T>(work: (deps: Deps) => Promise<T>): Promise<T> {
+  const settings = databaseSettings();
+  if (!settings.url && settings.path !== ":memory:" && !fs.existsSync(settings.path)) {
+    throw new OperatorError(
+      `No database at ${path.resolve(settings.path)}: check DATABASE_PATH, or the folder you run from (the server creates it at its first start).`,
+    );
+  }
+  console.error(`Database: ${describeDatabase(settings)}`);
+  const db = await openExisting(settings);
+  const deps: Deps = {
+    db,
+    now: Date.now,
+    config: { sessionSecret: "", orgSignupEnabled: true, systemAdmins: [], oauth: {}, allowDevSignin: false },
+    operator: operatorName(),
+  };
   try {
-    return await work(db);
+    return await work(deps);
   } finally {
     await db.destroy();
   }
+}
+
+/** An organization's id and name, or the refusal every command gives for an id that isn't one. */
+export async function organization(deps: Deps, orgId: number): Promise<{ id: number; name: string }> {
+  const org = await deps.db.selectFrom("organizations").select(["id", "name"]).where("id", "=", orgId).executeTakeFirst();
+  if (!org) throw new OperatorError(`No organization with id ${orgId}`);
+  return org;
 }

@@ -30,19 +30,28 @@ async function load(name: string): Promise<Command> {
   return module.command;
 }
 
+const HELP = ["--help", "-h", "help"];
+
 export async function main(argv: string[], program = "node build/cli.js"): Promise<number> {
   const [name, ...args] = argv;
   const names = commandNames();
   if (!name || !names.includes(name)) {
-    if (name && name !== "help" && name !== "--help") console.error(`Unknown command: ${name}`);
-    console.error(`Usage: ${program} COMMAND ARGS…\n`);
+    // Asked for, the list is the answer (stdout, 0); otherwise it explains a mistake (stderr, 2).
+    const asked = name !== undefined && HELP.includes(name);
+    const print = asked ? console.log : console.error;
+    if (name && !asked) console.error(`Unknown command: ${name}`);
+    print(`Usage: ${program} COMMAND ARGS…\n`);
     for (const n of names) {
       const c = await load(n);
-      console.error(`  ${n} ${c.usage}\n      ${c.summary}`);
+      print(`  ${n} ${c.usage}\n      ${c.summary}`);
     }
-    return 2;
+    return asked ? 0 : 2;
   }
   const command = await load(name);
+  if (args.some((a) => HELP.slice(0, 2).includes(a))) {
+    console.log(`Usage: ${program} ${name} ${command.usage}\n  ${command.summary}`);
+    return 0;
+  }
   let status: number;
   try {
     status = await command.run(args);

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { migrate, openDatabase } from "../../platform/db";
 import { describeDatabase } from "../../platform/db/target";
 import { main } from "../../scripts/cli/index";
 
@@ -38,11 +39,15 @@ describe("the operator commands' database settings", () => {
     vi.stubEnv("DATABASE_URL", "");
     vi.stubEnv("DATABASE_PATH", file);
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    // No file there: refused, nothing made (audit M L7; tests/platform/operator-commands.test.ts).
     expect(await main(["grant-credit", "2", "1", "why"])).toBe(1);
-    expect(errors.mock.calls.flat()).toEqual([`Database: SQLite ${file} (new: no database was there, so this one is empty)`, "No organization with id 2"]);
+    expect(fs.readdirSync(dir)).toEqual([]);
+    const db = openDatabase({ path: file });
+    await migrate(db);
+    await db.destroy();
     errors.mockClear();
     expect(await main(["grant-credit", "2", "1", "why"])).toBe(1);
-    expect(errors.mock.calls.flat()[0]).toBe(`Database: SQLite ${file}`);
+    expect(errors.mock.calls.flat()).toEqual([`Database: SQLite ${file}`, "No organization with id 2"]);
     fs.rmSync(dir, { recursive: true, force: true });
 
     expect(describeDatabase({ url: "postgres://console:hunter2@db.internal:5432/console" })).toBe("PostgreSQL db.internal:5432/console");

@@ -1,25 +1,56 @@
-import { grantSystemAdmin } from "../../../platform/auth/service";
+import { grantSystemAdmin, revokeSystemAdmin } from "../../../platform/auth/service";
+import { PlatformError } from "../../../platform/http/errors";
 import type { Command } from "../command";
 import { withDatabase } from "../command";
 
 export const command: Command = {
-  usage: "EMAIL",
-  summary: "makes the users with this email admins of the system organization (organization 1)",
-  async run([rawEmail]) {
+  usage: "[--revoke] EMAIL",
+  summary: "makes the users with this email admins of the system organization (organization 1); --revoke takes them out of it, never its last admin",
+  async run(args) {
+    const revoke = args[0] === "--revoke";
+    const [rawEmail, ...rest] = revoke ? args.slice(1) : args;
     const email = rawEmail?.trim().toLowerCase();
-    if (!email || !email.includes("@")) return 2;
-    return withDatabase(async (db) => {
-      const users = await db
+    if (!email || !email.includes("@") || email.startsWith("-") || rest.length > 0) return 2;
+    return withDatabase(async (deps) => {
+      const users = await deps.db
         .selectFrom("users")
         .select(["id", "name"])
         .where((eb) => eb(eb.fn("lower", ["email"]), "=", email))
+        .orderBy("id")
         .execute();
       if (users.length === 0) {
-        console.error(`No user with the email ${email} has signed in yet. Sign in once, then run this again.`);
+        console.error(revoke ? `No user has the email ${email}.` : `No user with the email ${email} has signed in yet. Sign in once, then run this again.`);
         return 1;
       }
-      for (const user of users) await grantSystemAdmin({ db, now: Date.now }, user.id);
-      console.log(`${users.map((u) => u.name).join(", ")} ${users.length === 1 ? "is" : "are"} now admin of the system organization.`);
+      if (!revoke) {
+        for (const user of users) {
+          const changed = await grantSystemAdmin(deps, user.id, "command line");
+          console.log(`${user.name} ${changed ? "is now" : "was already"} admin of the system organization.`);
+        }
+        return 0;
+      }
+      let removed;
+      try {
+        removed = await revokeSystemAdmin(
+          deps,
+          users.map((u) => u.id),
+        );
+      } catch (error) {
+        if (!(error instanceof PlatformError) || error.status !== 409) throw error;
+        console.error(
+          `Not revoked: ${users.map((u) => u.name).join(", ")} would leave the system organization without an admin (${error.message.toLowerCase()}). Make someone else admin first: system-admin EMAIL.`,
+        );
+        return 1;
+      }
+      for (const user of users) {
+        const member = removed.find((m) => m.id === user.id);
+        console.log(member ? `${user.name} is no longer in the system organization (was ${member.role}).` : `${user.name} was not in the system organization.`);
+      }
+      // The server grants again at sign-in whoever SYSTEM_ADMINS lists; this shell may have the same setting.
+      const listed = (process.env.SYSTEM_ADMINS ?? "").split(",").map((e) => e.trim().toLowerCase());
+      if (removed.length > 0 && listed.includes(email)) {
+        console.error(`${email} is in SYSTEM_ADMINS: take it out of the server's SYSTEM_ADMINS too, or its next sign-in makes it admin again.`);
+      }
       return 0;
     });
   },
