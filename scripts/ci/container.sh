@@ -99,7 +99,7 @@ check "creates an organization" test "$(json_post "$B" "$jar" /api/v1/organizati
 check "a chat reply from the built-in model" sh -c "[ \$(curl -s -o $ci_log/chat -w '%{http_code}' -b $jar -H 'origin: $B' -H 'content-type: application/json' -d '{\"model\":\"builtin\",\"stream\":false,\"messages\":[{\"role\":\"user\",\"content\":\"hello\"}]}' $B/api/v1/chat/completions) = 200 ] && grep -q 'built-in development model' $ci_log/chat"
 pages_render() { for p in /team /chat /models /usage /billing /tokens; do [ "$(curl -s -o /dev/null -w '%{http_code}' -b "$jar" "$B$p")" = 200 ] || { echo "$p"; return 1; }; done; }
 check "the console's pages render (server-side, production dependencies only)" pages_render
-check "operator command: npm run system-admin -- EMAIL" sh -c "docker exec ci-console npm run system-admin -- ci-admin@example.test | tee /dev/stderr | grep -q 'now admin'"
+check "operator command: npm run system-admin -- EMAIL" sh -c "docker exec ci-console npm run system-admin -- ci-admin@example.test | tee /dev/stderr | grep -q 'admin of the system organization'"
 check "operator command: node build/cli.js billing-mode ORG_ID MODE" sh -c "docker exec ci-console node build/cli.js billing-mode 2 invoice | grep -q 'invoice billing'"
 check "operator command: unknown commands are refused with the list" sh -c "docker exec ci-console node build/cli.js nope 2>&1 | grep -q system-admin"
 

@@ -30,14 +30,14 @@ async function load(name: string): Promise<Command> {
   return module.command;
 }
 
-const HELP = ["--help", "-h", "help"];
+const HELP_FLAGS = ["--help", "-h"];
 
 export async function main(argv: string[], program = "node build/cli.js"): Promise<number> {
   const [name, ...args] = argv;
   const names = commandNames();
   if (!name || !names.includes(name)) {
     // Asked for, the list is the answer (stdout, 0); otherwise it explains a mistake (stderr, 2).
-    const asked = name !== undefined && HELP.includes(name);
+    const asked = name !== undefined && (name === "help" || HELP_FLAGS.includes(name));
     const print = asked ? console.log : console.error;
     if (name && !asked) console.error(`Unknown command: ${name}`);
     print(`Usage: ${program} COMMAND ARGS…\n`);
@@ -48,7 +48,7 @@ export async function main(argv: string[], program = "node build/cli.js"): Promi
     return asked ? 0 : 2;
   }
   const command = await load(name);
-  if (args.some((a) => HELP.slice(0, 2).includes(a))) {
+  if (args.some((a) => HELP_FLAGS.includes(a))) {
     console.log(`Usage: ${program} ${name} ${command.usage}\n  ${command.summary}`);
     return 0;
   }
