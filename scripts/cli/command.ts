@@ -61,7 +61,8 @@ async function openExisting(settings: { url?: string; path: string }): Promise<D
   let db: DB | undefined;
   let migrated: boolean;
   try {
-    db = openDatabase(settings);
+    // Without the server's request limits: a command may have migrations to run, which may take long.
+    db = openDatabase({ ...settings, postgresLimits: null });
     const tables = await db.introspection.getTables({ withInternalKyselyTables: true });
     migrated = tables.some((t) => t.name === "kysely_migration");
   } catch {
