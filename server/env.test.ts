@@ -1,9 +1,10 @@
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { isAllowedOrigin } from "../platform/http/origin";
-import { listenHosts, loadEnv, startupLine, startupWarnings } from "./env";
+import { ConfigurationError, listenHosts, loadEnv, startupLine, startupWarnings } from "./env";
 
 const base = { DATABASE_PATH: path.join(os.tmpdir(), `env-test-${process.pid}`, "db.sqlite"), SESSION_SECRET: "s".repeat(40) };
 
@@ -15,11 +16,87 @@ describe("configuration", () => {
     expect(env.platform.oauth).toEqual({});
   });
 
-  it("refuses bad values with a clear message", () => {
-    expect(() => loadEnv({ ...base, PORT: "eighty" })).toThrow(/PORT/);
-    expect(() => loadEnv({ ...base, PLATFORM_URL: "not a url" })).toThrow(/PLATFORM_URL/);
-    expect(() => loadEnv({ ...base, GOOGLE_CLIENT_ID: "id-only" })).toThrow(/client secret/);
-    expect(() => loadEnv({ ...base, SESSION_SECRET: "short" })).toThrow(/SESSION_SECRET/);
+  /** What the operator reads when the start is refused (server/index.ts prints the message alone). */
+  function refusal(settings: Record<string, string | undefined>): string {
+    try {
+      loadEnv({ ...base, ...settings });
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigurationError);
+      return (error as Error).message;
+    }
+    throw new Error(`accepted: ${JSON.stringify(settings)}`);
+  }
+
+  it("refuses bad values on one line, naming each variable once with the value it was given (audit M L1)", () => {
+    expect(refusal({ PORT: "abc" })).toBe('Invalid configuration: PORT: must be a whole number from 1 to 65535 (got "abc")');
+    expect(refusal({ PORT: "80.5" })).toBe('Invalid configuration: PORT: must be a whole number from 1 to 65535 (got "80.5")');
+    expect(refusal({ PORT: "70000" })).toBe('Invalid configuration: PORT: must be a whole number from 1 to 65535 (got "70000")');
+    expect(refusal({ STRIPE_API_PORT: "0" })).toBe('Invalid configuration: STRIPE_API_PORT: must be a whole number from 1 to 65535 (got "0")');
+    expect(refusal({ SHUTDOWN_TIMEOUT_MS: "soon" })).toBe('Invalid configuration: SHUTDOWN_TIMEOUT_MS: must be a whole number from 0 to 600000 (got "soon")');
+    expect(refusal({ MAX_REQUEST_CHARS: "-1" })).toBe('Invalid configuration: MAX_REQUEST_CHARS: must be a whole number of at least 1 (got "-1")');
+    expect(refusal({ NODE_ENV: "prod" })).toBe('Invalid configuration: NODE_ENV: must be development, production or test (got "prod")');
+    expect(refusal({ STRIPE_API_PROTOCOL: "ftp" })).toBe('Invalid configuration: STRIPE_API_PROTOCOL: must be http or https (got "ftp")');
+    expect(refusal({ PLATFORM_URL: "not a url" })).toBe('Invalid configuration: PLATFORM_URL: must be an absolute URL (got "not a url")');
+    expect(refusal({ GITHUB_TOKEN_URL: "/token" })).toBe('Invalid configuration: GITHUB_TOKEN_URL: must be an absolute URL (got "/token")');
+    // The secret itself is never repeated, only what is wrong with it.
+    expect(refusal({ SESSION_SECRET: "short" })).toBe("Invalid configuration: SESSION_SECRET: must be at least 32 characters (it has 5)");
+  });
+
+  it("is said by the server in one line of stderr, before its logs are made one-line, and the start fails", () => {
+    const run = spawnSync(process.execPath, ["--import", "tsx", "server/index.ts"], {
+      env: { PATH: process.env.PATH, NODE_ENV: "production", PORT: "abc", GOOGLE_CLIENT_ID: "id-only", DATABASE_PATH: base.DATABASE_PATH },
+      encoding: "utf8",
+      timeout: 30_000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toBe(
+      'Invalid configuration: PORT: must be a whole number from 1 to 65535 (got "abc"); GOOGLE_CLIENT_SECRET is missing: GOOGLE_CLIENT_ID is set, and each OAuth provider needs both\n',
+    );
+  });
+
+  it("names the missing half of an OAuth client, with the same prefix", () => {
+    expect(refusal({ GOOGLE_CLIENT_ID: "id-only" })).toBe(
+      "Invalid configuration: GOOGLE_CLIENT_SECRET is missing: GOOGLE_CLIENT_ID is set, and each OAuth provider needs both",
+    );
+    expect(refusal({ GITHUB_CLIENT_SECRET: "secret-only", GITHUB_CLIENT_ID: "" })).toBe(
+      "Invalid configuration: GITHUB_CLIENT_ID is missing: GITHUB_CLIENT_SECRET is set, and each OAuth provider needs both",
+    );
+  });
+
+  it("says every problem at once, still on one line", () => {
+    expect(refusal({ PORT: "abc", LOG_REQUESTS: "maybe", GOOGLE_CLIENT_SECRET: "x" })).toBe(
+      'Invalid configuration: PORT: must be a whole number from 1 to 65535 (got "abc"); LOG_REQUESTS: must be true, false, 1 or 0 (got "maybe"); GOOGLE_CLIENT_ID is missing: GOOGLE_CLIENT_SECRET is set, and each OAuth provider needs both',
+    );
+  });
+
+  it("reads every on/off setting the same way: true, false, 1, 0 in any case; empty is the default", () => {
+    const flags = (value: string | undefined) => {
+      const env = loadEnv({ ...base, ORG_SIGNUP_ENABLED: value, LOG_REQUESTS: value, ALLOW_DEV_SIGNIN: value });
+      return [env.ORG_SIGNUP_ENABLED, env.LOG_REQUESTS, env.ALLOW_DEV_SIGNIN];
+    };
+    for (const value of ["true", "TRUE", "True", "1", " 1 "]) expect(flags(value), value).toEqual([true, true, true]);
+    for (const value of ["false", "FALSE", "0"]) expect(flags(value), value).toEqual([false, false, false]);
+    // Unset or empty: signup and the access log on, development sign-in beyond loopback off.
+    for (const value of [undefined, ""]) expect(flags(value), String(value)).toEqual([true, true, false]);
+    expect(loadEnv({ ...base, ORG_SIGNUP_ENABLED: "0" }).platform.orgSignupEnabled).toBe(false);
+    for (const name of ["ORG_SIGNUP_ENABLED", "LOG_REQUESTS", "ALLOW_DEV_SIGNIN"]) {
+      expect(refusal({ [name]: "yes" })).toBe(`Invalid configuration: ${name}: must be true, false, 1 or 0 (got "yes")`);
+    }
+  });
+
+  it("takes an empty numeric setting for an unset one", () => {
+    const env = loadEnv({ ...base, PORT: "", SHUTDOWN_TIMEOUT_MS: " ", STRIPE_API_PORT: "", MAX_REQUEST_CHARS: "", RESERVATION_TTL_MS: "" });
+    expect([env.PORT, env.SHUTDOWN_TIMEOUT_MS, env.STRIPE_API_PORT, env.MAX_REQUEST_CHARS, env.RESERVATION_TTL_MS]).toEqual([
+      3000,
+      25_000,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    const stripe = { STRIPE_SECRET_KEY: "sk_test_x", STRIPE_API_HOST: "127.0.0.1" };
+    expect(loadEnv({ ...base, ...stripe, STRIPE_API_PORT: "" }).platform.stripe?.port).toBeUndefined();
+    expect(loadEnv({ ...base, ...stripe, STRIPE_API_PORT: "12111" }).platform.stripe?.port).toBe(12111);
   });
 
   it("generates and keeps a session secret when none is given", () => {
@@ -43,14 +120,18 @@ describe("configuration", () => {
 
   it("requires SESSION_SECRET with DATABASE_URL, where several processes must share it", () => {
     const url = "postgres://console@127.0.0.1:5432/console";
-    expect(() => loadEnv({ DATABASE_URL: url })).toThrow(/SESSION_SECRET: required when DATABASE_URL is set/);
+    expect(() => loadEnv({ DATABASE_URL: url })).toThrow(
+      new ConfigurationError(
+        "Invalid configuration: SESSION_SECRET: required when DATABASE_URL is set (every process must sign sessions with the same secret, at least 32 characters)",
+      ),
+    );
     expect(loadEnv({ DATABASE_URL: url, SESSION_SECRET: "s".repeat(40) }).sessionSecret).toBe("s".repeat(40));
   });
 
   it("refuses a DATABASE_URL that is not PostgreSQL's, instead of falling back to SQLite", () => {
     for (const value of ["notaurl", "mysql://u:p@localhost/db", "pg://u:p@localhost/db", "postgres//nohost"]) {
       expect(() => loadEnv({ ...base, DATABASE_URL: value }), value).toThrow(
-        /^Invalid configuration:\n {2}DATABASE_URL: must be a postgres:\/\/ or postgresql:\/\/ URL$/,
+        /^Invalid configuration: DATABASE_URL: must be a postgres:\/\/ or postgresql:\/\/ URL$/,
       );
     }
     for (const value of ["postgres://u:p@db:5432/console", "postgresql://db/console"]) {
@@ -91,7 +172,9 @@ describe("configuration", () => {
   });
 
   it("refuses a reservation lifetime shorter than two of the minute-long extensions of a running request", () => {
-    expect(() => loadEnv({ ...base, RESERVATION_TTL_MS: "60000" })).toThrow(/RESERVATION_TTL_MS: must be at least 120000/);
+    expect(() => loadEnv({ ...base, RESERVATION_TTL_MS: "60000" })).toThrow(
+      'Invalid configuration: RESERVATION_TTL_MS: must be a whole number of at least 120000 (got "60000"): two minutes, since running requests extend their holds every minute',
+    );
     expect(loadEnv({ ...base, RESERVATION_TTL_MS: "120000" }).platform.reservationTtlMs).toBe(120_000);
   });
 

@@ -7,16 +7,70 @@ import { isDevSignin } from "../platform/config";
 import type { OAuthProviderConfig, PlatformConfig } from "../platform/config";
 import { databaseUrl } from "../platform/db/target";
 
-const bool = z
-  .enum(["true", "false", "1", "0", ""])
-  .optional()
-  .transform((v) => v === "true" || v === "1");
+/**
+ * A refusal quotes the value as written, so the operator finds the line at fault (never a secret's:
+ * SESSION_SECRET, the Stripe keys and DATABASE_URL don't repeat theirs).
+ */
+const got = (value: string) => `(got ${JSON.stringify(value)})`;
 
-const optionalUrl = z
+function refuse(ctx: z.RefinementCtx, message: string): never {
+  ctx.addIssue({ code: z.ZodIssueCode.custom, message });
+  return z.NEVER;
+}
+
+/**
+ * Every on/off setting reads the same words (`true`/`false`/`1`/`0`, any case): ORG_SIGNUP_ENABLED
+ * and LOG_REQUESTS refused the `1` and `0` that ALLOW_DEV_SIGNIN took. Unset (or empty) is the default.
+ */
+function flag(byDefault: boolean) {
+  return z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined) return byDefault;
+      const word = value.trim().toLowerCase();
+      if (word === "true" || word === "1") return true;
+      if (word === "false" || word === "0") return false;
+      return refuse(ctx, `must be true, false, 1 or 0 ${got(value)}`);
+    });
+}
+
+/**
+ * A whole number within bounds; unset (or empty) is undefined, for `.default(…)` to fill. `z.coerce`
+ * answered "Expected number, received nan" for a word and read a blank as 0.
+ */
+function wholeNumber(min: number, max?: number, why = "") {
+  const range = max === undefined ? `of at least ${min}` : `from ${min} to ${max}`;
+  return z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined) return undefined;
+      const number = /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
+      if (Number.isSafeInteger(number) && number >= min && (max === undefined || number <= max)) return number;
+      return refuse(ctx, `must be a whole number ${range} ${got(value)}${why}`);
+    });
+}
+
+function oneOf<const T extends string>(values: readonly [T, ...T[]]) {
+  const words = values.length > 1 ? `${values.slice(0, -1).join(", ")} or ${values[values.length - 1]}` : values[0];
+  return z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || (values as readonly string[]).includes(value)) return value as T | undefined;
+      return refuse(ctx, `must be ${words} ${got(value)}`);
+    });
+}
+
+/** An absolute URL; unset (or empty) is undefined, for `.default(…)` to fill. */
+const url = z
   .string()
-  .url()
   .optional()
-  .or(z.literal("").transform(() => undefined));
+  .transform((value, ctx) => {
+    if (value === undefined || URL.canParse(value)) return value;
+    return refuse(ctx, `must be an absolute URL ${got(value)}`);
+  });
 
 /**
  * A Stripe key or secret, checked by its prefix: a publishable key in the secret's place (or the
@@ -55,42 +109,47 @@ const trustProxy = z
     if (/^\d{1,2}$/.test(text)) return Number(text);
     const entries = text.split(",").map((e) => e.trim().toLowerCase());
     if (entries.every(isProxyEntry)) return entries;
-    ctx.addIssue({
-      code: z.ZodIssueCode.custom,
-      message: "a number of proxy hops (1) or a comma-separated list of loopback, linklocal, uniquelocal, addresses and CIDR blocks",
-    });
-    return z.NEVER;
+    return refuse(
+      ctx,
+      `must be a number of proxy hops (1) or a comma-separated list of loopback, linklocal, uniquelocal, addresses and CIDR blocks ${got(value)}`,
+    );
   });
 
 /** Every setting the process reads, checked once at start (README lists them). */
 const schema = z.object({
-  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  NODE_ENV: oneOf(["development", "production", "test"]).default("development"),
+  PORT: wholeNumber(1, 65535).default("3000"),
   HOST: z.string().optional(),
   TRUST_PROXY: trustProxy,
   DATABASE_PATH: z.string().default("data/console.db"),
   DATABASE_URL: databaseUrl,
-  PLATFORM_URL: optionalUrl,
-  SESSION_SECRET: z.string().min(32, "SESSION_SECRET must be at least 32 characters").optional(),
-  APP_ORIGIN: optionalUrl,
-  ORG_SIGNUP_ENABLED: z.enum(["true", "false"]).default("true"),
+  PLATFORM_URL: url,
+  SESSION_SECRET: z
+    .string()
+    .optional()
+    .refine(
+      (v) => v === undefined || v.length >= 32,
+      (v) => ({ message: `must be at least 32 characters (it has ${v?.length})` }),
+    ),
+  APP_ORIGIN: url,
+  ORG_SIGNUP_ENABLED: flag(true),
   SYSTEM_ADMINS: z.string().default(""),
-  ALLOW_DEV_SIGNIN: bool,
-  LOG_REQUESTS: z.enum(["true", "false"]).default("true"),
+  ALLOW_DEV_SIGNIN: flag(false),
+  LOG_REQUESTS: flag(true),
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_CLIENT_SECRET: z.string().optional(),
-  GOOGLE_AUTHORIZATION_URL: z.string().url().default("https://accounts.google.com/o/oauth2/v2/auth"),
-  GOOGLE_TOKEN_URL: z.string().url().default("https://oauth2.googleapis.com/token"),
-  GOOGLE_USERINFO_URL: z.string().url().default("https://openidconnect.googleapis.com/v1/userinfo"),
+  GOOGLE_AUTHORIZATION_URL: url.default("https://accounts.google.com/o/oauth2/v2/auth"),
+  GOOGLE_TOKEN_URL: url.default("https://oauth2.googleapis.com/token"),
+  GOOGLE_USERINFO_URL: url.default("https://openidconnect.googleapis.com/v1/userinfo"),
   GITHUB_CLIENT_ID: z.string().optional(),
   GITHUB_CLIENT_SECRET: z.string().optional(),
-  GITHUB_AUTHORIZATION_URL: z.string().url().default("https://github.com/login/oauth/authorize"),
-  GITHUB_TOKEN_URL: z.string().url().default("https://github.com/login/oauth/access_token"),
-  GITHUB_API_URL: z.string().url().default("https://api.github.com"),
+  GITHUB_AUTHORIZATION_URL: url.default("https://github.com/login/oauth/authorize"),
+  GITHUB_TOKEN_URL: url.default("https://github.com/login/oauth/access_token"),
+  GITHUB_API_URL: url.default("https://api.github.com"),
   /** JSON list of models to seed the registry with at start (platform/models/service.ts). */
   MODELS_FILE: z.string().optional(),
   /** On SIGTERM/SIGINT, how long in-flight requests and streams may run before they are stopped (server/shutdown.ts). */
-  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(25_000),
+  SHUTDOWN_TIMEOUT_MS: wholeNumber(0, 600_000).default("25000"),
   /** The API host is the app host with this prefix swapped for API_HOST_PREFIX (the /chat API examples). */
   APP_HOST_PREFIX: z.string().default(""),
   API_HOST_PREFIX: z.string().default(""),
@@ -98,25 +157,42 @@ const schema = z.object({
   STRIPE_PUBLISHABLE_KEY: stripeKey(["pk_"], "a Stripe publishable key"),
   STRIPE_WEBHOOK_SECRET: stripeKey(["whsec_"], "a Stripe webhook signing secret"),
   STRIPE_API_HOST: z.string().optional(),
-  STRIPE_API_PORT: z.coerce.number().int().min(1).max(65535).optional(),
-  STRIPE_API_PROTOCOL: z.enum(["http", "https"]).optional(),
+  STRIPE_API_PORT: wholeNumber(1, 65535),
+  STRIPE_API_PROTOCOL: oneOf(["http", "https"]),
   /** Spend control (decision 0084): a chat request's character limit (413 above) and a reservation's lifetime. */
-  MAX_REQUEST_CHARS: z.coerce.number().int().min(1).optional(),
+  MAX_REQUEST_CHARS: wholeNumber(1),
   // A running request extends its hold every minute: a lifetime under two minutes would let holds of
   // live requests expire between two extensions.
-  RESERVATION_TTL_MS: z.coerce
-    .number()
-    .int()
-    .min(120_000, "must be at least 120000 (two minutes): running requests extend their holds every minute")
-    .optional(),
+  RESERVATION_TTL_MS: wholeNumber(120_000, undefined, ": two minutes, since running requests extend their holds every minute"),
 });
 
 export type Env = z.infer<typeof schema> & { sessionSecret: string; platform: PlatformConfig };
 
+/** A refusal to start whose message is all the operator needs, on one line (server/index.ts prints it without a stack). */
+export class ConfigurationError extends Error {}
+
 function provider(id?: string, secret?: string, urls?: Omit<OAuthProviderConfig, "clientId" | "clientSecret">): OAuthProviderConfig | undefined {
-  if (!id && !secret) return undefined;
-  if (!id || !secret) throw new Error("Each OAuth provider needs both its client id and its client secret");
+  if (!id || !secret) return undefined;
   return { clientId: id, clientSecret: secret, ...urls! };
+}
+
+/** Settings that are fine alone and wrong together, said the way the field checks say theirs. */
+function combinationProblems(source: Record<string, string | undefined>): string[] {
+  const problems: string[] = [];
+  if (source.DATABASE_URL && !source.SESSION_SECRET && !source.PLATFORM_URL) {
+    // Several processes share one PostgreSQL database: a secret each process made up for itself would
+    // sign sessions the others refuse (sign-in fails behind a load balancer).
+    problems.push("SESSION_SECRET: required when DATABASE_URL is set (every process must sign sessions with the same secret, at least 32 characters)");
+  }
+  for (const name of ["GOOGLE", "GITHUB"]) {
+    const [id, secret] = [`${name}_CLIENT_ID`, `${name}_CLIENT_SECRET`];
+    // Half a pair would leave that provider off without a word, and development sign-in on if it is the only one.
+    if (!source[id] !== !source[secret]) {
+      const [given, missing] = source[id] ? [id, secret] : [secret, id];
+      problems.push(`${missing} is missing: ${given} is set, and each OAuth provider needs both`);
+    }
+  }
+  return problems;
 }
 
 /** A secret generated once and kept beside the database, so sessions survive restarts. */
@@ -130,7 +206,7 @@ function persistedSecret(dataDir: string): string {
       fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
       fs.writeFileSync(file, secret, { mode: 0o600 });
     } catch (error) {
-      throw new Error(
+      throw new ConfigurationError(
         `Cannot write the session secret to ${file} (the folder of DATABASE_PATH): ${error instanceof Error ? error.message : String(error)}. Make that folder writable, or set SESSION_SECRET.`,
       );
     }
@@ -141,19 +217,13 @@ function persistedSecret(dataDir: string): string {
 export function loadEnv(source: Record<string, string | undefined> = process.env): Env {
   // An empty value is an unset one, whatever the setting: `.env` lines and compose's `${VAR:-}` make
   // them, and SHUTDOWN_TIMEOUT_MS= read as 0 gave a server that drained nothing.
-  const parsed = schema.safeParse(Object.fromEntries(Object.entries(source).filter(([, value]) => value !== "")));
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
-    throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
-  }
+  const given = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value.trim() !== ""));
+  const parsed = schema.safeParse(given);
+  // One line for every problem at once: a log collector takes each line for an entry, and an operator
+  // fixing one value at a time would restart once per mistake.
+  const problems = [...(parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`)), ...combinationProblems(given)];
+  if (!parsed.success || problems.length > 0) throw new ConfigurationError(`Invalid configuration: ${problems.join("; ")}`);
   const env = parsed.data;
-  if (env.DATABASE_URL && !env.SESSION_SECRET && !env.PLATFORM_URL) {
-    // Several processes share one PostgreSQL database: a secret each process made up for itself would
-    // sign sessions the others refuse (sign-in fails behind a load balancer).
-    throw new Error(
-      "Invalid configuration:\n  SESSION_SECRET: required when DATABASE_URL is set (every process must sign sessions with the same secret, at least 32 characters)",
-    );
-  }
   const sessionSecret = env.SESSION_SECRET ?? persistedSecret(path.dirname(path.resolve(env.DATABASE_PATH)));
   const google = provider(env.GOOGLE_CLIENT_ID, env.GOOGLE_CLIENT_SECRET, {
     authorizationEndpoint: env.GOOGLE_AUTHORIZATION_URL,
@@ -173,7 +243,7 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
       // The host allow-list, OAuth callbacks and the Origin rule all need one; loopback by default (decision 0083).
       appOrigin: new URL(env.APP_ORIGIN ?? `http://localhost:${env.PORT}`).origin,
       port: env.PORT,
-      orgSignupEnabled: env.ORG_SIGNUP_ENABLED === "true",
+      orgSignupEnabled: env.ORG_SIGNUP_ENABLED,
       systemAdmins: env.SYSTEM_ADMINS.split(",")
         .map((e) => e.trim().toLowerCase())
         .filter(Boolean),

@@ -14,7 +14,7 @@ import { DatabaseStartError } from "../platform/db";
 import { ModelsFileError } from "../platform/models/service";
 import { consoleOrigins } from "../platform/http/hosts";
 import { isAllowedOrigin, MUTATING_METHODS } from "../platform/http/origin";
-import { listenHosts, loadEnv, startupLine, startupWarnings } from "./env";
+import { ConfigurationError, listenHosts, loadEnv, startupLine, startupWarnings } from "./env";
 import { frontDoor } from "./front-door";
 import { pageHeaders } from "./page-headers";
 import { remixHandler } from "./remix-handler";
@@ -45,7 +45,11 @@ let env;
 try {
   env = loadEnv();
 } catch (error) {
-  console.error(error instanceof Error ? error.message : error);
+  // Printed before oneLineLogs() is set up (production is decided by the very settings that failed):
+  // still one line, so a log collector keeps it as one entry. Anything but a configuration refusal
+  // is a bug, and keeps its stack.
+  const text = error instanceof ConfigurationError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error);
+  console.error(text.replace(/\s*\n\s*/g, " ⏎ "));
   process.exit(1);
 }
 const production = env.NODE_ENV === "production";
@@ -94,7 +98,7 @@ app.use(
     ready: platform.ready,
     origins,
     apiOrigins: apiOrigins(origins, env.APP_HOST_PREFIX, env.API_HOST_PREFIX),
-    logRequests: env.LOG_REQUESTS === "true",
+    logRequests: env.LOG_REQUESTS,
     production,
   }),
 );
