@@ -20,6 +20,26 @@ setInterval(() => {
 `;
 
 /**
+ * The process's Node options, less `--env-file` and `--env-file-if-exists` (with their value, written
+ * `--flag=.env` or `--flag .env`). A worker inherits the options unless told otherwise, and needs no
+ * env-file: it inherits the environment, .env's variables included. Audit M (L9) saw Node's ".env not
+ * found. Continuing without it." printed a second time, from this worker.
+ */
+export function workerExecArgv(execArgv: readonly string[] = process.execArgv): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i < execArgv.length; i++) {
+    const option = execArgv[i];
+    if (/^--env-file(-if-exists)?=/.test(option)) continue;
+    if (option === "--env-file" || option === "--env-file-if-exists") {
+      i++;
+      continue;
+    }
+    kept.push(option);
+  }
+  return kept;
+}
+
+/**
  * Checkpoints a SQLite file in WAL mode from a worker thread, and turns the connection's own automatic
  * checkpoints off. SQLite otherwise checkpoints inside whichever commit passes 1,000 pages of log: the
  * copy into the database file and its fsync then run on the event loop, about half of what the two
@@ -31,7 +51,7 @@ setInterval(() => {
  */
 export function checkpointInBackground(connection: { pragma: (source: string) => unknown }, file: string): () => void {
   const driver = createRequire(import.meta.url).resolve("better-sqlite3");
-  const worker = new Worker(WORKER, { eval: true, workerData: { driver, file, intervalMs: CHECKPOINT_INTERVAL_MS } });
+  const worker = new Worker(WORKER, { eval: true, execArgv: workerExecArgv(), workerData: { driver, file, intervalMs: CHECKPOINT_INTERVAL_MS } });
   // Never what keeps the process alive: a graceful shutdown closes the database and ends.
   worker.unref();
   let stopped = false;
