@@ -219,6 +219,8 @@ describe("start-up messages", () => {
       expect.stringContaining("can sign in as anyone, as a system administrator too (SYSTEM_ADMINS)."),
     ]);
     expect(startupWarnings(loadEnv({ ...trial, HOST: "127.0.0.1" }))).toEqual([]);
+    // Refused at start (listenHosts): no warning that it listens before the refusal.
+    expect(startupWarnings(loadEnv({ ...trial, ALLOW_DEV_SIGNIN: undefined }))).toEqual([]);
     expect(startupWarnings(loadEnv({ ...trial, GITHUB_CLIENT_ID: "id", GITHUB_CLIENT_SECRET: "secret" }))).toEqual([]);
   });
 

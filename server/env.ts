@@ -294,8 +294,9 @@ export function startupWarnings(env: Env): string[] {
       `APP_ORIGIN has a path (${given.pathname}${given.search}${given.hash}), which is ignored: the console is served from the site root, ${env.platform.appOrigin}/. A proxy in front must not add a path prefix.`,
     );
   }
-  if (env.NODE_ENV === "production" && !env.PLATFORM_URL && isDevSignin(env.platform) && env.HOST && !LOOPBACK.has(env.HOST)) {
+  if (env.NODE_ENV === "production" && !env.PLATFORM_URL && isDevSignin(env.platform) && env.ALLOW_DEV_SIGNIN && env.HOST && !LOOPBACK.has(env.HOST)) {
     // Allowed (ALLOW_DEV_SIGNIN=true, a trial): said at every start, so it is never left on by mistake.
+    // Without ALLOW_DEV_SIGNIN the start is refused (listenHosts), which says it alone.
     const admins = env.platform.systemAdmins.length > 0 ? ", as a system administrator too (SYSTEM_ADMINS)" : "";
     warnings.push(
       `Development sign-in listens on ${env.HOST}: anyone who reaches the console can sign in as anyone${admins}. For a trial only; configure Google or GitHub for real users.`,
