@@ -2,7 +2,11 @@
 # CLI (build/cli.js) and production dependencies only. Only the base image is fetched: no `# syntax=`
 # line (BuildKit would fetch its frontend from Docker Hub), and the legacy builder works too.
 #   docker build -t ai-console .
-#   docker run --read-only -v console-data:/app/data -p 3000:3000 -e SESSION_SECRET=… ai-console
+#   docker run -d --read-only -v console-data:/app/data -p 127.0.0.1:3000:3000 -e TRUST_PROXY=172.16.0.0/12 \
+#     -e APP_ORIGIN=https://console.example.com -e GOOGLE_CLIENT_ID=… -e GOOGLE_CLIENT_SECRET=… ai-console
+# It listens on 0.0.0.0 (HOST), which the server refuses without an identity provider (Google's, or
+# GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET); -e ALLOW_DEV_SIGNIN=true instead is for a private trial
+# only (anyone who reaches it signs in as anyone). README "Docker" says why TRUST_PROXY.
 # Runs as `node` (uid 1000); only /app/data is written (a volume). Give it time to drain on stop:
 # `docker stop -t 30` (SHUTDOWN_TIMEOUT_MS is 25 s by default).
 
