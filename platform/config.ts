@@ -34,6 +34,11 @@ export interface PlatformConfig {
   streamRecheckMs?: number;
   /** How often a running stream's output so far is kept with its hold, billed if its process dies (default 10 seconds). */
   streamProgressMs?: number;
+  /**
+   * How long a model's upstream may stay silent: before its first byte, and between two pieces of its
+   * answer (default 300 seconds, UPSTREAM_TIMEOUT_MS). Past it: 504 `upstream_timeout`, or a stream's error event.
+   */
+  upstreamTimeoutMs?: number;
 }
 
 export interface StripeConfig {

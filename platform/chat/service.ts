@@ -4,9 +4,10 @@ import { allowListMessage, chatRequestSchema, DEFAULT_MAX_REQUEST_CHARS, RECEIPT
 import type { Deps } from "../context";
 import type { ModelRow } from "../db/schema";
 import { findModel, isBuiltin, isPriced } from "../models/service";
+import type { RequestTiming } from "../models/metrics";
 import { beginRequest } from "../models/metrics";
 import type { UpstreamReply } from "../providers/upstream";
-import { postChatCompletion, replyOf } from "../providers/upstream";
+import { isUpstreamTimeout, postChatCompletion, replyOf, UPSTREAM_TIMEOUT_MS } from "../providers/upstream";
 import { builtinChatCompletion } from "../providers/upstream-builtin";
 import { recordUsage } from "../billing/charges";
 import type { DB } from "../db";
@@ -160,7 +161,7 @@ export async function chatCompletion(deps: Deps, caller: ChatCaller, body: ChatR
   const model = await findModel(deps, body.model);
   if (!model) throw new ChatError(404, `The model '${body.model}' does not exist`, "invalid_request_error", { param: "model", code: "model_not_found" });
   if (model.status_override === "maintenance")
-    throw new ChatError(503, `The model '${model.name}' is under maintenance`, "service_unavailable", { code: "model_under_maintenance", retryable: false });
+    throw new ChatError(503, `The model '${model.name}' is under maintenance`, "server_error", { code: "model_under_maintenance", retryable: false });
 
   const receiptId = `rcpt_${randomBytes(12).toString("hex")}`;
   const priced = isPriced(model);
@@ -233,6 +234,7 @@ async function forward(
   const capped = withHeldOutputCap(model, body);
   const forwarded: ChatRequest = body.stream ? { ...capped, stream_options: { ...body.stream_options, include_usage: true } } : capped;
   const timing = beginRequest(deps, model.name, caller.orgId);
+  const timeoutMs = deps.config.upstreamTimeoutMs ?? UPSTREAM_TIMEOUT_MS;
   let upstream: UpstreamReply;
   try {
     upstream = isBuiltin(model)
@@ -245,13 +247,27 @@ async function forward(
             promptTokens ?? (await countPromptTokensAsync(body.messages)),
           ),
         )
-      : await postChatCompletion(model, forwarded, upstreamAbort.signal);
+      : await postChatCompletion(model, forwarded, upstreamAbort.signal, timeoutMs);
   } catch (error) {
     stop();
-    timing.fail(signal.aborted ? "aborted" : 502);
-    if (signal.aborted) throw new ChatError(400, "The request was cancelled", "request_cancelled");
-    console.error(`Upstream of ${model.name} unreachable:`, error instanceof Error ? error.message : error);
-    throw new ChatError(502, `The model '${model.name}' could not be reached`, "upstream_error");
+    if (signal.aborted) {
+      timing.fail("aborted");
+      throw new ChatError(400, "The request was cancelled", "request_cancelled");
+    }
+    if (isUpstreamTimeout(error)) {
+      // Reached, but silent: a 504 the client can tell from an address that answers nothing (M7, audit N).
+      timing.fail(504);
+      console.error(`Upstream of ${model.name} did not start answering ${receiptId} within ${seconds(timeoutMs)}`);
+      throw new ChatError(
+        504,
+        `The model '${model.name}' did not start answering within ${seconds(timeoutMs)}. Try again, or ask for a shorter answer.`,
+        "server_error",
+        { code: "upstream_timeout" },
+      );
+    }
+    timing.fail(502);
+    console.error(`Upstream of ${model.name} unreachable:`, errorText(error));
+    throw new ChatError(502, `The model '${model.name}' could not be reached`, "server_error", { code: "upstream_unreachable" });
   }
 
   if (upstream.status < 200 || upstream.status >= 300) {
@@ -265,7 +281,9 @@ async function forward(
     if (upstream.status === 401 || upstream.status === 403) {
       // The platform's own credentials were refused: the operator's to fix, and no business of the caller's.
       logged();
-      throw new ChatError(502, `The model '${model.name}' is not available: its provider refused the platform's credentials`, "upstream_error");
+      throw new ChatError(502, `The model '${model.name}' is not available: its provider refused the platform's credentials`, "server_error", {
+        code: "upstream_error",
+      });
     }
     if (upstream.status === 429)
       throw new ChatError(429, shown ?? `The model '${model.name}' is receiving too many requests. Try again shortly.`, "rate_limit_exceeded", {
@@ -273,17 +291,22 @@ async function forward(
         code: "rate_limit_exceeded",
       });
     if (upstream.status === 503)
-      throw new ChatError(503, shown ?? `The model '${model.name}' is not available right now. Try again shortly.`, "service_unavailable", { retryAfter });
+      throw new ChatError(503, shown ?? `The model '${model.name}' is not available right now. Try again shortly.`, "server_error", {
+        retryAfter,
+        code: "upstream_unavailable",
+      });
     if (upstream.status === 404) {
       // The model the operator configured is not the provider's: not the client's request at fault.
       logged();
-      throw new ChatError(502, `The model '${model.name}' is not available from its provider`, "upstream_error");
+      throw new ChatError(502, `The model '${model.name}' is not available from its provider`, "server_error", { code: "upstream_error" });
     }
     if (upstream.status >= 400 && upstream.status < 500)
       throw new ChatError(400, shown ?? `The model '${model.name}' refused the request (its provider answered ${upstream.status})`, "invalid_request_error");
     // A provider's own failure: its words (a stack, a GPU's state, a host) are the operator's, in the log.
     logged();
-    throw new ChatError(502, `The model '${model.name}' failed to answer (its provider answered ${upstream.status}). Try again.`, "upstream_error");
+    throw new ChatError(502, `The model '${model.name}' failed to answer (its provider answered ${upstream.status}). Try again.`, "server_error", {
+      code: "upstream_error",
+    });
   }
 
   const meter = (count: TokenCount, outcome: "completed" | "stopped" | "failed") => {
@@ -305,6 +328,7 @@ async function forward(
     // The client asked for one JSON answer and the upstream streamed anyway: read it all, bill it, assemble it.
     const watcher = new StreamMeter();
     let outcome: "completed" | "stopped" | "failed" = "completed";
+    let broke: unknown = null;
     try {
       for await (const bytes of upstream.chunks) {
         watcher.push(bytes);
@@ -317,19 +341,14 @@ async function forward(
       }
       watcher.end();
       if (outcome === "completed" && !watcher.done) outcome = "failed";
-    } catch {
+    } catch (error) {
       outcome = signal.aborted ? "stopped" : "failed";
+      broke = error;
     } finally {
       stop();
     }
-    if (outcome === "failed" && !signal.aborted) {
-      // An answer that broke off is not passed on as if whole, nor charged: the client got none of it.
-      timing.fail(502);
-      console.error(`Upstream of ${model.name} broke off its answer to ${receiptId} before it was complete`);
-      throw new ChatError(502, `The model '${model.name}' broke off its answer before it was complete. Try again.`, "upstream_error", {
-        code: "upstream_stream_interrupted",
-      });
-    }
+    // An answer that broke off is not passed on as if whole, nor charged: the client got none of it.
+    if (outcome === "failed" && !signal.aborted) throw brokeOffError(timing, model.name, receiptId, timeoutMs, broke ?? new Error("it ended without [DONE]"));
     await meter(watcher.count(prompt), outcome);
     if (signal.aborted) throw new ChatError(400, "The request was cancelled", "request_cancelled");
     return Response.json(assembled(body.model, watcher, prompt, outcome === "stopped", deps.now()), { headers });
@@ -337,7 +356,13 @@ async function forward(
 
   if (!body.stream || !upstreamStreams) {
     stop();
-    const text = await upstream.text();
+    let text: string;
+    try {
+      text = await upstream.text();
+    } catch (error) {
+      // A body that broke or went silent was never counted: it is now, as the model's failure.
+      throw brokeOffError(timing, model.name, receiptId, timeoutMs, error);
+    }
     const parsed = completionIn(text);
     if (!parsed) {
       // An error page, a cut-off body or an error sent as a success: nothing a client can read, so
@@ -346,7 +371,7 @@ async function forward(
       console.error(
         `Upstream of ${model.name} sent an answer that is not a chat completion (${contentType}): ${withoutKeys(upstreamErrorText(text)) || "(empty)"}`,
       );
-      throw new ChatError(502, `The model '${model.name}' sent an answer that could not be read. Try again.`, "upstream_error", {
+      throw new ChatError(502, `The model '${model.name}' sent an answer that could not be read. Try again.`, "server_error", {
         code: "upstream_invalid_response",
       });
     }
@@ -482,7 +507,10 @@ async function forward(
           const stopped = signal.aborted || upstreamAbort.signal.aborted;
           // A stopped reply simply ends; a broken upstream's ends with an error event, which OpenAI's SDKs
           // throw, so the client knows it is cut short (a body cut mid-way reads as a network fault).
-          if (!stopped) {
+          if (!stopped && isUpstreamTimeout(error)) {
+            console.error(`Upstream of ${model.name} sent nothing for ${seconds(timeoutMs)} in ${receiptId}`);
+            send(streamError(silentMessage(model.name, timeoutMs), "server_error", "upstream_timeout"));
+          } else if (!stopped) {
             console.error(`Upstream of ${model.name} broke off ${receiptId}:`, error instanceof Error ? error.message : error);
             send(brokeOff(model.name));
           }
@@ -546,6 +574,30 @@ const KEEP_ALIVE = new TextEncoder().encode(": keep-alive\n\n");
 const RECHECK_MS = 60_000;
 /** How often a running stream's output so far is kept with its hold, when it grew. */
 const PROGRESS_MS = 10_000;
+
+/** A limit in seconds as a message gives it ("300 s"; a test's short one "0.2 s"). */
+function seconds(ms: number): string {
+  return `${Math.round(ms / 100) / 10} s`;
+}
+
+/** What a client reads when the upstream, having begun, sent nothing for the whole limit. */
+function silentMessage(model: string, timeoutMs: number): string {
+  return `The model '${model}' stopped answering: nothing came for ${seconds(timeoutMs)}. Try again.`;
+}
+
+/** A JSON answer whose upstream went silent mid-answer, or whose connection broke: the client gets none of it, and is told which. */
+function brokeOffError(timing: RequestTiming, model: string, receiptId: string, timeoutMs: number, error: unknown): ChatError {
+  if (isUpstreamTimeout(error)) {
+    timing.fail(504);
+    console.error(`Upstream of ${model} sent nothing for ${seconds(timeoutMs)} in ${receiptId}`);
+    return new ChatError(504, silentMessage(model, timeoutMs), "server_error", { code: "upstream_timeout" });
+  }
+  timing.fail(502);
+  console.error(`Upstream of ${model} broke off its answer to ${receiptId} before it was complete:`, errorText(error));
+  return new ChatError(502, `The model '${model}' broke off its answer before it was complete. Try again.`, "server_error", {
+    code: "upstream_stream_interrupted",
+  });
+}
 
 /** The event that ends a stream whose upstream broke off or failed mid-way (decision 0107). */
 function brokeOff(model: string): Uint8Array {

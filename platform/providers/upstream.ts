@@ -33,18 +33,41 @@ export async function probeUpstream(model: Upstream, timeoutMs: number): Promise
 }
 
 /**
+ * How long an upstream may stay silent (default): before its first byte (its headers; a JSON answer's
+ * whole generation), and between two pieces of its answer. It was undici's unnamed default (the same
+ * 300 s), which raced the reverse proxy's read timeout. The proxies in front wait longer, so that the
+ * client reads the platform's 504 rather than a proxy's page: the PLATFORM_URL proxy 330 s
+ * (server/forward-fetch.ts), deploy/nginx.conf 360 s.
+ */
+export const UPSTREAM_TIMEOUT_MS = 300_000;
+
+/** Whether an upstream request failed because the upstream was silent too long (before its headers, or mid-body). */
+export function isUpstreamTimeout(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT";
+}
+
+/**
  * Sends a chat-completions request to the model's OpenAI-compatible upstream. The body is the client's,
- * with the upstream's model id; `signal` aborts the upstream request (a closed tab, a Stop button).
+ * with the upstream's model id; `signal` aborts the upstream request (a closed tab, a Stop button);
+ * `timeoutMs` bounds the upstream's silence (UPSTREAM_TIMEOUT_MS), failing with `isUpstreamTimeout`.
  *
  * undici's `request` rather than `fetch`: it reaches the upstream in half the time (no WHATWG Request
  * and Response to build), and the time to first token is the chat's budget (DESIGN §7).
  */
-export async function postChatCompletion(model: Upstream, body: Record<string, unknown>, signal: AbortSignal): Promise<UpstreamReply> {
+export async function postChatCompletion(
+  model: Upstream,
+  body: Record<string, unknown>,
+  signal: AbortSignal,
+  timeoutMs = UPSTREAM_TIMEOUT_MS,
+): Promise<UpstreamReply> {
   const response = await request(`${model.base_url}/chat/completions`, {
     method: "POST",
     headers: { ...headers(model), "content-type": "application/json", ...(body.stream ? { accept: "text/event-stream" } : {}) },
     body: JSON.stringify({ ...body, model: model.upstream_model }),
     signal,
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
   });
   const answer = response.body;
   return {

@@ -21,6 +21,10 @@ import type { AddressInfo } from "node:net";
  * - `tool-call`: answers with a tool call (`get_weather`, its arguments streamed in pieces) and no usage;
  * - `odd-usage`: like echo, but its usage has a fractional prompt count and a string reasoning count;
  * - `keep-alive`: like echo, with an SSE comment (`: PROCESSING`) before each chunk, as OpenRouter sends while a model works.
+ * - `hang-headers`: reads the request and answers nothing, not even its headers, until the client goes away;
+ * - `silent-json`: sends 200 and a JSON content type, then nothing (a body that never comes);
+ * - `unprocessable`: 422 (a parameter the provider can't take); `too-large`: 413 (a prompt past its limit);
+ * - `forbidden`: 403 (the platform's key may not use the model).
  */
 export interface FakeUpstream {
   url: string;
@@ -93,6 +97,11 @@ export async function startFakeUpstream(options: { apiKey?: string } = {}): Prom
     if (body.model === "bad-key") return error(401, "0", "Incorrect API key provided: sk-upst*****CRET.");
     if (body.model === "bad-request") return error(400, "0", "Invalid request: key sk-proj-ABCDEFGH is not allowed to use max_tokens above 10");
     if (body.model === "warming") return error(503, "120", "Model is loading");
+    if (body.model === "unprocessable") return error(422, "0", "temperature: Input should be less than or equal to 2");
+    if (body.model === "too-large") return error(413, "0", "The prompt is longer than the model's context");
+    if (body.model === "forbidden") return error(403, "0", "This key may not use this model");
+    if (body.model === "hang-headers") return; // the client gives up first (the server's close() ends the socket)
+    if (body.model === "silent-json") return void res.writeHead(200, { "content-type": "application/json" }).flushHeaders();
     // Providers that say too much (decision 0107): their key, their hosts, their error pages.
     if (body.model === "server-error") return error(500, "0", `CUDA out of memory on ${INTERNAL} key ${UPSTREAM_KEY}`);
     if (body.model === "missing") return error(404, "0", "The model `meta-llama/Llama-3.1-70B-Instruct` does not exist.");

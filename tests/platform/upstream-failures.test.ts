@@ -7,11 +7,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createPlatform } from "../../platform/app";
 import { creditPayment } from "../../platform/billing/ledger";
 import { fitToShow } from "../../platform/chat/upstream-text";
+import type { PlatformConfig } from "../../platform/config";
 import { saveModel } from "../../platform/models/service";
 import { createStreamTracker } from "../../server/shutdown";
 import type { FakeUpstream } from "../fakes/openai-upstream";
 import { FAKE_ANSWER_PIECES, FAKE_USAGE, startFakeUpstream, UPSTREAM_KEY } from "../fakes/openai-upstream";
 import type { Harness } from "./harness";
+import { closedPort } from "./closed-port";
 import { createHarness } from "./harness";
 
 let fake: FakeUpstream;
@@ -29,7 +31,29 @@ afterEach(() => {
   h?.close();
 });
 
-const UPSTREAMS = ["server-error", "html-error", "missing", "not-json", "cut-json", "error-200", "json-anyway", "mid-error", "cut-short", "malformed"];
+const UPSTREAMS = [
+  "server-error",
+  "html-error",
+  "missing",
+  "not-json",
+  "cut-json",
+  "error-200",
+  "json-anyway",
+  "mid-error",
+  "cut-short",
+  "malformed",
+  "echo",
+  "bad-request",
+  "unprocessable",
+  "too-large",
+  "bad-key",
+  "forbidden",
+  "rate-limited",
+  "warming",
+  "hang",
+  "hang-headers",
+  "silent-json",
+];
 
 /** What no client may read: the platform's upstream key and the provider's internal addresses. */
 function expectNothingInternal(text: string) {
@@ -37,8 +61,8 @@ function expectNothingInternal(text: string) {
 }
 
 /** The platform over HTTP as the server runs it, an organization with $10, and OpenAI's client with its token. */
-async function setup() {
-  h = await createHarness();
+async function setup(config: Partial<PlatformConfig> = {}, now?: () => number) {
+  h = await createHarness(config, now);
   for (const upstream of UPSTREAMS) {
     await saveModel(h.deps, {
       name: `fake-${upstream}`,
@@ -50,6 +74,14 @@ async function setup() {
       rateCard: { id: `rc-${upstream}`, inputPerMillion: 1, outputPerMillion: 2 },
     });
   }
+  await saveModel(h.deps, {
+    name: "fake-down",
+    displayName: "down",
+    provider: "vllm",
+    contextSize: 32768,
+    baseUrl: `http://127.0.0.1:${await closedPort()}/v1`,
+    upstreamModel: "echo",
+  });
   const admin = await h.admin();
   await creditPayment(h.deps, { orgId: admin.orgId, paymentIntentId: `pi_failures_${Date.now()}`, amountMicros: 10e6, description: "Test funds" });
   const platform = createPlatform(h.deps);
@@ -207,5 +239,84 @@ describe("an upstream's message shown to a client", () => {
       "Invalid key [redacted] at [address] node [address], host [address]",
     );
     expect(fitToShow("<html><body>502 Bad Gateway</body></html>")).toBeNull();
+  });
+});
+
+/** What a client reads of a refusal: its status and OpenAI's error object. */
+async function refusal(response: Response) {
+  const text = await response.text();
+  return { status: response.status, error: (JSON.parse(text) as { error: Record<string, unknown> }).error };
+}
+
+describe("an upstream that does not answer in time (audit N, M7)", () => {
+  const LIMIT = { upstreamTimeoutMs: 300 };
+
+  it("answers 504 upstream_timeout when no first byte comes within the limit, holding and charging nothing", async () => {
+    const { admin, call, openai } = await setup(LIMIT);
+    const before = await money(admin.orgId);
+    for (const stream of [false, true]) {
+      expect(await refusal(await call("fake-hang-headers", stream))).toEqual({
+        status: 504,
+        error: {
+          message: "The model 'fake-hang-headers' did not start answering within 0.3 s. Try again, or ask for a shorter answer.",
+          type: "server_error",
+          param: null,
+          code: "upstream_timeout",
+        },
+      });
+    }
+    // OpenAI's client reads it as a server error (and, with its retries on, would try again).
+    const failed = await openai.chat.completions.create({ model: "fake-hang-headers", messages: [{ role: "user", content: "Hi" }] }).catch((e: unknown) => e);
+    expect(failed).toMatchObject({ status: 504, type: "server_error", code: "upstream_timeout" });
+    expect(await money(admin.orgId)).toEqual(before);
+    expect(await h.deps.db.selectFrom("chat_usage").select("id").execute()).toEqual([]);
+  });
+
+  it("answers 504 when a JSON answer's body never comes, and ends a stream that falls silent with an upstream_timeout event", async () => {
+    const { admin, call } = await setup(LIMIT);
+    const before = await money(admin.orgId);
+    expect(await refusal(await call("fake-silent-json", false))).toMatchObject({
+      status: 504,
+      error: { message: "The model 'fake-silent-json' stopped answering: nothing came for 0.3 s. Try again.", type: "server_error", code: "upstream_timeout" },
+    });
+    expect(await money(admin.orgId)).toEqual(before);
+
+    // A stream has its 200 already: its end says why, and what was sent is billed as failed.
+    const response = await call("fake-hang", true);
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    const last = JSON.parse(text.trim().split("\n\n").at(-1)!.slice("data: ".length)) as { error: Record<string, unknown> };
+    expect(last.error).toEqual({
+      message: "The model 'fake-hang' stopped answering: nothing came for 0.3 s. Try again.",
+      type: "server_error",
+      param: null,
+      code: "upstream_timeout",
+    });
+    expect(await outcomeOf(response)).toMatchObject({ outcome: "failed" });
+    await expect.poll(() => money(admin.orgId).then((m) => [m.reserved, m.holds])).toEqual([0, 0]);
+  });
+});
+
+describe("error types and codes like OpenAI's (audit N, L6)", () => {
+  it("answers server_error with a code for every failure on the model's side; the client's own stay invalid_request_error", async () => {
+    const { call } = await setup();
+    await saveModel(h.deps, { name: "fake-maintained", displayName: "m", provider: "vllm", contextSize: 8192, baseUrl: fake.url, status: "maintenance" });
+    const cases: [string, number, string, string | null][] = [
+      ["fake-server-error", 502, "server_error", "upstream_error"],
+      ["fake-html-error", 502, "server_error", "upstream_error"],
+      ["fake-missing", 502, "server_error", "upstream_error"],
+      ["fake-bad-key", 502, "server_error", "upstream_error"],
+      ["fake-forbidden", 502, "server_error", "upstream_error"],
+      ["fake-down", 502, "server_error", "upstream_unreachable"],
+      ["fake-not-json", 502, "server_error", "upstream_invalid_response"],
+      ["fake-cut-short", 502, "server_error", "upstream_stream_interrupted"],
+      ["fake-warming", 503, "server_error", "upstream_unavailable"],
+      ["fake-maintained", 503, "server_error", "model_under_maintenance"],
+      ["fake-rate-limited", 429, "rate_limit_exceeded", "rate_limit_exceeded"],
+      ["fake-bad-request", 400, "invalid_request_error", null],
+    ];
+    for (const [model, status, type, code] of cases) {
+      expect(await refusal(await call(model, false)), model).toMatchObject({ status, error: { type, code } });
+    }
   });
 });
