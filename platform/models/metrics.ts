@@ -41,8 +41,18 @@ interface Pending {
   row: Row;
 }
 
-/** How a forwarded request ended. */
-export type Outcome = "success" | "upstream_error" | "rate_limited" | "unavailable" | "aborted";
+/**
+ * How a forwarded request ended. `refused`: the upstream refused the client's own request (400, 413,
+ * 422): counted as a request the model answered, not as its error, nor a success.
+ */
+export type Outcome = "success" | "upstream_error" | "rate_limited" | "unavailable" | "aborted" | "refused";
+
+/**
+ * Upstream statuses that are the client's fault (a bad parameter, a prompt too long): the model did its
+ * job. 401/403/404 are not among them: the operator's key or model id is wrong, so the model fails
+ * every caller. 429 and 503 keep their own counters (capacity), which the error rate counts.
+ */
+const CLIENT_FAULTS = new Set([400, 413, 422]);
 
 export function bucketOf(ms: number): number {
   return TTFT_BOUNDS.findIndex((bound) => ms <= bound);
@@ -156,9 +166,21 @@ export interface RequestTiming {
   firstToken(): void;
   /** The answer ended: how the chat service's metering names it, and the output tokens it counted. */
   end(outcome: "completed" | "stopped" | "failed", outputTokens: number): void;
-  /** No answer: the upstream's error status, "aborted" when the client went away, or 502 when unreachable. */
+  /**
+   * No answer: the upstream's error status, "aborted" when the client went away, 502 when unreachable
+   * or unreadable, 504 when silent past the limit. 400, 413 and 422 are the client's, not the model's.
+   */
   fail(status: number | "aborted"): void;
 }
+
+const OUTCOME_COUNTERS: Record<Outcome, Counter | null> = {
+  success: "successes",
+  upstream_error: "upstream_errors",
+  rate_limited: "rate_limited",
+  unavailable: "unavailable",
+  aborted: "aborted",
+  refused: null,
+};
 
 export function beginRequest(deps: Deps, model: string, orgId: number): RequestTiming {
   const started = deps.now();
@@ -168,14 +190,8 @@ export function beginRequest(deps: Deps, model: string, orgId: number): RequestT
     if (ended) return;
     ended = true;
     const now = deps.now();
-    const outcomes: Record<Outcome, Counter> = {
-      success: "successes",
-      upstream_error: "upstream_errors",
-      rate_limited: "rate_limited",
-      unavailable: "unavailable",
-      aborted: "aborted",
-    };
-    recorderOf(deps.db).add(model, orgId, now, { requests: 1, [outcomes[outcome]]: 1, duration_ms: now - started, ...change });
+    const counter = OUTCOME_COUNTERS[outcome];
+    recorderOf(deps.db).add(model, orgId, now, { requests: 1, ...(counter ? { [counter]: 1 } : {}), duration_ms: now - started, ...change });
   };
   return {
     firstToken() {
@@ -197,7 +213,17 @@ export function beginRequest(deps: Deps, model: string, orgId: number): RequestT
       });
     },
     fail(status) {
-      record(status === "aborted" ? "aborted" : status === 429 ? "rate_limited" : status === 503 ? "unavailable" : "upstream_error");
+      record(
+        status === "aborted"
+          ? "aborted"
+          : CLIENT_FAULTS.has(status)
+            ? "refused"
+            : status === 429
+              ? "rate_limited"
+              : status === 503
+                ? "unavailable"
+                : "upstream_error",
+      );
     },
   };
 }

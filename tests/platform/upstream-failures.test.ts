@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
 import OpenAI from "openai";
 import type { CreatedApiToken } from "@contract/tokens";
+import type { ModelMetrics } from "@contract/models";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createPlatform } from "../../platform/app";
 import { creditPayment } from "../../platform/billing/ledger";
@@ -318,5 +319,53 @@ describe("error types and codes like OpenAI's (audit N, L6)", () => {
     for (const [model, status, type, code] of cases) {
       expect(await refusal(await call(model, false)), model).toMatchObject({ status, error: { type, code } });
     }
+  });
+});
+
+describe("reliability figures and status from real traffic (audit N, L4 and M6)", () => {
+  async function lastHour(admin: { call: (method: string, path: string) => Promise<Response> }) {
+    const { data } = (await (await admin.call("GET", "/models/metrics")).json()) as { data: ModelMetrics[] };
+    return Object.fromEntries(data.map((m) => [m.name, m.lastHour]));
+  }
+
+  it("counts the model's failures as errors, and the client's own faults not", async () => {
+    const { admin, call } = await setup({ upstreamTimeoutMs: 300 });
+    const requests: [string, boolean][] = [
+      ["fake-echo", true],
+      ["fake-echo", false],
+      ["fake-json-anyway", true],
+      ["fake-bad-request", false],
+      ["fake-unprocessable", false],
+      ["fake-too-large", true],
+      ["fake-bad-key", false],
+      ["fake-forbidden", false],
+      ["fake-missing", true],
+      ["fake-server-error", false],
+      ["fake-down", false],
+      ["fake-not-json", false],
+      ["fake-cut-json", true],
+      ["fake-error-200", false],
+      ["fake-cut-short", true],
+      ["fake-cut-short", false],
+      ["fake-mid-error", true],
+      ["fake-hang-headers", false],
+      ["fake-silent-json", false],
+      ["fake-rate-limited", false],
+      ["fake-warming", false],
+    ];
+    for (const [model, stream] of requests) await (await call(model, stream)).arrayBuffer();
+    const figures = await lastHour(admin);
+    const errorsOf = (model: string) => [figures[model].requests, figures[model].errors];
+    // Answered: no error, whatever the client was told.
+    for (const model of ["fake-json-anyway", "fake-bad-request", "fake-unprocessable", "fake-too-large"]) expect(errorsOf(model), model).toEqual([1, 0]);
+    expect(errorsOf("fake-echo")).toEqual([2, 0]);
+    // The model's (or its operator's) failures: every one an error, unreadable 200s and cut-short answers included.
+    for (const model of ["fake-bad-key", "fake-forbidden", "fake-missing", "fake-server-error", "fake-down", "fake-not-json", "fake-cut-json"])
+      expect(errorsOf(model), model).toEqual([1, 1]);
+    for (const model of ["fake-error-200", "fake-mid-error", "fake-hang-headers", "fake-silent-json"]) expect(errorsOf(model), model).toEqual([1, 1]);
+    expect(errorsOf("fake-cut-short")).toEqual([2, 2]);
+    // Out of capacity, as decision 0086 counts them.
+    expect(errorsOf("fake-rate-limited")).toEqual([1, 1]);
+    expect(errorsOf("fake-warming")).toEqual([1, 1]);
   });
 });
