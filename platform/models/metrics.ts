@@ -227,3 +227,33 @@ export function beginRequest(deps: Deps, model: string, orgId: number): RequestT
     },
   };
 }
+
+/** A model's last minutes of real traffic, every organization's and every process's. */
+export interface RecentTraffic {
+  /** Requests that got an answer or a failure from the model's side (client aborts left out). */
+  requests: number;
+  /** Of those, the model's failures: unreachable, 5xx, unreadable, broken off, timed out. */
+  failed: number;
+  /** Of those, 503s (not available right now). */
+  unavailable: number;
+}
+
+/**
+ * Each model's traffic since `from`, from the minute rows (this process's counters written first): one
+ * grouped read over the `(minute, model)` index. Read by the status map, at most once per cache period.
+ */
+export async function recentTraffic(deps: Deps, from: number): Promise<Map<string, RecentTraffic>> {
+  await flushMetrics(deps.db);
+  const rows = await deps.db
+    .selectFrom("model_minute_stats")
+    .select("model")
+    .select([
+      sql<number>`sum(requests) - sum(aborted)`.as("requests"),
+      sql<number>`sum(upstream_errors)`.as("failed"),
+      sql<number>`sum(unavailable)`.as("unavailable"),
+    ])
+    .where("minute", ">=", from - (from % MINUTE))
+    .groupBy("model")
+    .execute();
+  return new Map(rows.map((r) => [r.model, { requests: Number(r.requests), failed: Number(r.failed), unavailable: Number(r.unavailable) }]));
+}

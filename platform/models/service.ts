@@ -9,6 +9,8 @@ import { PlatformError } from "../http/errors";
 import { probeUpstream } from "../providers/upstream";
 import { compiledOnce } from "../db/compiled";
 import { recordOverride, recordStatuses } from "./history";
+import type { RecentTraffic } from "./metrics";
+import { recentTraffic } from "./metrics";
 
 /** How long a probed status map is reused (SPEC §9 polls every 30 s; one probe round serves them all). */
 export const STATUS_CACHE_MS = 30_000;
@@ -173,15 +175,58 @@ export async function seedModelsFromFile(db: DB, file: string, now = Date.now())
 const statusCache = new WeakMap<DB, Map<string, { at: number; status: Promise<ModelStatus> }>>();
 
 /**
+ * How much recent real traffic overrules a probe that says online (M6, audit N): over the last 5
+ * minutes, at least 5 requests (client aborts left out), at least half of them failed on the model's
+ * side. Five, so one user's two failed tries do not mark a model down for everyone; five minutes, so
+ * an outage shows within a poll or two and a repaired model is online again soon after (the window
+ * empties, or its new answers outweigh the failures); half, because a model failing every other
+ * request is not "accepting requests" in any useful sense. 429s are busy, not down: never counted.
+ */
+export const TRAFFIC_WINDOW_MS = 5 * 60_000;
+export const TRAFFIC_MIN_REQUESTS = 5;
+export const TRAFFIC_FAILED_SHARE = 0.5;
+
+/** The recent traffic, per process: one grouped read of the minute rows, kept as long as a probe round. */
+const trafficCache = new WeakMap<DB, { at: number; traffic: Promise<Map<string, RecentTraffic>> }>();
+
+function recentTrafficOf(deps: Deps): Promise<Map<string, RecentTraffic>> {
+  let cached = trafficCache.get(deps.db);
+  if (!cached || deps.now() - cached.at >= STATUS_CACHE_MS) {
+    const traffic = recentTraffic(deps, deps.now() - TRAFFIC_WINDOW_MS).catch((error: unknown) => {
+      // The probes still answer: a status without the traffic's word is better than none.
+      console.error("Reading recent model traffic failed:", error instanceof Error ? error.message : error);
+      trafficCache.delete(deps.db);
+      return new Map<string, RecentTraffic>();
+    });
+    trafficCache.set(deps.db, (cached = { at: deps.now(), traffic }));
+  }
+  return cached.traffic;
+}
+
+/**
+ * A probed status as the model's recent traffic corrects it: a model whose `/models` answers while its
+ * chat requests fail is not online. Mostly 503s: starting (what a 503 means, SPEC §4, and what the
+ * probe says of one); other failures (unreachable, 5xx, unreadable, broken off, timed out): offline.
+ * Only "online" is overruled: the probe's offline and starting already say the model is not serving.
+ */
+export function statusWithTraffic(probed: ModelStatus, traffic: RecentTraffic | undefined): ModelStatus {
+  if (probed !== "online" || !traffic || traffic.requests < TRAFFIC_MIN_REQUESTS) return probed;
+  if (traffic.failed + traffic.unavailable < traffic.requests * TRAFFIC_FAILED_SHARE) return probed;
+  return traffic.unavailable > traffic.failed ? "starting" : "offline";
+}
+
+/**
  * Each model's status: the operator's override, else a probe of its upstream (online when `/models`
- * answers, starting on 503, offline when unreachable). The registry is read on every call, so an
- * override set through any process is seen by all at once; only probe results are reused for 30 s,
- * and the probes that are due run concurrently with a short timeout.
+ * answers, starting on 503, offline when unreachable), corrected by its last minutes of real traffic
+ * (statusWithTraffic). The registry is read on every call, so an override set through any process is
+ * seen by all at once; probe results and the traffic read are reused for 30 s, and the probes that
+ * are due run concurrently with a short timeout.
  */
 export async function modelStatuses(deps: Deps): Promise<Record<string, ModelStatus>> {
   const models = await listModels(deps);
   let probes = statusCache.get(deps.db);
   if (!probes) statusCache.set(deps.db, (probes = new Map()));
+  const traffic = models.some((m) => !m.status_override && !isBuiltin(m)) ? recentTrafficOf(deps) : null;
   const entries = await Promise.all(
     models.map(async (m): Promise<[string, ModelStatus]> => {
       if (m.status_override) return [m.name, m.status_override];
@@ -193,17 +238,20 @@ export async function modelStatuses(deps: Deps): Promise<Record<string, ModelSta
         probes.set(key, probe);
         probe.status.catch(() => probes.delete(key));
       }
-      return [m.name, await probe.status];
+      const [probed, recent] = await Promise.all([probe.status, traffic]);
+      return [m.name, statusWithTraffic(probed, recent?.get(m.name))];
     }),
   );
   await recordStatuses(
     deps,
+    // "probe": what the platform observed of the model, its probe as its traffic corrected it.
     entries.map(([name, status]) => ({ model: name, status, source: models.find((m) => m.name === name)?.status_override ? "override" : "probe" })),
   );
   return Object.fromEntries(entries);
 }
 
-/** Forget probed statuses (after an operator change, or in tests). */
+/** Forget probed statuses and the traffic read with them (after an operator change, or in tests). */
 export function clearStatusCache(db: DB): void {
   statusCache.delete(db);
+  trafficCache.delete(db);
 }

@@ -3,13 +3,13 @@ import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
 import OpenAI from "openai";
 import type { CreatedApiToken } from "@contract/tokens";
-import type { ModelMetrics } from "@contract/models";
+import type { ModelMetrics, ModelStatus } from "@contract/models";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createPlatform } from "../../platform/app";
 import { creditPayment } from "../../platform/billing/ledger";
 import { fitToShow } from "../../platform/chat/upstream-text";
 import type { PlatformConfig } from "../../platform/config";
-import { saveModel } from "../../platform/models/service";
+import { clearStatusCache, saveModel } from "../../platform/models/service";
 import { createStreamTracker } from "../../server/shutdown";
 import type { FakeUpstream } from "../fakes/openai-upstream";
 import { FAKE_ANSWER_PIECES, FAKE_USAGE, startFakeUpstream, UPSTREAM_KEY } from "../fakes/openai-upstream";
@@ -367,5 +367,50 @@ describe("reliability figures and status from real traffic (audit N, L4 and M6)"
     // Out of capacity, as decision 0086 counts them.
     expect(errorsOf("fake-rate-limited")).toEqual([1, 1]);
     expect(errorsOf("fake-warming")).toEqual([1, 1]);
+  });
+
+  it("shows a model whose chats fail as offline (or starting, for 503s) though its /models answers, counts it in uptime, and lets it recover", async () => {
+    let clock = Date.now();
+    const { admin, call } = await setup({}, () => clock);
+    const statuses = async () => {
+      clearStatusCache(h.deps.db);
+      return (await (await admin.call("GET", "/models/status")).json()) as Record<string, ModelStatus>;
+    };
+    const send = async (model: string, times: number) => {
+      for (let i = 0; i < times; i++) await (await call(model, false)).arrayBuffer();
+    };
+    expect(await statuses()).toMatchObject({ "fake-server-error": "online", "fake-warming": "online", "fake-bad-request": "online" });
+    clock += 10 * 60_000;
+
+    // Four failures are too few to speak for everyone; the fifth is.
+    await send("fake-server-error", 4);
+    expect((await statuses())["fake-server-error"]).toBe("online");
+    await send("fake-server-error", 1);
+    await send("fake-warming", 5);
+    await send("fake-bad-request", 5); // the client's fault: the model is fine
+    await send("fake-echo", 2);
+    await send("fake-rate-limited", 5); // busy, not down
+    expect(await statuses()).toMatchObject({
+      "fake-server-error": "offline",
+      "fake-warming": "starting",
+      "fake-bad-request": "online",
+      "fake-echo": "online",
+      "fake-rate-limited": "online",
+    });
+
+    // Half of the model's answers failing is enough; fewer is not.
+    await send("fake-echo", 3);
+    await send("fake-cut-json", 3);
+    expect((await statuses())["fake-cut-json"]).toBe("online"); // 3 requests: too few
+    await send("fake-cut-json", 2);
+    expect((await statuses())["fake-cut-json"]).toBe("offline");
+
+    // Uptime counts the offline time: online for the first 10 minutes, offline for the next 10.
+    clock += 10 * 60_000;
+    const { data } = (await (await admin.call("GET", "/models/metrics")).json()) as { data: ModelMetrics[] };
+    expect(data.find((m) => m.name === "fake-server-error")!.uptime24h).toBeCloseTo(0.5, 2);
+
+    // Once the failures are older than the window, the probe speaks again.
+    expect((await statuses())["fake-server-error"]).toBe("online");
   });
 });
