@@ -127,10 +127,11 @@ function reason(error: unknown): string {
   return error.message || (error as NodeJS.ErrnoException).code || error.name;
 }
 
-export async function migrate(db: DB): Promise<void> {
+/** Runs the migrations this database has not had yet; returns their names, in order. */
+export async function migrate(db: DB): Promise<string[]> {
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
-  if (!error) return;
+  if (!error) return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
   const failed = results?.find((r) => r.status === "Error");
   if (failed) throw new DatabaseStartError(`Migration ${failed.migrationName} failed: ${reason(error)}`, { cause: error });
   const newer = await unknownMigrations(db);
@@ -156,10 +157,20 @@ async function unknownMigrations(db: DB): Promise<string[]> {
 }
 
 /**
- * The database opened and migrated, or a DatabaseStartError saying in one line what went wrong and
- * where: the server and the operator commands both start this way.
+ * What migrating changed, in one line for the operator's log (nothing when nothing ran): an upgrade names
+ * the migrations it applied, so the log says when the schema changed.
  */
-export async function openMigrated(options: DatabaseOptions): Promise<DB> {
+export function migrationsLine(applied: string[]): string | null {
+  if (applied.length === 0) return null;
+  if (applied.length === Object.keys(migrations).length) return `Database created (${applied.length} migrations, up to ${applied.at(-1)})`;
+  return `Database migrated: applied ${applied.join(", ")}`;
+}
+
+/**
+ * The database opened and migrated, or a DatabaseStartError saying in one line what went wrong and
+ * where: the server and the operator commands both start this way. `say` gets migrationsLine's line.
+ */
+export async function openMigrated(options: DatabaseOptions, say: (line: string) => void = console.log): Promise<DB> {
   const where = options.url
     ? `Cannot connect to DATABASE_URL (${postgresHost(options.url)})`
     : `Cannot open DATABASE_PATH (${options.path ?? "data/console.db"})`;
@@ -174,7 +185,8 @@ export async function openMigrated(options: DatabaseOptions): Promise<DB> {
     throw new DatabaseStartError(`${where}: ${reason(error)}`, { cause: error });
   }
   try {
-    await migrate(migrating);
+    const line = migrationsLine(await migrate(migrating));
+    if (line) say(line);
   } catch (error) {
     await db.destroy().catch(() => {});
     if (error instanceof DatabaseStartError) throw error;

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import type { Deps } from "../../platform/context";
-import { DatabaseStartError, migrate, openDatabase, openMigrated } from "../../platform/db";
+import { DatabaseStartError, migrate, migrationsLine, openDatabase, openMigrated } from "../../platform/db";
 import type { DB } from "../../platform/db";
 import { databaseUrl, describeDatabase } from "../../platform/db/target";
 
@@ -68,7 +68,7 @@ async function openExisting(settings: { url?: string; path: string }): Promise<D
   } catch {
     // It can't be opened or reached: openMigrated says why, in the server's words.
     await db?.destroy().catch(() => {});
-    return refusing(() => openMigrated(settings));
+    return refusing(() => openMigrated(settings, console.error));
   }
   if (!migrated) {
     await db.destroy();
@@ -77,7 +77,9 @@ async function openExisting(settings: { url?: string; path: string }): Promise<D
     );
   }
   try {
-    await refusing(() => migrate(db));
+    // On stderr, as "Database: …" above: stdout is the command's.
+    const line = migrationsLine(await refusing(() => migrate(db)));
+    if (line) console.error(line);
   } catch (error) {
     await db.destroy();
     throw error;

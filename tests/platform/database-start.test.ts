@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
-import { DatabaseStartError, migrate, openDatabase, openMigrated } from "../../platform/db";
+import { DatabaseStartError, migrate, migrationsLine, openDatabase, openMigrated } from "../../platform/db";
 import { closedPort } from "./closed-port";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "database-start-"));
@@ -61,5 +61,18 @@ describe("a new SQLite database", () => {
     const mode = (f: string) => fs.statSync(f).mode & 0o777;
     expect({ folder: mode(folder), file: mode(file), log: mode(`${file}-wal`) }).toEqual({ folder: 0o700, file: 0o600, log: 0o600 });
     await db.destroy();
+  });
+});
+
+describe("the log at start (audit M L8)", () => {
+  it("says the database was created, then nothing while no migration is due, and names the migrations an upgrade applied", async () => {
+    const file = path.join(dir, "said", "console.db");
+    const said: string[] = [];
+    await (await openMigrated({ path: file }, (line) => said.push(line))).destroy();
+    expect(said).toEqual([expect.stringMatching(/^Database created \(\d+ migrations, up to \d{4}-[a-z-]+\)$/)]);
+    await (await openMigrated({ path: file }, (line) => said.push(line))).destroy();
+    expect(said).toHaveLength(1);
+    expect(migrationsLine(["0016-reservation-progress"])).toBe("Database migrated: applied 0016-reservation-progress");
+    expect(migrationsLine([])).toBeNull();
   });
 });
