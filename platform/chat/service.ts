@@ -841,7 +841,11 @@ export async function chargeInterrupted(deps: Deps, receiptId: string, progress:
 const LATE_WRITE_MS = ROLLUP_GRACE_MS / 2;
 
 async function writeMetering(deps: Deps, { caller, model, receiptId, count, outcome, at }: Metering): Promise<void> {
-  const cost = isPriced(model) ? costMicros(count, model.input_micros_per_million, model.output_micros_per_million) : 0;
+  // An answer that failed on the model's side before any output (a stream broken after its first,
+  // empty chunk; a process killed before it recorded any) gave the client nothing: its prompt is not
+  // charged either (audit N L7). The usage row keeps the tokens and the outcome, at no cost.
+  const waived = outcome === "failed" && count.completionTokens === 0;
+  const cost = isPriced(model) && !waived ? costMicros(count, model.input_micros_per_million, model.output_micros_per_million) : 0;
   const now = deps.now();
   const stampedAt = now - at > LATE_WRITE_MS ? now : at;
   const usageRow = (db: DB) =>
@@ -863,6 +867,14 @@ async function writeMetering(deps: Deps, { caller, model, receiptId, count, outc
     );
   if (!isPriced(model)) {
     await usageRow(deps.db);
+    return;
+  }
+  if (waived) {
+    // The hold is released and the usage row written, with no ledger row: there is no charge to show.
+    await deps.db.transaction().execute(async (trx) => {
+      await settleWithin(trx, at, { orgId: caller.orgId, tokenId: caller.tokenId, receiptId, costMicros: 0 });
+      await usageRow(trx);
+    });
     return;
   }
   const how = outcome === "completed" ? "" : `, ${outcome}`;

@@ -52,6 +52,7 @@ const UPSTREAMS = [
   "rate-limited",
   "warming",
   "hang",
+  "broken",
   "hang-headers",
   "silent-json",
 ];
@@ -177,6 +178,34 @@ describe("an upstream that fails says nothing of its own to the client (decision
     })();
     await expect(read).rejects.toThrow("The model 'fake-mid-error' broke off its answer before it was complete. Try again.");
     await expect.poll(() => money(admin.orgId).then((m) => [m.reserved, m.holds])).toEqual([0, 0]);
+  });
+
+  it("charges nothing, not even the prompt, for a stream that broke before any output (audit N L7)", async () => {
+    const { admin, call } = await setup();
+    const before = await money(admin.orgId);
+    const entries = async () => (await h.deps.db.selectFrom("ledger_entries").select("id").where("org_id", "=", admin.orgId).execute()).length;
+    const ledgerBefore = await entries();
+    const response = await call("fake-broken", true);
+    const text = await response.text();
+    expect(text).toContain('"code":"upstream_stream_interrupted"');
+    const id = response.headers.get("x-receipt-id")!;
+    await expect
+      .poll(() =>
+        h.deps.db
+          .selectFrom("chat_usage")
+          .select(["outcome", "prompt_tokens", "completion_tokens", "cost_micros"])
+          .where("receipt_id", "=", id)
+          .executeTakeFirst(),
+      )
+      .toEqual({ outcome: "failed", prompt_tokens: expect.any(Number), completion_tokens: 0, cost_micros: 0 });
+    expect(await money(admin.orgId)).toEqual(before);
+    expect(await entries()).toBe(ledgerBefore);
+
+    // One token out, and the answer is charged what was sent, prompt included.
+    const cut = await call("fake-cut-short", true);
+    await cut.text();
+    expect(await outcomeOf(cut)).toMatchObject({ outcome: "failed", completion_tokens: 1 });
+    await expect.poll(async () => (await money(admin.orgId)).balance).toBeLessThan(before.balance);
   });
 
   it("tells the client a stream that ended without [DONE] was cut short", async () => {
