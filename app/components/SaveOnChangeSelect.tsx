@@ -23,6 +23,8 @@ interface SaveOnChangeSelectProps<T extends string> {
   answer: unknown;
   /** The button that posts the form before JavaScript loads (DESIGN §6). */
   saveLabel: string;
+  /** Said after `saveLabel` to a screen reader only, so a column of such buttons tells its rows apart ("of Acme"). */
+  saveSubject?: string;
   selectClassName?: string;
   className?: string;
   children?: ReactNode;
@@ -40,6 +42,7 @@ export function SaveOnChangeSelect<T extends string>({
   value,
   answer,
   saveLabel,
+  saveSubject,
   selectClassName = "select select-sm w-40",
   className = "flex flex-col gap-1",
   children,
@@ -70,6 +73,7 @@ export function SaveOnChangeSelect<T extends string>({
         {hydrated ? null : (
           <button type="submit" className="btn btn-sm shrink-0">
             {saveLabel}
+            {saveSubject ? <span className="sr-only"> {saveSubject}</span> : null}
           </button>
         )}
         {pending ? (

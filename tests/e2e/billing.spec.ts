@@ -1,6 +1,6 @@
 import { signInWithOrganization } from "./support/auth";
 import { addCardThroughDialog, addCardWithRequests, blockStripeJs, grantCreditWithCli, setBillingMode, useFakeStripe, writeDatabase } from "./support/billing";
-import { expect, test } from "./support/test";
+import { expect, test, visibleText } from "./support/test";
 
 const BANNER = "No Payment Method: Your organization does not have a payment method set up.";
 
@@ -131,7 +131,12 @@ test("remove the payment method after confirming", async ({ page }) => {
   await addCardWithRequests(page);
   await page.goto("/billing");
   await expect(page.getByText(BANNER)).toHaveCount(0);
-  await page.getByText("Remove", { exact: true }).click();
+  // The visible words stay "Update" and "Remove"; their names go on with the card they act on.
+  const update = page.getByRole("link", { name: "Update Visa card ending 4242", exact: true });
+  const remove = page.getByRole("button", { name: "Remove Visa card ending 4242", exact: true });
+  expect(await visibleText(update)).toBe("Update");
+  expect(await visibleText(remove)).toBe("Remove");
+  await remove.click();
   const question = page.getByRole("alertdialog", { name: "Are you sure you want to remove your payment method?" });
   await expect(question).toBeVisible();
   await question.getByRole("button", { name: "Yes, remove" }).click();

@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { OPERATOR, signInWithOrganization, signInWithRequests } from "./support/auth";
 import { operatorPage, uniqueModelName } from "./support/system";
-import { expect, test } from "./support/test";
+import { expect, test, visibleText } from "./support/test";
 
 const modelRow = (page: Page, name: string) => page.getByRole("table", { name: "Models" }).getByRole("row").filter({ hasText: name });
 
@@ -133,8 +133,14 @@ test.describe("the organization editor", () => {
     await expect(page.getByRole("heading", { name: "Since Last Invoice" })).toBeVisible();
 
     const renamed = `${orgName} Renamed`;
+    // The row's buttons name the organization they act on; the visible words stay as they are.
+    const rename = row.getByRole("button", { name: `Rename ${orgName}`, exact: true });
+    expect(await visibleText(rename)).toBe("Rename");
+    const grant = row.locator("summary");
+    await expect(grant).toHaveAccessibleName(`Grant credit to ${orgName}`);
+    expect(await visibleText(grant)).toBe("Grant credit");
     await row.getByLabel(`Name of organization ${orgId}`).fill(renamed);
-    await row.getByRole("button", { name: "Rename" }).click();
+    await rename.click();
     await expect(operator.getByText(`Organization ${orgId} is now called ${renamed}.`)).toBeVisible();
     await expect(operator.getByRole("row", { name: renamed, exact: true })).toHaveCount(1);
     await operator.context().close();
@@ -149,7 +155,7 @@ test.describe("the organization editor", () => {
       await operator.goto("/system/orgs");
       const row = operator.getByRole("row", { name: orgName, exact: true });
       await row.getByLabel(`Payment mode of ${orgName}`).selectOption("auto");
-      await row.getByRole("button", { name: "Save mode" }).click();
+      await row.getByRole("button", { name: `Save mode of ${orgName}`, exact: true }).click();
       await expect(operator.getByText(`${orgName} now uses Auto-reload (prepaid) billing.`)).toBeVisible();
       await expect(operator.getByRole("row", { name: orgName, exact: true }).getByLabel(`Payment mode of ${orgName}`)).toHaveValue("auto");
 
@@ -180,7 +186,7 @@ test.describe("granting credit", () => {
     await operator.goto("/system/orgs");
     const row = operator.getByRole("row", { name: orgName, exact: true });
     await expect(row).toContainText("$0.00");
-    await row.getByText("Grant credit", { exact: true }).click();
+    await row.locator("summary", { hasText: "Grant credit" }).click();
     const form = row.getByRole("form", { name: `Grant credit to ${orgName}` });
     // On a desktop screen the open form and the organization's name are both in view (the credit column is pinned).
     await form.getByRole("button", { name: "Grant", exact: true }).scrollIntoViewIfNeeded();
@@ -206,7 +212,7 @@ test.describe("granting credit", () => {
       const operator = await operatorPage(browser, baseURL!, { javaScriptEnabled: false });
       await operator.goto("/system/orgs");
       const row = operator.getByRole("row", { name: orgName, exact: true });
-      await row.getByText("Grant credit", { exact: true }).click();
+      await row.locator("summary", { hasText: "Grant credit" }).click();
       const form = row.getByRole("form", { name: `Grant credit to ${orgName}` });
       await form.getByLabel("Amount (USD)").fill("5");
       await form.getByLabel("Reason").fill("   ");

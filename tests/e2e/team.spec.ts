@@ -124,7 +124,7 @@ test.describe("with JavaScript disabled", () => {
     await page.goto("/team");
     const row = page.getByRole("row", { name: new RegExp(member.person.email) });
     await row.getByLabel(`Role of ${member.person.name}`).selectOption("admin");
-    await row.getByRole("button", { name: "Save role" }).click();
+    await row.getByRole("button", { name: `Save role of ${member.person.name}`, exact: true }).click();
     await expect(page.getByRole("status").filter({ hasText: `${member.person.name} is now an Admin.` })).toBeVisible();
     await expect(page.getByRole("row", { name: new RegExp(member.person.email) }).getByLabel(`Role of ${member.person.name}`)).toHaveValue("admin");
 

@@ -2,7 +2,7 @@ import { CreditCard } from "lucide-react";
 import { ConfirmAction } from "~/components/ConfirmAction";
 import { DialogLink } from "~/components/UrlDialog";
 import type { PaymentMethodSummary } from "~/platform/billing";
-import { describeCard } from "./format";
+import { cardSubject, describeCard } from "./format";
 import { BILLING_MESSAGES } from "./messages";
 
 /** The card on file, with Update and Remove; or the way to set one up. */
@@ -19,10 +19,14 @@ export function PaymentMethodCard({ hasPaymentMethod, card }: { hasPaymentMethod
             <p className="text-sm text-base-content/70">Used for adding funds and auto-payment.</p>
             <div className="card-actions mt-2 justify-end">
               <DialogLink name="payment-method" className="btn btn-outline btn-sm">
-                Update
+                Update<span className="sr-only"> {cardSubject(card)}</span>
               </DialogLink>
               <ConfirmAction
-                label="Remove"
+                label={
+                  <>
+                    Remove<span className="sr-only"> {cardSubject(card)}</span>
+                  </>
+                }
                 question={BILLING_MESSAGES.removeQuestion}
                 confirmLabel="Yes, remove"
                 busyLabel="Removing…"

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseWithZod } from "@conform-to/zod";
-import { describeCard, formatBalance, formatChange, formatLedgerTime } from "./format";
+import { cardSubject, describeCard, formatBalance, formatChange, formatLedgerTime } from "./format";
 import { ledgerCursor, ledgerPage } from "./ledger-page";
 import {
   addFundsError,
@@ -33,6 +33,10 @@ describe("money formatting", () => {
   it("describes a saved card", () => {
     expect(describeCard({ brand: "visa", last4: "4242" })).toBe("Visa •••• 4242");
     expect(describeCard(null)).toBe("Card on file");
+    expect(cardSubject({ brand: "visa", last4: "4242" })).toBe("Visa card ending 4242");
+    expect(cardSubject({ brand: null, last4: "4242" })).toBe("card ending 4242");
+    expect(cardSubject({ brand: "visa", last4: null })).toBe("payment method");
+    expect(cardSubject(null)).toBe("payment method");
   });
 });
 

@@ -31,3 +31,13 @@ export function describeCard(card: { brand: string | null; last4: string | null 
   const brand = card.brand ? card.brand.charAt(0).toUpperCase() + card.brand.slice(1) : "Card";
   return card.last4 ? `${brand} •••• ${card.last4}` : brand;
 }
+
+/**
+ * What Remove and Update act on, for a screen reader: "Visa card ending 4242" (the visible "•••• 4242"
+ * is read as bullets, or not at all).
+ */
+export function cardSubject(card: { brand: string | null; last4: string | null } | null): string {
+  if (!card?.last4) return "payment method";
+  const brand = card.brand ? `${card.brand.charAt(0).toUpperCase()}${card.brand.slice(1)} card` : "card";
+  return `${brand} ending ${card.last4}`;
+}

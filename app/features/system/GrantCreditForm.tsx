@@ -23,7 +23,9 @@ export function GrantCreditForm({ org, refusal }: { org: OrganizationSummary; re
   const busy = useIsPending({ intent: "grant-credit", fields: { orgId: org.id } });
   return (
     <details className="group" open={refusal !== null || undefined}>
-      <summary className="btn btn-sm btn-ghost">Grant credit</summary>
+      <summary className="btn btn-sm btn-ghost">
+        Grant credit<span className="sr-only"> to {org.name}</span>
+      </summary>
       <Form method="post" className="mt-2 flex w-64 flex-col gap-2" aria-label={`Grant credit to ${org.name}`} {...getFormProps(form)}>
         <input type="hidden" name="intent" value="grant-credit" />
         <input type="hidden" name="orgId" value={org.id} />

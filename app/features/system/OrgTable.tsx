@@ -98,6 +98,8 @@ function RenameForm({ org, refusal }: { org: OrganizationSummary; refusal: Extra
         <input key={key} {...inputProps} className={`input input-sm w-56 ${error ? "input-error" : ""}`} required maxLength={100} />
         <button type="submit" className="btn btn-sm" disabled={busy}>
           {busy ? "Renaming..." : "Rename"}
+          {/* The name the server holds: the field's text may be the new one, half typed. */}
+          <span className="sr-only"> {org.name}</span>
         </button>
       </div>
       {error ? (
@@ -123,6 +125,7 @@ function PaymentModeForm({ org, refusal }: { org: OrganizationSummary; refusal: 
       value={org.paymentMode}
       answer={refusal}
       saveLabel="Save mode"
+      saveSubject={`of ${org.name}`}
       selectClassName="select select-sm w-48"
     >
       {refusal ? <span className="text-sm text-error">{refusal.message}</span> : null}

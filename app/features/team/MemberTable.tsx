@@ -88,6 +88,7 @@ function RoleForm({ member }: { member: Member }) {
       value={member.role}
       answer={actionData}
       saveLabel="Save role"
+      saveSubject={`of ${member.name}`}
       selectClassName="select select-sm w-32"
     />
   );

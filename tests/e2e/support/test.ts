@@ -1,4 +1,4 @@
-import type { Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
 import { expect, test as base } from "@playwright/test";
 
 /**
@@ -20,4 +20,13 @@ export { expect };
  */
 export async function hydrated(page: Page) {
   await expect.poll(() => page.evaluate(() => Object.keys(document.getElementById("main") ?? {}).some((key) => key.startsWith("__reactFiber")))).toBe(true);
+}
+
+/** What a control shows on screen: its text without the visually hidden part that completes its name. */
+export async function visibleText(control: Locator): Promise<string> {
+  return control.evaluate((element) => {
+    const clone = element.cloneNode(true) as HTMLElement;
+    for (const hidden of clone.querySelectorAll(".sr-only")) hidden.remove();
+    return (clone.textContent ?? "").replace(/\s+/g, " ").trim();
+  });
 }
