@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { useLoaderData, useSearchParams } from "@remix-run/react";
+import { useLoaderData, useRevalidator, useSearchParams } from "@remix-run/react";
 import { Code2, SendHorizontal, Square } from "lucide-react";
 import type { FormEvent, KeyboardEvent, RefObject } from "react";
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
@@ -11,7 +11,8 @@ import type { ChatMessage } from "~/features/chat/messages";
 import { messageId, truncateAfter } from "~/features/chat/messages";
 import { ModelSelector } from "~/features/chat/ModelSelector";
 import { splitReasoning } from "~/features/chat/reasoning";
-import { isUnavailableStatus, RETRY_NOTICES, retryChip, UNAVAILABLE_NOTICES } from "~/features/chat/retry";
+import type { RetryStatus } from "~/features/chat/retry";
+import { isUnavailableStatus, REMOVED_NOTICE, RETRY_NOTICES, retryChip, UNAVAILABLE_NOTICES } from "~/features/chat/retry";
 import type { ReplyEnd } from "~/features/chat/use-chat-stream";
 import { useChatStream, useRetryCountdown } from "~/features/chat/use-chat-stream";
 import { statusOf } from "~/features/models/status";
@@ -26,6 +27,9 @@ export const handle: RouteHandle = { title: "Chat" };
 
 /** SPEC §5 and §9: the chat input grows up to 4 rows. */
 const MAX_INPUT_ROWS = 4;
+
+/** Shown while a send has had no first token for `WAIT_NOTICE_MS` (SPEC has no text for it). */
+const WAITING_NOTICE = "Waiting for the model… It has not started to answer yet. Stop ends the wait.";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { api } = await requireAccess("organization", request, context);
@@ -68,6 +72,41 @@ function StopButton({ onStop, inputRef }: { onStop: () => void; inputRef: RefObj
   );
 }
 
+/**
+ * A pending automatic retry (SPEC §4, §8): its notice, the 'Retrying in {n}s' chip and Cancel. Only the
+ * notice is live: the chip changes every second, and a screen reader would read each one. When the
+ * retry starts with Cancel focused, focus goes to the message box rather than the page.
+ */
+function RetryNotice({
+  status,
+  secondsLeft,
+  onCancel,
+  inputRef,
+}: {
+  status: RetryStatus;
+  secondsLeft: number;
+  onCancel: () => void;
+  inputRef: RefObject<HTMLTextAreaElement>;
+}) {
+  const cancel = useRef<HTMLButtonElement>(null);
+  useLayoutEffect(() => {
+    const element = cancel.current;
+    const box = inputRef.current;
+    return () => {
+      if (element && element === document.activeElement) box?.focus();
+    };
+  }, [inputRef]);
+  return (
+    <div className="alert alert-warning">
+      <span role="status">{RETRY_NOTICES[status]}</span>
+      <span className="badge badge-neutral whitespace-nowrap">{retryChip(secondsLeft)}</span>
+      <button type="button" ref={cancel} className="btn btn-neutral btn-xs" onClick={onCancel}>
+        Cancel<span className="sr-only"> retry</span>
+      </button>
+    </div>
+  );
+}
+
 export default function ChatPage() {
   const { models, modelsError, status: initialStatus, firstToken, initialModel, apiBase } = useLoaderData<typeof loader>();
   const status = useModelStatus(initialStatus);
@@ -78,7 +117,10 @@ export default function ChatPage() {
   const [input, setInput] = useState("");
   const [announcement, setAnnouncement] = useState("");
   const inputRef = useRef<HTMLTextAreaElement>(null);
+  const pickerRef = useRef<HTMLButtonElement>(null);
   const listEnd = useRef<HTMLDivElement>(null);
+  /** The message the user typed last, taken back into the box if its model turns out removed. */
+  const lastTyped = useRef<string | null>(null);
 
   // The live region says when a reply ends, with its answer (the part that came, when stopped).
   const onEnded = useCallback((end: ReplyEnd) => {
@@ -87,7 +129,7 @@ export default function ChatPage() {
     else setAnnouncement(answer ? `Reply stopped: ${answer}` : "Reply stopped");
   }, []);
   const chat = useChatStream(setMessages, onEnded, (name) => statusOf(status, name));
-  const retryLeft = useRetryCountdown(chat.retry, (retry) => void chat.run(retry.history, retry.model));
+  const retryLeft = useRetryCountdown(chat.retry, (retry) => void chat.resume(retry));
 
   // A warm-up retry stops when the poll says the model is down for longer (maintenance, offline, standby).
   const { retry: pendingRetry, stopRetryAs } = chat;
@@ -95,6 +137,22 @@ export default function ChatPage() {
   useEffect(() => {
     if (isUnavailableStatus(pendingStatus)) stopRetryAs(pendingStatus);
   }, [pendingStatus, stopRetryAs]);
+
+  // A removed model (audit N L3): the list is reloaded without it, nothing stays chosen, the message
+  // just typed goes back into the box, and focus goes to the picker to choose another.
+  const { removed } = chat;
+  const { revalidate } = useRevalidator();
+  useEffect(() => {
+    if (!removed) return;
+    setModel((current) => (current === removed.model ? null : current));
+    revalidate();
+    const last = removed.history.at(-1);
+    if (last && last.id === lastTyped.current && !inputRef.current?.value) {
+      setMessages((list) => list.filter((m) => m.id !== last.id));
+      setInput(last.content);
+    }
+    pickerRef.current?.focus();
+  }, [removed, revalidate]);
 
   useEffect(() => {
     listEnd.current?.scrollIntoView?.({ block: "end" });
@@ -124,7 +182,9 @@ export default function ChatPage() {
     const text = input.trim();
     if (!text || !model || chat.busy) return;
     setInput("");
-    send([...messages, { id: messageId(), role: "user", content: text, reasoning: "", timestamp: Date.now(), status: "done" }]);
+    const typed: ChatMessage = { id: messageId(), role: "user", content: text, reasoning: "", timestamp: Date.now(), status: "done" };
+    lastTyped.current = typed.id;
+    send([...messages, typed]);
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -139,13 +199,32 @@ export default function ChatPage() {
     chat.cancelRetry(); // a model change cancels a pending retry (SPEC §4)
   };
 
+  // The notice's Cancel leaves the page: focus goes to the message box, and a screen reader hears why the notice went.
+  const cancelRetry = () => {
+    chat.cancelRetry();
+    setAnnouncement("Retry cancelled.");
+    inputRef.current?.focus();
+  };
+
+  const retryFailed = () => {
+    if (!chat.failed) return;
+    void chat.run(chat.failed.history, chat.failed.model);
+    inputRef.current?.focus();
+  };
+
+  const deleteMessage = (id: string) => {
+    setMessages((list) => list.filter((x) => x.id !== id));
+    // A pending retry would send the history with the deleted message still in it.
+    chat.cancelRetry();
+  };
+
   const rows = Math.min(MAX_INPUT_ROWS, Math.max(1, input.split("\n").length));
   const selected = models.find((m) => m.name === model);
 
   return (
     <div className="card flex h-[calc(100vh-9rem)] min-h-[28rem] flex-col bg-base-100 shadow-sm">
       <div className="flex flex-wrap items-center justify-between gap-3 border-b border-base-300 p-4">
-        <ModelSelector models={models} selected={model} status={status} firstToken={firstToken} onSelect={chooseModel} />
+        <ModelSelector models={models} selected={model} status={status} firstToken={firstToken} onSelect={chooseModel} buttonRef={pickerRef} />
         <DialogLink name={API_DIALOG} className="btn btn-ghost btn-sm" disabled={!selected}>
           <Code2 className="size-4" aria-hidden />
           API examples
@@ -174,7 +253,7 @@ export default function ChatPage() {
                 message={m}
                 timeZone={timeZone}
                 busy={chat.busy}
-                onDelete={(id) => setMessages((list) => list.filter((x) => x.id !== id))}
+                onDelete={deleteMessage}
                 onRegenerate={(id) => send(truncateAfter(messages, id))}
               />
             ))}
@@ -188,11 +267,20 @@ export default function ChatPage() {
       </div>
 
       <div className="space-y-2 border-t border-base-300 p-4">
-        {chat.retry && retryLeft !== null && (
-          <div role="status" className="alert alert-warning">
-            <span>{RETRY_NOTICES[chat.retry.status]}</span>
-            <span className="badge badge-neutral whitespace-nowrap">{retryChip(retryLeft)}</span>
-          </div>
+        {/* Always there, so a screen reader hears the wait begin; empty (and hidden) otherwise. */}
+        <div role="status" className="empty:hidden">
+          {chat.waiting && (
+            <div className="alert alert-info">
+              <span className="loading loading-dots loading-sm" aria-hidden />
+              <span>{WAITING_NOTICE}</span>
+            </div>
+          )}
+        </div>
+        {chat.retry && retryLeft !== null && <RetryNotice status={chat.retry.status} secondsLeft={retryLeft} onCancel={cancelRetry} inputRef={inputRef} />}
+        {chat.removed && (
+          <Alert kind="warning">
+            <span>{REMOVED_NOTICE}</span>
+          </Alert>
         )}
         {chat.unavailable && (
           <div role="status" className="alert alert-warning">
@@ -202,9 +290,23 @@ export default function ChatPage() {
         {chat.error && (
           <Alert kind="error">
             <span>{chat.error}</span>
-            <button type="button" className="btn btn-neutral btn-xs" onClick={() => chat.setError(null)}>
-              Dismiss
-            </button>
+            <div className="flex gap-2">
+              {chat.failed && (
+                <button type="button" className="btn btn-neutral btn-xs" onClick={retryFailed}>
+                  Retry
+                </button>
+              )}
+              <button
+                type="button"
+                className="btn btn-neutral btn-xs"
+                onClick={() => {
+                  chat.dismissError();
+                  inputRef.current?.focus();
+                }}
+              >
+                Dismiss
+              </button>
+            </div>
           </Alert>
         )}
         <form className="flex items-end gap-2" onSubmit={submit}>

@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
@@ -5,13 +6,28 @@ import os from "node:os";
 import path from "node:path";
 import { signInWithOrganization } from "./support/auth";
 import { fakeModels } from "./support/chat";
-import { expect, test } from "./support/test";
+import { expect, test, visibleText } from "./support/test";
 
 const input = (page: Page) => page.getByRole("textbox", { name: "Message" });
 const replies = (page: Page) => page.getByRole("listitem", { name: "Assistant message" });
 /** The polite live region that tells a screen reader how a reply ended. */
 const announcer = (page: Page) => page.locator('[aria-live="polite"]').filter({ hasText: /^Reply / });
 const picker = (page: Page) => page.getByRole("button", { name: /^Model / });
+
+/** axe's serious and critical WCAG A/AA failures in the chat's footer (its notices), in both themes. */
+async function footerViolations(page: Page): Promise<string[]> {
+  const found: string[] = [];
+  for (const colorScheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme });
+    const results = await new AxeBuilder({ page })
+      .include("form:has(#chat-input)")
+      .include(".alert")
+      .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+      .analyze();
+    found.push(...results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${colorScheme} ${v.id}`));
+  }
+  return found;
+}
 
 test("choose a model, send, watch the reply stream in, open and close its thinking, regenerate and delete", async ({ page }) => {
   await signInWithOrganization(page);
@@ -239,6 +255,166 @@ test("the 503 notice counts down from 30 s and retries by itself", async ({ page
     await page.clock.fastForward(20_000);
     await expect(replies(page)).toContainText("Hello from the fake upstream.");
     await expect(page.getByText(/Retrying in/)).toHaveCount(0);
+  } finally {
+    await dispose();
+  }
+});
+
+test("a rate limit is retried five times, then the error stays with a Retry that starts again", async ({ page }) => {
+  const { fake, names, dispose } = await fakeModels(["rate-limited"]);
+  try {
+    await page.clock.install();
+    await signInWithOrganization(page);
+    await page.goto(`/chat?model=${names["rate-limited"]}`);
+    await page.clock.pauseAt(new Date(Date.now() + 60_000));
+    await input(page).fill("Anyone there?");
+    await input(page).press("Enter");
+    for (let sent = 1; sent <= 5; sent++) {
+      await expect.poll(() => fake.requests.length).toBe(sent);
+      await expect(page.getByText("Rate limit exceeded. Please wait a moment.")).toBeVisible();
+      await expect(page.getByText("Retrying in 5s")).toBeVisible();
+      await page.clock.fastForward(5_000);
+    }
+    await expect.poll(() => fake.requests.length).toBe(6);
+    const error = page.getByRole("alert").filter({ hasText: "Too many requests" });
+    await expect(error).toBeVisible();
+    await expect(page.getByText(/Retrying in/)).toHaveCount(0);
+    await page.clock.fastForward(60_000);
+    expect(fake.requests.length).toBe(6);
+    await page.clock.resume();
+    expect(await footerViolations(page)).toEqual([]);
+
+    await error.getByRole("button", { name: "Retry" }).click();
+    await expect.poll(() => fake.requests.length).toBe(7);
+    await expect(page.getByText("Retrying in 5s")).toBeVisible();
+    await expect(page.getByRole("listitem", { name: "Your message" })).toHaveCount(1);
+  } finally {
+    await dispose();
+  }
+});
+
+test("a pending retry stops on Cancel (from the keyboard), on another message, on a deleted message and when the page is left", async ({ page }) => {
+  const { fake, names, dispose } = await fakeModels(["rate-limited"]);
+  const notice = page.getByText("Rate limit exceeded. Please wait a moment.");
+  try {
+    await page.clock.install();
+    await signInWithOrganization(page);
+    await page.goto(`/chat?model=${names["rate-limited"]}`);
+    await page.clock.pauseAt(new Date(Date.now() + 60_000));
+    await input(page).fill("First");
+    await input(page).press("Enter");
+    await expect(notice).toBeVisible();
+
+    // Cancel is the control before the message box; afterwards focus is back in the box.
+    await input(page).press("Shift+Tab");
+    const cancel = page.getByRole("button", { name: "Cancel retry", exact: true });
+    await expect(cancel).toBeFocused();
+    expect(await visibleText(cancel)).toBe("Cancel");
+    await page.keyboard.press("Enter");
+    await expect(notice).toHaveCount(0);
+    await expect(input(page)).toBeFocused();
+    await expect(page.locator('[aria-live="polite"]').filter({ hasText: "Retry cancelled." })).toHaveCount(1);
+    await page.clock.fastForward(30_000);
+    expect(fake.requests.length).toBe(1);
+
+    // Another message replaces the pending retry: one request for it, not two.
+    await input(page).fill("Second");
+    await input(page).press("Enter");
+    await expect.poll(() => fake.requests.length).toBe(2);
+    await expect(notice).toBeVisible();
+    await input(page).fill("Third");
+    await input(page).press("Enter");
+    await expect.poll(() => fake.requests.length).toBe(3);
+    await expect(notice).toBeVisible();
+    await page.clock.fastForward(5_000);
+    await expect.poll(() => fake.requests.length).toBe(4);
+    await expect(notice).toBeVisible();
+
+    // Deleting a message drops the retry that would have sent it.
+    await page.getByRole("listitem", { name: "Your message" }).last().getByRole("button", { name: "Delete your message" }).click();
+    await expect(notice).toHaveCount(0);
+    await page.clock.fastForward(30_000);
+    expect(fake.requests.length).toBe(4);
+
+    // Leaving the page (a client-side navigation) drops it too.
+    await input(page).fill("Fourth");
+    await input(page).press("Enter");
+    await expect.poll(() => fake.requests.length).toBe(5);
+    await expect(notice).toBeVisible();
+    await page.getByRole("link", { name: "Models", exact: true }).first().click();
+    await expect(page).toHaveURL(/\/models$/);
+    await page.clock.fastForward(30_000);
+    await page.waitForTimeout(500);
+    expect(fake.requests.length).toBe(5);
+  } finally {
+    await dispose();
+  }
+});
+
+test("a model deleted while the chat is open: the chat says so, drops it from the picker and keeps the message typed", async ({ page }) => {
+  const { names, remove, dispose } = await fakeModels(["echo"]);
+  try {
+    await signInWithOrganization(page);
+    await page.goto(`/chat?model=${names.echo}`);
+    await expect(picker(page)).toHaveAccessibleName(new RegExp(`^Model Fake echo ${names.echo.slice(-6)}`));
+    await remove("echo");
+    await input(page).fill("Are you still there?");
+    await input(page).press("Enter");
+    await expect(page.getByRole("alert")).toHaveText("This model was removed. Choose another model.");
+    await expect(picker(page)).toBeFocused();
+    await expect(picker(page)).toHaveAccessibleName(/^Model Select a model/);
+    await expect(input(page)).toHaveValue("Are you still there?");
+    await expect(page.getByRole("listitem", { name: "Your message" })).toHaveCount(0);
+    expect(await footerViolations(page)).toEqual([]);
+
+    await page.keyboard.press("Enter");
+    const listbox = page.getByRole("listbox", { name: "Models" });
+    await expect(listbox.getByRole("option", { name: /Built-in development model/ })).toBeVisible();
+    await expect(listbox.getByRole("option", { name: new RegExp(`Fake echo ${names.echo.slice(-6)}`) })).toHaveCount(0);
+    await listbox.getByRole("option", { name: /Built-in development model/ }).click();
+    await expect(page.getByRole("alert")).toHaveCount(0);
+    await input(page).press("Enter");
+    await expect(replies(page)).toContainText("You said: Are you still there?");
+  } finally {
+    await dispose();
+  }
+});
+
+test("a model slow to its first token: after 5 s the chat says it is waiting, politely, with Stop beside it", async ({ page }) => {
+  const { fake, names, dispose } = await fakeModels(["slow-first", "hang"]);
+  const waiting = page.getByRole("status").filter({ hasText: "Waiting for the model… It has not started to answer yet. Stop ends the wait." });
+  try {
+    await page.clock.install();
+    await signInWithOrganization(page);
+    await page.goto(`/chat?model=${names["slow-first"]}`);
+    await page.clock.pauseAt(new Date(Date.now() + 60_000));
+
+    // No headers yet: the wait is said after 5 s, and goes with the first token.
+    fake.firstTokenDelayMs = 8_000;
+    await input(page).fill("Take your time");
+    await input(page).press("Enter");
+    await expect(page.getByRole("button", { name: "Stop" })).toBeVisible();
+    await page.clock.fastForward(4_900);
+    await expect(waiting).toHaveCount(0);
+    await page.clock.fastForward(200);
+    await expect(waiting).toBeVisible();
+    await expect(page.getByRole("button", { name: "Stop" })).toBeVisible();
+    await expect(replies(page)).toContainText("Hello from the fake upstream.");
+    await expect(waiting).toHaveCount(0);
+
+    // Headers and an empty first chunk, then nothing: still waiting; Stop ends it and focus goes to the box.
+    await page.getByRole("button", { name: /^Model / }).click();
+    await page.getByRole("option", { name: new RegExp(`Fake hang ${names.hang.slice(-6)}`) }).click();
+    await input(page).fill("Hello?");
+    await input(page).press("Enter");
+    await expect.poll(() => fake.requests.length).toBe(2);
+    await page.clock.fastForward(5_000);
+    await expect(waiting).toBeVisible();
+    await page.clock.resume();
+    expect(await footerViolations(page)).toEqual([]);
+    await page.getByRole("button", { name: "Stop" }).click();
+    await expect(waiting).toHaveCount(0);
+    await expect(input(page)).toBeFocused();
   } finally {
     await dispose();
   }

@@ -1,5 +1,5 @@
 import { Check, ChevronDown } from "lucide-react";
-import type { FocusEvent, KeyboardEvent } from "react";
+import type { FocusEvent, KeyboardEvent, RefObject } from "react";
 import { useEffect, useId, useRef, useState } from "react";
 import { StatusDot } from "~/features/models/StatusDot";
 import type { StatusMap } from "~/features/models/status";
@@ -42,6 +42,7 @@ export function ModelSelector({
   status,
   firstToken = null,
   onSelect,
+  buttonRef,
 }: {
   models: Model[];
   selected: string | null;
@@ -49,6 +50,8 @@ export function ModelSelector({
   /** Model name → the last hour's p50 time to first token (ms), null without requests; null when unknown. */
   firstToken?: Record<string, number | null> | null;
   onSelect: (name: string) => void;
+  /** The picker's button, for a page that hands it focus (the chosen model was removed). */
+  buttonRef?: RefObject<HTMLButtonElement>;
 }) {
   const [open, setOpen] = useState(false);
   const selectedIndex = Math.max(
@@ -57,7 +60,8 @@ export function ModelSelector({
   );
   const [active, setActive] = useState(selectedIndex);
   const root = useRef<HTMLDivElement>(null);
-  const trigger = useRef<HTMLButtonElement>(null);
+  const ownTrigger = useRef<HTMLButtonElement>(null);
+  const trigger = buttonRef ?? ownTrigger;
   const id = useId();
   const current = models.find((m) => m.name === selected);
   const close = (focusTrigger: boolean) => {

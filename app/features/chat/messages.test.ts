@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ChatMessage } from "./messages";
-import { apiErrorMessage, toWire, truncateAfter } from "./messages";
+import { apiError, toWire, truncateAfter } from "./messages";
 
 const msg = (id: string, role: "user" | "assistant", content: string): ChatMessage => ({ id, role, content, reasoning: "", timestamp: 0, status: "done" });
 
@@ -27,7 +27,19 @@ describe("chat history", () => {
 
 describe("chat errors", () => {
   it("shows the server's error.message, else 'API error: {status text}'", async () => {
-    expect(await apiErrorMessage(new Response(JSON.stringify({ error: { message: "Balance too low" } }), { status: 402 }))).toBe("Balance too low");
-    expect(await apiErrorMessage(new Response("<html>", { status: 500, statusText: "Internal Server Error" }))).toBe("API error: Internal Server Error");
+    expect(await apiError(new Response(JSON.stringify({ error: { message: "Balance too low" } }), { status: 402 }))).toEqual({
+      message: "Balance too low",
+      code: null,
+    });
+    expect(await apiError(new Response("<html>", { status: 500, statusText: "Internal Server Error" }))).toEqual({
+      message: "API error: Internal Server Error",
+      code: null,
+    });
+    expect(await apiError(new Response(JSON.stringify({ error: "Not a member" }), { status: 403 }))).toEqual({ message: "Not a member", code: null });
+  });
+
+  it("keeps the error's code, which says a model was removed", async () => {
+    const body = { error: { message: "The model 'x' does not exist", type: "invalid_request_error", param: "model", code: "model_not_found" } };
+    expect(await apiError(new Response(JSON.stringify(body), { status: 404 }))).toEqual({ message: "The model 'x' does not exist", code: "model_not_found" });
   });
 });

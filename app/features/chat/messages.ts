@@ -42,15 +42,25 @@ export function truncateAfter(messages: ChatMessage[], id: string): ChatMessage[
   return index === -1 ? messages : messages.slice(0, index + 1);
 }
 
-/** SPEC §8: the server's error.message (or error text), else 'API error: {status text}'. */
-export async function apiErrorMessage(response: Response): Promise<string> {
+/** A refused send: what to show (SPEC §8) and the OpenAI-shaped `error.code` the chat branches on, when there is one. */
+export interface ApiError {
+  message: string;
+  code: string | null;
+}
+
+/** SPEC §8: the server's error.message (or error text), else 'API error: {status text}'; with the error's code. */
+export async function apiError(response: Response): Promise<ApiError> {
   const text = await response.text().catch(() => "");
+  const fallback = `API error: ${response.statusText || response.status}`;
   try {
-    const body = JSON.parse(text) as { error?: { message?: unknown } | string };
-    if (typeof body.error === "string" && body.error) return body.error;
-    if (body.error && typeof body.error === "object" && typeof body.error.message === "string" && body.error.message) return body.error.message;
+    const body = JSON.parse(text) as { error?: { message?: unknown; code?: unknown } | string };
+    if (typeof body.error === "string") return { message: body.error || fallback, code: null };
+    if (body.error && typeof body.error === "object") {
+      const message = typeof body.error.message === "string" && body.error.message ? body.error.message : fallback;
+      return { message, code: typeof body.error.code === "string" ? body.error.code : null };
+    }
   } catch {
     // not JSON
   }
-  return `API error: ${response.statusText || response.status}`;
+  return { message: fallback, code: null };
 }

@@ -1,5 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { classifyFailure, isRetryStatus, RETRY_NOTICES, RETRY_SECONDS, retryChip, secondsLeft, UNAVAILABLE_NOTICES } from "./retry";
+import {
+  classifyFailure,
+  isRetryStatus,
+  MAX_AUTOMATIC_RETRIES,
+  mayRetryAgain,
+  REMOVED_NOTICE,
+  RETRY_NOTICES,
+  RETRY_SECONDS,
+  retryChip,
+  secondsLeft,
+  UNAVAILABLE_NOTICES,
+} from "./retry";
 
 describe("retry countdown", () => {
   it("waits 30 s after a 503 and 5 s after a 429", () => {
@@ -58,5 +69,31 @@ describe("which failures are retried", () => {
     expect(UNAVAILABLE_NOTICES.maintenance).toBe("This model is under maintenance.");
     expect(UNAVAILABLE_NOTICES.offline).toBe("This model is offline.");
     expect(UNAVAILABLE_NOTICES.standby).toBe("This model is on standby.");
+  });
+});
+
+describe("how long the chat retries by itself", () => {
+  it("retries a send five times in a row, then gives up", () => {
+    expect(MAX_AUTOMATIC_RETRIES).toBe(5);
+    expect([0, 1, 2, 3, 4].every(mayRetryAgain)).toBe(true);
+    expect(mayRetryAgain(5)).toBe(false);
+  });
+});
+
+describe("a model removed while the chat was open", () => {
+  const removed = "The model 'x' does not exist";
+
+  it("is told by the platform's 404 with the code model_not_found", () => {
+    expect(classifyFailure(404, removed, "unknown", "model_not_found")).toEqual({ kind: "removed" });
+    expect(classifyFailure(404, removed, "online", "model_not_found")).toEqual({ kind: "removed" });
+  });
+
+  it("is not any 404, nor that code on another status", () => {
+    expect(classifyFailure(404, "Not found", "online", null)).toEqual({ kind: "error" });
+    expect(classifyFailure(400, removed, "online", "model_not_found")).toEqual({ kind: "error" });
+  });
+
+  it("asks for another model", () => {
+    expect(REMOVED_NOTICE).toBe("This model was removed. Choose another model.");
   });
 });

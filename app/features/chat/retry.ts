@@ -10,6 +10,19 @@ export const RETRY_NOTICES = {
 
 export type RetryStatus = keyof typeof RETRY_SECONDS;
 
+/**
+ * Automatic retries of one send before the chat gives up and shows the server's error with a Retry
+ * button (audit N L2): 25 s of a rate limit, or two and a half minutes of a model warming up (its
+ * notice says "a few minutes"). Before, a model that stayed busy was asked every 5 s for as long as
+ * the page was open.
+ */
+export const MAX_AUTOMATIC_RETRIES = 5;
+
+/** Whether a send that failed with a retried status on its `attempt`-th retry (0: the send itself) may be retried again. */
+export function mayRetryAgain(attempt: number): boolean {
+  return attempt < MAX_AUTOMATIC_RETRIES;
+}
+
 export function isRetryStatus(status: number): status is RetryStatus {
   return status === 503 || status === 429;
 }
@@ -37,17 +50,28 @@ export function isUnavailableStatus(status: ModelStatus | string | null | undefi
   return (UNAVAILABLE_STATUSES as readonly string[]).includes(status ?? "");
 }
 
-/** What the chat does with a failed answer: retry after a countdown, stop on an unavailable model, or show the error. */
-export type FailureOutcome = { kind: "retry"; status: RetryStatus } | { kind: "unavailable"; status: UnavailableStatus } | { kind: "error" };
+/** A send answered that the model does not exist (any more): an operator deleted it while the chat was open (audit N L3). */
+export const REMOVED_NOTICE = "This model was removed. Choose another model.";
+
+/**
+ * What the chat does with a failed answer: retry after a countdown, stop on an unavailable model, ask
+ * for another model when this one was removed, or show the error.
+ */
+export type FailureOutcome =
+  { kind: "retry"; status: RetryStatus } | { kind: "unavailable"; status: UnavailableStatus } | { kind: "removed" } | { kind: "error" };
 
 /**
  * The rule (issue 14): a 429 is always retried after 5 s. A 503 is "warming up" (retried after 30 s)
  * only when nothing says the model is down for longer: the platform's 503 for a model under
  * maintenance says so in its message, and the polled status may say maintenance, offline or standby.
  * Those show their status and stop, with no countdown; a model that is starting, unknown or (by a
- * stale poll) online is warming up.
+ * stale poll) online is warming up. Either is retried at most `MAX_AUTOMATIC_RETRIES` times in a row.
+ *
+ * A 404 whose code is OpenAI's `model_not_found` is the platform's answer for a model it does not know:
+ * the one chosen was deleted after the page loaded.
  */
-export function classifyFailure(status: number, message: string, modelStatus: ModelStatus | null | undefined): FailureOutcome {
+export function classifyFailure(status: number, message: string, modelStatus: ModelStatus | null | undefined, code: string | null = null): FailureOutcome {
+  if (status === 404 && code === "model_not_found") return { kind: "removed" };
   if (status === 429) return { kind: "retry", status };
   if (status !== 503) return { kind: "error" };
   if (/under maintenance/i.test(message)) return { kind: "unavailable", status: "maintenance" };

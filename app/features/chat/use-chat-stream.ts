@@ -1,11 +1,11 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { ChatMessage } from "./messages";
-import { apiErrorMessage, messageId, toWire } from "./messages";
+import { apiError, messageId, toWire } from "./messages";
 import { pageOrganizationHeaders } from "~/features/auth/page-organization";
 import { usePageOrganizationId } from "~/features/auth/PageOrganizationField";
 import type { ModelStatus } from "~/features/models/status";
 import type { RetryStatus, UnavailableStatus } from "./retry";
-import { classifyFailure, RETRY_SECONDS, secondsLeft } from "./retry";
+import { classifyFailure, mayRetryAgain, RETRY_SECONDS, secondsLeft } from "./retry";
 import { createSseParser, deltaOf } from "./sse";
 
 export interface PendingRetry {
@@ -14,7 +14,28 @@ export interface PendingRetry {
   startedAt: number;
   history: ChatMessage[];
   model: string;
+  /** Which automatic retry of the send this is: 1 for the first. */
+  attempt: number;
 }
+
+/** A send given up after its automatic retries, which the error's Retry button sends again. */
+export interface FailedSend {
+  history: ChatMessage[];
+  model: string;
+}
+
+/** A send answered that its model does not exist any more (deleted while the page was open). */
+export interface RemovedModel {
+  model: string;
+  history: ChatMessage[];
+}
+
+/**
+ * How long a send may go without a first token before the chat says it is waiting for the model
+ * (audit N M7): a cold or busy model can take minutes, and until then the page showed nothing but
+ * the question and Stop. Most models answer well within it.
+ */
+export const WAIT_NOTICE_MS = 5_000;
 
 type SetMessages = (update: (messages: ChatMessage[]) => ChatMessage[]) => void;
 
@@ -23,15 +44,20 @@ export type ReplyEnd = { kind: "finished"; message: ChatMessage } | { kind: "sto
 
 /**
  * Sends a conversation to the console's resource route and streams the reply into the message list
- * (SPEC §4): 429 and a warming-up 503 schedule a retry after 5 s / 30 s, a model under maintenance,
- * offline or on standby stops with its status (`classifyFailure`), Stop aborts the request all the
- * way to the upstream, and a finished or stopped reply is handed to `onEnded` (for the live region).
+ * (SPEC §4): 429 and a warming-up 503 schedule a retry after 5 s / 30 s (at most
+ * `MAX_AUTOMATIC_RETRIES` in a row, then the error with a manual Retry), a model under maintenance,
+ * offline or on standby stops with its status and a removed one is reported (`classifyFailure`), Stop
+ * aborts the request all the way to the upstream, `waiting` says no token has come for a while, and a
+ * finished or stopped reply is handed to `onEnded` (for the live region).
  */
 export function useChatStream(setMessages: SetMessages, onEnded: (end: ReplyEnd) => void, statusOfModel: (model: string) => ModelStatus) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [retry, setRetry] = useState<PendingRetry | null>(null);
   const [unavailable, setUnavailable] = useState<UnavailableStatus | null>(null);
+  const [failed, setFailed] = useState<FailedSend | null>(null);
+  const [removed, setRemoved] = useState<RemovedModel | null>(null);
+  const [waiting, setWaiting] = useState(false);
   const controller = useRef<AbortController | null>(null);
   const ended = useRef(onEnded);
   ended.current = onEnded;
@@ -42,8 +68,9 @@ export function useChatStream(setMessages: SetMessages, onEnded: (end: ReplyEnd)
   const organizationId = useRef(pageOrganization);
   organizationId.current = pageOrganization;
 
-  const run = useCallback(
-    async (history: ChatMessage[], model: string) => {
+  /** One send of `history`; `attempt` counts the automatic retries before it (0: the user's own send). */
+  const send = useCallback(
+    async (history: ChatMessage[], model: string, attempt: number) => {
       controller.current?.abort();
       const abort = new AbortController();
       controller.current = abort;
@@ -51,6 +78,18 @@ export function useChatStream(setMessages: SetMessages, onEnded: (end: ReplyEnd)
       setError(null);
       setRetry(null);
       setUnavailable(null);
+      setFailed(null);
+      setRemoved(null);
+      setWaiting(false);
+      let waitTimer: ReturnType<typeof setTimeout> | undefined = setTimeout(() => {
+        if (controller.current === abort) setWaiting(true);
+      }, WAIT_NOTICE_MS);
+      const endWait = () => {
+        if (waitTimer === undefined) return;
+        clearTimeout(waitTimer);
+        waitTimer = undefined;
+        setWaiting(false);
+      };
       let assistant: ChatMessage | null = null;
       const update = (patch: Partial<ChatMessage>) => {
         if (!assistant) return;
@@ -70,10 +109,18 @@ export function useChatStream(setMessages: SetMessages, onEnded: (end: ReplyEnd)
           signal: abort.signal,
         });
         if (!response.ok) {
-          const message = await apiErrorMessage(response);
-          const outcome = classifyFailure(response.status, message, statusOf.current(model));
-          if (outcome.kind === "retry") setRetry({ status: outcome.status, seconds: RETRY_SECONDS[outcome.status], startedAt: Date.now(), history, model });
-          else if (outcome.kind === "unavailable") setUnavailable(outcome.status);
+          endWait();
+          const { message, code } = await apiError(response);
+          // Another send (or a Stop) came while the body was read: this answer is no longer the chat's.
+          if (controller.current !== abort) return;
+          const outcome = classifyFailure(response.status, message, statusOf.current(model), code);
+          if (outcome.kind === "retry" && mayRetryAgain(attempt)) {
+            setRetry({ status: outcome.status, seconds: RETRY_SECONDS[outcome.status], startedAt: Date.now(), history, model, attempt: attempt + 1 });
+          } else if (outcome.kind === "retry") {
+            setError(message);
+            setFailed({ history, model });
+          } else if (outcome.kind === "unavailable") setUnavailable(outcome.status);
+          else if (outcome.kind === "removed") setRemoved({ model, history });
           else setError(message);
           return;
         }
@@ -118,6 +165,7 @@ export function useChatStream(setMessages: SetMessages, onEnded: (end: ReplyEnd)
             content += delta.content;
             reasoning += delta.reasoning;
           }
+          if (content || reasoning) endWait();
           if (content !== assistant.content || reasoning !== assistant.reasoning) update({ content, reasoning });
           if (ended) break;
         }
@@ -138,23 +186,42 @@ export function useChatStream(setMessages: SetMessages, onEnded: (end: ReplyEnd)
           setError("Failed to send message");
         }
       } finally {
+        clearTimeout(waitTimer);
         if (controller.current === abort) {
           controller.current = null;
           setBusy(false);
+          setWaiting(false);
         }
       }
     },
     [setMessages],
   );
 
+  /** The user's send (or Regenerate, or the error's Retry): a fresh round of automatic retries. */
+  const run = useCallback((history: ChatMessage[], model: string) => send(history, model, 0), [send]);
+
+  /** The countdown of a pending retry reached zero. */
+  const resume = useCallback((pending: PendingRetry) => send(pending.history, pending.model, pending.attempt), [send]);
+
   const stop = useCallback(() => {
     controller.current?.abort();
     setRetry(null);
   }, []);
 
+  /**
+   * Drops what waits on the chosen model: a pending retry (Cancel, another model, a message deleted
+   * from the history it would send), its status notice, and the Retry of a send given up.
+   */
   const cancelRetry = useCallback(() => {
     setRetry(null);
     setUnavailable(null);
+    setFailed(null);
+    setRemoved(null);
+  }, []);
+
+  const dismissError = useCallback(() => {
+    setError(null);
+    setFailed(null);
   }, []);
 
   /** The poll found the model down while a warm-up retry waited: show that status and stop retrying. */
@@ -165,7 +232,7 @@ export function useChatStream(setMessages: SetMessages, onEnded: (end: ReplyEnd)
 
   useEffect(() => () => controller.current?.abort(), []);
 
-  return { run, stop, busy, error, setError, retry, cancelRetry, unavailable, stopRetryAs };
+  return { run, resume, stop, busy, waiting, error, dismissError, failed, retry, cancelRetry, unavailable, removed, stopRetryAs };
 }
 
 /** Seconds left of a pending retry, firing `onDone` once at zero (a new retry or null cancels it). */

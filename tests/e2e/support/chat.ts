@@ -8,7 +8,13 @@ import { OPERATOR, signInWithRequests } from "./auth";
  * A fake OpenAI-compatible upstream in the test process, and models that point at it, registered by
  * the operator (the system organization's admin) through the platform's model registry.
  */
-export async function fakeModels(upstreams: string[]): Promise<{ fake: FakeUpstream; names: Record<string, string>; dispose: () => Promise<void> }> {
+export async function fakeModels(upstreams: string[]): Promise<{
+  fake: FakeUpstream;
+  names: Record<string, string>;
+  /** Deletes one of the models now, as the operator would while a member's chat is open. */
+  remove: (upstream: string) => Promise<void>;
+  dispose: () => Promise<void>;
+}> {
   const fake = await startFakeUpstream();
   const operator = await request.newContext({ baseURL: process.env.E2E_BASE_URL });
   await signInWithRequests(operator, OPERATOR);
@@ -24,6 +30,10 @@ export async function fakeModels(upstreams: string[]): Promise<{ fake: FakeUpstr
   return {
     fake,
     names,
+    remove: async (upstream) => {
+      const response = await operator.delete(`/api/v1/models/${names[upstream]}`);
+      if (!response.ok()) throw new Error(`deleting ${names[upstream]} answered ${response.status()}`);
+    },
     dispose: async () => {
       for (const name of Object.values(names)) await operator.delete(`/api/v1/models/${name}`);
       await operator.dispose();
