@@ -214,8 +214,8 @@ export default function ChatPage() {
 
   const deleteMessage = (id: string) => {
     setMessages((list) => list.filter((x) => x.id !== id));
-    // A pending retry would send the history with the deleted message still in it.
-    chat.cancelRetry();
+    // A pending retry, or the error's Retry, would send the history with the deleted message still in it.
+    if (chat.retry || chat.failed) chat.cancelRetry();
   };
 
   const rows = Math.min(MAX_INPUT_ROWS, Math.max(1, input.split("\n").length));
