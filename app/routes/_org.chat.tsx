@@ -199,7 +199,7 @@ export default function ChatPage() {
     chat.cancelRetry(); // a model change cancels a pending retry (SPEC §4)
   };
 
-  // The notice's Cancel leaves the page: focus goes to the message box, and a screen reader hears why the notice went.
+  // Cancel takes its notice away: focus goes to the message box, and a screen reader hears why the notice went.
   const cancelRetry = () => {
     chat.cancelRetry();
     setAnnouncement("Retry cancelled.");
