@@ -73,10 +73,12 @@ describe("which failures are retried", () => {
 });
 
 describe("how long the chat retries by itself", () => {
-  it("retries a send five times in a row, then gives up", () => {
-    expect(MAX_AUTOMATIC_RETRIES).toBe(5);
-    expect([0, 1, 2, 3, 4].every(mayRetryAgain)).toBe(true);
-    expect(mayRetryAgain(5)).toBe(false);
+  it("retries a rate limit five times in a row and a warming model ten (five minutes), then gives up", () => {
+    expect(MAX_AUTOMATIC_RETRIES).toEqual({ 429: 5, 503: 10 });
+    expect([0, 1, 2, 3, 4].every((attempt) => mayRetryAgain(429, attempt))).toBe(true);
+    expect(mayRetryAgain(429, 5)).toBe(false);
+    expect(mayRetryAgain(503, 9)).toBe(true);
+    expect(mayRetryAgain(503, 10)).toBe(false);
   });
 });
 

@@ -12,15 +12,14 @@ export type RetryStatus = keyof typeof RETRY_SECONDS;
 
 /**
  * Automatic retries of one send before the chat gives up and shows the server's error with a Retry
- * button (audit N L2): 25 s of a rate limit, or two and a half minutes of a model warming up (its
- * notice says "a few minutes"). Before, a model that stayed busy was asked every 5 s for as long as
- * the page was open.
+ * button (audit N L2): 25 s of a rate limit, or five minutes of a model warming up (its notice says
+ * "a few minutes"). Before, a model that stayed busy was asked for as long as the page was open.
  */
-export const MAX_AUTOMATIC_RETRIES = 5;
+export const MAX_AUTOMATIC_RETRIES: Record<RetryStatus, number> = { 503: 10, 429: 5 };
 
-/** Whether a send that failed with a retried status on its `attempt`-th retry (0: the send itself) may be retried again. */
-export function mayRetryAgain(attempt: number): boolean {
-  return attempt < MAX_AUTOMATIC_RETRIES;
+/** Whether a send that failed with `status` on its `attempt`-th retry (0: the send itself) may be retried again. */
+export function mayRetryAgain(status: RetryStatus, attempt: number): boolean {
+  return attempt < MAX_AUTOMATIC_RETRIES[status];
 }
 
 export function isRetryStatus(status: number): status is RetryStatus {

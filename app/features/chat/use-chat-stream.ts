@@ -45,7 +45,7 @@ export type ReplyEnd = { kind: "finished"; message: ChatMessage } | { kind: "sto
 /**
  * Sends a conversation to the console's resource route and streams the reply into the message list
  * (SPEC §4): 429 and a warming-up 503 schedule a retry after 5 s / 30 s (at most
- * `MAX_AUTOMATIC_RETRIES` in a row, then the error with a manual Retry), a model under maintenance,
+ * `MAX_AUTOMATIC_RETRIES` in a row, by status, then the error with a manual Retry), a model under maintenance,
  * offline or on standby stops with its status and a removed one is reported (`classifyFailure`), Stop
  * aborts the request all the way to the upstream, `waiting` says no token has come for a while, and a
  * finished or stopped reply is handed to `onEnded` (for the live region).
@@ -114,7 +114,7 @@ export function useChatStream(setMessages: SetMessages, onEnded: (end: ReplyEnd)
           // Another send (or a Stop) came while the body was read: this answer is no longer the chat's.
           if (controller.current !== abort) return;
           const outcome = classifyFailure(response.status, message, statusOf.current(model), code);
-          if (outcome.kind === "retry" && mayRetryAgain(attempt)) {
+          if (outcome.kind === "retry" && mayRetryAgain(outcome.status, attempt)) {
             setRetry({ status: outcome.status, seconds: RETRY_SECONDS[outcome.status], startedAt: Date.now(), history, model, attempt: attempt + 1 });
           } else if (outcome.kind === "retry") {
             setError(message);
