@@ -4,7 +4,7 @@ import type { LedgerExportQuery } from "@contract/usage";
 import type { Deps } from "../context";
 import { PlatformError } from "../http/errors";
 import { CSV_PAGE, csvLine, csvResponse, formatMicros } from "../usage/csv";
-import { knownZone, zonedDayStart, zonedIso } from "../usage/zone";
+import { knownZone, zonedDayStart, zonedIso } from "@contract/zone";
 
 function nextDay(day: string): string {
   const [y, m, d] = day.split("-").map(Number);

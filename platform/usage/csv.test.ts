@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { csvLine, csvText, formatMicros } from "./csv";
-import { knownZone, zonedDayStart, zonedIso } from "./zone";
+import { knownZone, zonedDayStart, zonedIso } from "@contract/zone";
 
 describe("CSV cells", () => {
   it("writes micro-dollars exactly, without floating point", () => {

@@ -1,5 +1,6 @@
 import { AUDIT_ACTIONS } from "@contract/audit";
 import type { AuditAction } from "@contract/audit";
+import { zonedDayStart } from "@contract/zone";
 import { formatDateTime } from "~/lib/datetime";
 
 /**
@@ -40,36 +41,6 @@ export function filtersFrom(params: URLSearchParams): AuditFilters {
   };
 }
 
-/** The offset of `timeZone` from UTC at instant `at`, in milliseconds. */
-function zoneOffset(at: number, timeZone: string): number {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat("en-US", {
-      timeZone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      second: "2-digit",
-    })
-      .formatToParts(new Date(at))
-      .map((p) => [p.type, p.value]),
-  );
-  const asUtc = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
-  return asUtc - (at - (at % 1000));
-}
-
-/** Midnight at the start of `date` (YYYY-MM-DD) in `timeZone`, as epoch milliseconds. */
-export function startOfDay(date: string, timeZone: string): number {
-  const utcMidnight = Date.parse(`${date}T00:00:00Z`);
-  let at = utcMidnight - zoneOffset(utcMidnight, timeZone);
-  // Around a daylight-saving change the offset at the guess may differ from the one at the answer.
-  const again = utcMidnight - zoneOffset(at, timeZone);
-  if (again !== at) at = again;
-  return at;
-}
-
 function nextDay(date: string): string {
   return new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 }
@@ -79,8 +50,8 @@ export function platformQuery(filters: AuditFilters, timeZone: string, options: 
   const query = new URLSearchParams();
   if (filters.action) query.set("action", filters.action);
   if (filters.actor) query.set("actor", filters.actor);
-  if (filters.from) query.set("from", String(startOfDay(filters.from, timeZone)));
-  if (filters.to) query.set("to", String(startOfDay(nextDay(filters.to), timeZone)));
+  if (filters.from) query.set("from", String(zonedDayStart(filters.from, timeZone)));
+  if (filters.to) query.set("to", String(zonedDayStart(nextDay(filters.to), timeZone)));
   if (options.system && filters.organization) query.set("organization", String(filters.organization));
   if (options.paged && filters.before) query.set("before", String(filters.before));
   return query;

@@ -1,6 +1,7 @@
 /**
- * The ledger screen shows times in the viewer's time zone (the client-hint cookie, UTC without it), so
- * its CSV does too: timestamps as ISO 8601 with that zone's offset, ranges as that zone's local days.
+ * Days and times in a viewer's time zone (the client-hint cookie, UTC without it), for the console and
+ * the platform alike: the ledger's CSV writes timestamps with the zone's offset and reads its range as
+ * the zone's local days, and the audit page's filters are local days too.
  */
 
 /** The zone if the runtime knows it, else UTC. */
@@ -60,14 +61,27 @@ export function zonedIso(ms: number, tz: string): string {
   return `${local.toISOString().slice(0, 23)}${suffix}`;
 }
 
-/** The instant a local day (`YYYY-MM-DD`) starts in the zone. */
+/**
+ * The instant a local day (`YYYY-MM-DD`) starts in the zone: its local midnight, or, where the clocks
+ * skip midnight (Havana, Santiago: 23:59:59 is followed by 01:00), the change itself.
+ */
 export function zonedDayStart(day: string, tz: string): number {
   const [y, m, d] = day.split("-").map(Number);
   const utcMidnight = Date.UTC(y, m - 1, d);
   let guess = utcMidnight - offsetMinutes(utcMidnight, tz) * 60_000;
   // Once more at the guess: the offset may differ there (a daylight-saving change that night).
   guess = utcMidnight - offsetMinutes(guess, tz) * 60_000;
-  return guess;
+  if (zonedDay(guess, tz) >= day) return guess;
+  // Midnight does not exist that day: the guess is still the day before's 23:00. The day begins at the
+  // change, within the next few hours: found to the second (changes fall on whole seconds).
+  let before = guess;
+  let after = guess + 3 * 3_600_000;
+  while (after - before > 1_000) {
+    const middle = before + Math.floor((after - before) / 2_000) * 1_000;
+    if (zonedDay(middle, tz) >= day) after = middle;
+    else before = middle;
+  }
+  return after;
 }
 
 /** The local day (`YYYY-MM-DD`) an instant falls on in the zone. */
