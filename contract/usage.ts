@@ -57,6 +57,14 @@ export const ledgerExportQuerySchema = z.object({
   tz: blankAsAbsent(z.string().max(100).optional()),
 });
 export type LedgerExportQuery = z.infer<typeof ledgerExportQuerySchema>;
+
+/**
+ * GET /api/v1/usage/export: the report's query, and `to`, the window's last UTC day as the screen showed
+ * it (audit O, O9): a page read before midnight and exported after gives the same days. Never later
+ * than today; absent, today.
+ */
+export const usageExportQuerySchema = usageFilteredQuerySchema.extend({ to: blankAsAbsent(isoDay.optional()) });
+export type UsageExportQuery = z.infer<typeof usageExportQuerySchema>;
 /** The header rows of the two CSV files (issue 16). */
 export const LEDGER_CSV_HEADER = ["id", "timestamp", "description", "model", "rate_card_id", "change_usd"] as const;
 export const USAGE_CSV_HEADER = [

@@ -73,7 +73,7 @@ export default function UsagePage() {
         </div>
         <PeriodTabs days={days} metric={metric} filters={filters} />
       </div>
-      <UsageFilters days={days} metric={metric} filters={filters} options={options} />
+      <UsageFilters days={days} metric={metric} filters={filters} options={options} lastDay={usage.ok ? usage.report.to : undefined} />
       {ignored ? (
         <Alert kind="info">
           <span>A token or member in the link is not in this organization: showing usage without that filter.</span>

@@ -1,18 +1,20 @@
 import { USAGE_CSV_HEADER } from "@contract/usage";
-import type { UsageQuery } from "@contract/usage";
+import type { UsageExportQuery } from "@contract/usage";
 import type { Deps } from "../context";
 import { CSV_PAGE, csvLine, csvResponse, formatMicros } from "./csv";
 import { DAY_MS, resolveFilters, utcDate } from "./service";
 
 /**
- * The current /usage view as CSV: one line per chat completion of the period and filters, oldest first,
+ * The current /usage view as CSV: one line per chat completion of the period and filters (ending on `to`
+ * when given, the last day the screen showed), oldest first,
  * times in UTC as the screen's days are. Read in keyset pages on `(created_at, id)` (the
  * `(org_id, created_at)` index), so the export costs one page of memory at any size; its cost column
  * sums to the screen's total.
  */
-export async function usageCsv(deps: Deps, orgId: number, query: UsageQuery): Promise<Response> {
+export async function usageCsv(deps: Deps, orgId: number, query: UsageExportQuery): Promise<Response> {
   const filters = await resolveFilters(deps, orgId, query);
-  const today = Math.floor(deps.now() / DAY_MS);
+  // The window the screen showed (its last day), never past today.
+  const today = Math.min(Math.floor(deps.now() / DAY_MS), query.to ? Date.parse(`${query.to}T00:00:00Z`) / DAY_MS : Infinity);
   const since = (today - query.days + 1) * DAY_MS;
   const until = (today + 1) * DAY_MS;
 

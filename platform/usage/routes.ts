@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { usageFilteredQuerySchema } from "@contract/usage";
+import { usageExportQuerySchema, usageFilteredQuerySchema } from "@contract/usage";
 import type { PlatformEnv } from "../context";
 import { inOrganization, signedIn } from "../http/middleware";
 import { valid } from "../http/validate";
@@ -17,5 +17,5 @@ export const usageRoutes = new Hono<PlatformEnv>()
     const { days, ...filters } = c.req.valid("query");
     return c.json(await usageReport(c.var.deps, c.var.membership.orgId, days, filters));
   })
-  .get("/export", valid("query", usageFilteredQuerySchema), async (c) => usageCsv(c.var.deps, c.var.membership.orgId, c.req.valid("query")))
+  .get("/export", valid("query", usageExportQuerySchema), async (c) => usageCsv(c.var.deps, c.var.membership.orgId, c.req.valid("query")))
   .get("/token-spend", async (c) => c.json(await tokenSpend(c.var.deps, c.var.membership.orgId)));

@@ -187,6 +187,32 @@ describe("GET /usage/export", () => {
     expect(rows.reduce((sum, r) => sum + micros(r[9]), 0)).toBe((2344 * 2345) / 2);
   });
 
+  it("keeps the window the page showed when exported after UTC midnight, and never goes past today (audit O, O9)", async () => {
+    await record({ orgId: admin.orgId, at: Date.UTC(2025, 0, 9, 1), costMicros: 1 }); // the first of 15 Jan's 7 days
+    await record({ orgId: admin.orgId, at: Date.UTC(2025, 0, 15, 23), costMicros: 2 }); // the page's last day
+    const shown = await report(admin, "days=7");
+    expect([shown.from, shown.to]).toEqual(["2025-01-09", "2025-01-15"]);
+
+    clock = Date.UTC(2025, 0, 16, 0, 5); // five minutes into the next UTC day
+    const pinned = await admin.call("GET", `/usage/export?days=7&to=${shown.to}`);
+    expect(pinned.headers.get("content-disposition")).toMatch(/usage-2025-01-09-to-2025-01-15\.csv/);
+    expect(
+      parseCsv(await pinned.text())
+        .slice(1)
+        .map((r) => r[9]),
+    ).toEqual(["0.000001", "0.000002"]);
+    // Without `to`, the window ends today: the 9th is out.
+    expect(
+      parseCsv(await (await admin.call("GET", "/usage/export?days=7")).text())
+        .slice(1)
+        .map((r) => r[9]),
+    ).toEqual(["0.000002"]);
+    // A day past today is today.
+    const future = await admin.call("GET", "/usage/export?days=7&to=2025-02-01");
+    expect(future.headers.get("content-disposition")).toMatch(/usage-2025-01-10-to-2025-01-16\.csv/);
+    expect((await admin.call("GET", "/usage/export?days=7&to=2025-13-01")).status).toBe(400);
+  });
+
   it("is refused to the signed-out", async () => {
     expect((await h.fetch("/usage/export")).status).toBe(401);
   });

@@ -2,7 +2,7 @@ import { Form, Link, useNavigate } from "@remix-run/react";
 import { Download, FilterX } from "lucide-react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import type { ChartMetric, UsageFilterValues, UsagePeriod } from "./format";
-import { hasFilters, usageSearch } from "./format";
+import { hasFilters, usageCsvHref, usageSearch } from "./format";
 
 export interface FilterOptions {
   models: string[];
@@ -15,6 +15,8 @@ interface UsageFiltersProps {
   metric: ChartMetric;
   filters: UsageFilterValues;
   options: FilterOptions;
+  /** The last day the report on screen shows (`YYYY-MM-DD`), which the CSV keeps; absent when it failed to load. */
+  lastDay?: string;
 }
 
 /**
@@ -22,7 +24,7 @@ interface UsageFiltersProps {
  * hydrated, a change navigates to the same URL at once (blank filters left out) and Apply steps aside
  * (DESIGN §6). Every view is a URL, so it can be bookmarked and shared; the CSV link exports that view.
  */
-export function UsageFilters({ days, metric, filters, options }: UsageFiltersProps) {
+export function UsageFilters({ days, metric, filters, options, lastDay }: UsageFiltersProps) {
   const hydrated = useHydrated();
   const navigate = useNavigate();
   const go = (form: HTMLFormElement) => {
@@ -91,7 +93,7 @@ export function UsageFilters({ days, metric, filters, options }: UsageFiltersPro
           <FilterX className="size-4" aria-hidden /> Clear filters
         </Link>
       ) : null}
-      <a href={`/usage.csv${usageSearch(days, metric, filters)}`} className="btn btn-sm btn-outline ml-auto" download>
+      <a href={usageCsvHref(days, filters, lastDay)} className="btn btn-sm btn-outline ml-auto" download>
         <Download className="size-4" aria-hidden /> Export CSV
       </a>
     </Form>

@@ -14,6 +14,7 @@ import {
   periodFrom,
   sourceLabel,
   totalTokens,
+  usageCsvHref,
   usageSearch,
 } from "./format";
 
@@ -108,5 +109,10 @@ describe("usage filters in the URL", () => {
     expect(usageSearch(7, "cost", { model: "llama", member: 4 })).toBe("?days=7&chart=cost&model=llama&member=4");
     expect(hasFilters({})).toBe(false);
     expect(hasFilters({ member: 4 })).toBe(true);
+  });
+
+  it("pins the CSV to the last day on screen, with the filters and without the chart", () => {
+    expect(usageCsvHref(7, { token: "tok_1" }, "2025-01-15")).toBe("/usage.csv?days=7&token=tok_1&to=2025-01-15");
+    expect(usageCsvHref(30, {}, undefined)).toBe("/usage.csv?days=30");
   });
 });

@@ -53,6 +53,16 @@ export function usageSearch(days: UsagePeriod, metric: ChartMetric, filters: Usa
   return `?${filterParams(filters, params)}`;
 }
 
+/**
+ * The CSV of the view on screen: its period and filters, and the last day it showed (`to`), so that a
+ * page read before UTC midnight and exported after it gives the same days (audit O, O9).
+ */
+export function usageCsvHref(days: UsagePeriod, filters: UsageFilterValues, lastDay: string | undefined): string {
+  const params = filterParams(filters, new URLSearchParams({ days: String(days) }));
+  if (lastDay) params.set("to", lastDay);
+  return `/usage.csv?${params}`;
+}
+
 const count = new Intl.NumberFormat("en-US");
 const compact = new Intl.NumberFormat("en-US", { notation: "compact", maximumFractionDigits: 1 });
 
