@@ -40,6 +40,7 @@ describe("configuration", () => {
     expect(refusal({ GITHUB_TOKEN_URL: "/token" })).toBe('Invalid configuration: GITHUB_TOKEN_URL: must be an absolute URL (got "/token")');
     // The secret itself is never repeated, only what is wrong with it.
     expect(refusal({ SESSION_SECRET: "short" })).toBe("Invalid configuration: SESSION_SECRET: must be at least 32 characters (it has 5)");
+    expect(refusal({ UPSTREAM_KEYS_SECRET: "short" })).toBe("Invalid configuration: UPSTREAM_KEYS_SECRET: must be at least 32 characters (it has 5)");
   });
 
   it("is said by the server in one line of stderr, before its logs are made one-line, and the start fails", () => {

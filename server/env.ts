@@ -131,6 +131,14 @@ const schema = z.object({
       (v) => v === undefined || v.length >= 32,
       (v) => ({ message: `must be at least 32 characters (it has ${v?.length})` }),
     ),
+  /** Seals the models' upstream API keys in the database (platform/models/upstream-keys.ts). */
+  UPSTREAM_KEYS_SECRET: z
+    .string()
+    .optional()
+    .refine(
+      (v) => v === undefined || v.length >= 32,
+      (v) => ({ message: `must be at least 32 characters (it has ${v?.length})` }),
+    ),
   APP_ORIGIN: url,
   ORG_SIGNUP_ENABLED: flag(true),
   SYSTEM_ADMINS: z.string().default(""),

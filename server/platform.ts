@@ -7,6 +7,7 @@ import type { ProcessLock } from "../platform/db/process-lock";
 import { rechargesFinished } from "../platform/billing/charges";
 import { startPaymentReconciler } from "../platform/billing/payment-intents";
 import { applyModelsFile } from "../platform/models/service";
+import { openUpstreamKeys } from "../platform/models/upstream-keys";
 import { startReservationSweeper } from "../platform/chat/expired-holds";
 import { stopMetrics } from "../platform/models/metrics";
 import { startStatusWatcher } from "../platform/models/status-watcher";
@@ -52,18 +53,21 @@ export async function startPlatform(env: Env): Promise<MountedPlatform> {
     lock?.release();
     throw error;
   }
-  if (env.MODELS_FILE) {
-    try {
+  try {
+    // Before MODELS_FILE, whose keys are then stored sealed too.
+    const { sealed } = await openUpstreamKeys(db, env.UPSTREAM_KEYS_SECRET);
+    if (sealed.length > 0) console.log(`UPSTREAM_KEYS_SECRET: sealed the upstream API keys of ${sealed.join(", ")}`);
+    if (env.MODELS_FILE) {
       const { entries, applied } = await applyModelsFile(db, env.MODELS_FILE);
       // Say what the file changed: an unchanged entry leaves the model editor's work alone.
       console.log(
         `MODELS_FILE: ${applied.length} of ${entries} entries applied${applied.length > 0 ? ` (${applied.join(", ")})` : ""}; the others are unchanged since last applied`,
       );
-    } catch (error) {
-      await db.destroy();
-      lock?.release();
-      throw error;
     }
+  } catch (error) {
+    await db.destroy();
+    lock?.release();
+    throw error;
   }
   return mountEmbedded(db, env.platform, lock);
 }

@@ -7,6 +7,7 @@ import { findModel, isBuiltin, isPriced } from "../models/service";
 import type { RequestTiming } from "../models/metrics";
 import { beginRequest } from "../models/metrics";
 import type { UpstreamReply } from "../providers/upstream";
+import { upstreamKey } from "../models/upstream-keys";
 import { isUpstreamTimeout, postChatCompletion, replyOf, UPSTREAM_TIMEOUT_MS } from "../providers/upstream";
 import { builtinChatCompletion } from "../providers/upstream-builtin";
 import { recordUsage } from "../billing/charges";
@@ -247,7 +248,7 @@ async function forward(
             promptTokens ?? (await countPromptTokensAsync(body.messages)),
           ),
         )
-      : await postChatCompletion(model, forwarded, upstreamAbort.signal, timeoutMs);
+      : await postChatCompletion({ ...model, api_key: upstreamKey(deps.db, model.api_key) }, forwarded, upstreamAbort.signal, timeoutMs);
   } catch (error) {
     stop();
     if (signal.aborted) {

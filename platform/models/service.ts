@@ -9,6 +9,7 @@ import { PlatformError } from "../http/errors";
 import { probeUpstream } from "../providers/upstream";
 import { compiledOnce } from "../db/compiled";
 import { recordOverride, recordStatuses } from "./history";
+import { storedKey, upstreamKey } from "./upstream-keys";
 import type { RecentTraffic } from "./metrics";
 import { recentTraffic } from "./metrics";
 
@@ -48,6 +49,7 @@ export async function findModel(deps: Deps, name: string): Promise<ModelRow | un
   return model;
 }
 
+/** Writes a model row; `input.apiKey` is the key as stored (`storedKey`: sealed when the process has the secret). */
 export async function upsertModel(db: DB, input: ModelInput, position: number, now: number): Promise<void> {
   if (input.provider !== BUILTIN_PROVIDER && !input.baseUrl) {
     throw new PlatformError(400, `baseUrl: ${BASE_URL_REQUIRED}`, { fields: { baseUrl: BASE_URL_REQUIRED } });
@@ -85,8 +87,8 @@ export async function saveModel(deps: Deps, input: ModelInput): Promise<void> {
     .select((eb) => eb.fn.max("position").as("max"))
     .executeTakeFirst();
   const existing = await findModel(deps, input.name);
-  // The key is write-only: an edit that sends no apiKey keeps the current one; null removes it.
-  const apiKey = input.apiKey === undefined ? (existing?.api_key ?? null) : input.apiKey;
+  // The key is write-only: an edit that sends no apiKey keeps the current one (as stored); null removes it.
+  const apiKey = input.apiKey === undefined ? (existing?.api_key ?? null) : storedKey(deps.db, input.apiKey);
   await upsertModel(deps.db, { ...input, apiKey }, existing?.position ?? Number(last?.max ?? 0) + 1, deps.now());
   statusCache.delete(deps.db);
   if (input.status && input.status !== existing?.status_override) await recordOverride(deps, input.name, input.status);
@@ -148,7 +150,7 @@ export async function applyModelsFile(db: DB, file: string, now = Date.now()): P
   for (const { index, input, hash } of entries) {
     if (previous.get(input.name) === hash) continue;
     try {
-      await upsertModel(db, input, index + 1, now);
+      await upsertModel(db, { ...input, apiKey: storedKey(db, input.apiKey ?? null) }, index + 1, now);
     } catch (error) {
       throw new ModelsFileError(`MODELS_FILE ${file}, entry ${index}: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -234,7 +236,7 @@ export async function modelStatuses(deps: Deps): Promise<Record<string, ModelSta
       const key = `${m.name}\n${m.base_url}\n${m.upstream_model}`;
       let probe = probes.get(key);
       if (!probe || deps.now() - probe.at >= STATUS_CACHE_MS) {
-        probe = { at: deps.now(), status: probeUpstream(m, PROBE_TIMEOUT_MS) };
+        probe = { at: deps.now(), status: probeUpstream({ ...m, api_key: upstreamKey(deps.db, m.api_key) }, PROBE_TIMEOUT_MS) };
         probes.set(key, probe);
         probe.status.catch(() => probes.delete(key));
       }
