@@ -6,7 +6,7 @@ import { GeneralErrorBoundary } from "./components/GeneralErrorBoundary";
 import { ProgressBar } from "./components/ProgressBar";
 import { RouteAnnouncer } from "./components/RouteAnnouncer";
 import { Toaster } from "./components/Toaster";
-import { ClientHintCheck, getHints } from "./lib/client-hints";
+import { ClientHintCheck, viewerTimeZone } from "./lib/client-hints";
 import { useFocusAfterAction } from "./lib/focus-after-action";
 import { useFormDrafts } from "./lib/form-drafts";
 import { useNonce } from "./lib/nonce";
@@ -23,7 +23,7 @@ export const links: LinksFunction = () => [
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { toast, header } = await takeToast(request);
-  return data({ timeZone: getHints(request).timeZone, toast }, header ? { headers: { "Set-Cookie": header } } : undefined);
+  return data({ timeZone: viewerTimeZone(request), toast }, header ? { headers: { "Set-Cookie": header } } : undefined);
 }
 
 export function Layout({ children }: { children: ReactNode }) {

@@ -1,7 +1,8 @@
+import { knownZone } from "@contract/time-zone";
+
 /**
  * One formatter per time zone: building an Intl.DateTimeFormat costs far more than formatting with
- * it, and a ledger or member list formats a date per row (decision 0087). A time zone the runtime
- * refuses throws as before and is not kept.
+ * it, and a ledger or member list formats a date per row (decision 0087).
  */
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
@@ -24,9 +25,12 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
   return formatter;
 }
 
-/** Dates are shown in 24-hour local format (SPEC §9), in the viewer's time zone. */
+/**
+ * Dates are shown in 24-hour local format (SPEC §9), in the viewer's time zone. A zone the runtime
+ * refuses is UTC, as in the root loader: a date is never worth a page that fails (audit O3).
+ */
 export function formatDateTime(value: number | string | Date, timeZone: string): string {
   const date = value instanceof Date ? value : new Date(value);
   if (Number.isNaN(date.getTime())) return "";
-  return formatterFor(timeZone).format(date);
+  return formatterFor(knownZone(timeZone)).format(date);
 }

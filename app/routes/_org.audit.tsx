@@ -7,7 +7,7 @@ import { SYSTEM_ORG_ID } from "~/features/auth/guards";
 import { AuditFilterForm } from "~/features/audit/AuditFilterForm";
 import { AuditTable } from "~/features/audit/AuditTable";
 import { auditSearch, filtersFrom, platformQuery } from "~/features/audit/audit-filters";
-import { getHints } from "~/lib/client-hints";
+import { viewerTimeZone } from "~/lib/client-hints";
 import { useTimeZone } from "~/lib/use-time-zone";
 import { auditApi } from "~/platform/audit.server";
 import { systemApi } from "~/platform/system.server";
@@ -25,7 +25,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (session.activeRole !== "admin") throw data({ error: "Only admins can see the audit log" }, { status: 403 });
   const system = session.activeOrganization.id === SYSTEM_ORG_ID;
   const filters = filtersFrom(new URL(request.url).searchParams);
-  const query = platformQuery(filters, getHints(request).timeZone, { paged: true, system });
+  const query = platformQuery(filters, viewerTimeZone(request), { paged: true, system });
   const [page, organizations] = await Promise.all([auditApi(api).page(system ? "all" : "organization", query), system ? systemApi(api).organizations() : null]);
   if (!page.ok && page.status === 403) throw data({ error: page.error }, { status: 403 });
   return {

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { SYSTEM_ORG_ID } from "~/features/auth/guards";
 import { filtersFrom, platformQuery } from "~/features/audit/audit-filters";
-import { getHints } from "~/lib/client-hints";
+import { viewerTimeZone } from "~/lib/client-hints";
 import { errorText } from "~/platform/client.server";
 import { auditApi, AUDIT_LOAD_ERROR } from "~/platform/audit.server";
 import { requireAccess } from "~/session.server";
@@ -14,7 +14,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { session, api } = await requireAccess("organization", request, context);
   if (session.activeRole !== "admin") return new Response("Only admins can export the audit log", { status: 403, headers: { "Content-Type": "text/plain" } });
   const system = session.activeOrganization.id === SYSTEM_ORG_ID;
-  const query = platformQuery(filtersFrom(new URL(request.url).searchParams), getHints(request).timeZone, { paged: false, system });
+  const query = platformQuery(filtersFrom(new URL(request.url).searchParams), viewerTimeZone(request), { paged: false, system });
   const response = await auditApi(api).export(system ? "all" : "organization", query, request.signal);
   if (!response.ok) return new Response(await errorText(response, AUDIT_LOAD_ERROR), { status: response.status, headers: { "Content-Type": "text/plain" } });
   const headers = new Headers();

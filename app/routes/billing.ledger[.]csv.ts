@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { DATE_RANGE_REVERSED } from "@contract/date-range";
-import { getHints } from "~/lib/client-hints";
+import { viewerTimeZone } from "~/lib/client-hints";
 import { streamCsv } from "~/platform/usage.server";
 import { requireAccess } from "~/session.server";
 
@@ -11,7 +11,7 @@ import { requireAccess } from "~/session.server";
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { api } = await requireAccess("organization", request, context);
   const url = new URL(request.url);
-  const query = new URLSearchParams({ tz: getHints(request).timeZone ?? "UTC" });
+  const query = new URLSearchParams({ tz: viewerTimeZone(request) });
   for (const name of ["from", "to"]) {
     const value = url.searchParams.get(name)?.trim();
     if (value) query.set(name, value.slice(0, 20));
