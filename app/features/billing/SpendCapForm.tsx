@@ -4,15 +4,12 @@ import { parseWithZod } from "@conform-to/zod";
 import { Form } from "@remix-run/react";
 import { Gauge } from "lucide-react";
 import type { SpendCapState } from "@contract/billing";
+import { formatMoney } from "@contract/money";
 import { Alert } from "~/components/Alert";
 import { useArrivalKey } from "~/lib/use-arrival";
 import { useIsPending } from "~/lib/use-is-pending";
 import { spendCapForm } from "./spend-cap-form";
 import { PageOrganizationField } from "~/features/auth/PageOrganizationField";
-
-// One formatter for the module: toLocaleString with options builds a new one per call (decision 0087).
-const dollars = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-const money = (amount: number) => `$${dollars.format(amount)}`;
 
 /**
  * The organization's monthly spend cap (issue 11): what this UTC month has spent against it, and for
@@ -47,8 +44,8 @@ export function SpendCapForm({
         {state ? (
           <p>
             {state.monthlyCap === null
-              ? `No cap. Spent this month: ${money(state.spentThisMonth)}.`
-              : `Spent this month: ${money(state.spentThisMonth)} of ${money(state.monthlyCap)}.`}
+              ? `No cap. Spent this month: ${formatMoney(state.spentThisMonth)}.`
+              : `Spent this month: ${formatMoney(state.spentThisMonth)} of ${formatMoney(state.monthlyCap)}.`}
           </p>
         ) : (
           <Alert kind="warning">The monthly spend cap could not be loaded.</Alert>

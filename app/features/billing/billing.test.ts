@@ -30,6 +30,19 @@ describe("money formatting", () => {
     expect(formatChange(0)).toBe("+$0.00");
   });
 
+  it("rounds a half cent the same way on the balance card and in the ledger, whatever the sign", () => {
+    for (const [amount, balance, change] of [
+      [1.005, "$1.01", "+$1.01"],
+      [10.075, "$10.08", "+$10.08"],
+      [-0.005, "-$0.01", "-$0.01"],
+      [-0.015, "-$0.02", "-$0.02"],
+      [-2, "-$2.00", "-$2.00"],
+    ] as const) {
+      expect(formatBalance(amount)).toBe(balance);
+      expect(formatChange(amount)).toBe(change);
+    }
+  });
+
   it("describes a saved card", () => {
     expect(describeCard({ brand: "visa", last4: "4242" })).toBe("Visa •••• 4242");
     expect(describeCard(null)).toBe("Card on file");
