@@ -157,6 +157,16 @@ test("invoice mode: 'Since Last Invoice' with the absolute amount, no add funds 
   await expect(page.getByText("Configure")).toHaveCount(0);
 });
 
+test("invoice mode with credit left: nothing since the last invoice, and the credit said as such", async ({ page }) => {
+  const { orgId } = await signInWithOrganization(page);
+  grantCreditWithCli(orgId, "12.34", "Prepaid before invoicing");
+  setBillingMode(orgId, "invoice");
+  await page.goto("/billing");
+  await expect(page.getByRole("heading", { name: "Since Last Invoice" })).toBeVisible();
+  await expect(page.getByTestId("balance")).toHaveText("$0.00");
+  await expect(page.getByTestId("invoice-credit")).toHaveText("Credit: $12.34. Usage is taken from it before anything is owed.");
+});
+
 test("add funds with JavaScript disabled", async ({ page, browser, baseURL }) => {
   await signInWithOrganization(page);
   await addCardWithRequests(page);

@@ -4,7 +4,7 @@ import { Alert } from "~/components/Alert";
 import { DialogLink } from "~/components/UrlDialog";
 import { useIsPending } from "~/lib/use-is-pending";
 import type { BillingConfig } from "~/platform/billing";
-import { formatBalance } from "./format";
+import { formatBalance, invoiceCreditText, sinceLastInvoice } from "./format";
 import { BILLING_MESSAGES } from "./messages";
 import { rechargeLimitText } from "./recharge";
 import { autoReloadEnabled } from "./validation";
@@ -30,6 +30,7 @@ export function BalanceCard({
   const invoice = config.paymentMode === "invoice";
   const enabled = autoReloadEnabled(config);
   const paused = enabled && !hasPaymentMethod;
+  const invoiced = invoice && balance !== null ? sinceLastInvoice(balance) : null;
   return (
     <section className="card bg-base-100 shadow-sm" aria-labelledby="balance-title">
       <div className="card-body">
@@ -42,11 +43,18 @@ export function BalanceCard({
           </Alert>
         ) : (
           <p className="text-4xl font-bold tabular-nums" data-testid="balance">
-            {formatBalance(invoice ? Math.abs(balance) : balance)}
+            {formatBalance(invoiced ? invoiced.owed : balance)}
           </p>
         )}
         {invoice ? (
-          <p className="text-sm text-base-content/70">Usage is billed by invoice.</p>
+          <>
+            {invoiced && invoiced.credit > 0 ? (
+              <p className="font-medium" data-testid="invoice-credit">
+                {invoiceCreditText(invoiced.credit)}
+              </p>
+            ) : null}
+            <p className="text-sm text-base-content/70">Usage is billed by invoice.</p>
+          </>
         ) : (
           <>
             <div className="card-actions">

@@ -4,6 +4,21 @@ import { formatDateTime } from "~/lib/datetime";
 /** A balance with 2 decimals and $ (SPEC §9): `$1,234.50`, `-$3.10`. */
 export const formatBalance = formatMoney;
 
+/**
+ * What an invoice organization's balance means (audit O2): below zero it is what usage has accrued since
+ * the last invoice (SPEC §2 shows its absolute value); above zero it is credit (left from prepaid days, or
+ * a payment recorded with grant-credit) that usage draws on first, so nothing is owed yet. Shown as
+ * owed, credit would read as a debt and fall as usage grew.
+ */
+export function sinceLastInvoice(balance: number): { owed: number; credit: number } {
+  return { owed: Math.max(0, -balance), credit: Math.max(0, balance) };
+}
+
+/** "Credit: $12.34. Usage is taken from it before anything is owed." */
+export function invoiceCreditText(credit: number): string {
+  return `Credit: ${formatMoney(credit)}. Usage is taken from it before anything is owed.`;
+}
+
 const upToMicros = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 6 });
 
 /**

@@ -78,3 +78,26 @@ describe("typed amounts are plain decimals", () => {
     });
   });
 });
+
+describe("invoice mode: 'Since Last Invoice' is what is owed, credit is said apart (audit O2)", () => {
+  const card = (balance: number) =>
+    text(
+      renderToStaticMarkup(
+        <StaticRouter location="/billing">
+          <BalanceCard balance={balance} config={{ paymentMode: "invoice", autoPaymentConfig: null }} hasPaymentMethod />
+        </StaticRouter>,
+      ),
+    );
+
+  it("shows usage since the last invoice as its absolute value, with no credit line", () => {
+    expect(card(-20)).toContain("Since Last Invoice $20.00 Usage is billed by invoice.");
+    expect(card(0)).toContain("Since Last Invoice $0.00 Usage is billed by invoice.");
+    expect(card(-20)).not.toContain("Credit");
+  });
+
+  it("shows credit as credit, owing nothing, and never as an amount that falls as usage grows", () => {
+    expect(card(50)).toContain("Since Last Invoice $0.00 Credit: $50.00. Usage is taken from it before anything is owed.");
+    expect(card(10)).toContain("Since Last Invoice $0.00 Credit: $10.00.");
+    expect(card(-10)).toContain("Since Last Invoice $10.00 Usage is billed by invoice.");
+  });
+});
