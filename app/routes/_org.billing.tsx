@@ -71,6 +71,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       // Rendered into the add-funds form: a double submit carries the same key, so it is one charge.
       nonce: crypto.randomUUID(),
       spendCap: await spendCap,
+      now: Date.now(),
       isAdmin: session.activeRole === "admin",
     },
     { headers: api.headers },
@@ -136,7 +137,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function BillingPage() {
-  const { hasPaymentMethod, card, balance, config, page, stripePublicKey, nonce, recharges, spendCap, isAdmin } = useLoaderData<typeof loader>();
+  const { hasPaymentMethod, card, balance, config, page, stripePublicKey, nonce, recharges, spendCap, now, isAdmin } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   const timeZone = useTimeZone();
   const closeHref = useDialogHref(null);
@@ -148,7 +149,7 @@ export default function BillingPage() {
         <PaymentMethodCard hasPaymentMethod={hasPaymentMethod} card={card} />
         <BalanceCard balance={balance} config={config} hasPaymentMethod={hasPaymentMethod} rechargesPerDay={recharges?.rechargesPerDay ?? null} />
       </div>
-      <SpendCapForm state={spendCap} isAdmin={isAdmin} lastResult={answer?.intent === "spend-cap" ? answer.result : undefined} />
+      <SpendCapForm state={spendCap} isAdmin={isAdmin} now={now} timeZone={timeZone} lastResult={answer?.intent === "spend-cap" ? answer.result : undefined} />
       <LedgerTable page={page} timeZone={timeZone} />
       <LedgerExport timeZone={timeZone} />
 

@@ -102,14 +102,15 @@ test("an admin sets and removes the monthly spend cap on /billing", async ({ pag
   await signInWithOrganization(page);
   await page.goto("/billing");
   const cap = page.getByRole("region", { name: "Monthly spend cap" });
-  await expect(cap).toContainText("No cap. Spent this month: $0.00.");
+  await expect(cap).toContainText("No cap. Spent this month (UTC): $0.00.");
+  await expect(cap.getByText(/^This month began \d{2} \w{3} \d{4}, 00:00 UTC\.$/)).toBeVisible();
   await cap.getByLabel("Monthly spend cap (USD)").fill("abc");
   await cap.getByRole("button", { name: "Save cap" }).click();
   await expect(cap.getByText("The monthly cap must be a number of dollars")).toBeVisible();
   await cap.getByLabel("Monthly spend cap (USD)").fill("250");
   await cap.getByRole("button", { name: "Save cap" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Monthly spend cap set to $250.00." })).toBeVisible();
-  await expect(cap).toContainText("Spent this month: $0.00 of $250.00.");
+  await expect(cap).toContainText("Spent this month (UTC): $0.00 of $250.00.");
   await cap.getByLabel("Monthly spend cap (USD)").fill("");
   await cap.getByRole("button", { name: "Save cap" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Monthly spend cap removed." })).toBeVisible();
@@ -135,6 +136,6 @@ test.describe("with JavaScript disabled", () => {
     await expect(cap.getByLabel("Monthly spend cap (USD)")).toHaveValue("12.345");
     await cap.getByLabel("Monthly spend cap (USD)").fill("12.34");
     await cap.getByRole("button", { name: "Save cap" }).click();
-    await expect(page.getByRole("region", { name: "Monthly spend cap" })).toContainText("Spent this month: $0.00 of $12.34.");
+    await expect(page.getByRole("region", { name: "Monthly spend cap" })).toContainText("Spent this month (UTC): $0.00 of $12.34.");
   });
 });

@@ -57,10 +57,15 @@ async function seedUsage(page: Page) {
 test("each token on /tokens shows its spend this month and links to /usage filtered to it; filters follow the URL", async ({ page }) => {
   const { tokenA, name } = await seedUsage(page);
   await page.goto("/tokens");
-  const link = page.getByRole("link", { name: `Usage of ${tokenA}: $3.00 this month` });
-  await expect(link).toHaveText("$3.00");
+  const row = page.locator(`tr[data-token="${tokenA}"]`);
+  await expect(page.getByRole("columnheader", { name: "This month (UTC)" })).toBeVisible();
+  await expect(page.getByText(/^This month \(UTC\) and monthly budgets count from \d{2} \w{3} \d{4}, 00:00 UTC\.$/)).toBeVisible();
+  // The link opens the last 30 days, and says so: that total may differ from the month's.
+  const link = row.getByRole("link", { name: `Usage of ${tokenA} in the last 30 days` });
+  await expect(link).toHaveText("Last 30 days");
+  await expect(row.getByText("$3.00", { exact: true })).toBeVisible();
   await link.click();
-  await expect(page).toHaveURL(new RegExp(`/usage\\?token=${tokenA}$`));
+  await expect(page).toHaveURL(new RegExp(`/usage\\?days=30&token=${tokenA}$`));
   await expect(statValue(page, "Requests", "2")).toBeVisible();
   await expect(statValue(page, "Cost", "$3.00")).toBeVisible();
   await expect(page.getByRole("combobox", { name: "API token" })).toHaveValue(tokenA);
@@ -206,7 +211,7 @@ test("a member sees the same filters and can download the usage of a token", asy
   const member = await signedInPage(browser, baseURL!, newPerson("Usage Member"));
   expect((await member.request.post(`/api/v1/auth/join/${code}`)).ok()).toBe(true);
   await member.goto("/tokens");
-  await member.getByRole("link", { name: `Usage of ${tokenA}: $3.00 this month` }).click();
+  await member.getByRole("link", { name: `Usage of ${tokenA} in the last 30 days` }).click();
   await expect(statValue(member, "Cost", "$3.00")).toBeVisible();
   const response = await member.request.get(`/usage.csv?token=${tokenA}`);
   expect(response.status()).toBe(200);

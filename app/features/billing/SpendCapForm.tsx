@@ -8,6 +8,7 @@ import { formatMoney } from "@contract/money";
 import { Alert } from "~/components/Alert";
 import { useArrivalKey } from "~/lib/use-arrival";
 import { useIsPending } from "~/lib/use-is-pending";
+import { utcMonthStartText } from "~/lib/utc-month";
 import { spendCapForm } from "./spend-cap-form";
 import { PageOrganizationField } from "~/features/auth/PageOrganizationField";
 
@@ -19,8 +20,13 @@ export function SpendCapForm({
   state,
   isAdmin,
   lastResult,
+  now,
+  timeZone,
 }: {
   state: SpendCapState | null;
+  /** When the page was loaded, and the viewer's zone: the card says when this UTC month began. */
+  now: number;
+  timeZone: string;
   isAdmin: boolean;
   lastResult: SubmissionResult<string[]> | undefined;
 }) {
@@ -32,7 +38,7 @@ export function SpendCapForm({
     onValidate: ({ formData }) => parseWithZod(formData, { schema: spendCapForm }),
   });
   const pending = useIsPending({ intent: "spend-cap" });
-  const { key, ...capProps } = getInputProps(fields.monthlyCap, { type: "text", ariaDescribedBy: "spend-cap-help" });
+  const { key, ...capProps } = getInputProps(fields.monthlyCap, { type: "text", ariaDescribedBy: "spend-cap-help spend-cap-month" });
   const fieldError = fields.monthlyCap.errors?.[0];
   return (
     <section className="card bg-base-100 shadow-sm" aria-labelledby="spend-cap-title">
@@ -44,12 +50,15 @@ export function SpendCapForm({
         {state ? (
           <p>
             {state.monthlyCap === null
-              ? `No cap. Spent this month: ${formatMoney(state.spentThisMonth)}.`
-              : `Spent this month: ${formatMoney(state.spentThisMonth)} of ${formatMoney(state.monthlyCap)}.`}
+              ? `No cap. Spent this month (UTC): ${formatMoney(state.spentThisMonth)}.`
+              : `Spent this month (UTC): ${formatMoney(state.spentThisMonth)} of ${formatMoney(state.monthlyCap)}.`}
           </p>
         ) : (
           <Alert kind="warning">The monthly spend cap could not be loaded.</Alert>
         )}
+        <p id="spend-cap-month" className="text-sm text-base-content/70">
+          This month began {utcMonthStartText(now, timeZone)}.
+        </p>
         {isAdmin ? (
           <Form method="post" className="flex flex-col gap-2" replace preventScrollReset {...getFormProps(form)}>
             <input type="hidden" name="intent" value="spend-cap" />

@@ -8,7 +8,8 @@ import type { ApiToken } from "~/platform/tokens";
 import type { TokenStatus } from "./token-rules";
 import { expiryWarningText, sortTokens, tokenStatus } from "./token-rules";
 import { budgetText, modelsText, rateText } from "./spend-text";
-import { MonthSpendLink } from "./MonthSpendLink";
+import { MonthSpend } from "./MonthSpend";
+import { utcMonthStartText } from "~/lib/utc-month";
 
 const STATUS_BADGE: Record<TokenStatus, string> = {
   active: "badge-success",
@@ -48,7 +49,7 @@ export function TokenTable({ tokens, isAdmin, now, timeZone, monthSpend = {} }: 
                   <th>Expires</th>
                   <th>Last used</th>
                   <th>Spent / limit</th>
-                  <th>This month</th>
+                  <th aria-describedby="tokens-month-note">This month (UTC)</th>
                   <th>Models</th>
                   <th>Rate limit</th>
                   {isAdmin ? <th className={`text-right ${PINNED_END_CELL}`}>Actions</th> : null}
@@ -95,7 +96,7 @@ export function TokenTable({ tokens, isAdmin, now, timeZone, monthSpend = {} }: 
                       </td>
                       <td className="whitespace-nowrap">{budgetText(token.budget) ?? <span className="text-base-content/50">No limit</span>}</td>
                       <td className="whitespace-nowrap">
-                        <MonthSpendLink publicId={token.publicId} spent={monthSpend[token.publicId] ?? 0} />
+                        <MonthSpend publicId={token.publicId} spent={monthSpend[token.publicId] ?? 0} />
                       </td>
                       <td className={token.allowedModels ? "font-mono text-sm" : "text-base-content/50"}>{modelsText(token.allowedModels)}</td>
                       <td className="whitespace-nowrap">{rateText(token.rateLimitRpm) ?? <span className="text-base-content/50">No limit</span>}</td>
@@ -136,6 +137,11 @@ export function TokenTable({ tokens, isAdmin, now, timeZone, monthSpend = {} }: 
               </tbody>
             </table>
           </TableRegion>
+        )}
+        {tokens.length === 0 ? null : (
+          <p id="tokens-month-note" className="text-sm text-base-content/70">
+            This month (UTC) and monthly budgets count from {utcMonthStartText(now, timeZone)}.
+          </p>
         )}
       </div>
     </section>
