@@ -1,6 +1,6 @@
 import { getHintUtils } from "@epic-web/client-hints";
 import { clientHint as timeZoneHint } from "@epic-web/client-hints/time-zone";
-import { knownZone } from "@contract/time-zone";
+import { knownZone } from "@contract/zone";
 
 /**
  * The browser's time zone reaches the server in a cookie, so dates render the same text on the server
