@@ -56,8 +56,9 @@ export interface CreditReversal extends GrantCredit {
  * ledger row "Credit reversed: reason" of minus the amount, and the balance, in one transaction, under
  * the credit's own limits. It takes back credit only, never paid funds (Stripe's refunds do that,
  * platform/billing/reversals.ts): at most what the operator granted and has not reversed yet. And never
- * more than the balance, as it can't take back credit already spent, except in invoice mode, where a
- * balance below zero is what the organization owes and the reversal adds to its bill.
+ * more than the balance, as it can't take back credit already spent, nor the part of it running requests
+ * hold, which their charges will spend; except in invoice mode, where a balance below zero is what the
+ * organization owes and the reversal adds to its bill.
  */
 export async function reverseCredit(deps: Deps, orgId: number, amount: unknown, reason: unknown): Promise<CreditReversal> {
   const parsed = grantCreditSchema.safeParse({ amount, reason });
@@ -71,7 +72,7 @@ export async function reverseCredit(deps: Deps, orgId: number, amount: unknown, 
       .updateTable("billing_accounts")
       .set((eb) => ({ updated_at: eb.ref("updated_at") }))
       .where("org_id", "=", orgId)
-      .returning(["balance_micros", "payment_mode"])
+      .returning(["balance_micros", "reserved_micros", "payment_mode"])
       .executeTakeFirst();
     if (!account) throw new PlatformError(404, "Organization not found");
     // Granted credits and their reversals are the ledger's only rows with neither a payment nor a model.
@@ -90,10 +91,19 @@ export async function reverseCredit(deps: Deps, orgId: number, amount: unknown, 
       );
     }
     const balance = Number(account.balance_micros);
+    const held = Number(account.reserved_micros);
     if (account.payment_mode !== "invoice" && micros > balance) {
       throw new PlatformError(
         409,
         `The balance is ${exactDollars(microsToDollars(balance))}: a reversal can't take it below $0 (credit already spent stays spent)`,
+      );
+    }
+    // Running requests hold part of the balance and will be charged from it when they end: taking that
+    // part back too would leave their charges below $0 (audit O, O7).
+    if (account.payment_mode !== "invoice" && micros > balance - held) {
+      throw new PlatformError(
+        409,
+        `The balance is ${exactDollars(microsToDollars(balance))}, of which running requests hold ${exactDollars(microsToDollars(held))}: a reversal can take at most ${exactDollars(microsToDollars(Math.max(0, balance - held)))} now, or their charges could take the balance below $0`,
       );
     }
     await trx
