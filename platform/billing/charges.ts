@@ -142,11 +142,7 @@ export async function getRechargeStatus(deps: Deps, orgId: number): Promise<Rech
  * balance fell under the threshold, at most one auto-recharge, started and not waited for: the answer
  * being metered does not wait on the card's provider (decision 0102). The claim keeps it at most once.
  */
-export async function recordUsage(
-  deps: Deps,
-  usage: { orgId: number; model: string; rateCardId: string | null; costMicros: number; description: string },
-  within?: Parameters<typeof debitUsage>[2],
-): Promise<void> {
+export async function recordUsage(deps: Deps, usage: Parameters<typeof debitUsage>[1], within?: Parameters<typeof debitUsage>[2]): Promise<void> {
   const after = await debitUsage(deps, usage, within);
   if (after.payment_mode === "auto" && after.auto_enabled && after.auto_threshold_micros !== null && after.balance_micros < after.auto_threshold_micros) {
     const done = autoRecharge(deps, usage.orgId).then(

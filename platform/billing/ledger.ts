@@ -59,14 +59,16 @@ function toLedgerRow(r: Selectable<LedgerEntriesTable>): LedgerRow {
  */
 export async function debitUsage(
   deps: Deps,
-  usage: { orgId: number; model: string; rateCardId: string | null; costMicros: number; description: string },
+  usage: { orgId: number; model: string; rateCardId: string | null; costMicros: number; description: string; at?: number },
   within?: (trx: DB) => Promise<void>,
 ) {
   const cost = Math.max(0, Math.round(usage.costMicros));
   return deps.db.transaction().execute(async (trx) => {
     if (within) await within(trx);
     const now = deps.now();
-    await insertUsageDebit(trx, usage.orgId, now, usage.description, usage.model, usage.rateCardId, -cost);
+    // A completion metered late is dated as its usage row and month counters are (`at`), so the ledger
+    // and usage CSVs and the month's spend put it on the same day (audit O, O5). Pages go by id, not date.
+    await insertUsageDebit(trx, usage.orgId, usage.at ?? now, usage.description, usage.model, usage.rateCardId, -cost);
     const [after] = await debitBalance(trx, cost, now, usage.orgId);
     if (!after) throw new Error(`No billing account for organization ${usage.orgId}`);
     return after;

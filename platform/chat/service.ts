@@ -722,7 +722,7 @@ async function meterCompletion(
   count: TokenCount,
   outcome: "completed" | "stopped" | "failed",
 ) {
-  // The completion's time, not a later attempt's: the month it counts against, and its usage row's unless written late.
+  // The completion's time, not a later attempt's: the day and month its charge counts in, unless written late.
   const metering: Metering = { caller, model, receiptId, count, outcome, at: deps.now() };
   const write = () => writeMetering(deps, metering);
   try {
@@ -834,10 +834,10 @@ export async function chargeInterrupted(deps: Deps, receiptId: string, progress:
 }
 
 /**
- * A usage row written this long after its completion is stamped with the time it is written (as its
- * ledger row always is): the usage roll-ups (0092) have counted up to ROLLUP_GRACE_MS ago, and a row
- * behind them was in the ledger and the CSV but never in the usage report. The month still counts it at
- * its completion.
+ * A charge written this long after its completion is stamped with the time it is written: the usage
+ * roll-ups (0092) have counted up to ROLLUP_GRACE_MS ago, and a row behind them was in the ledger and the
+ * CSV but never in the usage report. Its usage row, its ledger row and the month counters all take that
+ * one stamp, so no report puts it on another day or month than another (audit O, O5).
  */
 const LATE_WRITE_MS = ROLLUP_GRACE_MS / 2;
 
@@ -873,7 +873,7 @@ async function writeMetering(deps: Deps, { caller, model, receiptId, count, outc
   if (waived) {
     // The hold is released and the usage row written, with no ledger row: there is no charge to show.
     await deps.db.transaction().execute(async (trx) => {
-      await settleWithin(trx, at, { orgId: caller.orgId, tokenId: caller.tokenId, receiptId, costMicros: 0 });
+      await settleWithin(trx, stampedAt, { orgId: caller.orgId, tokenId: caller.tokenId, receiptId, costMicros: 0 });
       await usageRow(trx);
     });
     return;
@@ -887,10 +887,11 @@ async function writeMetering(deps: Deps, { caller, model, receiptId, count, outc
       model: model.name,
       rateCardId: model.rate_card_id,
       costMicros: cost,
+      at: stampedAt,
       description: `Chat: ${count.promptTokens} input + ${count.completionTokens} output tokens${count.estimated ? " (estimated)" : ""}${how}`,
     },
     async (trx) => {
-      await settleWithin(trx, at, { orgId: caller.orgId, tokenId: caller.tokenId, receiptId, costMicros: cost });
+      await settleWithin(trx, stampedAt, { orgId: caller.orgId, tokenId: caller.tokenId, receiptId, costMicros: cost });
       await usageRow(trx);
     },
   );
