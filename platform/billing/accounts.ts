@@ -106,7 +106,8 @@ export async function setAutoPaymentConfig(deps: Deps, orgId: number, input: Aut
           auto_enabled: 1,
           auto_threshold_micros: dollarsToMicros(input.thresholdAmount),
           auto_recharge_micros: dollarsToMicros(input.rechargeAmount),
-          recharge_claimed_at: null,
+          // The claim is kept: a recharge under way when the form is saved must not be doubled by the
+          // recharge the save starts (saveAutoPaymentConfig). An expired one is free anyway.
           updated_at: deps.now(),
         })
         .where("org_id", "=", orgId)

@@ -1,13 +1,16 @@
 import { randomUUID } from "node:crypto";
-import type { RechargeStatus } from "@contract/billing";
+import { sql } from "kysely";
+import type { AutoPayment, BillingConfig, RechargeStatus } from "@contract/billing";
 import { amountError, INVOICE_REFUSAL, NO_PAYMENT_METHOD, rechargeCapReason } from "@contract/billing";
+import { exactDollars } from "@contract/money";
 import type { Deps } from "../context";
 import { PlatformError } from "../http/errors";
 import { PaymentDeclined } from "../providers/stripe";
-import { account, getBalance, payments } from "./accounts";
+import type { SpendRefused } from "../spend/reservations";
+import { account, getBalance, payments, setAutoPaymentConfig } from "./accounts";
 import type { CreditKind } from "./ledger";
 import { CREDIT_DESCRIPTIONS, debitUsage } from "./ledger";
-import { centsToMicros, dollarsToMicros, microsToCents } from "./money";
+import { centsToMicros, dollarsToMicros, microsToCents, microsToDollars } from "./money";
 import { creditIntent, markIntent, rechargeKey, recordIntent } from "./payment-intents";
 
 const DAY_MS = 24 * 60 * 60_000;
@@ -71,8 +74,21 @@ export async function addFunds(deps: Deps, orgId: number, amount: number, key?: 
   return { balance: await getBalance(deps, orgId) };
 }
 
-/** Charges one recharge if the balance is under the threshold and no other recharge holds the claim. */
-export async function autoRecharge(deps: Deps, orgId: number): Promise<boolean> {
+/*
+ * When an auto-mode organization is recharged: when what it can spend (its balance less what running
+ * requests hold) is under its threshold; or is nothing at all, which a threshold of $0 means (admission
+ * never lets what can be spent go below $0, so "under $0" would never come); or, for a request refused
+ * for balance, falls short of that request by no more than one recharge (audit O, O1). The debit,
+ * the refusal, the saved configuration and the reconciler's pass all ask the same question.
+ */
+const spendable = sql<number>`(balance_micros - reserved_micros)`;
+
+/**
+ * Takes the account's recharge claim when it needs a recharge (see above; `needMicros`: the refused
+ * request's hold) and no other recharge holds the claim, within the daily limit. Only the database:
+ * the charge is chargeClaimed's.
+ */
+async function claimRecharge(deps: Deps, orgId: number, needMicros = 0) {
   const claimedAt = deps.now();
   const claimed = await deps.db
     .updateTable("billing_accounts")
@@ -81,36 +97,151 @@ export async function autoRecharge(deps: Deps, orgId: number): Promise<boolean> 
     .where("payment_mode", "=", "auto")
     .where("auto_enabled", "=", 1)
     .where("payment_method_id", "is not", null)
-    .where((eb) => eb("balance_micros", "<", eb.ref("auto_threshold_micros")))
+    .where("auto_recharge_micros", "is not", null)
+    .where((eb) => {
+      const needs = [eb(spendable, "<", eb.ref("auto_threshold_micros")), eb(spendable, "<=", 0)];
+      if (needMicros > 0)
+        needs.push(eb.and([eb(spendable, "<", needMicros), eb(sql<number>`balance_micros - reserved_micros + auto_recharge_micros`, ">=", needMicros)]));
+      return eb.or(needs);
+    })
     .where((eb) => eb.or([eb("recharge_claimed_at", "is", null), eb("recharge_claimed_at", "<", claimedAt - RECHARGE_CLAIM_MS)]))
     .returningAll()
     .executeTakeFirst();
-  if (!claimed || claimed.auto_recharge_micros === null) return false;
-  if (await rechargeLimitReached(deps, claimed.org_id, claimed.recharges_per_day, claimedAt)) return false;
+  if (!claimed || claimed.auto_recharge_micros === null) return null;
+  if (await rechargeLimitReached(deps, claimed.org_id, claimed.recharges_per_day, claimedAt)) return null;
+  return { account: claimed, amountMicros: claimed.auto_recharge_micros, claimedAt };
+}
+
+type RechargeClaim = NonNullable<Awaited<ReturnType<typeof claimRecharge>>>;
+
+async function chargeClaimed(deps: Deps, { account: a, amountMicros, claimedAt }: RechargeClaim): Promise<void> {
   // Keyed by the claim, so a retried request is still one charge.
-  await chargeAndCredit(deps, claimed, claimed.auto_recharge_micros, "auto_recharge", rechargeKey(orgId, claimedAt));
+  await chargeAndCredit(deps, a, amountMicros, "auto_recharge", rechargeKey(a.org_id, claimedAt));
   // Released only after success (the credit releases it too, unless the webhook credited first): a
   // declined card is not retried on every debit, but after the claim expires.
   await deps.db
     .updateTable("billing_accounts")
     .set({ recharge_claimed_at: null })
-    .where("org_id", "=", orgId)
+    .where("org_id", "=", a.org_id)
     .where("recharge_claimed_at", "=", claimedAt)
     .execute();
+}
+
+/** Charges one recharge if the account needs one (see above) and no other recharge holds the claim. */
+export async function autoRecharge(deps: Deps, orgId: number, needMicros = 0): Promise<boolean> {
+  const claim = await claimRecharge(deps, orgId, needMicros);
+  if (!claim) return false;
+  await chargeClaimed(deps, claim);
   return true;
 }
 
-/** Automatic recharges (not failed) in the 24 hours before `now`; a pending one counts, it may have charged. */
-async function rechargesInLastDay(deps: Deps, orgId: number, now: number): Promise<number> {
+/** Runs a recharge in the background: its caller answers without waiting for the card's provider (decision 0102). */
+function inBackground(deps: Deps, orgId: number, recharge: Promise<unknown>): void {
+  const done = recharge.then(
+    () => {},
+    (error) => console.error(`Auto-recharge of organization ${orgId} failed:`, error),
+  );
+  const entry = { db: deps.db, done };
+  rechargesUnderway.add(entry);
+  void done.finally(() => rechargesUnderway.delete(entry));
+}
+
+/**
+ * A priced request refused for balance in auto mode: the recharge that would let the organization spend
+ * again is claimed here and charged in the background, so the 402 never waits for the card's provider
+ * and concurrent refusals start one charge (the claim). Returns the refusal's message: it says when a
+ * recharge has started. Only the refusal path pays for this; an admitted request reads nothing more.
+ */
+export async function refusedForBalance(deps: Deps, orgId: number, refusal: SpendRefused): Promise<string> {
+  const short = refusal.shortOfBalance;
+  if (!short?.autoRecharge || !deps.config.stripe) return refusal.message;
+  let claim: RechargeClaim | null;
+  try {
+    claim = await claimRecharge(deps, orgId, short.needMicros);
+  } catch (error) {
+    console.error(`Auto-recharge of organization ${orgId} could not be started:`, error);
+    return refusal.message;
+  }
+  if (!claim) return refusal.message;
+  inBackground(deps, orgId, chargeClaimed(deps, claim));
+  return rechargeStartedMessage(short.needMicros, short.availableMicros, claim.amountMicros);
+}
+
+/** The 402 of a request refused for balance while the automatic recharge it started is being charged. */
+export function rechargeStartedMessage(needMicros: number, availableMicros: number, rechargeMicros: number): string {
+  const refused = `Insufficient balance: this request may cost up to ${exactDollars(microsToDollars(needMicros))}, ${exactDollars(microsToDollars(Math.max(0, availableMicros)))} is available.`;
+  const recharge = `An automatic recharge of ${exactDollars(microsToDollars(rechargeMicros))} has started`;
+  return Math.max(0, availableMicros) + rechargeMicros >= needMicros
+    ? `${refused} ${recharge}: try again in a moment.`
+    : `${refused} ${recharge}, which is not enough for this request. Add funds to use this model.`;
+}
+
+/**
+ * `POST /billing/auto-payment-config`: an organization that turns automatic recharge on while its
+ * balance is already under the threshold (a new one at $0) is recharged now, in the background: no debit
+ * would ever come to start it, as nothing can be admitted.
+ */
+export async function saveAutoPaymentConfig(deps: Deps, orgId: number, input: AutoPayment): Promise<BillingConfig> {
+  const saved = await setAutoPaymentConfig(deps, orgId, input);
+  if (input.enabled) inBackground(deps, orgId, autoRecharge(deps, orgId));
+  return saved;
+}
+
+/**
+ * The reconciler's pass (every minute): auto-mode accounts that need a recharge and whose claim is free
+ * or expired. They are those nothing else would recharge: a declined or unreachable recharge, a refund or
+ * chargeback that took the balance under the threshold, a new card, a paused day that has passed. The
+ * daily limit counts declined attempts too, so a declined card is tried at most that often a day.
+ */
+export async function rechargeWaitingAccounts(deps: Deps): Promise<{ recharged: number }> {
+  if (!deps.config.stripe) return { recharged: 0 };
+  const now = deps.now();
+  const due = await deps.db
+    .selectFrom("billing_accounts")
+    .select("org_id")
+    .where("payment_mode", "=", "auto")
+    .where("auto_enabled", "=", 1)
+    .where("payment_method_id", "is not", null)
+    .where("auto_recharge_micros", "is not", null)
+    .where((eb) => eb.or([eb(spendable, "<", eb.ref("auto_threshold_micros")), eb(spendable, "<=", 0)]))
+    .where((eb) => eb.or([eb("recharge_claimed_at", "is", null), eb("recharge_claimed_at", "<", now - RECHARGE_CLAIM_MS)]))
+    .orderBy("org_id")
+    .limit(100)
+    .execute();
+  let recharged = 0;
+  for (const { org_id: orgId } of due) {
+    try {
+      if (await autoRecharge(deps, orgId)) recharged += 1;
+    } catch (error) {
+      console.error(`Auto-recharge of organization ${orgId} failed; the claim's expiry allows another attempt:`, error);
+    }
+  }
+  return { recharged };
+}
+
+/**
+ * Automatic recharges tried in the 24 hours before `now`: a pending one counts, it may have charged, and
+ * a declined one too, so a declined card is not tried again without end (audit O, O1); but not one
+ * declined before the organization's last successful payment (a new card that added funds has worked).
+ */
+async function rechargesInLastDay(deps: Deps, orgId: number, now: number): Promise<{ tried: number; declined: number }> {
+  const lastPaid = deps.db
+    .selectFrom("payment_intents")
+    .select((eb) => eb.fn.max("created_at").as("at"))
+    .where("org_id", "=", orgId)
+    .where("status", "in", ["succeeded", "credited"]);
   const row = await deps.db
     .selectFrom("payment_intents")
-    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .select((eb) => [
+      eb.fn.countAll<number>().as("tried"),
+      eb.fn.sum<number | string | null>(eb.case().when("status", "=", "failed").then(1).else(0).end()).as("declined"),
+    ])
     .where("org_id", "=", orgId)
     .where("kind", "=", "auto_recharge")
-    .where("status", "!=", "failed")
     .where("created_at", ">", now - DAY_MS)
+    .where((eb) => eb.or([eb("status", "!=", "failed"), eb("created_at", ">", eb.fn.coalesce(lastPaid, eb.val(0)))]))
     .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return { tried: Number(row.tried), declined: Number(row.declined ?? 0) };
 }
 
 /**
@@ -119,13 +250,20 @@ async function rechargesInLastDay(deps: Deps, orgId: number, now: number): Promi
  * again when the claim expires rather than on every debit. The first refusal's time is kept.
  */
 async function rechargeLimitReached(deps: Deps, orgId: number, perDay: number, now: number): Promise<boolean> {
-  if ((await rechargesInLastDay(deps, orgId, now)) < perDay) return false;
+  const { tried, declined } = await rechargesInLastDay(deps, orgId, now);
+  if (tried < perDay) return false;
+  const reason = declined > 0 ? declinedRechargesReason(perDay, declined) : rechargeCapReason(perDay);
   await deps.db
     .updateTable("billing_accounts")
-    .set((eb) => ({ recharge_refused_at: eb.fn.coalesce("recharge_refused_at", eb.val(now)), recharge_refused_reason: rechargeCapReason(perDay) }))
+    .set((eb) => ({ recharge_refused_at: eb.fn.coalesce("recharge_refused_at", eb.val(now)), recharge_refused_reason: reason }))
     .where("org_id", "=", orgId)
     .execute();
   return true;
+}
+
+/** Why automatic recharges are paused when cards declined some of the day's attempts (/billing shows it after "Automatic recharge paused: "). */
+export function declinedRechargesReason(perDay: number, declined: number): string {
+  return `${perDay} recharge${perDay === 1 ? "" : "s"} tried today (${declined} declined by the card), the daily limit`;
 }
 
 /** GET /billing/recharges: the daily limit, and the refused recharge until a charge succeeds again. */
@@ -138,27 +276,21 @@ export async function getRechargeStatus(deps: Deps, orgId: number): Promise<Rech
 }
 
 /**
- * Meters a completion: the debit (ledger row and balance, one transaction), then, if an auto-mode
- * balance fell under the threshold, at most one auto-recharge, started and not waited for: the answer
+ * Meters a completion: the debit (ledger row and balance, one transaction), then, if what an auto-mode
+ * organization can spend fell under the threshold (or to nothing), at most one auto-recharge, started and not waited for: the answer
  * being metered does not wait on the card's provider (decision 0102). The claim keeps it at most once.
  */
 export async function recordUsage(deps: Deps, usage: Parameters<typeof debitUsage>[1], within?: Parameters<typeof debitUsage>[2]): Promise<void> {
   const after = await debitUsage(deps, usage, within);
-  if (after.payment_mode === "auto" && after.auto_enabled && after.auto_threshold_micros !== null && after.balance_micros < after.auto_threshold_micros) {
-    const done = autoRecharge(deps, usage.orgId).then(
-      () => {},
-      (error) => console.error(`Auto-recharge of organization ${usage.orgId} failed:`, error),
-    );
-    const entry = { db: deps.db, done };
-    rechargesUnderway.add(entry);
-    void done.finally(() => rechargesUnderway.delete(entry));
-  }
+  if (after.payment_mode !== "auto" || !after.auto_enabled || after.auto_threshold_micros === null) return;
+  const spendableAfter = after.balance_micros - after.reserved_micros;
+  if (spendableAfter < after.auto_threshold_micros || spendableAfter <= 0) inBackground(deps, usage.orgId, autoRecharge(deps, usage.orgId));
 }
 
-/** Recharges started by debits and not yet finished, with the database each writes to. */
+/** Recharges started in the background and not yet finished, with the database each writes to. */
 const rechargesUnderway = new Set<{ db: Deps["db"]; done: Promise<void> }>();
 
-/** Resolves once the recharges debits started on this database have finished: a stop waits for them before closing it. */
+/** Resolves once the recharges started on this database have finished: a stop waits for them before closing it. */
 export async function rechargesFinished(deps: Deps): Promise<void> {
   await Promise.all([...rechargesUnderway].filter((entry) => entry.db === deps.db).map((entry) => entry.done));
 }

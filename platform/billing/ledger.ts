@@ -92,7 +92,7 @@ const debitBalance = compiledOnce((db, cost: number, updatedAt: number, orgId: n
     .updateTable("billing_accounts")
     .set((eb) => ({ balance_micros: eb("balance_micros", "-", cost), updated_at: updatedAt }))
     .where("org_id", "=", orgId)
-    .returning(["balance_micros", "payment_mode", "auto_enabled", "auto_threshold_micros"]),
+    .returning(["balance_micros", "reserved_micros", "payment_mode", "auto_enabled", "auto_threshold_micros"]),
 );
 
 /**

@@ -6,6 +6,8 @@ import { account, payments } from "./accounts";
 import { CREDIT_DESCRIPTIONS, creditPayment } from "./ledger";
 import { centsToMicros, microsToCents } from "./money";
 import { runPeriodically } from "../periodic";
+// A cycle (charges.ts records its intents here), used only inside functions, never as the modules load.
+import { rechargeWaitingAccounts } from "./charges";
 
 /**
  * Charges are recorded before the provider is called (`pending`), then `succeeded` or `failed` with
@@ -178,9 +180,18 @@ async function reconcileOne(deps: Deps, row: IntentRow): Promise<boolean> {
 }
 
 /**
- * Reconciliation at start and every minute, one run at a time. `stop()` (graceful shutdown) clears the
- * timer and waits for a run in progress.
+ * Reconciliation at start and every minute, one run at a time, then the automatic recharges nothing else
+ * would start (rechargeWaitingAccounts). `stop()` (graceful shutdown) clears the timer and waits for a
+ * run in progress.
  */
 export function startPaymentReconciler(deps: Deps, everyMs = RECONCILE_EVERY_MS): { stop: () => Promise<void> } {
-  return runPeriodically("Payment reconciliation", () => reconcilePayments(deps), everyMs, { atStart: true });
+  return runPeriodically(
+    "Payment reconciliation",
+    async () => {
+      await reconcilePayments(deps);
+      await rechargeWaitingAccounts(deps);
+    },
+    everyMs,
+    { atStart: true },
+  );
 }

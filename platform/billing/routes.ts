@@ -5,8 +5,8 @@ import type { PlatformEnv } from "../context";
 import { PlatformError } from "../http/errors";
 import { inOrganization, signedIn } from "../http/middleware";
 import { valid } from "../http/validate";
-import { getBalance, getConfig, getPaymentMethod, setAutoPaymentConfig } from "./accounts";
-import { addFunds, getRechargeStatus } from "./charges";
+import { getBalance, getConfig, getPaymentMethod } from "./accounts";
+import { addFunds, getRechargeStatus, saveAutoPaymentConfig } from "./charges";
 import { getLedger } from "./ledger";
 import { ledgerCsv } from "./ledger-export";
 import { ledgerExportQuerySchema } from "@contract/usage";
@@ -52,7 +52,7 @@ export const billingRoutes = new Hono<PlatformEnv>()
     return c.json(await addFunds(c.var.deps, c.var.membership.orgId, body.amount, body.idempotencyKey));
   })
   .post("/auto-payment-config", valid("json", autoPaymentSchema), async (c) =>
-    c.json(await setAutoPaymentConfig(c.var.deps, c.var.membership.orgId, c.req.valid("json"))),
+    c.json(await saveAutoPaymentConfig(c.var.deps, c.var.membership.orgId, c.req.valid("json"))),
   )
   // Spend control (issue 11): the organization's monthly cap, set by admins.
   .get("/spend-cap", async (c) => c.json(await getSpendCap(c.var.deps, c.var.membership.orgId)))

@@ -10,7 +10,7 @@ import type { UpstreamReply } from "../providers/upstream";
 import { upstreamKey } from "../models/upstream-keys";
 import { isUpstreamTimeout, postChatCompletion, replyOf, UPSTREAM_TIMEOUT_MS } from "../providers/upstream";
 import { builtinChatCompletion } from "../providers/upstream-builtin";
-import { recordUsage } from "../billing/charges";
+import { recordUsage, refusedForBalance } from "../billing/charges";
 import type { DB } from "../db";
 import { compiledOnce } from "../db/compiled";
 import { extendReservation, release, reserve, settleWithin, SpendRefused } from "../spend/reservations";
@@ -175,7 +175,9 @@ export async function chatCompletion(deps: Deps, caller: ChatCaller, body: ChatR
     try {
       await reserve(deps, { orgId: caller.orgId, tokenId: caller.tokenId, tokenBudgeted: caller.tokenBudgeted, receiptId, amountMicros: held });
     } catch (error) {
-      if (error instanceof SpendRefused) throw new ChatError(402, error.message, "insufficient_quota", { code: "insufficient_quota" });
+      // Refused for balance in auto mode, the recharge that lets it spend again starts here (off the answer's path).
+      if (error instanceof SpendRefused)
+        throw new ChatError(402, await refusedForBalance(deps, caller.orgId, error), "insufficient_quota", { code: "insufficient_quota" });
       throw error;
     }
   }

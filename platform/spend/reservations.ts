@@ -16,6 +16,13 @@ export function monthKey(now: number): string {
 /** A refusal of admission: 402 with the message the client reads. */
 export class SpendRefused extends Error {
   readonly status = 402 as const;
+  constructor(
+    message: string,
+    /** Set when the balance refused it: what was asked, what could be spent, and whether automatic recharge is on (auto mode). */
+    readonly shortOfBalance?: { needMicros: number; availableMicros: number; autoRecharge: boolean },
+  ) {
+    super(message);
+  }
 }
 
 export interface Admission {
@@ -143,7 +150,12 @@ async function accountRefusal(trx: DB, orgId: number, r: number, m: string): Pro
   if (!a) return new SpendRefused(insufficientBalanceMessage(microsToDollars(r), 0));
   const spent = a.month_key !== null && a.month_key >= m ? a.month_spent_micros : 0;
   if (a.payment_mode !== "invoice" && a.balance_micros - a.reserved_micros < r) {
-    return new SpendRefused(insufficientBalanceMessage(microsToDollars(r), microsToDollars(a.balance_micros - a.reserved_micros)));
+    const available = a.balance_micros - a.reserved_micros;
+    return new SpendRefused(insufficientBalanceMessage(microsToDollars(r), microsToDollars(available)), {
+      needMicros: r,
+      availableMicros: available,
+      autoRecharge: a.payment_mode === "auto" && Boolean(a.auto_enabled),
+    });
   }
   return new SpendRefused(monthlyCapMessage(microsToDollars(r), microsToDollars(a.monthly_cap_micros ?? 0), microsToDollars(spent + a.reserved_micros)));
 }

@@ -231,7 +231,10 @@ describe("charges never lost after a crash", () => {
     await platform();
     const admin = await h.admin();
     await addCard(admin);
+    // Above the threshold as it is saved: saving it under the threshold would recharge at once.
+    await admin.call("POST", "/billing/add-funds", { amount: 15 });
     await admin.call("POST", "/billing/auto-payment-config", { enabled: true, thresholdAmount: 10, rechargeAmount: 20 });
+    await rechargesFinished(h.deps);
     // The recharge claimed, recorded its intent, and Stripe charged the card; then the process was killed.
     const claimedAt = clock;
     await h.deps.db.updateTable("billing_accounts").set({ recharge_claimed_at: claimedAt }).where("org_id", "=", admin.orgId).execute();
@@ -243,7 +246,7 @@ describe("charges never lost after a crash", () => {
     // A debit that takes the balance under the threshold recharges at once, not after the claim expires.
     const recharges = fake.successfulCharges.length;
     clock += 1000;
-    await recordUsage(h.deps, { orgId: admin.orgId, model: "m", rateCardId: null, costMicros: 15_000_000, description: "use" });
+    await recordUsage(h.deps, { orgId: admin.orgId, model: "m", rateCardId: null, costMicros: 30_000_000, description: "use" });
     await rechargesFinished(h.deps);
     expect(fake.successfulCharges.length).toBe(recharges + 1);
   });
