@@ -1,6 +1,7 @@
 import pg from "pg";
 import { afterAll } from "vitest";
 import { createPlatform } from "../../platform/app";
+import { rechargesFinished } from "../../platform/billing/charges";
 import type { PlatformConfig } from "../../platform/config";
 import type { Deps } from "../../platform/context";
 import { migrate, openDatabase } from "../../platform/db";
@@ -140,7 +141,12 @@ export async function createHarness(config: Partial<PlatformConfig> = {}, now: (
     return { admin: acme, member, outsider: await admin("Other") };
   };
 
-  return { deps, fetch, signIn, admin, join, team, close };
+  // As the server's stop does: a recharge started in the background finishes before its database closes.
+  const closeAfterRecharges = async () => {
+    await rechargesFinished(deps);
+    await close();
+  };
+  return { deps, fetch, signIn, admin, join, team, close: closeAfterRecharges };
 }
 
 /** The name=value pairs of a response's Set-Cookie headers, as a Cookie header (deleted ones left out). */
