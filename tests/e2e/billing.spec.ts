@@ -224,6 +224,9 @@ test.describe("money in and out", () => {
   test("a sub-cent debit shows -$0.00 with its exact amount; a refused recharge and the daily limit show", async ({ page }) => {
     const { orgId } = await signInWithOrganization(page, "SubCent");
     await addCardWithRequests(page);
+    // Above the threshold before auto-reload is turned on: saving it under the threshold would start a
+    // recharge (audit O, O1), whose credit could land after the pause below and clear it.
+    await writeDatabase([{ sql: "update billing_accounts set balance_micros = 15000000 where org_id = ?", params: [orgId] }]);
     const saved = await page.request.post("/api/v1/billing/auto-payment-config", { data: { enabled: true, thresholdAmount: 10, rechargeAmount: 20 } });
     expect(saved.ok()).toBe(true);
     await writeDatabase([
