@@ -85,11 +85,11 @@ export function insufficientBalanceMessage(worstCase: number, available: number)
 }
 
 export function monthlyCapMessage(worstCase: number, cap: number, spent: number): string {
-  return `Monthly spend cap reached: this request may cost up to ${exactDollars(worstCase)}, and the organization has used ${exactDollars(spent)} of its ${exactDollars(cap)} cap this month.`;
+  return `Monthly spend cap reached: this request may cost up to ${exactDollars(worstCase)}, and the organization has used ${exactDollars(spent)} of its ${exactDollars(cap)} cap this month (UTC).`;
 }
 
 export function tokenBudgetMessage(worstCase: number, budget: number, spent: number, period: "total" | "month"): string {
-  const when = period === "month" ? " this month" : "";
+  const when = period === "month" ? " this month (UTC)" : "";
   return `Token budget exceeded: this request may cost up to ${exactDollars(worstCase)}, and this API token has used ${exactDollars(spent)} of its ${exactDollars(budget)} budget${when}.`;
 }
 

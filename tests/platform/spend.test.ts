@@ -241,7 +241,7 @@ describe("admission by reservation", () => {
     const refused = answers.filter((a) => a.status === 402);
     expect(served).toBe(12);
     expect(refused[0].message).toMatch(
-      /^Monthly spend cap reached: this request may cost up to \$0\.0200\d+, and the organization has used \$0\.2\d+ of its \$0\.25 cap this month\.$/,
+      /^Monthly spend cap reached: this request may cost up to \$0\.0200\d+, and the organization has used \$0\.2\d+ of its \$0\.25 cap this month \(UTC\)\.$/,
     );
     const state = await (await admin.call("GET", "/billing/spend-cap")).json();
     expect(state.spentThisMonth).toBeLessThanOrEqual(0.25);
