@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData, useRevalidator, useSearchParams } from "@remix-run/react";
 import { Code2, SendHorizontal, Square } from "lucide-react";
 import type { FormEvent, KeyboardEvent, RefObject } from "react";
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { DialogLink } from "~/components/UrlDialog";
 import { API_DIALOG, ApiExamplesDialog } from "~/features/chat/ApiExamplesDialog";
 import { ChatMessageView } from "~/features/chat/ChatMessageView";
@@ -17,6 +17,7 @@ import type { ReplyEnd } from "~/features/chat/use-chat-stream";
 import { useChatStream, useRetryCountdown } from "~/features/chat/use-chat-stream";
 import { statusOf } from "~/features/models/status";
 import { useModelStatus } from "~/features/models/use-model-status";
+import { useFocusOnRemoval } from "~/lib/focus-on-removal";
 import { useTimeZone } from "~/lib/use-time-zone";
 import { listModels, modelMetrics, modelStatuses } from "~/platform/models.server";
 import { requireAccess } from "~/session.server";
@@ -57,13 +58,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
  */
 function StopButton({ onStop, inputRef }: { onStop: () => void; inputRef: RefObject<HTMLTextAreaElement> }) {
   const button = useRef<HTMLButtonElement>(null);
-  useLayoutEffect(() => {
-    const element = button.current;
-    const box = inputRef.current;
-    return () => {
-      if (element && element === document.activeElement) box?.focus();
-    };
-  }, [inputRef]);
+  useFocusOnRemoval(button, inputRef);
   return (
     <button type="button" ref={button} className="btn btn-error" onClick={onStop}>
       <Square className="size-4" aria-hidden />
@@ -89,13 +84,7 @@ function RetryNotice({
   inputRef: RefObject<HTMLTextAreaElement>;
 }) {
   const cancel = useRef<HTMLButtonElement>(null);
-  useLayoutEffect(() => {
-    const element = cancel.current;
-    const box = inputRef.current;
-    return () => {
-      if (element && element === document.activeElement) box?.focus();
-    };
-  }, [inputRef]);
+  useFocusOnRemoval(cancel, inputRef);
   return (
     <div className="alert alert-warning">
       <span role="status">{RETRY_NOTICES[status]}</span>

@@ -3,30 +3,22 @@ import os from "node:os";
 import path from "node:path";
 import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
-import { DatabaseStartError, migrate, migrationsLine, openDatabase, openMigrated } from "../../platform/db";
+import { migrate, migrationsLine, openDatabase, openMigrated } from "../../platform/db";
 import { closedPort } from "./closed-port";
+import { startRefusal } from "./start-refusal";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "database-start-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-async function refusal(promise: Promise<unknown>): Promise<DatabaseStartError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(DatabaseStartError);
-  return error as DatabaseStartError;
-}
-
 describe("a database that can't be used stops the start with one line (audit F L1)", () => {
   it("names DATABASE_URL's host, port and database, never the password", async () => {
     const port = await closedPort();
-    const error = await refusal(openMigrated({ url: `postgres://console:hunter2@127.0.0.1:${port}/console` }));
+    const error = await startRefusal(openMigrated({ url: `postgres://console:hunter2@127.0.0.1:${port}/console` }));
     expect(error.message).toBe(`Cannot connect to DATABASE_URL (127.0.0.1:${port}/console): connect ECONNREFUSED 127.0.0.1:${port}`);
   });
 
   it("names a DATABASE_PATH that can't be opened", async () => {
-    const error = await refusal(openMigrated({ path: dir }));
+    const error = await startRefusal(openMigrated({ path: dir }));
     expect(error.message).toBe(`Cannot open DATABASE_PATH (${dir}): unable to open database file`);
   });
 
@@ -36,7 +28,7 @@ describe("a database that can't be used stops the start with one line (audit F L
     // Something else already made a table the first migration creates.
     await sql`create table organizations (x integer)`.execute(db);
     await db.destroy();
-    const error = await refusal(openMigrated({ path: file }));
+    const error = await startRefusal(openMigrated({ path: file }));
     expect(error.message).toMatch(/^Migration 0001-foundation failed: .*organizations/);
   });
 
@@ -46,7 +38,7 @@ describe("a database that can't be used stops the start with one line (audit F L
     await migrate(db);
     await sql`insert into kysely_migration (name, timestamp) values ('0999-from-the-future', '2030-01-01T00:00:00.000Z')`.execute(db);
     await db.destroy();
-    const error = await refusal(openMigrated({ path: file }));
+    const error = await startRefusal(openMigrated({ path: file }));
     expect(error.message).toBe(
       "This database was migrated by a newer build (migration 0999-from-the-future). Run that build, or restore a backup taken before the upgrade.",
     );

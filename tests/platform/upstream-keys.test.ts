@@ -2,12 +2,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { DatabaseStartError } from "../../platform/db";
 import { applyModelsFile, clearStatusCache, modelStatuses, saveModel } from "../../platform/models/service";
 import { openUpstreamKeys } from "../../platform/models/upstream-keys";
 import type { FakeUpstream } from "../fakes/openai-upstream";
 import { startFakeUpstream } from "../fakes/openai-upstream";
 import type { Harness } from "./harness";
+import { startRefusal } from "./start-refusal";
 import { createHarness } from "./harness";
 
 const KEY = "sk-upstream-KEEP-ME-SECRET-123";
@@ -43,15 +43,6 @@ async function chat(name: string): Promise<number> {
   const response = await admin.call("POST", "/chat/completions", { model: name, messages: [{ role: "user", content: "Hi" }], stream: false });
   await response.text();
   return response.status;
-}
-
-async function refusal(work: Promise<unknown>): Promise<DatabaseStartError> {
-  const error = await work.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(DatabaseStartError);
-  return error as DatabaseStartError;
 }
 
 describe("upstream API keys sealed with UPSTREAM_KEYS_SECRET (decision 0112)", () => {
@@ -100,10 +91,10 @@ describe("upstream API keys sealed with UPSTREAM_KEYS_SECRET (decision 0112)", (
     await openUpstreamKeys(h.deps.db, SECRET);
     await saveModel(h.deps, model("sealed", KEY));
 
-    expect((await refusal(openUpstreamKeys(h.deps.db, undefined))).message).toBe(
+    expect((await startRefusal(openUpstreamKeys(h.deps.db, undefined))).message).toBe(
       "The upstream API keys in the database are sealed (model 'sealed'): set UPSTREAM_KEYS_SECRET to the secret they were sealed with.",
     );
-    expect((await refusal(openUpstreamKeys(h.deps.db, `another-${SECRET}`))).message).toBe(
+    expect((await startRefusal(openUpstreamKeys(h.deps.db, `another-${SECRET}`))).message).toBe(
       "UPSTREAM_KEYS_SECRET does not open the upstream API key of model 'sealed': set the secret the keys were sealed with.",
     );
     // The right secret opens it again.
