@@ -4,14 +4,24 @@
  * the zone's local days, and the audit page's filters are local days too.
  */
 
+/** Zones asked about, and the answer: every page asks for its viewer's, and building a formatter to find out costs more than the rest of the check. */
+const checked = new Map<string, string>();
+
 /** The zone if the runtime knows it, else UTC. */
 export function knownZone(tz: string | undefined): string {
   if (!tz) return "UTC";
-  try {
-    return new Intl.DateTimeFormat("en-US", { timeZone: tz }).resolvedOptions().timeZone;
-  } catch {
-    return "UTC";
+  let zone = checked.get(tz);
+  if (zone === undefined) {
+    try {
+      zone = new Intl.DateTimeFormat("en-US", { timeZone: tz }).resolvedOptions().timeZone;
+    } catch {
+      zone = "UTC";
+    }
+    // A cookie can say anything: the set stays bounded.
+    if (checked.size >= 1_000) checked.clear();
+    checked.set(tz, zone);
   }
+  return zone;
 }
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
