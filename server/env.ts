@@ -63,6 +63,15 @@ function oneOf<const T extends string>(values: readonly [T, ...T[]]) {
     });
 }
 
+/** A secret of at least 32 characters; the refusal says how long it is, never what it is. */
+const secret = z
+  .string()
+  .optional()
+  .refine(
+    (v) => v === undefined || v.length >= 32,
+    (v) => ({ message: `must be at least 32 characters (it has ${v?.length})` }),
+  );
+
 /** An absolute URL; unset (or empty) is undefined, for `.default(…)` to fill. */
 const url = z
   .string()
@@ -124,21 +133,9 @@ const schema = z.object({
   DATABASE_PATH: z.string().default("data/console.db"),
   DATABASE_URL: databaseUrl,
   PLATFORM_URL: url,
-  SESSION_SECRET: z
-    .string()
-    .optional()
-    .refine(
-      (v) => v === undefined || v.length >= 32,
-      (v) => ({ message: `must be at least 32 characters (it has ${v?.length})` }),
-    ),
+  SESSION_SECRET: secret,
   /** Seals the models' upstream API keys in the database (platform/models/upstream-keys.ts). */
-  UPSTREAM_KEYS_SECRET: z
-    .string()
-    .optional()
-    .refine(
-      (v) => v === undefined || v.length >= 32,
-      (v) => ({ message: `must be at least 32 characters (it has ${v?.length})` }),
-    ),
+  UPSTREAM_KEYS_SECRET: secret,
   APP_ORIGIN: url,
   ORG_SIGNUP_ENABLED: flag(true),
   SYSTEM_ADMINS: z.string().default(""),
