@@ -20,6 +20,7 @@ import { countTokens } from "gpt-tokenizer";
 import { FAKE_ANSWER_PIECES, FAKE_REASONING, FAKE_USAGE, startFakeUpstream, TOOL_ARGUMENT_PIECES } from "../fakes/openai-upstream";
 import type { Harness } from "./harness";
 import { createHarness } from "./harness";
+import { saveFakeModels } from "./fake-models";
 
 let fake: FakeUpstream;
 let h: Harness;
@@ -32,32 +33,12 @@ afterEach(() => h?.close());
 
 async function setup(config: Parameters<typeof createHarness>[0] = {}, now?: () => number) {
   h = await createHarness(config, now);
-  for (const upstream of [
-    "echo",
-    "think",
-    "slow",
-    "hang",
-    "no-usage",
-    "rate-limited",
-    "warming",
-    "keep-alive",
-    "tool-call",
-    "bad-key",
-    "bad-request",
-    "odd-usage",
-    "slow-first",
-  ]) {
-    await saveModel(h.deps, {
-      name: `fake-${upstream}`,
-      displayName: `Fake ${upstream}`,
-      provider: "vllm",
-      contextSize: 32768,
-      baseUrl: fake.url,
-      apiKey: "sk-upstream",
-      upstreamModel: upstream,
-      rateCard: { id: `rc-${upstream}`, inputPerMillion: 1, outputPerMillion: 2 },
-    });
-  }
+  await saveFakeModels(
+    h.deps,
+    fake.url,
+    ["echo", "think", "slow", "hang", "no-usage", "rate-limited", "warming", "keep-alive", "tool-call", "bad-key", "bad-request", "odd-usage", "slow-first"],
+    { apiKey: "sk-upstream" },
+  );
   const admin = await h.admin();
   await credit(admin.orgId, 10);
   return admin;

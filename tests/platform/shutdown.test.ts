@@ -5,13 +5,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createPlatform } from "../../platform/app";
 import { creditPayment } from "../../platform/billing/ledger";
 import { SHUTTING_DOWN_MESSAGE } from "../../platform/chat/service";
-import { saveModel } from "../../platform/models/service";
 import { mountEmbedded } from "../../server/platform";
 import { createStreamTracker, handleShutdown } from "../../server/shutdown";
 import type { FakeUpstream } from "../fakes/openai-upstream";
 import { startFakeUpstream } from "../fakes/openai-upstream";
 import type { Harness } from "./harness";
 import { createHarness } from "./harness";
+import { saveFakeModels } from "./fake-models";
 
 let fake: FakeUpstream;
 let h: Harness;
@@ -25,17 +25,7 @@ afterEach(() => h?.close());
 /** A platform with priced models on the fake upstream's `slow`, `hang` and `slow-first`, and an admin with $10. */
 async function platformWithModels() {
   h = await createHarness();
-  for (const upstream of ["slow", "hang", "slow-first"]) {
-    await saveModel(h.deps, {
-      name: `fake-${upstream}`,
-      displayName: upstream,
-      provider: "vllm",
-      contextSize: 8192,
-      baseUrl: fake.url,
-      upstreamModel: upstream,
-      rateCard: { id: `rc-${upstream}`, inputPerMillion: 1, outputPerMillion: 2 },
-    });
-  }
+  await saveFakeModels(h.deps, fake.url, ["slow", "hang", "slow-first"], { contextSize: 8192 });
   const admin = await h.admin();
   await creditPayment(h.deps, { orgId: admin.orgId, paymentIntentId: `pi_shutdown_${Date.now()}`, amountMicros: 10e6, description: "Test funds" });
   return admin;

@@ -9,6 +9,7 @@ import type { FakeUpstream } from "../fakes/openai-upstream";
 import { FAKE_ANSWER_PIECES, FAKE_USAGE, LIMIT_PROMPT_TOKENS, startFakeUpstream } from "../fakes/openai-upstream";
 import type { Harness } from "./harness";
 import { createHarness } from "./harness";
+import { saveFakeModels } from "./fake-models";
 
 /**
  * Spend control (issue 11, decision 0084): concurrent requests never spend more than the balance, the
@@ -33,17 +34,7 @@ let payments = 0;
 async function setup(balance = 10) {
   clock = Date.now();
   h = await createHarness({}, () => clock);
-  for (const upstream of ["to-the-limit", "echo", "streams-anyway", "hang", "long"]) {
-    await saveModel(h.deps, {
-      name: `fake-${upstream}`,
-      displayName: `Fake ${upstream}`,
-      provider: "vllm",
-      contextSize: 32768,
-      baseUrl: fake.url,
-      upstreamModel: upstream,
-      rateCard: { id: `rc-${upstream}`, inputPerMillion: INPUT, outputPerMillion: OUTPUT },
-    });
-  }
+  await saveFakeModels(h.deps, fake.url, ["to-the-limit", "echo", "streams-anyway", "hang", "long"], { inputPerMillion: INPUT, outputPerMillion: OUTPUT });
   const admin = await h.admin();
   if (balance > 0) {
     payments += 1;

@@ -16,6 +16,7 @@ import { FAKE_ANSWER_PIECES, FAKE_USAGE, startFakeUpstream, UPSTREAM_KEY } from 
 import type { Harness } from "./harness";
 import { closedPort } from "./closed-port";
 import { createHarness } from "./harness";
+import { saveFakeModels } from "./fake-models";
 
 let fake: FakeUpstream;
 let h: Harness;
@@ -65,17 +66,7 @@ function expectNothingInternal(text: string) {
 /** The platform over HTTP as the server runs it, an organization with $10, and OpenAI's client with its token. */
 async function setup(config: Partial<PlatformConfig> = {}, now?: () => number) {
   h = await createHarness(config, now);
-  for (const upstream of UPSTREAMS) {
-    await saveModel(h.deps, {
-      name: `fake-${upstream}`,
-      displayName: upstream,
-      provider: "vllm",
-      contextSize: 32768,
-      baseUrl: fake.url,
-      upstreamModel: upstream,
-      rateCard: { id: `rc-${upstream}`, inputPerMillion: 1, outputPerMillion: 2 },
-    });
-  }
+  await saveFakeModels(h.deps, fake.url, UPSTREAMS);
   await saveModel(h.deps, {
     name: "fake-down",
     displayName: "down",
