@@ -27,6 +27,8 @@ export const AUDIT_ACTIONS = [
   "organization.payment_mode_changed",
   "credit.granted",
   "credit.reversed",
+  "upstream_keys.sealed",
+  "upstream_keys.unsealed",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -54,6 +56,8 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "organization.payment_mode_changed": "Payment mode changed",
   "credit.granted": "Credit granted",
   "credit.reversed": "Credit reversed",
+  "upstream_keys.sealed": "Upstream API keys sealed",
+  "upstream_keys.unsealed": "Upstream API keys unsealed",
 };
 
 export const auditEntrySchema = z.object({

@@ -41,6 +41,13 @@ describe("configuration", () => {
     // The secret itself is never repeated, only what is wrong with it.
     expect(refusal({ SESSION_SECRET: "short" })).toBe("Invalid configuration: SESSION_SECRET: must be at least 32 characters (it has 5)");
     expect(refusal({ UPSTREAM_KEYS_SECRET: "short" })).toBe("Invalid configuration: UPSTREAM_KEYS_SECRET: must be at least 32 characters (it has 5)");
+    expect(refusal({ UPSTREAM_KEYS_SECRET_PREVIOUS: "short" })).toBe(
+      "Invalid configuration: UPSTREAM_KEYS_SECRET_PREVIOUS: must be at least 32 characters (it has 5)",
+    );
+    // A rotation half made: the keys would stay sealed under the secret being replaced.
+    expect(refusal({ UPSTREAM_KEYS_SECRET: "u".repeat(40), UPSTREAM_KEYS_SECRET_PREVIOUS: "u".repeat(40) })).toBe(
+      "Invalid configuration: UPSTREAM_KEYS_SECRET_PREVIOUS: the same as UPSTREAM_KEYS_SECRET (give the new secret as UPSTREAM_KEYS_SECRET, the old one here)",
+    );
   });
 
   it("is said by the server in one line of stderr, before its logs are made one-line, and the start fails", () => {

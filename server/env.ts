@@ -72,6 +72,14 @@ const secret = z
     (v) => ({ message: `must be at least 32 characters (it has ${v?.length})` }),
   );
 
+/**
+ * The upstream keys' secrets (platform/models/upstream-keys.ts), as the server and the operator's
+ * `reseal-upstream-keys` read them: the keys are sealed with the first and opened with either, the
+ * second being the one they were sealed with before, while a rotation or the secret's removal is under
+ * way (decision 0118).
+ */
+export const upstreamKeysSettings = { UPSTREAM_KEYS_SECRET: secret, UPSTREAM_KEYS_SECRET_PREVIOUS: secret };
+
 /** An absolute URL; unset (or empty) is undefined, for `.default(…)` to fill. */
 const url = z
   .string()
@@ -134,8 +142,7 @@ const schema = z.object({
   DATABASE_URL: databaseUrl,
   PLATFORM_URL: url,
   SESSION_SECRET: secret,
-  /** Seals the models' upstream API keys in the database (platform/models/upstream-keys.ts). */
-  UPSTREAM_KEYS_SECRET: secret,
+  ...upstreamKeysSettings,
   APP_ORIGIN: url,
   ORG_SIGNUP_ENABLED: flag(true),
   SYSTEM_ADMINS: z.string().default(""),
@@ -188,6 +195,10 @@ function combinationProblems(source: Record<string, string | undefined>): string
     // Several processes share one PostgreSQL database: a secret each process made up for itself would
     // sign sessions the others refuse (sign-in fails behind a load balancer).
     problems.push("SESSION_SECRET: required when DATABASE_URL is set (every process must sign sessions with the same secret, at least 32 characters)");
+  }
+  if (source.UPSTREAM_KEYS_SECRET && source.UPSTREAM_KEYS_SECRET === source.UPSTREAM_KEYS_SECRET_PREVIOUS) {
+    // A rotation that was not made: the keys would stay sealed under the secret meant to be replaced.
+    problems.push("UPSTREAM_KEYS_SECRET_PREVIOUS: the same as UPSTREAM_KEYS_SECRET (give the new secret as UPSTREAM_KEYS_SECRET, the old one here)");
   }
   for (const name of ["GOOGLE", "GITHUB"]) {
     const [id, secret] = [`${name}_CLIENT_ID`, `${name}_CLIENT_SECRET`];

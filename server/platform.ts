@@ -55,8 +55,17 @@ export async function startPlatform(env: Env): Promise<MountedPlatform> {
   }
   try {
     // Before MODELS_FILE, whose keys are then stored sealed too.
-    const { sealed } = await openUpstreamKeys(db, env.UPSTREAM_KEYS_SECRET);
+    const keys = { secret: env.UPSTREAM_KEYS_SECRET, previous: env.UPSTREAM_KEYS_SECRET_PREVIOUS };
+    const { sealed, underPrevious } = await openUpstreamKeys(db, keys);
     if (sealed.length > 0) console.log(`UPSTREAM_KEYS_SECRET: sealed the upstream API keys of ${sealed.join(", ")}`);
+    // A rotation's next step, said where the operator looks after restarting every process.
+    if (underPrevious.length > 0) {
+      console.log(
+        `UPSTREAM_KEYS_SECRET_PREVIOUS still opens the upstream API keys of ${underPrevious.join(", ")}: once every process runs with these settings, run reseal-upstream-keys${keys.secret ? "" : " --unseal"}`,
+      );
+    } else if (keys.previous) {
+      console.log("UPSTREAM_KEYS_SECRET_PREVIOUS opens none of the stored upstream API keys: it can be taken out of every process's settings");
+    }
     if (env.MODELS_FILE) {
       const { entries, applied } = await applyModelsFile(db, env.MODELS_FILE);
       // Say what the file changed: an unchanged entry leaves the model editor's work alone.

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { applyModelsFile, clearStatusCache, modelStatuses, saveModel } from "../../platform/models/service";
-import { openUpstreamKeys } from "../../platform/models/upstream-keys";
+import { openUpstreamKeys, resealUpstreamKeys } from "../../platform/models/upstream-keys";
 import type { FakeUpstream } from "../fakes/openai-upstream";
 import { startFakeUpstream } from "../fakes/openai-upstream";
 import type { Harness } from "./harness";
@@ -12,6 +12,8 @@ import { createHarness } from "./harness";
 
 const KEY = "sk-upstream-KEEP-ME-SECRET-123";
 const SECRET = "a-secret-kept-apart-from-the-database-0123456789";
+const OLD = SECRET;
+const NEW = "the-secret-that-replaces-it-after-a-leak-9876543210";
 
 let fake: FakeUpstream;
 let h: Harness;
@@ -48,7 +50,7 @@ async function chat(name: string): Promise<number> {
 describe("upstream API keys sealed with UPSTREAM_KEYS_SECRET (decision 0112)", () => {
   it("stores a key given to the model editor sealed, and sends the upstream the key itself", async () => {
     h = await createHarness();
-    await openUpstreamKeys(h.deps.db, SECRET);
+    await openUpstreamKeys(h.deps.db, { secret: SECRET });
     await saveModel(h.deps, model("sealed", KEY));
     const stored = await storedKey("sealed");
     expect(stored).toMatch(/^enc:v1:/);
@@ -69,9 +71,9 @@ describe("upstream API keys sealed with UPSTREAM_KEYS_SECRET (decision 0112)", (
     await saveModel(h.deps, model("older", KEY));
     expect(await storedKey("older")).toBe(KEY);
 
-    expect(await openUpstreamKeys(h.deps.db, SECRET)).toEqual({ sealed: ["older"] });
+    expect(await openUpstreamKeys(h.deps.db, { secret: SECRET })).toEqual({ sealed: ["older"], underPrevious: [] });
     expect(await storedKey("older")).toMatch(/^enc:v1:/);
-    expect(await openUpstreamKeys(h.deps.db, SECRET)).toEqual({ sealed: [] });
+    expect(await openUpstreamKeys(h.deps.db, { secret: SECRET })).toEqual({ sealed: [], underPrevious: [] });
     expect(await chat("older")).toBe(200);
 
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "models-file-"));
@@ -88,25 +90,117 @@ describe("upstream API keys sealed with UPSTREAM_KEYS_SECRET (decision 0112)", (
 
   it("stops the start, in one line naming the model, without the secret or with another", async () => {
     h = await createHarness();
-    await openUpstreamKeys(h.deps.db, SECRET);
+    await openUpstreamKeys(h.deps.db, { secret: SECRET });
     await saveModel(h.deps, model("sealed", KEY));
 
-    expect((await startRefusal(openUpstreamKeys(h.deps.db, undefined))).message).toBe(
+    expect((await startRefusal(openUpstreamKeys(h.deps.db, {}))).message).toBe(
       "The upstream API keys in the database are sealed (model 'sealed'): set UPSTREAM_KEYS_SECRET to the secret they were sealed with.",
     );
-    expect((await startRefusal(openUpstreamKeys(h.deps.db, `another-${SECRET}`))).message).toBe(
+    expect((await startRefusal(openUpstreamKeys(h.deps.db, { secret: `another-${SECRET}` }))).message).toBe(
       "UPSTREAM_KEYS_SECRET does not open the upstream API key of model 'sealed': set the secret the keys were sealed with.",
     );
     // The right secret opens it again.
-    await openUpstreamKeys(h.deps.db, SECRET);
+    await openUpstreamKeys(h.deps.db, { secret: SECRET });
     expect(await chat("sealed")).toBe(200);
   });
 
   it("stores keys as given without a secret, as before", async () => {
     h = await createHarness();
-    await openUpstreamKeys(h.deps.db, undefined);
+    await openUpstreamKeys(h.deps.db, {});
     await saveModel(h.deps, model("plain", KEY));
     expect(await storedKey("plain")).toBe(KEY);
     expect(await chat("plain")).toBe(200);
+  });
+});
+
+describe("rotating UPSTREAM_KEYS_SECRET, or taking it away (decision 0118)", () => {
+  const auditOf = (action: "upstream_keys.sealed" | "upstream_keys.unsealed") =>
+    h.deps.db.selectFrom("audit_log").select(["org_id", "new_value"]).where("action", "=", action).execute();
+
+  it("reads keys sealed under either secret mid-rotation, seals new ones under the new, and re-seals the old ones once", async () => {
+    h = await createHarness();
+    await openUpstreamKeys(h.deps.db, { secret: OLD });
+    await saveModel(h.deps, model("old", KEY));
+    const underOld = await storedKey("old");
+
+    // The new secret alone can't open what the old one sealed.
+    expect((await startRefusal(openUpstreamKeys(h.deps.db, { secret: NEW }))).message).toBe(
+      "UPSTREAM_KEYS_SECRET does not open the upstream API key of model 'old': set the secret the keys were sealed with.",
+    );
+    // With the old one as previous, the start neither refuses nor re-seals: processes still on the old
+    // secret alone keep opening the key.
+    expect(await openUpstreamKeys(h.deps.db, { secret: NEW, previous: OLD })).toEqual({ sealed: [], underPrevious: ["old"] });
+    expect(await storedKey("old")).toBe(underOld);
+    expect(await chat("old")).toBe(200);
+    await saveModel(h.deps, model("new", KEY));
+    expect(await chat("new")).toBe(200);
+    expect(await openUpstreamKeys(h.deps.db, { secret: NEW, previous: OLD })).toEqual({ sealed: [], underPrevious: ["old"] });
+
+    expect(await resealUpstreamKeys(h.deps, { secret: NEW, previous: OLD }, false)).toEqual({ changed: ["old"], unchanged: 1 });
+    expect(await storedKey("old")).toMatch(/^enc:v1:/);
+    expect(await storedKey("old")).not.toBe(underOld);
+    // Idempotent: nothing left to change, nothing written.
+    const resealed = await storedKey("old");
+    expect(await resealUpstreamKeys(h.deps, { secret: NEW, previous: OLD }, false)).toEqual({ changed: [], unchanged: 2 });
+    expect(await storedKey("old")).toBe(resealed);
+    expect(await auditOf("upstream_keys.sealed")).toEqual([{ org_id: null, new_value: JSON.stringify({ models: ["old"] }) }]);
+
+    // The previous secret is no longer needed, and the old one alone opens nothing any more.
+    expect(await openUpstreamKeys(h.deps.db, { secret: NEW })).toEqual({ sealed: [], underPrevious: [] });
+    expect(await chat("old")).toBe(200);
+    expect(await chat("new")).toBe(200);
+    expect((await startRefusal(openUpstreamKeys(h.deps.db, { secret: OLD }))).message).toBe(
+      "UPSTREAM_KEYS_SECRET does not open the upstream API key of model 'new': set the secret the keys were sealed with.",
+    );
+  });
+
+  it("seals keys stored as given when re-sealing, as the start does", async () => {
+    h = await createHarness();
+    await saveModel(h.deps, model("plain", KEY));
+    expect(await resealUpstreamKeys(h.deps, { secret: NEW }, false)).toEqual({ changed: ["plain"], unchanged: 0 });
+    expect(await storedKey("plain")).toMatch(/^enc:v1:/);
+    await openUpstreamKeys(h.deps.db, { secret: NEW });
+    expect(await chat("plain")).toBe(200);
+  });
+
+  it("takes the secret away: with the previous one alone keys are read and new ones stored as given, then unsealed", async () => {
+    h = await createHarness();
+    await openUpstreamKeys(h.deps.db, { secret: OLD });
+    await saveModel(h.deps, model("sealed", KEY));
+
+    expect(await openUpstreamKeys(h.deps.db, { previous: OLD })).toEqual({ sealed: [], underPrevious: ["sealed"] });
+    expect(await chat("sealed")).toBe(200);
+    await saveModel(h.deps, model("given", KEY));
+    expect(await storedKey("given")).toBe(KEY);
+
+    expect(await resealUpstreamKeys(h.deps, { previous: OLD }, true)).toEqual({ changed: ["sealed"], unchanged: 1 });
+    expect(await storedKey("sealed")).toBe(KEY);
+    expect(await resealUpstreamKeys(h.deps, { previous: OLD }, true)).toEqual({ changed: [], unchanged: 2 });
+    expect(await auditOf("upstream_keys.unsealed")).toEqual([{ org_id: null, new_value: JSON.stringify({ models: ["sealed"] }) }]);
+
+    // No secret at all now.
+    expect(await openUpstreamKeys(h.deps.db, {})).toEqual({ sealed: [], underPrevious: [] });
+    expect(await chat("sealed")).toBe(200);
+  });
+
+  it("changes nothing, naming the model, when a key opens with neither secret; the start refuses it too", async () => {
+    h = await createHarness();
+    const OTHER = `some-other-${SECRET}`;
+    await openUpstreamKeys(h.deps.db, { secret: OLD });
+    await saveModel(h.deps, model("a-old", KEY));
+    await openUpstreamKeys(h.deps.db, { secret: OTHER, previous: OLD });
+    await saveModel(h.deps, model("b-other", KEY));
+    const before = [await storedKey("a-old"), await storedKey("b-other")];
+
+    const refusal =
+      "Neither UPSTREAM_KEYS_SECRET nor UPSTREAM_KEYS_SECRET_PREVIOUS opens the upstream API key of model 'b-other': set the secret the keys were sealed with.";
+    expect(await resealUpstreamKeys(h.deps, { secret: NEW, previous: OLD }, false)).toEqual({ unopened: "b-other", message: refusal });
+    expect(await resealUpstreamKeys(h.deps, { previous: OLD }, true)).toEqual({
+      unopened: "b-other",
+      message: "UPSTREAM_KEYS_SECRET_PREVIOUS does not open the upstream API key of model 'b-other': set the secret the keys were sealed with.",
+    });
+    expect([await storedKey("a-old"), await storedKey("b-other")]).toEqual(before);
+    expect(await auditOf("upstream_keys.sealed")).toEqual([]);
+    expect((await startRefusal(openUpstreamKeys(h.deps.db, { secret: NEW, previous: OLD }))).message).toBe(refusal);
   });
 });
