@@ -24,7 +24,7 @@ describe(".env (audit F M6, audit M L9)", () => {
   it("is read by npm run serve (so npm start) and the operator commands, when it exists, under what the environment says", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "env-file-"));
     try {
-      for (const name of ["serve", "cli", "system-admin", "billing-mode", "grant-credit", "reverse-credit"]) {
+      for (const name of ["serve", "cli", "system-admin", "billing-mode", "grant-credit", "reverse-credit", "reseal-upstream-keys"]) {
         // Nothing printed without it: Node 20's `--env-file-if-exists` said ".env not found. Continuing
         // without it." at every start, in the logs of every deployment that sets its variables elsewhere.
         expect(runAs(scripts[name], dir), `${name} without .env`).toEqual({ out: "undefined/undefined", err: "" });

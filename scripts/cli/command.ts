@@ -23,18 +23,28 @@ export interface Command {
 /** A refusal whose message is all an operator needs: the dispatcher prints it, without a stack, and exits 1. */
 export class OperatorError extends Error {}
 
-/** The server's database settings, held to the server's rules (server/env.ts). */
-const settings = z.object({
-  DATABASE_URL: databaseUrl,
-  DATABASE_PATH: z.string().default("data/console.db"),
-});
-
-export function databaseSettings(source: Record<string, string | undefined> = process.env): { url?: string; path: string } {
-  const parsed = settings.safeParse(source);
+/**
+ * Settings a command reads, held to the server's rules and refused in its words (server/env.ts). As
+ * for the server, an empty value is unset.
+ */
+export function commandSettings<T extends z.ZodRawShape>(shape: T, source: Record<string, string | undefined> = process.env): z.infer<z.ZodObject<T>> {
+  const given = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value.trim() !== ""));
+  const parsed = z.object(shape).safeParse(given);
   if (!parsed.success) {
     throw new OperatorError(`Invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
   }
-  return { url: parsed.data.DATABASE_URL, path: parsed.data.DATABASE_PATH };
+  return parsed.data;
+}
+
+/** The server's database settings. */
+const settings = {
+  DATABASE_URL: databaseUrl,
+  DATABASE_PATH: z.string().default("data/console.db"),
+};
+
+export function databaseSettings(source: Record<string, string | undefined> = process.env): { url?: string; path: string } {
+  const parsed = commandSettings(settings, source);
+  return { url: parsed.DATABASE_URL, path: parsed.DATABASE_PATH };
 }
 
 /**

@@ -8,6 +8,8 @@ import type { Deps } from "../../platform/context";
 import { migrate, openDatabase } from "../../platform/db";
 import type { DB } from "../../platform/db";
 import { debitUsage } from "../../platform/billing/ledger";
+import { saveModel } from "../../platform/models/service";
+import { openUpstreamKeys, upstreamKey } from "../../platform/models/upstream-keys";
 import { createOrganization } from "../../platform/orgs/service";
 import { operatorName } from "../../scripts/cli/command";
 import { main } from "../../scripts/cli/index";
@@ -135,7 +137,8 @@ describe("the operator commands' help", () => {
     for (const flag of ["--help", "-h"]) {
       expect(await main([flag])).toBe(0);
       expect(out.join("\n")).toMatch(/^Usage: node build\/cli\.js COMMAND ARGS…/);
-      for (const name of ["billing-mode", "grant-credit", "reverse-credit", "system-admin"]) expect(out.join("\n")).toContain(`  ${name} `);
+      for (const name of ["billing-mode", "grant-credit", "reseal-upstream-keys", "reverse-credit", "system-admin"])
+        expect(out.join("\n")).toContain(`  ${name} `);
       expect(err).toEqual([]);
       out.length = 0;
     }
@@ -347,5 +350,125 @@ describe("system-admin", () => {
     expect(err.at(-1)).toBe("No user has the email nobody@example.test.");
     expect(await run("system-admin", "--revoke")).toBe(2);
     expect(err.at(-1)).toBe("Usage: node build/cli.js system-admin [--revoke] EMAIL");
+  });
+});
+
+describe("reseal-upstream-keys", () => {
+  const KEY = "sk-provider-KEY-never-printed-42";
+  const OLD = "the-leaked-secret-of-the-upstream-keys-000000";
+  const NEW = "the-secret-that-replaces-it-1111111111111111";
+
+  /** Models as the model editor stores them in a process given `secrets`. */
+  async function models(db: DB, secrets: { secret?: string; previous?: string }, ...names: string[]) {
+    await openUpstreamKeys(db, secrets);
+    for (const name of names) {
+      await saveModel(depsOf(db), {
+        name,
+        displayName: name,
+        provider: "vllm",
+        contextSize: 8192,
+        baseUrl: "http://gpu:8000/v1",
+        upstreamModel: "m",
+        apiKey: KEY,
+      });
+    }
+  }
+
+  const stored = async (db: DB) =>
+    Object.fromEntries((await db.selectFrom("models").select(["name", "api_key"]).where("api_key", "is not", null).execute()).map((m) => [m.name, m.api_key]));
+
+  /** The keys as a process with only `secret` sends them: it must start, and open every one. */
+  async function keysWith(db: DB, secrets: { secret?: string; previous?: string }) {
+    await openUpstreamKeys(db, secrets);
+    return Object.values(await stored(db)).map((k) => upstreamKey(db, k));
+  }
+
+  function secrets(secret: string, previous: string) {
+    vi.stubEnv("UPSTREAM_KEYS_SECRET", secret);
+    vi.stubEnv("UPSTREAM_KEYS_SECRET_PREVIOUS", previous);
+  }
+
+  const printed = () => [...out, ...err].join("\n");
+
+  it("re-seals the keys the previous secret sealed under the new one, once, audited, and prints no secret", async () => {
+    target = await database();
+    const { db } = target;
+    await models(db, { secret: OLD }, "llama");
+    await models(db, { secret: NEW, previous: OLD }, "qwen");
+
+    secrets(NEW, OLD);
+    expect(await run("reseal-upstream-keys")).toBe(0);
+    expect(out).toEqual(["Sealed 1 upstream API key under UPSTREAM_KEYS_SECRET (llama); 1 already was."]);
+    expect(err.at(-1)).toBe("UPSTREAM_KEYS_SECRET_PREVIOUS opens none of them now: take it out of every process's settings.");
+    expect(await run("reseal-upstream-keys")).toBe(0);
+    expect(out).toEqual(["Sealed 0 upstream API keys under UPSTREAM_KEYS_SECRET; 2 already were."]);
+    expect(printed()).not.toMatch(new RegExp(`${KEY}|${OLD}|${NEW}`));
+
+    expect(await keysWith(db, { secret: NEW })).toEqual([KEY, KEY]);
+    expect(await audit(db, "upstream_keys.sealed")).toEqual([
+      {
+        org_id: null,
+        actor_id: null,
+        actor_name: OPERATOR,
+        actor_email: null,
+        target: null,
+        old_value: null,
+        new_value: JSON.stringify({ models: ["llama"] }),
+      },
+    ]);
+  });
+
+  it("refuses, naming the model and changing nothing, when a key opens with neither secret", async () => {
+    target = await database();
+    const { db } = target;
+    await models(db, { secret: OLD }, "llama");
+    const before = await stored(db);
+
+    secrets(NEW, "");
+    expect(await run("reseal-upstream-keys")).toBe(1);
+    expect(err.at(-1)).toBe(
+      "Nothing changed: UPSTREAM_KEYS_SECRET does not open the upstream API key of model 'llama': set the secret the keys were sealed with.",
+    );
+    secrets(NEW, `not-${OLD}`);
+    expect(await run("reseal-upstream-keys")).toBe(1);
+    expect(err.at(-1)).toBe(
+      "Nothing changed: Neither UPSTREAM_KEYS_SECRET nor UPSTREAM_KEYS_SECRET_PREVIOUS opens the upstream API key of model 'llama': set the secret the keys were sealed with.",
+    );
+    expect(await stored(db)).toEqual(before);
+    expect(await audit(db, "upstream_keys.sealed")).toEqual([]);
+
+    secrets("", "");
+    expect(await run("reseal-upstream-keys")).toBe(1);
+    expect(err).toEqual(["UPSTREAM_KEYS_SECRET is not set: set the secret to seal the keys under, or pass --unseal to store them in the clear."]);
+    secrets("short", "");
+    expect(await run("reseal-upstream-keys")).toBe(1);
+    expect(err).toEqual(["Invalid configuration: UPSTREAM_KEYS_SECRET: must be at least 32 characters (it has 5)"]);
+    expect(await run("reseal-upstream-keys", "--force")).toBe(2);
+    expect(err).toEqual(["Usage: node build/cli.js reseal-upstream-keys [--unseal]"]);
+    expect(await stored(db)).toEqual(before);
+  });
+
+  it("--unseal stores every key as given, with the old secret as the previous one only, and warns", async () => {
+    target = await database();
+    const { db } = target;
+    await models(db, { secret: OLD }, "llama", "qwen");
+
+    secrets(OLD, "");
+    expect(await run("reseal-upstream-keys", "--unseal")).toBe(1);
+    expect(err).toEqual([
+      "UPSTREAM_KEYS_SECRET is set: to store the keys in the clear, take it out of every process's settings and this command's, giving its value as UPSTREAM_KEYS_SECRET_PREVIOUS instead (README, \"Rotating the upstream keys secret\").",
+    ]);
+    expect(Object.values(await stored(db))).not.toContain(KEY);
+
+    secrets("", OLD);
+    expect(await run("reseal-upstream-keys", "--unseal")).toBe(0);
+    expect(out).toEqual(["Stored 2 upstream API keys in the clear (llama, qwen)."]);
+    expect(err.at(-1)).toMatch(/^Warning: the upstream API keys are now stored as given/);
+    expect(await stored(db)).toEqual({ llama: KEY, qwen: KEY });
+    expect(await run("reseal-upstream-keys", "--unseal")).toBe(0);
+    expect(out).toEqual(["Stored 0 upstream API keys in the clear; 2 already were."]);
+    expect(await audit(db, "upstream_keys.unsealed")).toMatchObject([{ actor_name: OPERATOR, new_value: JSON.stringify({ models: ["llama", "qwen"] }) }]);
+    // A process without any secret starts on them.
+    expect(await keysWith(db, {})).toEqual([KEY, KEY]);
   });
 });
