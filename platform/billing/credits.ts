@@ -52,7 +52,7 @@ export interface CreditReversal extends GrantCredit {
 }
 
 /**
- * Takes back granted credit (the operator's `reverse-credit`: a credit given by mistake, or twice): a
+ * Takes back granted credit (the operator's `reverse-credit` and the organization editor: a credit given by mistake, or twice): a
  * ledger row "Credit reversed: reason" of minus the amount, and the balance, in one transaction, under
  * the credit's own limits. It takes back credit only, never paid funds (Stripe's refunds do that,
  * platform/billing/reversals.ts): at most what the operator granted and has not reversed yet. And never
@@ -84,25 +84,20 @@ export async function reverseCredit(deps: Deps, orgId: number, amount: unknown, 
       .where("model", "is", null)
       .executeTakeFirst();
     const left = Number(granted?.sum ?? 0);
+    // Each refusal is about the amount: `fields` lets the organization editor show it beside that field.
+    const refuse = (message: string) => new PlatformError(409, message, { fields: { amount: message } });
     if (micros > left) {
-      throw new PlatformError(
-        409,
-        left > 0 ? `Only ${exactDollars(microsToDollars(left))} of granted credit is left to reverse` : "No granted credit is left to reverse",
-      );
+      throw refuse(left > 0 ? `Only ${exactDollars(microsToDollars(left))} of granted credit is left to reverse` : "No granted credit is left to reverse");
     }
     const balance = Number(account.balance_micros);
     const held = Number(account.reserved_micros);
     if (account.payment_mode !== "invoice" && micros > balance) {
-      throw new PlatformError(
-        409,
-        `The balance is ${exactDollars(microsToDollars(balance))}: a reversal can't take it below $0 (credit already spent stays spent)`,
-      );
+      throw refuse(`The balance is ${exactDollars(microsToDollars(balance))}: a reversal can't take it below $0 (credit already spent stays spent)`);
     }
     // Running requests hold part of the balance and will be charged from it when they end: taking that
     // part back too would leave their charges below $0 (audit O, O7).
     if (account.payment_mode !== "invoice" && micros > balance - held) {
-      throw new PlatformError(
-        409,
+      throw refuse(
         `The balance is ${exactDollars(microsToDollars(balance))}, of which running requests hold ${exactDollars(microsToDollars(held))}: a reversal can take at most ${exactDollars(microsToDollars(Math.max(0, balance - held)))} now, or their charges could take the balance below $0`,
       );
     }

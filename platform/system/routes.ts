@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { grantCreditSchema, idParamSchema, organizationChangeSchema } from "@contract/system";
-import { grantCredit } from "../billing/credits";
+import { grantCredit, reverseCredit } from "../billing/credits";
 import type { PlatformEnv } from "../context";
 import { adminOnly, inOrganization, signedIn, systemOrganization } from "../http/middleware";
 import { valid } from "../http/validate";
@@ -27,5 +27,12 @@ export const systemRoutes = new Hono<PlatformEnv>()
     const { id } = c.req.valid("param");
     const { amount, reason } = c.req.valid("json");
     await grantCredit(c.var.deps, id, amount, reason);
+    return c.json(await getOrganization(c.var.deps, id));
+  })
+  // A reversal names what it takes back as a grant names what it gives: the same body and limits.
+  .post("/organizations/:id/credit-reversals", adminOnly, organizationParam, valid("json", grantCreditSchema), async (c) => {
+    const { id } = c.req.valid("param");
+    const { amount, reason } = c.req.valid("json");
+    await reverseCredit(c.var.deps, id, amount, reason);
     return c.json(await getOrganization(c.var.deps, id));
   });
