@@ -1,5 +1,5 @@
 import { Form } from "@remix-run/react";
-import type { ReactNode } from "react";
+import type { MouseEvent, ReactNode } from "react";
 import { Popover, PopoverClose } from "~/components/Popover";
 import { focusSectionAfterAction } from "~/lib/focus-after-action";
 import { useIsPending } from "~/lib/use-is-pending";
@@ -17,6 +17,13 @@ interface ConfirmActionProps {
   action?: string;
   triggerClassName?: string;
   confirmClassName?: string;
+  /**
+   * The id of a form whose fields the question is about (an amount to take back): the confirm button
+   * submits that form, which holds the intent and fields, instead of a form of its own.
+   */
+  form?: string;
+  /** Runs before the question opens; `preventDefault()` keeps it closed (the form's fields are refused). */
+  beforeOpen?: (event: MouseEvent<HTMLButtonElement>) => void;
 }
 
 /**
@@ -34,8 +41,20 @@ export function ConfirmAction({
   action,
   triggerClassName = "btn btn-sm btn-error btn-outline",
   confirmClassName = "btn btn-sm btn-error",
+  form,
+  beforeOpen,
 }: ConfirmActionProps) {
   const busy = useIsPending({ intent, fields, formAction: action });
+  const buttons = (
+    <>
+      <PopoverClose className="btn btn-ghost btn-sm" disabled={busy}>
+        Cancel
+      </PopoverClose>
+      <button type="submit" form={form} className={confirmClassName} disabled={busy}>
+        {busy ? busyLabel : confirmLabel}
+      </button>
+    </>
+  );
   return (
     <Popover
       trigger={label}
@@ -44,22 +63,22 @@ export function ConfirmAction({
       label={question}
       focusFirstButton
       busy={busy}
+      onTriggerClick={beforeOpen}
       className="mt-2 w-80 rounded-box border border-base-300 bg-base-100 p-4 text-left shadow-lg"
     >
       <p className="mb-3 text-sm font-normal whitespace-normal">{question}</p>
-      <Form method="post" action={action} className="flex justify-end gap-2" onSubmit={(event) => focusSectionAfterAction(event.currentTarget)}>
-        <input type="hidden" name="intent" value={intent} />
-        <PageOrganizationField />
-        {Object.entries(fields).map(([k, v]) => (
-          <input key={k} type="hidden" name={k} value={v} />
-        ))}
-        <PopoverClose className="btn btn-ghost btn-sm" disabled={busy}>
-          Cancel
-        </PopoverClose>
-        <button type="submit" className={confirmClassName} disabled={busy}>
-          {busy ? busyLabel : confirmLabel}
-        </button>
-      </Form>
+      {form ? (
+        <div className="flex justify-end gap-2">{buttons}</div>
+      ) : (
+        <Form method="post" action={action} className="flex justify-end gap-2" onSubmit={(event) => focusSectionAfterAction(event.currentTarget)}>
+          <input type="hidden" name="intent" value={intent} />
+          <PageOrganizationField />
+          {Object.entries(fields).map(([k, v]) => (
+            <input key={k} type="hidden" name={k} value={v} />
+          ))}
+          {buttons}
+        </Form>
+      )}
     </Popover>
   );
 }

@@ -1,4 +1,4 @@
-import type { CSSProperties, HTMLAttributes, ReactNode } from "react";
+import type { CSSProperties, HTMLAttributes, MouseEvent, ReactNode } from "react";
 import { createContext, useContext, useEffect, useId, useRef } from "react";
 import { wrapTab } from "~/lib/focus-trap";
 
@@ -32,6 +32,8 @@ interface PopoverProps {
   focusFirstButton?: boolean;
   /** A request the popover started is running: it closes when the request is done. */
   busy?: boolean;
+  /** Runs before the panel opens; `preventDefault()` keeps it closed. */
+  onTriggerClick?: (event: MouseEvent<HTMLButtonElement>) => void;
   children: ReactNode;
 }
 
@@ -52,6 +54,7 @@ export function Popover({
   className = "",
   focusFirstButton = false,
   busy = false,
+  onTriggerClick,
   children,
 }: PopoverProps) {
   const id = `popover-${useId().replace(/[^a-zA-Z0-9_-]/g, "")}`;
@@ -107,6 +110,7 @@ export function Popover({
         popovertarget={id}
         className={triggerClassName}
         aria-label={triggerLabel}
+        onClick={onTriggerClick}
         style={{ anchorName: anchor } as CSSProperties}
       >
         {trigger}

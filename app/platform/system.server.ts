@@ -13,6 +13,8 @@ export const systemApi = (api: PlatformClient) => ({
     api.call("PUT", `/system/organizations/${id}`, organizationSummarySchema, "Failed to update organization", change),
   grantCredit: (id: number, credit: GrantCredit) =>
     api.call("POST", `/system/organizations/${id}/credits`, organizationSummarySchema, "Failed to grant credit", credit),
+  reverseCredit: (id: number, credit: GrantCredit) =>
+    api.call("POST", `/system/organizations/${id}/credit-reversals`, organizationSummarySchema, "Failed to reverse credit", credit),
 });
 
 /** The name may hold slashes (`org/model`): each segment is encoded, the slashes kept, as the route expects. */

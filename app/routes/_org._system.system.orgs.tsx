@@ -5,7 +5,7 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { parseWithZod } from "@conform-to/zod";
 import { Alert } from "~/components/Alert";
 import { formatBalance } from "~/features/billing/format";
-import { grantCreditForm, PAYMENT_MODE_LABELS, paymentModeForm, renameOrganizationForm } from "~/features/system/org-form";
+import { grantCreditForm, PAYMENT_MODE_LABELS, paymentModeForm, renameOrganizationForm, reverseCreditForm } from "~/features/system/org-form";
 import type { OrgEditorResult } from "~/features/system/org-form";
 import { OrgTable } from "~/features/system/OrgTable";
 import { platformStatus, readForm, redirectWithToast } from "~/lib/actions.server";
@@ -53,14 +53,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return done(`Organization ${result.data.id} is now called ${result.data.name}.`);
   }
 
-  if (formData.get("intent") === "grant-credit") {
-    const submission = parseWithZod(formData, { schema: grantCreditForm });
+  const intent = formData.get("intent");
+  if (intent === "grant-credit" || intent === "reverse-credit") {
+    const granting = intent === "grant-credit";
+    const submission = parseWithZod(formData, { schema: granting ? grantCreditForm : reverseCreditForm });
     const orgId = Number(formData.get("orgId"));
     if (!Number.isSafeInteger(orgId) || orgId <= 0)
-      return data<OrgEditorResult>({ intent: "payment-mode", orgId: null, message: "Failed to grant credit" }, 400);
-    if (submission.status !== "success") return data<OrgEditorResult>({ intent: "grant-credit", orgId, result: submission.reply() }, 400);
+      return data<OrgEditorResult>({ intent: "payment-mode", orgId: null, message: granting ? "Failed to grant credit" : "Failed to reverse credit" }, 400);
+    if (submission.status !== "success") return data<OrgEditorResult>({ intent, orgId, result: submission.reply() }, 400);
     const { amount, reason } = submission.value;
-    const result = await system.grantCredit(orgId, { amount, reason });
+    const result = granting ? await system.grantCredit(orgId, { amount, reason }) : await system.reverseCredit(orgId, { amount, reason });
     if (!result.ok) {
       const fieldErrors = Object.fromEntries(
         Object.entries(result.fields ?? {})
@@ -69,11 +71,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
       );
       const named = Object.keys(fieldErrors).length > 0;
       return data<OrgEditorResult>(
-        { intent: "grant-credit", orgId, result: named ? submission.reply({ fieldErrors }) : submission.reply(), message: named ? undefined : result.error },
+        { intent, orgId, result: named ? submission.reply({ fieldErrors }) : submission.reply(), message: named ? undefined : result.error },
         platformStatus(result.status),
       );
     }
-    return done(`Granted ${formatBalance(amount)} to ${result.data.name}: Credit: ${reason}. Balance ${formatBalance(result.data.balance)}.`);
+    const balance = formatBalance(result.data.balance);
+    return done(
+      granting
+        ? `Granted ${formatBalance(amount)} to ${result.data.name}: Credit: ${reason}. Balance ${balance}.`
+        : `Took back ${formatBalance(amount)} from ${result.data.name}: Credit reversed: ${reason}. Balance ${balance}.`,
+    );
   }
 
   const parsed = paymentModeForm.safeParse(Object.fromEntries(formData));
@@ -111,7 +118,7 @@ export default function OrgEditorPage() {
           <OrgTable organizations={organizations} canEdit={canEdit} refusal={result ?? null} timeZone={timeZone} />
           {!canEdit ? (
             <p className="text-sm text-base-content/60">
-              Only admins of the system organization can rename organizations, change how they pay or grant credit.
+              Only admins of the system organization can rename organizations, change how they pay, or grant and reverse credit.
             </p>
           ) : null}
         </div>

@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { OPERATOR, signInWithOrganization, signInWithRequests } from "./support/auth";
 import { operatorPage, uniqueModelName } from "./support/system";
-import { expect, test, visibleText } from "./support/test";
+import { expect, hydrated, test, visibleText } from "./support/test";
 
 const modelRow = (page: Page, name: string) => page.getByRole("table", { name: "Models" }).getByRole("row").filter({ hasText: name });
 
@@ -136,7 +136,7 @@ test.describe("the organization editor", () => {
     // The row's buttons name the organization they act on; the visible words stay as they are.
     const rename = row.getByRole("button", { name: `Rename ${orgName}`, exact: true });
     expect(await visibleText(rename)).toBe("Rename");
-    const grant = row.locator("summary");
+    const grant = row.locator("summary", { hasText: "Grant credit" });
     await expect(grant).toHaveAccessibleName(`Grant credit to ${orgName}`);
     expect(await visibleText(grant)).toBe("Grant credit");
     await row.getByLabel(`Name of organization ${orgId}`).fill(renamed);
@@ -225,6 +225,132 @@ test.describe("granting credit", () => {
       await refused.getByRole("button", { name: "Grant", exact: true }).click();
       await expect(operator.getByText(`Granted $5.00 to ${orgName}: Credit: Trial. Balance $5.00.`)).toBeVisible();
       await expect(operator.getByRole("row", { name: orgName, exact: true })).toContainText("$5.00");
+      await operator.context().close();
+    });
+  });
+});
+
+test.describe("reversing credit", () => {
+  /** The operator grants `amount` to the organization through the platform, as the editor's grant form does. */
+  async function grant(operator: Page, orgId: number, amount: number) {
+    const response = await operator.request.post(`/api/v1/system/organizations/${orgId}/credits`, { data: { amount, reason: "Trial" } });
+    expect(response.status()).toBe(200);
+  }
+
+  test("the operator grants, then takes part of it back after confirming, and the balance shown falls", async ({ page, browser, baseURL }) => {
+    test.slow(); // two people, two browser contexts
+    const { orgName } = await signInWithOrganization(page, "Reversed");
+    const operator = await operatorPage(browser, baseURL!);
+    await operator.goto("/system/orgs");
+    await hydrated(operator);
+    const row = () => operator.getByRole("row", { name: orgName, exact: true });
+    await row().locator("summary", { hasText: "Grant credit" }).click();
+    const granting = row().getByRole("form", { name: `Grant credit to ${orgName}` });
+    await granting.getByLabel("Amount (USD)").fill("20");
+    await granting.getByLabel("Reason").fill("Welcome trial");
+    await granting.getByRole("button", { name: "Grant", exact: true }).click();
+    await expect(operator.getByText(`Granted $20.00 to ${orgName}: Credit: Welcome trial. Balance $20.00.`)).toBeVisible();
+
+    const summary = row().locator("summary", { hasText: "Reverse credit" });
+    await expect(summary).toHaveAccessibleName(`Reverse credit of ${orgName}`);
+    await summary.click();
+    const form = row().getByRole("form", { name: `Reverse credit of ${orgName}` });
+    await expect(form).toContainText("Balance: $20.00");
+    // Nothing typed yet: the fields' errors show, not a question.
+    await form.getByRole("button", { name: `Take back credit from ${orgName}` }).click();
+    await expect(form.getByText("Enter an amount")).toBeVisible();
+    await expect(operator.getByRole("alertdialog")).toHaveCount(0);
+
+    await form.getByLabel("Amount to take back (USD)").fill("7.5");
+    await form.getByLabel("Reason").fill("Granted twice");
+    // Enter in a field never skips the question.
+    await form.getByLabel("Reason").press("Enter");
+    await expect(operator.getByRole("alertdialog")).toHaveCount(0);
+    // From the keyboard: the question opens on Cancel, so Enter alone can't confirm it.
+    await form.getByRole("button", { name: `Take back credit from ${orgName}` }).focus();
+    await operator.keyboard.press("Enter");
+    const question = operator.getByRole("alertdialog", {
+      name: `Take $7.50 back from ${orgName}? Its balance is $20.00; only a new grant gives it back.`,
+    });
+    await expect(question.getByRole("button", { name: "Cancel" })).toBeFocused();
+    await operator.keyboard.press("Tab");
+    await expect(question.getByRole("button", { name: "Yes, take it back" })).toBeFocused();
+    await operator.keyboard.press("Enter");
+    await expect(operator.getByText(`Took back $7.50 from ${orgName}: Credit reversed: Granted twice. Balance $12.50.`)).toBeVisible();
+    await expect(row().getByTestId(/^balance-/)).toHaveText("$12.50");
+
+    // More than the credit left: the refusal is the amount's, and what was typed stays.
+    await row().locator("summary", { hasText: "Reverse credit" }).click();
+    await expect(form).toContainText("Balance: $12.50");
+    await form.getByLabel("Amount to take back (USD)").fill("50");
+    await form.getByLabel("Reason").fill("Too much");
+    await form.getByRole("button", { name: `Take back credit from ${orgName}` }).click();
+    await operator.getByRole("alertdialog").getByRole("button", { name: "Yes, take it back" }).click();
+    await expect(form.getByText("Only $12.50 of granted credit is left to reverse")).toBeVisible();
+    await expect(form.getByLabel("Amount to take back (USD)")).toHaveValue("50");
+    await expect(form.getByLabel("Reason")).toHaveValue("Too much");
+    await expect(row().getByTestId(/^balance-/)).toHaveText("$12.50");
+
+    await page.goto("/billing");
+    await expect(page.getByTestId("balance")).toHaveText("$12.50");
+    await expect(page.getByRole("row").filter({ hasText: "Credit reversed: Granted twice" })).toContainText("-$7.50");
+    await operator.context().close();
+  });
+
+  test("on a phone the form, its balance and the question fit the screen", async ({ page, browser, baseURL }) => {
+    const { orgName, orgId } = await signInWithOrganization(page, "ReversedPhone");
+    const operator = await operatorPage(browser, baseURL!);
+    await operator.setViewportSize({ width: 375, height: 740 });
+    await grant(operator, orgId, 10);
+    await operator.goto("/system/orgs");
+    await hydrated(operator);
+    const row = operator.getByRole("row", { name: orgName, exact: true });
+    await row.locator("summary", { hasText: "Reverse credit" }).click();
+    const form = row.getByRole("form", { name: `Reverse credit of ${orgName}` });
+    const takeBack = form.getByRole("button", { name: `Take back credit from ${orgName}` });
+    await form.getByLabel("Amount to take back (USD)").fill("4");
+    await form.getByLabel("Reason").fill("Mistake");
+    await takeBack.scrollIntoViewIfNeeded();
+    // The table scrolls sideways inside its card; the form's full-width parts may end a fraction of a pixel past it.
+    await expect(form.getByText("Balance: $10.00")).toBeInViewport({ ratio: 0.95 });
+    await expect(takeBack).toBeInViewport({ ratio: 0.95 });
+    await takeBack.click();
+    const question = operator.getByRole("alertdialog");
+    await expect(question).toBeInViewport({ ratio: 1 });
+    await operator.screenshot({ path: "/tmp/wtC-phone.png" });
+    await question.getByRole("button", { name: "Yes, take it back" }).click();
+    await expect(operator.getByText(`Took back $4.00 from ${orgName}: Credit reversed: Mistake. Balance $6.00.`)).toBeVisible();
+    await operator.context().close();
+  });
+
+  test.describe("without JavaScript", () => {
+    test.use({ javaScriptEnabled: false });
+
+    test("the question still comes first, a refused amount keeps what was typed, then the credit is taken back", async ({ page, browser, baseURL }) => {
+      const { orgName, orgId } = await signInWithOrganization(page, "ReversedNoJs");
+      const operator = await operatorPage(browser, baseURL!, { javaScriptEnabled: false });
+      await grant(operator, orgId, 10);
+      await operator.goto("/system/orgs");
+      const row = () => operator.getByRole("row", { name: orgName, exact: true });
+      await row().locator("summary", { hasText: "Reverse credit" }).click();
+      const form = () => row().getByRole("form", { name: `Reverse credit of ${orgName}` });
+      await form().getByLabel("Amount to take back (USD)").fill("10.01");
+      await form().getByLabel("Reason").fill("Granted twice");
+      await form()
+        .getByRole("button", { name: `Take back credit from ${orgName}` })
+        .click();
+      await operator.getByRole("alertdialog").getByRole("button", { name: "Yes, take it back" }).click();
+
+      await expect(form().getByText("Only $10.00 of granted credit is left to reverse")).toBeVisible();
+      await expect(form().getByLabel("Amount to take back (USD)")).toHaveValue("10.01");
+      await expect(form().getByLabel("Reason")).toHaveValue("Granted twice");
+      await form().getByLabel("Amount to take back (USD)").fill("10");
+      await form()
+        .getByRole("button", { name: `Take back credit from ${orgName}` })
+        .click();
+      await operator.getByRole("alertdialog").getByRole("button", { name: "Yes, take it back" }).click();
+      await expect(operator.getByText(`Took back $10.00 from ${orgName}: Credit reversed: Granted twice. Balance $0.00.`)).toBeVisible();
+      await expect(row().getByTestId(/^balance-/)).toHaveText("$0.00");
       await operator.context().close();
     });
   });

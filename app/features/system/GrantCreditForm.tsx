@@ -29,8 +29,8 @@ export function GrantCreditForm({ org, refusal }: { org: OrganizationSummary; re
       <Form method="post" className="mt-2 flex w-64 flex-col gap-2" aria-label={`Grant credit to ${org.name}`} {...getFormProps(form)}>
         <input type="hidden" name="intent" value="grant-credit" />
         <input type="hidden" name="orgId" value={org.id} />
-        <Field label="Amount (USD)" field={fields.amount} type="number" extra={{ min: 0.01, max: CREDIT_MAX, step: 0.01, required: true }} />
-        <Field label="Reason" field={fields.reason} type="text" extra={{ maxLength: CREDIT_REASON_MAX, required: true, placeholder: "Trial, support…" }} />
+        <CreditField label="Amount (USD)" field={fields.amount} type="number" extra={CREDIT_AMOUNT_LIMITS} />
+        <CreditField label="Reason" field={fields.reason} type="text" extra={{ ...CREDIT_REASON_LIMITS, placeholder: "Trial, support…" }} />
         {refusal?.message ? (
           <Alert kind="error">
             <span>{refusal.message}</span>
@@ -44,7 +44,22 @@ export function GrantCreditForm({ org, refusal }: { org: OrganizationSummary; re
   );
 }
 
-function Field({ label, field, type, extra }: { label: string; field: FieldMetadata<unknown>; type: "number" | "text"; extra: Record<string, unknown> }) {
+/** The browser's own checks before JavaScript loads (the server checks everything again). */
+export const CREDIT_AMOUNT_LIMITS = { min: 0.01, max: CREDIT_MAX, step: 0.01, required: true };
+export const CREDIT_REASON_LIMITS = { maxLength: CREDIT_REASON_MAX, required: true };
+
+/** A credit form's field: its label, the input with what was typed, and the server's or the browser's error under it. */
+export function CreditField({
+  label,
+  field,
+  type,
+  extra,
+}: {
+  label: string;
+  field: FieldMetadata<unknown>;
+  type: "number" | "text";
+  extra: Record<string, unknown>;
+}) {
   const error = field.errors?.[0];
   const { key, ...props } = getInputProps(field, { type });
   return (

@@ -9,6 +9,7 @@ import { useIsPending } from "~/lib/use-is-pending";
 import { PAYMENT_MODES } from "~/platform/system";
 import type { OrganizationSummary } from "~/platform/system";
 import { GrantCreditForm } from "./GrantCreditForm";
+import { ReverseCreditForm } from "./ReverseCreditForm";
 import { PAYMENT_MODE_LABELS, renameOrganizationForm } from "./org-form";
 import type { OrgEditorResult } from "./org-form";
 
@@ -63,7 +64,20 @@ export function OrgTable({
               <td className="whitespace-nowrap text-sm text-base-content/70">{formatDateTime(org.createdAt, timeZone)}</td>
               {canEdit ? (
                 <td className={PINNED_END_CELL}>
-                  <GrantCreditForm org={org} refusal={refusal?.orgId === org.id && refusal.intent === "grant-credit" ? refusal : null} />
+                  <div className="flex flex-col items-start gap-1">
+                    {/* A new balance (a credit granted or taken back) starts both forms afresh and closed, so
+                        an amount just sent can't be sent again by mistake; a refusal keeps what was typed. */}
+                    <GrantCreditForm
+                      key={`grant-${org.balance}`}
+                      org={org}
+                      refusal={refusal?.orgId === org.id && refusal.intent === "grant-credit" ? refusal : null}
+                    />
+                    <ReverseCreditForm
+                      key={`reverse-${org.balance}`}
+                      org={org}
+                      refusal={refusal?.orgId === org.id && refusal.intent === "reverse-credit" ? refusal : null}
+                    />
+                  </div>
                 </td>
               ) : null}
             </tr>

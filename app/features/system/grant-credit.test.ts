@@ -2,21 +2,25 @@ import { parseWithZod } from "@conform-to/zod";
 import { describe, expect, it } from "vitest";
 import { AMOUNT_DECIMALS } from "@contract/billing";
 import { CREDIT_NOT_POSITIVE, CREDIT_TOO_LARGE, REASON_REQUIRED, REASON_TOO_LONG } from "@contract/system";
-import { CREDIT_AMOUNT_FORMAT, CREDIT_AMOUNT_REQUIRED, grantCreditForm } from "./org-form";
+import { CREDIT_AMOUNT_FORMAT, CREDIT_AMOUNT_REQUIRED, grantCreditForm, reverseCreditForm } from "./org-form";
 
-function submit(fields: Record<string, string>) {
-  const data = new FormData();
-  data.set("intent", "grant-credit");
-  data.set("orgId", "7");
-  for (const [k, v] of Object.entries(fields)) data.set(k, v);
-  return parseWithZod(data, { schema: grantCreditForm });
-}
+// Taking credit back is held to the rules of granting it.
+describe.each([
+  ["grant-credit", grantCreditForm],
+  ["reverse-credit", reverseCreditForm],
+] as const)("the %s form", (intent, schema) => {
+  function submit(fields: Record<string, string>) {
+    const data = new FormData();
+    data.set("intent", intent);
+    data.set("orgId", "7");
+    for (const [k, v] of Object.entries(fields)) data.set(k, v);
+    return parseWithZod(data, { schema });
+  }
 
-describe("the grant credit form", () => {
   it("reads a plain amount and a trimmed reason", () => {
     const done = submit({ amount: "12.50", reason: "  Welcome trial " });
     expect(done.status).toBe("success");
-    expect(done.status === "success" && done.value).toEqual({ intent: "grant-credit", orgId: 7, amount: 12.5, reason: "Welcome trial" });
+    expect(done.status === "success" && done.value).toEqual({ intent, orgId: 7, amount: 12.5, reason: "Welcome trial" });
   });
 
   it("names each refused field with the platform's words", () => {

@@ -32,11 +32,10 @@ export const CREDIT_AMOUNT_REQUIRED = "Enter an amount";
 export const CREDIT_AMOUNT_FORMAT = "Enter an amount in dollars, such as 25 or 12.50";
 
 /**
- * Grant credit (conform). The amount is typed text held to a plain decimal first (no `0x10`, no
+ * A credit's fields (conform). The amount is typed text held to a plain decimal first (no `0x10`, no
  * `1e3`), then to the wire's rule (more than $0, at most $10,000, 2 decimals).
  */
-export const grantCreditForm = z.object({
-  intent: z.literal("grant-credit"),
+const creditFields = {
   orgId: organizationId,
   amount: z
     .string({ required_error: CREDIT_AMOUNT_REQUIRED })
@@ -46,10 +45,15 @@ export const grantCreditForm = z.object({
     .transform(Number)
     .pipe(creditAmount),
   reason: creditReason,
-});
+};
+
+export const grantCreditForm = z.object({ intent: z.literal("grant-credit"), ...creditFields });
+
+/** Reverse credit: what a grant takes, under the same rules, since the platform holds a reversal to them. */
+export const reverseCreditForm = z.object({ intent: z.literal("reverse-credit"), ...creditFields });
 
 /** The organization editor's forms. */
-export const orgEditorForm = z.discriminatedUnion("intent", [renameOrganizationForm, paymentModeForm, grantCreditForm]);
+export const orgEditorForm = z.discriminatedUnion("intent", [renameOrganizationForm, paymentModeForm, grantCreditForm, reverseCreditForm]);
 export type OrgEditorForm = z.infer<typeof orgEditorForm>;
 
 /**
@@ -59,4 +63,5 @@ export type OrgEditorForm = z.infer<typeof orgEditorForm>;
 export type OrgEditorResult =
   | { intent: "rename"; orgId: number; result: SubmissionResult<string[]>; message?: string }
   | { intent: "grant-credit"; orgId: number; result: SubmissionResult<string[]>; message?: string }
+  | { intent: "reverse-credit"; orgId: number; result: SubmissionResult<string[]>; message?: string }
   | { intent: "payment-mode"; orgId: number | null; message: string };

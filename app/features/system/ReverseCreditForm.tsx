@@ -1,0 +1,77 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import { Form } from "@remix-run/react";
+import { Alert } from "~/components/Alert";
+import { ConfirmAction } from "~/components/ConfirmAction";
+import { PageOrganizationField } from "~/features/auth/PageOrganizationField";
+import { formatBalance } from "~/features/billing/format";
+import type { OrganizationSummary } from "~/platform/system";
+import { CREDIT_AMOUNT_LIMITS, CREDIT_REASON_LIMITS, CreditField } from "./GrantCreditForm";
+import { reverseCreditForm } from "./org-form";
+import type { OrgEditorResult } from "./org-form";
+
+/**
+ * 'Reverse credit' for one organization: takes back credit granted by mistake, under the rules of the
+ * `reverse-credit` command (the platform's). It takes money away, so the button asks first (the
+ * ConfirmAction question, which opens without JavaScript too) and names the amount once it is valid.
+ * Behind a disclosure like 'Grant credit', open by itself when the server refused it.
+ */
+export function ReverseCreditForm({ org, refusal }: { org: OrganizationSummary; refusal: Extract<OrgEditorResult, { intent: "reverse-credit" }> | null }) {
+  const [form, fields] = useForm({
+    id: `reverse-${org.id}`,
+    lastResult: refusal?.result,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: reverseCreditForm }),
+    shouldRevalidate: "onInput",
+  });
+  const amount = reverseCreditForm.shape.amount.safeParse(fields.amount.value ?? "");
+  const question = amount.success
+    ? `Take ${formatBalance(amount.data)} back from ${org.name}? Its balance is ${formatBalance(org.balance)}; only a new grant gives it back.`
+    : `Take this credit back from ${org.name}? Its balance is ${formatBalance(org.balance)}; only a new grant gives it back.`;
+  return (
+    <details className="group" open={refusal !== null || undefined}>
+      <summary className="btn btn-sm btn-ghost">
+        Reverse credit<span className="sr-only"> of {org.name}</span>
+      </summary>
+      <Form method="post" className="mt-2 flex w-64 flex-col gap-2" aria-label={`Reverse credit of ${org.name}`} {...getFormProps(form)}>
+        {/* Enter in a field submits through the form's first submit button, which would be the question's
+            confirm button, skipping the question: a disabled first one makes Enter do nothing. */}
+        <button type="submit" disabled hidden aria-hidden="true" tabIndex={-1} />
+        <input type="hidden" name="intent" value="reverse-credit" />
+        <input type="hidden" name="orgId" value={org.id} />
+        <PageOrganizationField />
+        <p className="text-sm">
+          Balance: <span className="font-medium tabular-nums">{formatBalance(org.balance)}</span>
+        </p>
+        <CreditField label="Amount to take back (USD)" field={fields.amount} type="number" extra={CREDIT_AMOUNT_LIMITS} />
+        <CreditField label="Reason" field={fields.reason} type="text" extra={{ ...CREDIT_REASON_LIMITS, placeholder: "Granted twice, mistake…" }} />
+        {refusal?.message ? (
+          <Alert kind="error">
+            <span>{refusal.message}</span>
+          </Alert>
+        ) : null}
+        <ConfirmAction
+          form={form.id}
+          label={
+            <>
+              Take back<span className="sr-only"> credit from {org.name}</span>
+            </>
+          }
+          triggerClassName="btn btn-sm btn-error btn-outline"
+          question={question}
+          confirmLabel="Yes, take it back"
+          busyLabel="Taking back..."
+          intent="reverse-credit"
+          fields={{ orgId: org.id }}
+          beforeOpen={(event) => {
+            // With JavaScript, refused fields show their errors instead of a question about them.
+            const element = event.currentTarget.form;
+            if (element && parseWithZod(new FormData(element), { schema: reverseCreditForm }).status !== "success") {
+              event.preventDefault();
+              form.validate();
+            }
+          }}
+        />
+      </Form>
+    </details>
+  );
+}
