@@ -72,7 +72,12 @@ export async function requireAccess<A extends Access>(
   const api = platformClient(request, context);
   const session = await loadSessionOnce(api, request, context);
   const result = guard(access, session);
-  if (result.allow && request.method !== "GET" && session.valid && session.activeOrganization) await refuseStaleOrganization(request, session as OrgSession);
+  // A form posted from a page of an organization that is no longer the active one says why it did
+  // nothing: back to that page when the user may still use it, else to where the guard sends them
+  // (a system page after losing system rights).
+  if (request.method !== "GET" && session.valid && session.activeOrganization) {
+    await refuseStaleOrganization(request, session as OrgSession, result.allow ? undefined : result.redirectTo);
+  }
   if (!result.allow) {
     const headers = new Headers();
     // A stray subresource (an icon, a stale script) that reaches the console's catch-all page is
@@ -101,13 +106,13 @@ async function pageOrganization(request: Request): Promise<number | null> {
  * An action from a page of another organization than the active one (switched in another tab, or
  * removed from it since) does nothing: back to the page, now the active organization's, saying why.
  */
-async function refuseStaleOrganization(request: Request, session: OrgSession): Promise<void> {
+async function refuseStaleOrganization(request: Request, session: OrgSession, redirectTo?: string): Promise<void> {
   const shown = await pageOrganization(request);
   if (shown === null) return;
   const message = staleOrganizationMessage(shown, session, "Nothing was changed");
   if (!message) return;
   const url = new URL(request.url);
-  throw redirect(url.pathname + url.search, { headers: { "Set-Cookie": await toastHeader({ kind: "error", message }) } });
+  throw redirect(redirectTo ?? url.pathname + url.search, { headers: { "Set-Cookie": await toastHeader({ kind: "error", message }) } });
 }
 
 /** The same for the console's resource routes, which answer JSON: the refusal's message, or null. */

@@ -178,6 +178,35 @@ test("a member of another organization is kept out of the system calls", async (
   await expect(page).toHaveURL(/\/team$/);
 });
 
+test("a system page's form posted after its user left the system organization changes nothing, and says why", async ({ page, browser, baseURL }) => {
+  test.slow(); // two people, two browser contexts
+  const { orgName, person } = await signInWithOrganization(page, "LeftSystem");
+  const operator = await operatorPage(browser, baseURL!);
+  const invite = await operator.request.post("/api/v1/organizations/invites", { data: { status: "single-use" } });
+  const { code } = (await invite.json()) as { code: string };
+  expect((await page.request.post(`/api/v1/auth/join/${code}`)).ok()).toBe(true);
+  // Only the system organization's admins see its editing forms.
+  const members = (await (await operator.request.get("/api/v1/organizations/members")).json()) as { id: number; email: string }[];
+  const me = members.find((m) => m.email === person.email)!;
+  expect((await operator.request.put(`/api/v1/organizations/members/${me.id}`, { data: { role: "admin" } })).ok()).toBe(true);
+  expect((await page.request.post("/api/v1/auth/switch", { data: { organizationId: 1 } })).ok()).toBe(true);
+  await page.goto("/system/orgs");
+  const row = page.getByRole("row", { name: orgName, exact: true });
+  await expect(row.getByRole("textbox")).toBeVisible();
+
+  expect((await operator.request.delete(`/api/v1/organizations/members/${me.id}`)).ok()).toBe(true);
+
+  await row.getByRole("textbox").fill(`${orgName} Renamed`);
+  await row.getByRole("button", { name: `Rename ${orgName}`, exact: true }).click();
+  await expect(page).toHaveURL(/\/team$/);
+  await expect(
+    page.getByRole("alert").filter({ hasText: "Nothing was changed: you are no longer a member of the organization this page was for." }),
+  ).toBeVisible();
+  await page.goto("/team");
+  await expect(page.getByText(`${orgName} Renamed`)).toHaveCount(0);
+  await operator.context().close();
+});
+
 test.describe("granting credit", () => {
   test("the operator grants credit in the organization editor and the organization's balance rises", async ({ page, browser, baseURL }) => {
     test.slow(); // two people, two browser contexts

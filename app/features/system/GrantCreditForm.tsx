@@ -3,6 +3,7 @@ import type { FieldMetadata } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { Form } from "@remix-run/react";
 import { Alert } from "~/components/Alert";
+import { PageOrganizationField } from "~/features/auth/PageOrganizationField";
 import { useIsPending } from "~/lib/use-is-pending";
 import type { OrganizationSummary } from "~/platform/system";
 import { CREDIT_MAX, CREDIT_REASON_MAX } from "@contract/system";
@@ -29,6 +30,7 @@ export function GrantCreditForm({ org, refusal }: { org: OrganizationSummary; re
       <Form method="post" className="mt-2 flex w-64 flex-col gap-2" aria-label={`Grant credit to ${org.name}`} {...getFormProps(form)}>
         <input type="hidden" name="intent" value="grant-credit" />
         <input type="hidden" name="orgId" value={org.id} />
+        <PageOrganizationField />
         <CreditField label="Amount (USD)" field={fields.amount} type="number" extra={CREDIT_AMOUNT_LIMITS} />
         <CreditField label="Reason" field={fields.reason} type="text" extra={{ ...CREDIT_REASON_LIMITS, placeholder: "Trial, support…" }} />
         {refusal?.message ? (

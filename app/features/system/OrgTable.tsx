@@ -3,6 +3,7 @@ import { parseWithZod } from "@conform-to/zod";
 import { Form } from "@remix-run/react";
 import { SaveOnChangeSelect } from "~/components/SaveOnChangeSelect";
 import { PINNED_END_CELL } from "~/components/TableRegion";
+import { PageOrganizationField } from "~/features/auth/PageOrganizationField";
 import { formatBalance } from "~/features/billing/format";
 import { formatDateTime } from "~/lib/datetime";
 import { useIsPending } from "~/lib/use-is-pending";
@@ -105,6 +106,7 @@ function RenameForm({ org, refusal }: { org: OrganizationSummary; refusal: Extra
     <Form method="post" className="flex flex-col gap-1" {...getFormProps(form)} key={org.name}>
       <input type="hidden" name="intent" value="rename" />
       <input type="hidden" name="orgId" value={org.id} />
+      <PageOrganizationField />
       <div className="flex items-center gap-2">
         <label htmlFor={fields.name.id} className="sr-only">
           Name of organization {org.id}
