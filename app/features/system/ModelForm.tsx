@@ -3,6 +3,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { Form, Link } from "@remix-run/react";
 import type { ReactNode } from "react";
+import { PageOrganizationField } from "~/features/auth/PageOrganizationField";
 import { useIsPending } from "~/lib/use-is-pending";
 import { KNOWN_PROVIDERS, MODEL_STATUS_OVERRIDES, modelForm } from "./model-form";
 import type { z } from "zod";
@@ -58,6 +59,7 @@ export function ModelForm({ values, lastResult, hasApiKey }: ModelFormProps) {
     <Form method="post" className="flex flex-col gap-4" aria-label={editing ? `Edit ${values.name}` : "Add a model"} {...getFormProps(form)}>
       <input type="hidden" name="intent" value="save" />
       <input type="hidden" name="mode" value={values.mode} />
+      <PageOrganizationField />
       <div className="grid gap-4 md:grid-cols-2">
         {field(
           "name",
