@@ -4,7 +4,7 @@ import globals from "globals";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["build/", "node_modules/", "test-results/", "playwright-report/", "data/"] },
+  { ignores: ["build/", "node_modules/", "test-results/", "playwright-report/", "data/", ".cache/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -6,6 +6,7 @@
  */
 import { execFileSync, spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
+import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
@@ -54,29 +55,57 @@ export async function interleaved(targets: Target[], rounds = Number(process.env
 
 export interface BareRemix {
   url: string;
+  pid: number;
   stop: () => void;
 }
 
-/** Builds (into build/bare-remix) and starts a new Remix app's one route on plain Express: DESIGN §7's yardstick for pages. */
-export async function startBareRemix(port: number): Promise<BareRemix> {
-  const buildDir = path.join(root, "build/bare-remix");
+const bareRemixDir = path.join(root, ".cache/bare-remix");
+const bareRemixSources = path.join(root, "scripts/bench/bare-remix");
+
+/**
+ * Builds a new Remix app's one route (scripts/bench/bare-remix) into .cache/bare-remix/app, and installs
+ * beside it what a new app gets from the registry: Remix 2.17, React and Express as published
+ * (scripts/bench/bare-remix/package-lock.json; kept in .cache between runs, as `npm run build` empties
+ * build/). The console's own node_modules carry its performance patches (patches/), which a new app
+ * does not have (decision 0119).
+ */
+export function buildBareRemix(): void {
   execFileSync(
     process.execPath,
-    [path.join(root, "node_modules/@remix-run/dev/dist/cli.js"), "vite:build", "--config", "scripts/bench/bare-remix/vite.config.ts"],
-    {
-      cwd: root,
-      env: { ...process.env, BARE_REMIX_BUILD: buildDir },
-      stdio: "ignore",
-    },
+    [path.join(root, "node_modules/@remix-run/dev/dist/cli.js"), "vite:build", "--config", path.join(bareRemixSources, "vite.config.ts")],
+    { cwd: root, env: { ...process.env, BARE_REMIX_BUILD: path.join(bareRemixDir, "app") }, stdio: "ignore" },
   );
-  const child = spawn(process.execPath, [path.join(root, "scripts/bench/bare-remix/server.mjs")], {
-    cwd: root,
-    env: { ...process.env, NODE_ENV: "production", PORT: String(port), BARE_REMIX_BUILD: buildDir },
+  const lock = fs.readFileSync(path.join(bareRemixSources, "package-lock.json"), "utf8");
+  const installed = path.join(bareRemixDir, "installed-lock.json");
+  if (!fs.existsSync(installed) || fs.readFileSync(installed, "utf8") !== lock) {
+    for (const file of ["package.json", "package-lock.json"]) fs.copyFileSync(path.join(bareRemixSources, file), path.join(bareRemixDir, file));
+    execFileSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: bareRemixDir, stdio: "inherit" });
+    fs.writeFileSync(installed, lock);
+  }
+  fs.copyFileSync(path.join(bareRemixSources, "server.mjs"), path.join(bareRemixDir, "server.mjs"));
+  // The same build run against the console's node_modules, patches and all: the yardstick of the
+  // figures measured before decision 0119, reported beside the budget's.
+  const patched = path.join(root, ".cache/bare-remix-patched");
+  fs.rmSync(patched, { recursive: true, force: true });
+  fs.cpSync(path.join(bareRemixDir, "app"), path.join(patched, "app"), { recursive: true });
+  fs.copyFileSync(path.join(bareRemixSources, "server.mjs"), path.join(patched, "server.mjs"));
+}
+
+/**
+ * Starts the bare app built by `buildBareRemix` on plain Express: DESIGN §7's yardstick for pages.
+ * `withConsolePatches` runs it on the console's patched packages instead of the registry's.
+ */
+export async function startBareRemix(port: number, { withConsolePatches = false } = {}): Promise<BareRemix> {
+  const dir = withConsolePatches ? path.join(root, ".cache/bare-remix-patched") : bareRemixDir;
+  // Run from its folder, so that Express and Remix resolve to the packages beside it.
+  const child = spawn(process.execPath, [path.join(dir, "server.mjs")], {
+    cwd: dir,
+    env: { ...process.env, NODE_ENV: "production", PORT: String(port), BARE_REMIX_BUILD: path.join(dir, "app") },
     stdio: ["ignore", "ignore", "inherit"],
   });
   const url = `http://127.0.0.1:${port}`;
   await waitUntilUp(url, "the bare Remix app");
-  return { url, stop: () => void child.kill() };
+  return { url, pid: child.pid!, stop: () => void child.kill() };
 }
 
 async function waitUntilUp(url: string, what: string) {

@@ -12,7 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
-import { startBareRemix } from "./api";
+import { buildBareRemix, startBareRemix } from "./api";
 import { devSignIn } from "./server";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -22,7 +22,8 @@ const port = Number(process.env.BENCH_PORT ?? 3900);
 // BENCH_PAGES=/terms,/task-home compares other pages (a page in the organization layout with no data of its own, say).
 const pages = (process.env.BENCH_PAGES ?? "/terms,/team,/tokens,/billing").split(",");
 
-const children: ReturnType<typeof spawn>[] = [];
+/** What to stop at the end: every server this run started. */
+const stops: (() => void)[] = [];
 async function up(url: string) {
   const deadline = Date.now() + 60_000;
   for (;;) {
@@ -41,13 +42,12 @@ async function up(url: string) {
 /** A built console (`build/app/server.js` of `dir`) signed in, with an organization. */
 async function startConsole(dir: string, at: number) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pages-ab-"));
-  children.push(
-    spawn(process.execPath, ["build/app/server.js"], {
-      cwd: dir,
-      env: { ...process.env, NODE_ENV: "production", PORT: String(at), DATABASE_PATH: path.join(dataDir, "console.db"), LOG_REQUESTS: "false" },
-      stdio: ["ignore", "ignore", "inherit"],
-    }),
-  );
+  const child = spawn(process.execPath, ["build/app/server.js"], {
+    cwd: dir,
+    env: { ...process.env, NODE_ENV: "production", PORT: String(at), DATABASE_PATH: path.join(dataDir, "console.db"), LOG_REQUESTS: "false" },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  stops.push(() => child.kill());
   const url = `http://127.0.0.1:${at}`;
   await up(`${url}/healthz`);
   const cookie = await devSignIn(url, "Bench", "bench@bench.test");
@@ -56,7 +56,7 @@ async function startConsole(dir: string, at: number) {
     headers: { cookie, "content-type": "application/json" },
     body: JSON.stringify({ name: "Bench Co" }),
   });
-  return { url, cookie, pid: children.at(-1)!.pid! };
+  return { url, cookie, pid: child.pid! };
 }
 
 /** The process's CPU time so far, in milliseconds (Linux: utime + stime, 100 ticks a second). */
@@ -68,16 +68,10 @@ function cpuMs(pid: number): number {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 try {
-  // Built as the bench builds it, then run here, so its CPU time can be read too.
-  (await startBareRemix(port + 3)).stop();
-  children.push(
-    spawn(process.execPath, [path.join(root, "scripts/bench/bare-remix/server.mjs")], {
-      env: { ...process.env, NODE_ENV: "production", PORT: String(port + 3), BARE_REMIX_BUILD: path.join(root, "build/bare-remix") },
-      stdio: ["ignore", "ignore", "inherit"],
-    }),
-  );
-  const bare = { url: `http://127.0.0.1:${port + 3}`, pid: children[0].pid! };
-  await up(`${bare.url}/`);
+  // Built as the bench builds it, on the registry's packages (decision 0119); its CPU time is read too.
+  buildBareRemix();
+  const bare = await startBareRemix(port + 3);
+  stops.push(bare.stop);
   const builds = [
     ["before", await startConsole(path.resolve(base), port + 1)],
     ["after", await startConsole(root, port + 2)],
@@ -112,5 +106,5 @@ try {
     );
   }
 } finally {
-  for (const child of children) child.kill();
+  for (const stop of stops) stop();
 }

@@ -1,4 +1,5 @@
 // A bare Remix app's server: plain Express and the Remix handler, nothing else (what a new app is).
+// The bench copies it beside the packages it is to run on (bench/api.ts), so its imports resolve there.
 import path from "node:path";
 import { createRequestHandler } from "@remix-run/express";
 import express from "express";
