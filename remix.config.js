@@ -7,10 +7,10 @@ export default {
     v3_fetcherPersist: true,
     v3_relativeSplatPath: true,
     v3_throwAbortReason: true,
-    // Off: the app's routes fit in one cached manifest file (about 3 KB compressed) that the first page
-    // loads. Lazy discovery wrote a partial manifest into every document (3.5 KB) and asked the server
-    // for routes as pages rendered links (decision 0087, thirteenth pass).
-    v3_lazyRouteDiscovery: false,
+    // On: each document names its own routes and the browser asks for others as links appear. With it
+    // off, the whole manifest (24.5 KB) joined the first page's JavaScript and took /login past DESIGN
+    // §7's 1.1× a bare Remix app's (decision 0119).
+    v3_lazyRouteDiscovery: true,
     v3_singleFetch: true,
     v3_routeConfig: true,
   },
