@@ -10,8 +10,8 @@ import autocannon from "autocannon";
 import SQLite from "better-sqlite3";
 import { benchChat } from "./bench-chat";
 import { benchOpenAiThroughput } from "./bench/openai-throughput";
-import { apiTargets, buildBareRemix, interleaved, startBareRemix, startPortkey } from "./bench/api";
-import type { Figure } from "./bench/api";
+import { apiTargets, buildBareRemix, interleaved, roundRatio, startBareRemix, startPortkey } from "./bench/api";
+import type { Figure, Figures } from "./bench/api";
 import { devSignIn, startBuiltServer } from "./bench/server";
 import { startBenchUpstream } from "./bench/upstream";
 
@@ -97,10 +97,10 @@ async function benchApi(report: Record<string, string>, consoleURL: string, data
       report[`api: upstream direct${suffix}`] = figure(direct);
       report[`api: through Portkey${suffix}`] = figure(peer);
       report[`api: through /openai/v1${suffix} (auth, reserve, meter, receipt)`] = figure(ours);
-      report[`api: /openai/v1 ÷ Portkey req/s${suffix} (budget ≥ 1.0)`] = (ours.reqPerSec / peer.reqPerSec).toFixed(2);
+      report[`api: /openai/v1 ÷ Portkey req/s${suffix} (budget ≥ 1.0)`] = roundRatio(ours, peer).toFixed(2);
       report[`api: p50 overhead over direct${suffix}, /openai/v1 vs Portkey (budget ≤)`] =
         `${(ours.p50Ms - direct.p50Ms).toFixed(1)} ms vs ${(peer.p50Ms - direct.p50Ms).toFixed(1)} ms`;
-      report[`api: /openai/v1 ÷ upstream direct req/s${suffix}`] = (ours.reqPerSec / direct.reqPerSec).toFixed(2);
+      report[`api: /openai/v1 ÷ upstream direct req/s${suffix}`] = roundRatio(ours, direct).toFixed(2);
     }
   } finally {
     portkey.stop();
@@ -126,10 +126,11 @@ async function main() {
     buildBareRemix();
     const bare = await startBareRemix(basePort + 30);
     const barePatched = await startBareRemix(basePort + 31, { withConsolePatches: true });
-    let pages: Map<string, Figure>;
+    let pages: Map<string, Figures>;
     let bareJavaScript: number;
     try {
       const page = (name: string, url: string, headers: Record<string, string>) => ({ name, url, headers });
+      // Short rounds, many of them: each ratio is taken within a round (roundRatio).
       pages = await interleaved(
         [
           page("bare", `${bare.url}/`, {}),
@@ -137,28 +138,25 @@ async function main() {
           page("/terms", `${server.baseURL}/terms`, { cookie: "CH-time-zone=UTC" }),
           ...["/team", "/tokens", "/billing"].map((p) => page(p, `${server.baseURL}${p}`, { cookie })),
         ],
-        3,
-        4,
+        Number(process.env.BENCH_ROUNDS ?? 6),
+        2,
       );
       bareJavaScript = await firstLoadJavaScript(bare.url, "/");
     } finally {
       bare.stop();
       barePatched.stop();
     }
-    const bareRps = pages.get("bare")!.reqPerSec;
-    const patchedRps = pages.get("bare, patched")!.reqPerSec;
-    const trivial = pages.get("/terms")!.reqPerSec;
-    const team = pages.get("/team")!.reqPerSec;
-    report["server: bare Remix 2.17 app, one route req/s"] = bareRps.toFixed(0);
-    report["server: the same app on the console's patched packages req/s"] = patchedRps.toFixed(0);
-    report["server: /terms (trivial Remix route) req/s"] = trivial.toFixed(0);
-    report["server: /team (signed in) req/s"] = team.toFixed(0);
-    report["server: /team ÷ /terms (budget ≥ 0.5)"] = (team / trivial).toFixed(2);
+    const figureOf = (name: string) => pages.get(name)!;
+    report["server: bare Remix 2.17 app, one route req/s"] = figureOf("bare").reqPerSec.toFixed(0);
+    report["server: the same app on the console's patched packages req/s"] = figureOf("bare, patched").reqPerSec.toFixed(0);
+    report["server: /terms (trivial Remix route) req/s"] = figureOf("/terms").reqPerSec.toFixed(0);
+    report["server: /team (signed in) req/s"] = figureOf("/team").reqPerSec.toFixed(0);
+    report["server: /team ÷ /terms (budget ≥ 0.5)"] = roundRatio(figureOf("/team"), figureOf("/terms")).toFixed(2);
     for (const p of ["/team", "/tokens", "/billing"]) {
-      const rps = pages.get(p)!.reqPerSec;
-      report[`server: ${p} ÷ bare Remix (budget ≥ 0.5)`] = `${(rps / bareRps).toFixed(2)} (÷ the patched app: ${(rps / patchedRps).toFixed(2)})`;
+      const against = (yardstick: string) => roundRatio(figureOf(p), figureOf(yardstick)).toFixed(2);
+      report[`server: ${p} ÷ bare Remix (budget ≥ 0.5)`] = `${against("bare")} (÷ the patched app: ${against("bare, patched")})`;
     }
-    report["server: /terms ÷ bare Remix"] = (trivial / bareRps).toFixed(2);
+    report["server: /terms ÷ bare Remix"] = roundRatio(figureOf("/terms"), figureOf("bare")).toFixed(2);
     if (only === "pages" || only === "compare") return print(report);
 
     // JavaScript on first load of /login against the bare Remix app's page (DESIGN §7), and the console's own shell.

@@ -26,7 +26,24 @@ export interface Figure {
   p50Ms: number;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+/** A target's medians, and its figure in each round (in the order the rounds ran). */
+export interface Figures extends Figure {
+  rounds: Figure[];
+}
+
+/**
+ * The median over rounds of `a`'s requests a second over `b`'s in the same round: the host's speed,
+ * which moves by a fifth or more within a minute on two shared cores, cancels out of each round's ratio.
+ */
+export function roundRatio(a: Figures, b: Figures): number {
+  return median(a.rounds.map((round, i) => round.reqPerSec / b.rounds[i].reqPerSec));
+}
+
+function median(xs: number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
 
 async function load(target: Target, duration: number): Promise<Figure> {
   const result = await autocannon({
@@ -42,14 +59,17 @@ async function load(target: Target, duration: number): Promise<Figure> {
 }
 
 /** Runs every target for `seconds`, `rounds` times over, in turn; a short warm-up first. */
-export async function interleaved(targets: Target[], rounds = Number(process.env.BENCH_ROUNDS ?? 3), seconds = 5): Promise<Map<string, Figure>> {
+export async function interleaved(targets: Target[], rounds = Number(process.env.BENCH_ROUNDS ?? 3), seconds = 5): Promise<Map<string, Figures>> {
   for (const target of targets) await load(target, 1);
   const runs = new Map<string, Figure[]>(targets.map((t) => [t.name, []]));
   for (let round = 0; round < rounds; round++) {
     for (const target of targets) runs.get(target.name)!.push(await load(target, seconds));
   }
   return new Map(
-    [...runs].map(([name, figures]) => [name, { reqPerSec: median(figures.map((f) => f.reqPerSec)), p50Ms: median(figures.map((f) => f.p50Ms)) }]),
+    [...runs].map(([name, figures]) => [
+      name,
+      { reqPerSec: median(figures.map((f) => f.reqPerSec)), p50Ms: median(figures.map((f) => f.p50Ms)), rounds: figures },
+    ]),
   );
 }
 
