@@ -1,6 +1,7 @@
 import type { EntryContext } from "@remix-run/node";
 import type { ReactElement } from "react";
 import { renderToString } from "react-dom/server";
+import { renderKeepingMarkup } from "./components/KeptMarkup";
 
 /**
  * A document rendered whole (entry.server.tsx) carries its markup beside its body, so the server can
@@ -50,8 +51,9 @@ export async function renderWholeDocument(app: ReactElement, context: EntryConte
     reader.releaseLock();
     context.renderMeta.streamCache = chunks;
   }
-  const html = renderToString(app);
-  return html.includes(CLIENT_RENDERED_BOUNDARY) ? undefined : `<!DOCTYPE html>${html}`;
+  const sent = (html: string) => !html.includes(CLIENT_RENDERED_BOUNDARY);
+  const html = renderKeepingMarkup(() => renderToString(app), sent);
+  return sent(html) ? `<!DOCTYPE html>${html}` : undefined;
 }
 
 /** React 18's mark of a Suspense boundary the server left for the browser to render. */

@@ -213,6 +213,42 @@ test("a page rendered whole and a page that streams are both standards-mode docu
   await expect(page.locator("#main svg.lucide > *").first()).toBeVisible();
 });
 
+// The server keeps a form's first-state markup and writes it into later documents (decision 0119): such
+// a page hydrates as if rendered afresh, and its forms work.
+test("pages whose forms come from kept markup hydrate, and the forms work", async ({ page }) => {
+  await signInWithOrganization(page, "Kept");
+  const errors: string[] = [];
+  page.on("console", (message) => void (message.type() === "error" && errors.push(message.text())));
+  page.on("pageerror", (error) => errors.push(error.message));
+  const hydrated = () => page.evaluate(() => Object.keys(document.getElementById("main") ?? {}).some((key) => key.startsWith("__reactFiber")));
+  for (const path of ["/tokens", "/team", "/billing"]) {
+    // The first document keeps the forms' markup; the page below is written from it.
+    expect((await page.request.get(path)).ok()).toBe(true);
+    await page.goto(path);
+    await expect.poll(hydrated).toBe(true);
+  }
+
+  await page.goto("/tokens");
+  await expect.poll(hydrated).toBe(true);
+  const create = page.getByRole("region", { name: "Create API token" });
+  await expect(create.getByLabel("Expiry")).toHaveValue("30");
+  await create.getByLabel("Expiry").selectOption("7");
+  await create.getByRole("button", { name: "Create token" }).click();
+  await expect(page.getByRole("region", { name: "Token created" })).toContainText("you will not see it again");
+
+  await page.goto("/team");
+  await expect.poll(hydrated).toBe(true);
+  await page.getByRole("button", { name: "Single-use invite" }).click();
+  await expect(page.getByRole("status", { name: "Invite code" })).toContainText("single-use");
+
+  await page.goto("/billing");
+  await expect.poll(hydrated).toBe(true);
+  await page.getByLabel("Monthly spend cap (USD)").fill("50");
+  await page.getByRole("button", { name: "Save cap" }).click();
+  await expect(page.getByText("Spent this month (UTC): $0.00 of $50.00.")).toBeVisible();
+  expect(errors).toEqual([]);
+});
+
 // Each document names and preloads the route modules the browser loads to hydrate it, and links the
 // stylesheet: the server writes the modules' script once per path and set of routes, and the head's
 // links once per set of routes (patches/, decision 0087's eleventh pass).

@@ -6,6 +6,7 @@ import { Gauge } from "lucide-react";
 import type { SpendCapState } from "@contract/billing";
 import { formatMoney } from "@contract/money";
 import { Alert } from "~/components/Alert";
+import { KeptMarkup } from "~/components/KeptMarkup";
 import { useArrivalKey } from "~/lib/use-arrival";
 import { useIsPending } from "~/lib/use-is-pending";
 import { utcMonthStartText } from "~/lib/utc-month";
@@ -17,11 +18,9 @@ import { PageOrganizationField } from "~/features/auth/PageOrganizationField";
  * admins the form that sets it (empty: no cap). Requests that could pass it are refused with 402.
  */
 export function SpendCapForm({
-  state,
-  isAdmin,
-  lastResult,
   now,
   timeZone,
+  ...props
 }: {
   state: SpendCapState | null;
   /** When the page was loaded, and the viewer's zone: the card says when this UTC month began. */
@@ -29,6 +28,34 @@ export function SpendCapForm({
   timeZone: string;
   isAdmin: boolean;
   lastResult: SubmissionResult<string[]> | undefined;
+}) {
+  const monthStart = utcMonthStartText(now, timeZone);
+  // Before any submission the card is the same until the month's spend or the cap changes: rendered
+  // once, kept (decision 0119).
+  return (
+    <KeptMarkup
+      as="section"
+      name="spend-cap"
+      inputs={[props.state, props.isAdmin, monthStart]}
+      when={props.lastResult === undefined}
+      className="card bg-base-100 shadow-sm"
+      aria-labelledby="spend-cap-title"
+    >
+      <SpendCapFields {...props} monthStart={monthStart} />
+    </KeptMarkup>
+  );
+}
+
+function SpendCapFields({
+  state,
+  isAdmin,
+  lastResult,
+  monthStart,
+}: {
+  state: SpendCapState | null;
+  isAdmin: boolean;
+  lastResult: SubmissionResult<string[]> | undefined;
+  monthStart: string;
 }) {
   const arrival = useArrivalKey(lastResult);
   const [form, fields] = useForm({
@@ -41,53 +68,51 @@ export function SpendCapForm({
   const { key, ...capProps } = getInputProps(fields.monthlyCap, { type: "text", ariaDescribedBy: "spend-cap-help spend-cap-month" });
   const fieldError = fields.monthlyCap.errors?.[0];
   return (
-    <section className="card bg-base-100 shadow-sm" aria-labelledby="spend-cap-title">
-      <div className="card-body gap-3">
-        <h2 id="spend-cap-title" className="card-title">
-          <Gauge className="size-5" aria-hidden />
-          Monthly spend cap
-        </h2>
-        {state ? (
-          <p>
-            {state.monthlyCap === null
-              ? `No cap. Spent this month (UTC): ${formatMoney(state.spentThisMonth)}.`
-              : `Spent this month (UTC): ${formatMoney(state.spentThisMonth)} of ${formatMoney(state.monthlyCap)}.`}
-          </p>
-        ) : (
-          <Alert kind="warning">The monthly spend cap could not be loaded.</Alert>
-        )}
-        <p id="spend-cap-month" className="text-sm text-base-content/70">
-          This month began {utcMonthStartText(now, timeZone)}.
+    <div className="card-body gap-3">
+      <h2 id="spend-cap-title" className="card-title">
+        <Gauge className="size-5" aria-hidden />
+        Monthly spend cap
+      </h2>
+      {state ? (
+        <p>
+          {state.monthlyCap === null
+            ? `No cap. Spent this month (UTC): ${formatMoney(state.spentThisMonth)}.`
+            : `Spent this month (UTC): ${formatMoney(state.spentThisMonth)} of ${formatMoney(state.monthlyCap)}.`}
         </p>
-        {isAdmin ? (
-          <Form method="post" className="flex flex-col gap-2" replace preventScrollReset {...getFormProps(form)}>
-            <input type="hidden" name="intent" value="spend-cap" />
-            <PageOrganizationField />
-            <label className="fieldset-legend" htmlFor={fields.monthlyCap.id}>
-              Monthly spend cap (USD)
-            </label>
-            <div className="flex flex-wrap items-start gap-2">
-              <input key={key} {...capProps} inputMode="decimal" placeholder="No cap" className={`input max-w-xs ${fieldError ? "input-error" : ""}`} />
-              <button type="submit" className="btn btn-primary" disabled={pending}>
-                {pending ? "Saving…" : "Save cap"}
-              </button>
-            </div>
-            {fieldError ? (
-              <p id={fields.monthlyCap.errorId} className="text-sm text-error">
-                {fieldError}
-              </p>
-            ) : null}
-            <p id="spend-cap-help" className="text-sm text-base-content/70">
-              Leave empty for no cap. Requests that could take this month past the cap are refused.
+      ) : (
+        <Alert kind="warning">The monthly spend cap could not be loaded.</Alert>
+      )}
+      <p id="spend-cap-month" className="text-sm text-base-content/70">
+        This month began {monthStart}.
+      </p>
+      {isAdmin ? (
+        <Form method="post" className="flex flex-col gap-2" replace preventScrollReset {...getFormProps(form)}>
+          <input type="hidden" name="intent" value="spend-cap" />
+          <PageOrganizationField />
+          <label className="fieldset-legend" htmlFor={fields.monthlyCap.id}>
+            Monthly spend cap (USD)
+          </label>
+          <div className="flex flex-wrap items-start gap-2">
+            <input key={key} {...capProps} inputMode="decimal" placeholder="No cap" className={`input max-w-xs ${fieldError ? "input-error" : ""}`} />
+            <button type="submit" className="btn btn-primary" disabled={pending}>
+              {pending ? "Saving…" : "Save cap"}
+            </button>
+          </div>
+          {fieldError ? (
+            <p id={fields.monthlyCap.errorId} className="text-sm text-error">
+              {fieldError}
             </p>
-            {form.errors?.[0] ? (
-              <Alert key={arrival} kind="error" focus={lastResult !== undefined}>
-                {form.errors[0]}
-              </Alert>
-            ) : null}
-          </Form>
-        ) : null}
-      </div>
-    </section>
+          ) : null}
+          <p id="spend-cap-help" className="text-sm text-base-content/70">
+            Leave empty for no cap. Requests that could take this month past the cap are refused.
+          </p>
+          {form.errors?.[0] ? (
+            <Alert key={arrival} kind="error" focus={lastResult !== undefined}>
+              {form.errors[0]}
+            </Alert>
+          ) : null}
+        </Form>
+      ) : null}
+    </div>
   );
 }

@@ -4,6 +4,7 @@ import { parseWithZod } from "@conform-to/zod";
 import { Form } from "@remix-run/react";
 import { KeyRound } from "lucide-react";
 import { Alert } from "~/components/Alert";
+import { KeptMarkup } from "~/components/KeptMarkup";
 import { useArrivalKey } from "~/lib/use-arrival";
 import { useIsPending } from "~/lib/use-is-pending";
 import { createTokenForm } from "./token-forms";
@@ -23,7 +24,24 @@ interface CreateTokenFormProps {
  * Admins create a token: any scopes (every one checked to start with, none required, SPEC §5), an expiry
  * of 1, 7 or 30 days or never, and optionally a budget, an allow-list and a request rate (issue 11).
  */
-export function CreateTokenForm({ scopes, models, lastResult }: CreateTokenFormProps) {
+export function CreateTokenForm(props: CreateTokenFormProps) {
+  // In its first state the form is the same for every admin of the organization: rendered once, kept
+  // (decision 0119).
+  return (
+    <KeptMarkup
+      as="section"
+      name="create-token"
+      inputs={[props.scopes, props.models]}
+      when={props.lastResult === undefined}
+      className="card bg-base-100 shadow-sm"
+      aria-labelledby="create-token-title"
+    >
+      <CreateTokenFields {...props} />
+    </KeptMarkup>
+  );
+}
+
+function CreateTokenFields({ scopes, models, lastResult }: CreateTokenFormProps) {
   const [form, fields] = useForm({
     id: "create-token",
     lastResult,
@@ -43,52 +61,50 @@ export function CreateTokenForm({ scopes, models, lastResult }: CreateTokenFormP
   };
   const { key: expiryKey, ...expiryProps } = getSelectProps(fields.expiry);
   return (
-    <section className="card bg-base-100 shadow-sm" aria-labelledby="create-token-title">
-      <div className="card-body">
-        <h2 id="create-token-title" className="card-title">
-          <KeyRound className="size-5" aria-hidden />
-          Create API token
-        </h2>
-        <Form method="post" className="flex flex-col gap-4" {...getFormProps(form)}>
-          <input type="hidden" name="intent" value="create" />
-          <PageOrganizationField />
-          <fieldset className="fieldset">
-            <legend className="fieldset-legend">Scopes</legend>
-            <div className="flex flex-wrap gap-x-6 gap-y-2" key={fields.scopes.key}>
-              {scopes.map((scope) => (
-                <label key={scope} className="label cursor-pointer gap-2 text-base-content">
-                  <input type="checkbox" name={fields.scopes.name} value={scope} className="checkbox checkbox-sm" defaultChecked={chosen.has(scope)} />
-                  <span className="font-mono text-sm">{scope}</span>
-                </label>
-              ))}
-            </div>
-            <p className="label">Choose what the token may call. None is required.</p>
-          </fieldset>
-          <fieldset className="fieldset max-w-xs">
-            <label className="fieldset-legend" htmlFor={fields.expiry.id}>
-              Expiry
-            </label>
-            <select key={expiryKey} {...expiryProps} className="select">
-              {EXPIRY_CHOICES.map((c) => (
-                <option key={c.value} value={c.value}>
-                  {c.label}
-                </option>
-              ))}
-            </select>
-          </fieldset>
-          <SpendSettingsFields fields={settings} models={models} />
-          {error ? (
-            <Alert key={arrival} kind="error" focus={lastResult !== undefined}>
-              {error}
-            </Alert>
-          ) : null}
-          <div>
-            <button type="submit" className="btn btn-primary" disabled={pending}>
-              {pending ? "Creating..." : "Create token"}
-            </button>
+    <div className="card-body">
+      <h2 id="create-token-title" className="card-title">
+        <KeyRound className="size-5" aria-hidden />
+        Create API token
+      </h2>
+      <Form method="post" className="flex flex-col gap-4" {...getFormProps(form)}>
+        <input type="hidden" name="intent" value="create" />
+        <PageOrganizationField />
+        <fieldset className="fieldset">
+          <legend className="fieldset-legend">Scopes</legend>
+          <div className="flex flex-wrap gap-x-6 gap-y-2" key={fields.scopes.key}>
+            {scopes.map((scope) => (
+              <label key={scope} className="label cursor-pointer gap-2 text-base-content">
+                <input type="checkbox" name={fields.scopes.name} value={scope} className="checkbox checkbox-sm" defaultChecked={chosen.has(scope)} />
+                <span className="font-mono text-sm">{scope}</span>
+              </label>
+            ))}
           </div>
-        </Form>
-      </div>
-    </section>
+          <p className="label">Choose what the token may call. None is required.</p>
+        </fieldset>
+        <fieldset className="fieldset max-w-xs">
+          <label className="fieldset-legend" htmlFor={fields.expiry.id}>
+            Expiry
+          </label>
+          <select key={expiryKey} {...expiryProps} className="select">
+            {EXPIRY_CHOICES.map((c) => (
+              <option key={c.value} value={c.value}>
+                {c.label}
+              </option>
+            ))}
+          </select>
+        </fieldset>
+        <SpendSettingsFields fields={settings} models={models} />
+        {error ? (
+          <Alert key={arrival} kind="error" focus={lastResult !== undefined}>
+            {error}
+          </Alert>
+        ) : null}
+        <div>
+          <button type="submit" className="btn btn-primary" disabled={pending}>
+            {pending ? "Creating..." : "Create token"}
+          </button>
+        </div>
+      </Form>
+    </div>
   );
 }
