@@ -14,7 +14,7 @@ import type { LedgerPage } from "~/features/billing/ledger-page";
 import { LEDGER_PAGE_SIZE, ledgerCursor, ledgerPage } from "~/features/billing/ledger-page";
 import { BILLING_MESSAGES, SETUP_MESSAGES } from "~/features/billing/messages";
 import { NoPaymentMethodBanner } from "~/features/billing/NoPaymentMethodBanner";
-import { PaymentMethodCard } from "~/features/billing/PaymentMethodCard";
+import { PAYMENT_METHOD_DIALOG, PaymentMethodCard } from "~/features/billing/PaymentMethodCard";
 import { PaymentMethodSetup } from "~/features/billing/PaymentMethodSetup";
 import { RechargePausedBanner } from "~/features/billing/RechargePausedBanner";
 import { SpendCapForm } from "~/features/billing/SpendCapForm";
@@ -53,7 +53,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     billing.ledger({ before, after, limit: LEDGER_PAGE_SIZE + 1 }),
     billing.config(),
     billing.paymentMethod(),
-    billing.stripeConfig(),
+    // Only the card form uses Stripe's key; opening its dialog changes the URL, which loads this again.
+    url.searchParams.get("dialog") === PAYMENT_METHOD_DIALOG ? billing.stripeConfig() : null,
     billing.recharges(),
   ]);
   const page: LedgerPage = ledger.ok ? ledgerPage(ledger.data, { before, after }) : { rows: null, olderCursor: null, newerCursor: null };
@@ -66,7 +67,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       balance: balance.ok ? balance.data : null,
       config: config.ok ? config.data : fallbackConfig,
       page,
-      stripePublicKey: stripe.ok ? stripe.data.stripePublicKey : null,
+      stripePublicKey: stripe?.ok ? stripe.data.stripePublicKey : null,
       recharges: recharges.ok ? recharges.data : null,
       // Rendered into the add-funds form: a double submit carries the same key, so it is one charge.
       nonce: crypto.randomUUID(),
@@ -167,7 +168,7 @@ export default function BillingPage() {
           </UrlDialog>
         </>
       )}
-      <UrlDialog name="payment-method" title={hasPaymentMethod ? "Update payment method" : "Set up payment method"}>
+      <UrlDialog name={PAYMENT_METHOD_DIALOG} title={hasPaymentMethod ? "Update payment method" : "Set up payment method"}>
         <ClientOnly fallback={<p className="text-base-content/70">The card form needs JavaScript. Please enable it to add a card.</p>}>
           {() => <PaymentMethodSetup publishableKey={stripePublicKey} onCancelHref={closeHref} />}
         </ClientOnly>

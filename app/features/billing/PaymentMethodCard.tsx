@@ -5,6 +5,9 @@ import type { PaymentMethodSummary } from "~/platform/billing";
 import { cardSubject, describeCard } from "./format";
 import { BILLING_MESSAGES } from "./messages";
 
+/** The `?dialog=` name of the card form, which this card opens. */
+export const PAYMENT_METHOD_DIALOG = "payment-method";
+
 /** The card on file, with Update and Remove; or the way to set one up. */
 export function PaymentMethodCard({ hasPaymentMethod, card }: { hasPaymentMethod: boolean; card: PaymentMethodSummary }) {
   return (
@@ -18,7 +21,7 @@ export function PaymentMethodCard({ hasPaymentMethod, card }: { hasPaymentMethod
             <p className="text-lg font-medium">{describeCard(card)}</p>
             <p className="text-sm text-base-content/70">Used for adding funds and auto-payment.</p>
             <div className="card-actions mt-2 justify-end">
-              <DialogLink name="payment-method" className="btn btn-outline btn-sm">
+              <DialogLink name={PAYMENT_METHOD_DIALOG} className="btn btn-outline btn-sm">
                 Update<span className="sr-only"> {cardSubject(card)}</span>
               </DialogLink>
               <ConfirmAction
@@ -38,7 +41,7 @@ export function PaymentMethodCard({ hasPaymentMethod, card }: { hasPaymentMethod
           <>
             <p className="text-base-content/70">Set up a card to add funds to your balance and to enable auto-payment.</p>
             <div className="card-actions mt-2 justify-end">
-              <DialogLink name="payment-method" className="btn btn-primary btn-sm">
+              <DialogLink name={PAYMENT_METHOD_DIALOG} className="btn btn-primary btn-sm">
                 Set up payment method
               </DialogLink>
             </div>
