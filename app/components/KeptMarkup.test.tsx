@@ -1,27 +1,15 @@
 import type { ReactNode } from "react";
-import { renderToString } from "react-dom/server";
-import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router-dom/server";
 import { beforeEach, describe, expect, it } from "vitest";
 import { CreateTokenForm } from "~/features/tokens/CreateTokenForm";
+import { staticPage } from "~/lib/static-page.testing";
 import { forgetKeptMarkup, KeptMarkup, renderKeepingMarkup } from "./KeptMarkup";
 
 // The server keeps a fragment's markup by its inputs and writes it into later documents (decision 0119).
 // A document must read the same whichever way its fragments were written.
 
-/** A page of organization `organization` at `url`, its content under the organization layout's route. */
-async function page(url: string, organization: number, content: ReactNode) {
-  const handler = createStaticHandler([
-    { id: "routes/_org", path: "/", loader: () => ({ activeOrganization: { id: organization } }), children: [{ path: "tokens", element: content }] },
-  ]);
-  const context = await handler.query(new Request(`http://console.test${url}`));
-  if (context instanceof Response) throw new Error("no page");
-  const router = createStaticRouter(handler.dataRoutes, context);
-  return () => renderToString(<StaticRouterProvider router={router} context={context} hydrate={false} />);
-}
-
 const rendered = async (url: string, organization: number, content: ReactNode, keepIf = () => true) =>
-  renderKeepingMarkup(await page(url, organization, content), keepIf);
-const afresh = async (url: string, organization: number, content: ReactNode) => (await page(url, organization, content))();
+  renderKeepingMarkup(await staticPage(url, content, { organization, path: "tokens" }), keepIf);
+const afresh = async (url: string, organization: number, content: ReactNode) => (await staticPage(url, content, { organization, path: "tokens" }))();
 
 const form = (models = ["builtin"], lastResult?: Parameters<typeof CreateTokenForm>[0]["lastResult"]) => (
   <CreateTokenForm scopes={["chat", "models:read"]} models={models} lastResult={lastResult} />

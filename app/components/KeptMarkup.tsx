@@ -3,7 +3,7 @@ import { createContext, createElement, useContext } from "react";
 import type { ComponentPropsWithoutRef, ReactElement, ReactNode } from "react";
 import { usePageOrganizationId } from "~/features/auth/PageOrganizationField";
 
-type HostTag = "section" | "div";
+type HostTag = "section" | "div" | "header" | "aside";
 
 type KeptMarkupProps<T extends HostTag> = ComponentPropsWithoutRef<T> & {
   /** The host element, whose own attributes are rendered as usual; its content is what is kept. */

@@ -34,6 +34,8 @@ interface PopoverProps {
   busy?: boolean;
   /** Runs before the panel opens; `preventDefault()` keeps it closed. */
   onTriggerClick?: (event: MouseEvent<HTMLButtonElement>) => void;
+  /** The panel's id, for a popover that is one of a kind on every page (kept markup takes no generated ids). */
+  id?: string;
   children: ReactNode;
 }
 
@@ -55,9 +57,11 @@ export function Popover({
   focusFirstButton = false,
   busy = false,
   onTriggerClick,
+  id: fixedId,
   children,
 }: PopoverProps) {
-  const id = `popover-${useId().replace(/[^a-zA-Z0-9_-]/g, "")}`;
+  const generated = `popover-${useId().replace(/[^a-zA-Z0-9_-]/g, "")}`;
+  const id = fixedId ?? generated;
   const ref = useRef<HTMLDivElement>(null);
   const wasBusy = useRef(false);
   useEffect(() => {

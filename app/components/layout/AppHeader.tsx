@@ -1,4 +1,5 @@
 import { Form, Link, useLocation } from "@remix-run/react";
+import { KeptMarkup } from "~/components/KeptMarkup";
 import { Popover } from "~/components/Popover";
 import { Building2, Menu } from "lucide-react";
 import { NAV_DRAWER_ID, useNavDrawer } from "./SidebarLayout";
@@ -13,7 +14,22 @@ interface AppHeaderProps {
  * sidebar drawer: before hydration a label of the drawer's checkbox, whose keyboard focus it shows (no
  * JavaScript needed); then a button that says whether the drawer is expanded.
  */
-export function AppHeader({ title, user }: AppHeaderProps) {
+export function AppHeader(props: AppHeaderProps) {
+  // The same for a person on a page until the title or their name changes: rendered once, kept
+  // (decision 0119).
+  return (
+    <KeptMarkup
+      as="header"
+      name="header"
+      inputs={[props.title, props.user.name, props.user.email]}
+      className="flex items-center justify-between gap-2 border-b border-base-300 bg-base-100 px-3 py-3 sm:gap-4 sm:px-6"
+    >
+      <HeaderContent {...props} />
+    </KeptMarkup>
+  );
+}
+
+function HeaderContent({ title, user }: AppHeaderProps) {
   const initial = (user.name || user.email).trim().charAt(0).toUpperCase() || "?";
   const location = useLocation();
   const drawer = useNavDrawer();
@@ -25,7 +41,7 @@ export function AppHeader({ title, user }: AppHeaderProps) {
     </>
   );
   return (
-    <header className="flex items-center justify-between gap-2 border-b border-base-300 bg-base-100 px-3 py-3 sm:gap-4 sm:px-6">
+    <>
       <div className="flex min-w-0 items-center gap-2">
         {drawer ? (
           <button
@@ -49,6 +65,7 @@ export function AppHeader({ title, user }: AppHeaderProps) {
       {/* Keyed by the path: a link in the menu navigates without a page load, and the menu closes behind it. */}
       <Popover
         key={location.pathname}
+        id="account-menu"
         trigger={<span className="grid size-9 place-items-center rounded-full bg-primary text-primary-content">{initial}</span>}
         triggerClassName="btn btn-circle btn-ghost"
         triggerLabel="Account menu"
@@ -68,6 +85,6 @@ export function AppHeader({ title, user }: AppHeaderProps) {
           </button>
         </Form>
       </Popover>
-    </header>
+    </>
   );
 }

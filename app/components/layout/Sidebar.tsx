@@ -1,5 +1,6 @@
 import { Link, useLocation } from "@remix-run/react";
 import type { ReactElement, ReactNode } from "react";
+import { KeptMarkup } from "~/components/KeptMarkup";
 import { SaveOnChangeSelect } from "~/components/SaveOnChangeSelect";
 import type { NavItem } from "./nav";
 import { homeNav, memberOrganizationNav, organizationNav, systemNav } from "./nav";
@@ -12,10 +13,26 @@ interface SidebarProps {
   isAdmin?: boolean;
 }
 
-export function Sidebar({ organizations, active, showSystem, isAdmin = false }: SidebarProps) {
+export function Sidebar(props: SidebarProps) {
+  // The same for a person on a page until their organizations or role change: rendered once, kept
+  // (decision 0119).
+  return (
+    <KeptMarkup
+      as="aside"
+      name="sidebar"
+      inputs={[props.organizations, props.active, props.showSystem, props.isAdmin]}
+      className="flex min-h-full w-sidebar max-w-[85vw] flex-col gap-2 border-r border-base-300 bg-base-100 p-3"
+      aria-label="Sidebar"
+    >
+      <SidebarContent {...props} />
+    </KeptMarkup>
+  );
+}
+
+function SidebarContent({ organizations, active, showSystem, isAdmin = false }: SidebarProps) {
   const { pathname } = useLocation();
   return (
-    <aside className="flex min-h-full w-sidebar max-w-[85vw] flex-col gap-2 border-r border-base-300 bg-base-100 p-3" aria-label="Sidebar">
+    <>
       <div className="px-2 py-3 text-lg font-bold">AI Console</div>
       {organizations.length > 1 ? (
         <OrganizationSwitcher organizations={organizations} active={active} />
@@ -25,7 +42,7 @@ export function Sidebar({ organizations, active, showSystem, isAdmin = false }: 
       <NavSection title="Home" items={homeNav} pathname={pathname} />
       <NavSection title="Organization" items={isAdmin ? organizationNav : memberOrganizationNav} pathname={pathname} />
       {showSystem ? <NavSection title="System" items={systemNav} pathname={pathname} /> : null}
-    </aside>
+    </>
   );
 }
 

@@ -1,19 +1,15 @@
 import { renderToString } from "react-dom/server";
-import { MemoryRouter } from "react-router-dom";
 import { afterAll, describe, expect, it } from "vitest";
 import type { NavItem } from "./nav";
 import { homeNav, memberOrganizationNav, organizationNav, systemNav } from "./nav";
+import { staticPage } from "~/lib/static-page.testing";
 import { isActivePath, prerenderSidebarNav, Sidebar } from "./Sidebar";
 
 // The server writes the sidebar's lists from markup kept since its start (decision 0087, eleventh
 // pass); the browser hydrates them as Remix's links. Both ways must write the same document.
 const organization = { id: 7, name: "Acme" };
-const sidebarAt = (pathname: string, isAdmin: boolean, showSystem: boolean) =>
-  renderToString(
-    <MemoryRouter initialEntries={[pathname]}>
-      <Sidebar organizations={[organization]} active={organization} showSystem={showSystem} isAdmin={isAdmin} />
-    </MemoryRouter>,
-  );
+const sidebarAt = async (pathname: string, isAdmin: boolean, showSystem: boolean) =>
+  (await staticPage(pathname, <Sidebar organizations={[organization]} active={organization} showSystem={showSystem} isAdmin={isAdmin} />))();
 
 const pages = ["/team", "/", "/chat", "/models/acme/some-model", "/model-editor", "/system/orgs/3", "/audit", "/Billing", "/terms"];
 const variants = [
@@ -25,10 +21,11 @@ const variants = [
 afterAll(() => prerenderSidebarNav(renderToString));
 
 describe("the sidebar", () => {
-  it("writes the same markup from its kept lists as rendered afresh, on every page and for every role", () => {
-    const fresh = pages.flatMap((page) => variants.map(([isAdmin, showSystem]) => sidebarAt(page, isAdmin, showSystem)));
+  it("writes the same markup from its kept lists as rendered afresh, on every page and for every role", async () => {
+    const all = () => Promise.all(pages.flatMap((page) => variants.map(([isAdmin, showSystem]) => sidebarAt(page, isAdmin, showSystem))));
+    const fresh = await all();
     prerenderSidebarNav(renderToString);
-    const kept = pages.flatMap((page) => variants.map(([isAdmin, showSystem]) => sidebarAt(page, isAdmin, showSystem)));
+    const kept = await all();
     expect(kept).toEqual(fresh);
     expect(kept[0]).toContain('aria-current="page" class="menu-active bg-primary! text-primary-content!" data-discover="true" href="/team"');
     expect(kept[pages.indexOf("/audit") * variants.length]).toContain('href="/audit"');
@@ -37,9 +34,9 @@ describe("the sidebar", () => {
     expect(kept[1]).not.toContain("Model Editor");
   });
 
-  it("looks its lists up instead of rendering them", () => {
+  it("looks its lists up instead of rendering them", async () => {
     prerenderSidebarNav(() => "<li>kept</li>");
-    const written = sidebarAt("/team", false, true);
+    const written = await sidebarAt("/team", false, true);
     expect(written.match(/<li>kept<\/li>/g)).toHaveLength(3);
     expect(written).not.toContain('href="/team"');
   });
@@ -51,7 +48,7 @@ describe("the sidebar", () => {
     }
   });
 
-  it("highlights the demo homes on the later pages of their flows", () => {
+  it("highlights the demo homes on the later pages of their flows", async () => {
     prerenderSidebarNav(renderToString);
     for (const [page, item] of [
       ["/playground/text/chat", "/"],
@@ -60,7 +57,7 @@ describe("the sidebar", () => {
       ["/task-execution", "/task-home"],
       ["/template-editor", "/template-home"],
     ]) {
-      expect(sidebarAt(page, false, false), page).toContain(
+      expect(await sidebarAt(page, false, false), page).toContain(
         `aria-current="page" class="menu-active bg-primary! text-primary-content!" data-discover="true" href="${item}"`,
       );
     }
