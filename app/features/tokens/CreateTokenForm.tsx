@@ -9,6 +9,7 @@ import { useArrivalKey } from "~/lib/use-arrival";
 import { useIsPending } from "~/lib/use-is-pending";
 import { createTokenForm } from "./token-forms";
 import { DEFAULT_EXPIRY, EXPIRY_CHOICES } from "./token-rules";
+import { NameCheckboxes } from "./NameCheckboxes";
 import { SpendSettingsFields } from "./SpendSettingsFields";
 import { PageOrganizationField } from "~/features/auth/PageOrganizationField";
 
@@ -71,14 +72,7 @@ function CreateTokenFields({ scopes, models, lastResult }: CreateTokenFormProps)
         <PageOrganizationField />
         <fieldset className="fieldset">
           <legend className="fieldset-legend">Scopes</legend>
-          <div className="flex flex-wrap gap-x-6 gap-y-2" key={fields.scopes.key}>
-            {scopes.map((scope) => (
-              <label key={scope} className="label cursor-pointer gap-2 text-base-content">
-                <input type="checkbox" name={fields.scopes.name} value={scope} className="checkbox checkbox-sm" defaultChecked={chosen.has(scope)} />
-                <span className="font-mono text-sm">{scope}</span>
-              </label>
-            ))}
-          </div>
+          <NameCheckboxes name={fields.scopes.name} names={scopes} checked={chosen} groupKey={fields.scopes.key} />
           <p className="label">Choose what the token may call. None is required.</p>
         </fieldset>
         <fieldset className="fieldset max-w-xs">

@@ -1,5 +1,6 @@
 import type { FieldMetadata } from "@conform-to/react";
 import { getInputProps, getSelectProps } from "@conform-to/react";
+import { NameCheckboxes } from "./NameCheckboxes";
 
 interface SpendSettingsFieldsProps {
   fields: {
@@ -59,14 +60,7 @@ export function SpendSettingsFields({ fields, models }: SpendSettingsFieldsProps
       </div>
       <fieldset className="fieldset">
         <legend className="fieldset-legend">Allowed models</legend>
-        <div className="flex flex-wrap gap-x-6 gap-y-2" key={fields.allowedModels.key}>
-          {names.map((name) => (
-            <label key={name} className="label cursor-pointer gap-2 text-base-content">
-              <input type="checkbox" name={fields.allowedModels.name} value={name} className="checkbox checkbox-sm" defaultChecked={allowed.has(name)} />
-              <span className="font-mono text-sm">{name}</span>
-            </label>
-          ))}
-        </div>
+        <NameCheckboxes name={fields.allowedModels.name} names={names} checked={allowed} groupKey={fields.allowedModels.key} />
         <p className="label">None checked: the token may call every model.</p>
         <FieldError id={fields.allowedModels.errorId} errors={fields.allowedModels.errors} />
       </fieldset>
