@@ -17,7 +17,22 @@ export const organizationSummarySchema = z.object({
   createdAt: z.string(),
 });
 export type OrganizationSummary = z.infer<typeof organizationSummarySchema>;
-export const organizationListSchema = z.object({ data: z.array(organizationSummarySchema) });
+/**
+ * GET /api/v1/system/organizations: newest first. `q` finds organizations whose name holds it (any
+ * case); a number also finds the organization with that id, first. `limit` pages them, and
+ * `nextBefore`, sent back as `before`, asks for the page after. Without `limit`, every organization
+ * that matches (a name list, such as the audit log's filter).
+ */
+export const ORGANIZATION_SEARCH_MAX = 100;
+export const ORGANIZATION_PAGE_MAX = 200;
+export const organizationQuerySchema = z.object({
+  q: z.string().trim().max(ORGANIZATION_SEARCH_MAX).optional(),
+  before: z.coerce.number().int().positive().safe().optional(),
+  limit: z.coerce.number().int().min(1).max(ORGANIZATION_PAGE_MAX).optional(),
+});
+export type OrganizationQuery = z.infer<typeof organizationQuerySchema>;
+export const organizationListSchema = z.object({ data: z.array(organizationSummarySchema), nextBefore: z.number().nullable() });
+export type OrganizationList = z.infer<typeof organizationListSchema>;
 
 /** PUT /api/v1/system/organizations/{id}: a new name, a payment mode, or both. */
 export const organizationChangeSchema = z

@@ -1,13 +1,15 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { data } from "@remix-run/node";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { parseWithZod } from "@conform-to/zod";
 import { Alert } from "~/components/Alert";
 import { formatBalance } from "~/features/billing/format";
 import { grantCreditForm, PAYMENT_MODE_LABELS, paymentModeForm, renameOrganizationForm, reverseCreditForm } from "~/features/system/org-form";
 import type { OrgEditorResult } from "~/features/system/org-form";
+import { OrgSearchForm } from "~/features/system/OrgSearchForm";
 import { OrgTable } from "~/features/system/OrgTable";
+import { orgEditorSearch, orgEditorQuery, ORG_EDITOR_PAGE } from "~/features/system/org-editor-search";
 import { platformStatus, readForm, redirectWithToast } from "~/lib/actions.server";
 import { useTimeZone } from "~/lib/use-time-zone";
 import { systemApi } from "~/platform/system.server";
@@ -20,9 +22,14 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, default
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { session, api } = await requireAccess("system", request, context);
-  const organizations = await systemApi(api).organizations();
+  // A page at a time, newest first: every organization with its four forms grows past what a browser lays out quickly.
+  const { q, before } = orgEditorQuery(new URL(request.url).searchParams);
+  const organizations = await systemApi(api).organizations({ q, before: before ?? undefined, limit: ORG_EDITOR_PAGE });
   return {
+    q,
+    before,
     organizations: organizations.ok ? organizations.data.data : [],
+    nextBefore: organizations.ok ? organizations.data.nextBefore : null,
     loadError: organizations.ok ? null : organizations.error,
     canEdit: session.activeRole === "admin",
   };
@@ -34,7 +41,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { api } = await requireAccess("system", request, context);
   const system = systemApi(api);
   const formData = await readForm(request);
-  const done = (message: string) => redirectWithToast("/system/orgs", { kind: "success", message }, { headers: api.headers });
+  // Back to the page the form was on: the same search, the same page of the list.
+  const done = (message: string) =>
+    redirectWithToast(
+      `/system/orgs${orgEditorSearch(orgEditorQuery(new URL(request.url).searchParams))}`,
+      { kind: "success", message },
+      { headers: api.headers },
+    );
 
   if (formData.get("intent") === "rename") {
     const submission = parseWithZod(formData, { schema: renameOrganizationForm });
@@ -101,7 +114,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function OrgEditorPage() {
-  const { organizations, loadError, canEdit } = useLoaderData<typeof loader>();
+  const { q, before, organizations, nextBefore, loadError, canEdit } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const timeZone = useTimeZone();
   return (
@@ -115,7 +128,26 @@ export default function OrgEditorPage() {
             Every organization on this platform. Prepaid organizations (manual or auto-reload) are refused priced models when their balance runs out; invoice
             organizations never are and see the amount since their last invoice.
           </p>
-          <OrgTable organizations={organizations} canEdit={canEdit} refusal={result ?? null} timeZone={timeZone} />
+          <OrgSearchForm q={q} />
+          {organizations.length === 0 && !loadError ? (
+            <p className="text-base-content/70">{q ? `No organization's name or ID matches "${q}".` : "No organizations on this page."}</p>
+          ) : (
+            <OrgTable organizations={organizations} canEdit={canEdit} refusal={result ?? null} timeZone={timeZone} />
+          )}
+          {before || nextBefore ? (
+            <nav aria-label="Organization pages" className="flex gap-2">
+              {before ? (
+                <Link to={`/system/orgs${orgEditorSearch({ q, before: null })}`} className="btn btn-sm btn-ghost">
+                  Newest
+                </Link>
+              ) : null}
+              {nextBefore ? (
+                <Link to={`/system/orgs${orgEditorSearch({ q, before: nextBefore })}`} className="btn btn-sm">
+                  Older organizations
+                </Link>
+              ) : null}
+            </nav>
+          ) : null}
           {!canEdit ? (
             <p className="text-sm text-base-content/60">
               Only admins of the system organization can rename organizations, change how they pay, or grant and reverse credit.

@@ -34,7 +34,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     entries: page.ok ? page.data.entries : [],
     nextBefore: page.ok ? page.data.nextBefore : null,
     loadError: page.ok ? null : page.error,
-    organizations: organizations?.ok ? organizations.data.data.map(({ id, name }) => ({ id, name })) : system ? [] : null,
+    // The filter lists them oldest first, the system organization at the top.
+    organizations: organizations?.ok ? organizations.data.data.map(({ id, name }) => ({ id, name })).reverse() : system ? [] : null,
   };
 }
 

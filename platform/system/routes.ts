@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { grantCreditSchema, idParamSchema, organizationChangeSchema } from "@contract/system";
+import { grantCreditSchema, idParamSchema, organizationChangeSchema, organizationQuerySchema } from "@contract/system";
 import { grantCredit, reverseCredit } from "../billing/credits";
 import type { PlatformEnv } from "../context";
 import { adminOnly, inOrganization, signedIn, systemOrganization } from "../http/middleware";
@@ -18,7 +18,7 @@ export const systemRoutes = new Hono<PlatformEnv>()
   .use(signedIn, inOrganization, systemOrganization)
   .get("/models", async (c) => c.json({ data: await listModelConfigs(c.var.deps) }))
   .get("/models/metrics", async (c) => c.json(await systemMetrics(c.var.deps)))
-  .get("/organizations", async (c) => c.json({ data: await listOrganizations(c.var.deps) }))
+  .get("/organizations", valid("query", organizationQuerySchema), async (c) => c.json(await listOrganizations(c.var.deps, c.req.valid("query"))))
   .get("/organizations/:id", organizationParam, async (c) => c.json(await getOrganization(c.var.deps, c.req.valid("param").id)))
   .put("/organizations/:id", adminOnly, organizationParam, valid("json", organizationChangeSchema), async (c) =>
     c.json(await updateOrganization(c.var.deps, c.req.valid("param").id, c.req.valid("json"))),

@@ -4,7 +4,7 @@ import { microsToDollars } from "../billing/money";
 import type { Deps } from "../context";
 import type { ModelRow } from "../db/schema";
 import type { ModelConfig } from "@contract/models";
-import type { OrganizationChange, OrganizationSummary } from "@contract/system";
+import type { OrganizationChange, OrganizationList, OrganizationQuery, OrganizationSummary } from "@contract/system";
 import { PlatformError } from "../http/errors";
 import { normalizeOrganizationName } from "../http/names";
 import { listModels } from "../models/service";
@@ -71,8 +71,26 @@ function toSummary(row: OrganizationRow): OrganizationSummary {
   };
 }
 
-export async function listOrganizations(deps: Deps): Promise<OrganizationSummary[]> {
-  return (await organizations(deps).orderBy("o.id").execute()).map(toSummary);
+export async function listOrganizations(deps: Deps, query: OrganizationQuery = {}): Promise<OrganizationList> {
+  let select = organizations(deps).orderBy("o.id", "desc");
+  if (query.before !== undefined) select = select.where("o.id", "<", query.before);
+  const q = query.q?.trim();
+  // A number typed is most likely an id: that organization leads the first page, and names holding the digits follow.
+  const id = q && /^\d{1,15}$/.test(q) ? Number(q) : null;
+  const exact = id !== null && query.before === undefined ? await organizations(deps).where("o.id", "=", id).executeTakeFirst() : undefined;
+  if (q) {
+    // lower() on both sides: PostgreSQL's LIKE minds case, SQLite's doesn't. The typed text is matched as written.
+    const pattern = `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    select = select.where(sql<boolean>`lower(o.name) like ${pattern} escape '\\'`);
+    if (id !== null) select = select.where("o.id", "!=", id);
+  }
+  const lead = exact ? [toSummary(exact)] : [];
+  if (query.limit === undefined) return { data: [...lead, ...(await select.execute()).map(toSummary)], nextBefore: null };
+  const take = query.limit - lead.length;
+  const rows = await select.limit(take + 1).execute();
+  // The next page starts at the first row not shown.
+  const next = rows[take];
+  return { data: [...lead, ...rows.slice(0, take).map(toSummary)], nextBefore: next ? Number(next.id) + 1 : null };
 }
 
 export async function getOrganization(deps: Deps, id: number): Promise<OrganizationSummary> {

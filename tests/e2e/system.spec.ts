@@ -1,8 +1,10 @@
 import type { Page } from "@playwright/test";
-import { OPERATOR, signInWithOrganization, signInWithRequests } from "./support/auth";
+import { createOrganizationWithRequests, newPerson, OPERATOR, signInWithOrganization, signInWithRequests } from "./support/auth";
 import { operatorPage, uniqueModelName } from "./support/system";
 import { expect, hydrated, test, visibleText } from "./support/test";
 
+/** The organization editor found at one organization: the list itself is paged, and the run makes hundreds. */
+const editorFor = (orgName: string) => `/system/orgs?q=${encodeURIComponent(orgName)}`;
 const modelRow = (page: Page, name: string) => page.getByRole("table", { name: "Models" }).getByRole("row").filter({ hasText: name });
 
 test.describe("the model editor", () => {
@@ -118,7 +120,7 @@ test.describe("the organization editor", () => {
     await expect(page.getByRole("heading", { name: "Current Balance" })).toBeVisible();
 
     const operator = await operatorPage(browser, baseURL!);
-    await operator.goto("/system/orgs");
+    await operator.goto(editorFor(orgName));
     const row = operator.getByRole("row", { name: orgName, exact: true });
     await expect(row.getByRole("cell").first()).toHaveText(String(orgId));
     await expect(row).toContainText("$0.00");
@@ -126,7 +128,7 @@ test.describe("the organization editor", () => {
     await expect(row.getByRole("button", { name: "Save mode" })).toHaveCount(0);
     await row.getByLabel(`Payment mode of ${orgName}`).selectOption("invoice");
     await expect(operator.getByText(`${orgName} now uses Invoice billing.`)).toBeVisible();
-    await operator.goto("/system/orgs");
+    await operator.goto(editorFor(orgName));
     await expect(operator.getByRole("row", { name: orgName, exact: true }).getByLabel(`Payment mode of ${orgName}`)).toHaveValue("invoice");
 
     await page.goto("/billing");
@@ -146,13 +148,59 @@ test.describe("the organization editor", () => {
     await operator.context().close();
   });
 
+  test("the operator finds organizations by name or id, a page of 25 at a time, newest first", async ({ page, browser, baseURL, playwright }) => {
+    test.slow(); // 26 organizations made first
+    const { orgName, orgId } = await signInWithOrganization(page, "Paged");
+    const made: string[] = [];
+    // A person may create 10 organizations an hour: three people make the 25 more.
+    for (let person = 0; person < 3; person++) {
+      const request = person === 0 ? page.request : await playwright.request.newContext({ baseURL });
+      if (person > 0) await signInWithRequests(request, newPerson(`Paged${person}`));
+      for (let i = 0; i < (person === 2 ? 7 : 9); i++) {
+        made.push(`${orgName} ${String(made.length + 1).padStart(2, "0")}`);
+        await createOrganizationWithRequests(request, made[made.length - 1]!);
+      }
+    }
+    expect(made).toHaveLength(25);
+    const operator = await operatorPage(browser, baseURL!);
+    await operator.goto("/system/orgs");
+    const search = operator.getByRole("search", { name: "Find organizations" });
+    await search.getByLabel("Find an organization").fill(orgName.toUpperCase());
+    await search.getByLabel("Find an organization").press("Enter");
+    await expect(operator).toHaveURL(/\?q=/);
+    const rows = operator.getByRole("table", { name: "Organizations" }).getByRole("row");
+    // The header, then the newest 25 of the 26 that match.
+    await expect(rows).toHaveCount(26);
+    await expect(rows.nth(1)).toHaveAccessibleName(made[24]!);
+    await expect(operator.getByRole("row", { name: orgName, exact: true })).toHaveCount(0);
+    await expect(search.getByLabel("Find an organization")).toHaveValue(orgName.toUpperCase());
+
+    const pages = operator.getByRole("navigation", { name: "Organization pages" });
+    await pages.getByRole("link", { name: "Older organizations" }).click();
+    await expect(rows).toHaveCount(2);
+    await expect(operator.getByRole("row", { name: orgName, exact: true })).toHaveCount(1);
+    await expect(pages.getByRole("link", { name: "Older organizations" })).toHaveCount(0);
+    await pages.getByRole("link", { name: "Newest" }).click();
+    await expect(rows).toHaveCount(26);
+
+    await search.getByLabel("Find an organization").fill(String(orgId));
+    await search.getByRole("button", { name: "Search" }).click();
+    await expect(operator.getByRole("row", { name: orgName, exact: true })).toHaveCount(1);
+    await search.getByLabel("Find an organization").fill(`${orgName} nothing`);
+    await search.getByLabel("Find an organization").press("Enter");
+    await expect(operator.getByText(`No organization's name or ID matches "${orgName} nothing".`)).toBeVisible();
+    await operator.getByRole("link", { name: "Show all" }).click();
+    await expect(operator).toHaveURL(/\/system\/orgs$/);
+    await operator.context().close();
+  });
+
   test.describe("without JavaScript", () => {
     test.use({ javaScriptEnabled: false });
 
     test("the payment mode has a submit button, and a blank name is refused with the typed text kept", async ({ page, browser, baseURL }) => {
       const { orgId, orgName } = await signInWithOrganization(page, "NoJsOrg");
       const operator = await operatorPage(browser, baseURL!, { javaScriptEnabled: false });
-      await operator.goto("/system/orgs");
+      await operator.goto(editorFor(orgName));
       const row = operator.getByRole("row", { name: orgName, exact: true });
       await row.getByLabel(`Payment mode of ${orgName}`).selectOption("auto");
       await row.getByRole("button", { name: `Save mode of ${orgName}`, exact: true }).click();
@@ -190,7 +238,7 @@ test("a system page's form posted after its user left the system organization ch
   const me = members.find((m) => m.email === person.email)!;
   expect((await operator.request.put(`/api/v1/organizations/members/${me.id}`, { data: { role: "admin" } })).ok()).toBe(true);
   expect((await page.request.post("/api/v1/auth/switch", { data: { organizationId: 1 } })).ok()).toBe(true);
-  await page.goto("/system/orgs");
+  await page.goto(editorFor(orgName));
   const row = page.getByRole("row", { name: orgName, exact: true });
   await expect(row.getByRole("textbox")).toBeVisible();
 
@@ -212,7 +260,7 @@ test.describe("granting credit", () => {
     test.slow(); // two people, two browser contexts
     const { orgName } = await signInWithOrganization(page, "Granted");
     const operator = await operatorPage(browser, baseURL!);
-    await operator.goto("/system/orgs");
+    await operator.goto(editorFor(orgName));
     const row = operator.getByRole("row", { name: orgName, exact: true });
     await expect(row).toContainText("$0.00");
     await row.locator("summary", { hasText: "Grant credit" }).click();
@@ -239,7 +287,7 @@ test.describe("granting credit", () => {
     test("a blank reason is refused with the amount kept, then the credit is granted", async ({ page, browser, baseURL }) => {
       const { orgName } = await signInWithOrganization(page, "GrantedNoJs");
       const operator = await operatorPage(browser, baseURL!, { javaScriptEnabled: false });
-      await operator.goto("/system/orgs");
+      await operator.goto(editorFor(orgName));
       const row = operator.getByRole("row", { name: orgName, exact: true });
       await row.locator("summary", { hasText: "Grant credit" }).click();
       const form = row.getByRole("form", { name: `Grant credit to ${orgName}` });
@@ -270,7 +318,7 @@ test.describe("reversing credit", () => {
     test.slow(); // two people, two browser contexts
     const { orgName } = await signInWithOrganization(page, "Reversed");
     const operator = await operatorPage(browser, baseURL!);
-    await operator.goto("/system/orgs");
+    await operator.goto(editorFor(orgName));
     await hydrated(operator);
     const row = () => operator.getByRole("row", { name: orgName, exact: true });
     await row().locator("summary", { hasText: "Grant credit" }).click();
@@ -331,7 +379,7 @@ test.describe("reversing credit", () => {
     const operator = await operatorPage(browser, baseURL!);
     await operator.setViewportSize({ width: 375, height: 740 });
     await grant(operator, orgId, 10);
-    await operator.goto("/system/orgs");
+    await operator.goto(editorFor(orgName));
     await hydrated(operator);
     const row = operator.getByRole("row", { name: orgName, exact: true });
     await row.locator("summary", { hasText: "Reverse credit" }).click();
@@ -359,7 +407,7 @@ test.describe("reversing credit", () => {
       const { orgName, orgId } = await signInWithOrganization(page, "ReversedNoJs");
       const operator = await operatorPage(browser, baseURL!, { javaScriptEnabled: false });
       await grant(operator, orgId, 10);
-      await operator.goto("/system/orgs");
+      await operator.goto(editorFor(orgName));
       const row = () => operator.getByRole("row", { name: orgName, exact: true });
       await row().locator("summary", { hasText: "Reverse credit" }).click();
       const form = () => row().getByRole("form", { name: `Reverse credit of ${orgName}` });

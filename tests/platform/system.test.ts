@@ -131,10 +131,52 @@ describe("GET /system/organizations", () => {
     expect(
       data.map((o: Record<string, unknown>) => ({ id: o.id, name: o.name, memberCount: o.memberCount, paymentMode: o.paymentMode, balance: o.balance })),
     ).toEqual([
-      { id: 1, name: "System", memberCount: 2, paymentMode: "manual", balance: 0 },
       { id: outsider.orgId, name: "Acme", memberCount: 1, paymentMode: "auto", balance: 12.34 },
+      { id: 1, name: "System", memberCount: 2, paymentMode: "manual", balance: 0 },
     ]);
-    expect(new Date(data[0].createdAt).toISOString()).toBe(data[0].createdAt);
+    expect(new Date(data[1].createdAt).toISOString()).toBe(data[1].createdAt);
+  });
+
+  it("finds organizations by part of the name in any case, or by id, and pages them newest first", async () => {
+    const { operator, outsider } = await cast();
+    const ids = [outsider.orgId];
+    for (const name of ["Acme Labs", "Beta 100%", "beta_two", "Gamma"]) ids.push((await h.admin(name)).orgId);
+    const names = async (query: string) => {
+      const response = await operator.call("GET", `/system/organizations${query}`);
+      expect(response.status).toBe(200);
+      const body = (await response.json()) as { data: { id: number; name: string }[]; nextBefore: number | null };
+      return { names: body.data.map((o) => o.name), nextBefore: body.nextBefore };
+    };
+    expect(await names("?q=ACME")).toEqual({ names: ["Acme Labs", "Acme"], nextBefore: null });
+    // % and _ are the typed characters, not patterns.
+    expect(await names(`?q=${encodeURIComponent("100%")}`)).toEqual({ names: ["Beta 100%"], nextBefore: null });
+    expect(await names("?q=a_t")).toEqual({ names: ["beta_two"], nextBefore: null });
+    expect(await names(`?q=${ids[4]}`)).toEqual({ names: ["Gamma"], nextBefore: null });
+    expect(ids[4]).toBeLessThan(10); // no name holds its digit
+    expect(await names("?q=nothing-like-it")).toEqual({ names: [], nextBefore: null });
+
+    const first = await names("?limit=2");
+    expect(first.names).toEqual(["Gamma", "beta_two"]);
+    const second = await names(`?limit=2&before=${first.nextBefore}`);
+    expect(second.names).toEqual(["Beta 100%", "Acme Labs"]);
+    expect(await names(`?limit=2&before=${second.nextBefore}`)).toEqual({ names: ["Acme", "System"], nextBefore: null });
+    const beta = await names("?q=beta&limit=1");
+    expect(beta.names).toEqual(["beta_two"]);
+    expect(await names(`?q=beta&limit=1&before=${beta.nextBefore}`)).toEqual({ names: ["Beta 100%"], nextBefore: null });
+
+    // A number: the organization with that id first, then the names that hold it, paged alike.
+    const digits = [];
+    for (const name of ["Team 1", "Team 10"]) digits.push((await h.admin(name)).orgId);
+    expect(await names("?q=1")).toEqual({ names: ["System", "Team 10", "Team 1", "Beta 100%"], nextBefore: null });
+    const firstOfOne = await names("?q=1&limit=2");
+    expect(firstOfOne.names).toEqual(["System", "Team 10"]);
+    expect(await names(`?q=1&limit=2&before=${firstOfOne.nextBefore}`)).toEqual({ names: ["Team 1", "Beta 100%"], nextBefore: null });
+    const onlyTheId = await names("?q=1&limit=1");
+    expect(onlyTheId.names).toEqual(["System"]);
+    expect((await names(`?q=1&limit=1&before=${onlyTheId.nextBefore}`)).names).toEqual(["Team 10"]);
+
+    expect((await operator.call("GET", "/system/organizations?limit=0")).status).toBe(400);
+    expect((await operator.call("GET", `/system/organizations?q=${"x".repeat(101)}`)).status).toBe(400);
   });
 
   it("is for members of the system organization only", async () => {

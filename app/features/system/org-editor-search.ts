@@ -1,0 +1,27 @@
+import { ORGANIZATION_SEARCH_MAX } from "~/platform/system";
+
+/** Rows per page of the organization editor: each row carries four forms. */
+export const ORG_EDITOR_PAGE = 25;
+
+export interface OrgEditorQuery {
+  /** What the operator searched for: part of a name, or an id. */
+  q: string;
+  /** The page after this organization id (newest first); null on the first page. */
+  before: number | null;
+}
+
+/** The editor's search and page from its URL; anything malformed is simply the first page. */
+export function orgEditorQuery(search: URLSearchParams): OrgEditorQuery {
+  const q = (search.get("q") ?? "").trim().slice(0, ORGANIZATION_SEARCH_MAX);
+  const before = Number(search.get("before"));
+  return { q, before: Number.isSafeInteger(before) && before > 0 ? before : null };
+}
+
+/** The URL search for a query: empty for the first page of everything. */
+export function orgEditorSearch({ q, before }: OrgEditorQuery): string {
+  const search = new URLSearchParams();
+  if (q) search.set("q", q);
+  if (before) search.set("before", String(before));
+  const text = search.toString();
+  return text ? `?${text}` : "";
+}
