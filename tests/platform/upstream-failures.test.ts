@@ -26,11 +26,12 @@ beforeAll(async () => {
   fake = await startFakeUpstream();
 });
 afterAll(() => fake.close());
-afterEach(() => {
+// Awaited: a PostgreSQL run drops the test's database here, and the file's last test would leave it behind otherwise.
+afterEach(async () => {
   server?.closeAllConnections();
   server?.close();
   server = undefined;
-  h?.close();
+  await h?.close();
 });
 
 const UPSTREAMS = [
