@@ -1,3 +1,4 @@
+import { queryString } from "~/lib/query-string";
 import type { AutoPayment, LedgerQuery } from "@contract/billing";
 import { confirmedSetupSchema, rechargeStatusSchema } from "@contract/billing";
 import type { PlatformClient } from "./client.server";
@@ -16,12 +17,7 @@ import {
 export function billingApi(api: PlatformClient) {
   return {
     balance: () => api.call("GET", "/billing/balance", balanceSchema, "Failed to load current balance."),
-    ledger: (page: LedgerQuery = {}) => {
-      const params = new URLSearchParams();
-      for (const [k, v] of Object.entries(page)) if (v !== undefined) params.set(k, String(v));
-      const query = params.toString();
-      return api.call("GET", `/billing/ledger${query ? `?${query}` : ""}`, ledgerSchema, "Failed to load ledger activity.");
-    },
+    ledger: (page: LedgerQuery = {}) => api.call("GET", `/billing/ledger${queryString(page)}`, ledgerSchema, "Failed to load ledger activity."),
     config: () => api.call("GET", "/billing/config", billingConfigSchema, "Failed to load billing configuration."),
     stripeConfig: () => api.call("GET", "/billing/stripe-config", stripeConfigSchema, "Failed to initialize billing. Please try again later."),
     paymentMethod: () => api.call("GET", "/billing/payment-method", paymentMethodSchema, "Failed to load payment method."),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { queryString } from "~/lib/query-string";
 import type { PlatformClient } from "./client.server";
 import type { GrantCredit, ModelBody, OrganizationChange, OrganizationQuery } from "./system";
 import { modelConfigListSchema, organizationListSchema, organizationSummarySchema } from "./system";
@@ -9,7 +10,7 @@ export const systemApi = (api: PlatformClient) => ({
   saveModel: (name: string, body: ModelBody) => api.call("PUT", modelPath(name), z.unknown(), "Failed to save model", body),
   deleteModel: (name: string) => api.call("DELETE", modelPath(name), z.unknown(), "Failed to delete model"),
   organizations: (query: OrganizationQuery = {}) =>
-    api.call("GET", `/system/organizations${searchOf(query)}`, organizationListSchema, "Failed to load organizations"),
+    api.call("GET", `/system/organizations${queryString(query)}`, organizationListSchema, "Failed to load organizations"),
   updateOrganization: (id: number, change: OrganizationChange) =>
     api.call("PUT", `/system/organizations/${id}`, organizationSummarySchema, "Failed to update organization", change),
   grantCredit: (id: number, credit: GrantCredit) =>
@@ -17,13 +18,6 @@ export const systemApi = (api: PlatformClient) => ({
   reverseCredit: (id: number, credit: GrantCredit) =>
     api.call("POST", `/system/organizations/${id}/credit-reversals`, organizationSummarySchema, "Failed to reverse credit", credit),
 });
-
-function searchOf(query: OrganizationQuery): string {
-  const search = new URLSearchParams();
-  for (const [name, value] of Object.entries(query)) if (value !== undefined && value !== "") search.set(name, String(value));
-  const text = search.toString();
-  return text ? `?${text}` : "";
-}
 
 /** The name may hold slashes (`org/model`): each segment is encoded, the slashes kept, as the route expects. */
 export function modelPath(name: string): string {

@@ -74,7 +74,7 @@ function toSummary(row: OrganizationRow): OrganizationSummary {
 export async function listOrganizations(deps: Deps, query: OrganizationQuery = {}): Promise<OrganizationList> {
   let select = organizations(deps).orderBy("o.id", "desc");
   if (query.before !== undefined) select = select.where("o.id", "<", query.before);
-  const q = query.q?.trim();
+  const q = query.q; // trimmed by the contract's schema
   // A number typed is most likely an id: that organization leads the first page, and names holding the digits follow.
   const id = q && /^\d{1,15}$/.test(q) ? Number(q) : null;
   const exact = id !== null && query.before === undefined ? await organizations(deps).where("o.id", "=", id).executeTakeFirst() : undefined;

@@ -1,3 +1,4 @@
+import { queryString } from "~/lib/query-string";
 import { ORGANIZATION_SEARCH_MAX } from "~/platform/system";
 
 /** Rows per page of the organization editor: each row carries four forms. */
@@ -19,9 +20,5 @@ export function orgEditorQuery(search: URLSearchParams): OrgEditorQuery {
 
 /** The URL search for a query: empty for the first page of everything. */
 export function orgEditorSearch({ q, before }: OrgEditorQuery): string {
-  const search = new URLSearchParams();
-  if (q) search.set("q", q);
-  if (before) search.set("before", String(before));
-  const text = search.toString();
-  return text ? `?${text}` : "";
+  return queryString({ q, before });
 }
