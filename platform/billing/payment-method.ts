@@ -22,8 +22,13 @@ export async function startPaymentMethodSetup(deps: Deps, orgId: number, orgName
   return { clientSecret: intent.clientSecret };
 }
 
-/** Records a succeeded setup's card (card details fetched before, no network call in a transaction). */
-export async function recordPaymentMethod(deps: Deps, orgId: number, paymentMethodId: string): Promise<void> {
+/**
+ * Records a succeeded setup's card (card details fetched before, no network call in a transaction).
+ * Answers whether the card is now the organization's: a card taken off it (removed or replaced) is not
+ * put back by a setup's late webhook, whether Stripe shows it detached or the removal ran while the
+ * card was being fetched.
+ */
+export async function recordPaymentMethod(deps: Deps, orgId: number, paymentMethodId: string): Promise<boolean> {
   const stripe = payments(deps);
   const card = await stripe.retrievePaymentMethod(paymentMethodId);
   // The browser's return and Stripe's webhook (sometimes twice) record the same card at once: the row
@@ -36,25 +41,30 @@ export async function recordPaymentMethod(deps: Deps, orgId: number, paymentMeth
       .execute();
     const before = await trx.selectFrom("billing_accounts").selectAll().where("org_id", "=", orgId).executeTakeFirst();
     if (!before) throw new PlatformError(404, "Organization not found");
-    if (before.payment_method_id === paymentMethodId) return { changed: false as const };
+    if (before.payment_method_id === paymentMethodId) return { current: true, changed: false as const };
+    if (before.removed_payment_method_id === paymentMethodId || !card.customerId || card.customerId !== before.stripe_customer_id) {
+      return { current: false, changed: false as const };
+    }
     await trx
       .updateTable("billing_accounts")
       .set({
         payment_method_id: paymentMethodId,
         payment_method_brand: card.brand,
         payment_method_last4: card.last4,
+        removed_payment_method_id: before.payment_method_id ?? before.removed_payment_method_id,
         recharge_claimed_at: null,
         updated_at: deps.now(),
       })
       .where("org_id", "=", orgId)
       .execute();
     await record(deps, { orgId, action: "payment_method.added", old: cardOf(before), new: { brand: card.brand, last4: card.last4 } }, trx);
-    return { changed: true as const, previous: before.payment_method_id };
+    return { current: true, changed: true as const, previous: before.payment_method_id };
   });
   // An update replaces the card: the old one is detached from the customer.
   if (replaced.changed && replaced.previous) {
     await stripe.detachPaymentMethod(replaced.previous).catch((error) => console.error("Detaching the replaced payment method failed:", error));
   }
+  return replaced.current;
 }
 
 /**
@@ -72,7 +82,7 @@ export async function confirmPaymentMethodSetup(deps: Deps, orgId: number, setup
   }
   if (!a.stripe_customer_id || intent.customerId !== a.stripe_customer_id) throw new PlatformError(404, "Setup not found");
   if (intent.status !== "succeeded" || !intent.paymentMethodId) throw new PlatformError(409, "The payment method setup has not succeeded");
-  await recordPaymentMethod(deps, orgId, intent.paymentMethodId);
+  if (!(await recordPaymentMethod(deps, orgId, intent.paymentMethodId))) throw new PlatformError(409, "This card was removed. Add a payment method again.");
   return { hasPaymentMethod: true };
 }
 
@@ -90,7 +100,13 @@ export async function removePaymentMethod(deps: Deps, orgId: number): Promise<vo
   await deps.db.transaction().execute(async (trx) => {
     await trx
       .updateTable("billing_accounts")
-      .set({ payment_method_id: null, payment_method_brand: null, payment_method_last4: null, updated_at: deps.now() })
+      .set({
+        payment_method_id: null,
+        payment_method_brand: null,
+        payment_method_last4: null,
+        removed_payment_method_id: removed,
+        updated_at: deps.now(),
+      })
       .where("org_id", "=", orgId)
       .where("payment_method_id", "=", removed)
       .execute();

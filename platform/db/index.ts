@@ -25,6 +25,7 @@ import * as m0013 from "./migrations/0013-usage-daily";
 import * as m0014 from "./migrations/0014-last-active-organization";
 import * as m0015 from "./migrations/0015-models-file-applied";
 import * as m0016 from "./migrations/0016-reservation-progress";
+import * as m0017 from "./migrations/0017-removed-payment-method";
 
 export type DB = Kysely<Database>;
 
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   "0014-last-active-organization": m0014,
   "0015-models-file-applied": m0015,
   "0016-reservation-progress": m0016,
+  "0017-removed-payment-method": m0017,
 };
 
 export interface DatabaseOptions {

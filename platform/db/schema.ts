@@ -120,6 +120,8 @@ export interface BillingAccountsTable {
   payment_method_id: string | null;
   payment_method_brand: string | null;
   payment_method_last4: string | null;
+  /** The card last removed or replaced: a late webhook for it is not recorded (decision 0121). */
+  removed_payment_method_id: string | null;
   updated_at: number;
   /** The sum of the organization's open spend reservations (issue 11). */
   reserved_micros: Generated<number>;

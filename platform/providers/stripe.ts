@@ -89,6 +89,8 @@ export interface CardSummary {
   id: string;
   brand: string | null;
   last4: string | null;
+  /** The customer the card is attached to; null once detached. */
+  customerId: string | null;
 }
 
 export interface ChargeInput {
@@ -151,7 +153,7 @@ function createProvider(config: StripeConfig): PaymentProvider {
     },
     async retrievePaymentMethod(id) {
       const method = await stripe.paymentMethods.retrieve(id);
-      return { id: method.id, brand: method.card?.brand ?? null, last4: method.card?.last4 ?? null };
+      return { id: method.id, brand: method.card?.brand ?? null, last4: method.card?.last4 ?? null, customerId: idOf(method.customer) };
     },
     async detachPaymentMethod(id) {
       await stripe.paymentMethods.detach(id);

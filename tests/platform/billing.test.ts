@@ -179,6 +179,62 @@ describe("payment method", () => {
     expect((await json(await admin.call("GET", "/auth/session"))).activeOrganization.hasPaymentMethod).toBe(false);
     expect((await admin.call("DELETE", "/billing/payment-method")).status).toBe(404);
   });
+
+  async function deliver(setupIntent: unknown) {
+    const event = fake.event("setup_intent.succeeded", setupIntent);
+    const response = await h.fetch("/billing/webhook", { method: "POST", body: event.payload, headers: { "stripe-signature": event.signature } });
+    expect(response.status).toBe(200);
+  }
+
+  it("does not put back a removed card when the setup's webhook arrives after the removal", async () => {
+    const admin = await h.admin();
+    const setup = await addCard(admin);
+    expect((await admin.call("DELETE", "/billing/payment-method")).status).toBe(200);
+    await deliver(setup);
+    expect(await json(await admin.call("GET", "/billing/payment-method"))).toEqual({ paymentMethod: null });
+    expect((await json(await admin.call("GET", "/auth/session"))).activeOrganization.hasPaymentMethod).toBe(false);
+    // Nor does the browser's late return: it is told the card was removed.
+    const late = await admin.call("POST", "/billing/payment-method/confirm", { setupIntentId: setup.id });
+    expect(late.status).toBe(409);
+    expect((await json(late)).error).toBe("This card was removed. Add a payment method again.");
+  });
+
+  it("does not put back a replaced card when its webhook arrives after the new one", async () => {
+    const admin = await h.admin();
+    const first = await addCard(admin);
+    await addCard(admin, "5555555555554444");
+    await deliver(first);
+    expect(await json(await admin.call("GET", "/billing/payment-method"))).toEqual({ paymentMethod: { brand: "mastercard", last4: "4444" } });
+  });
+
+  it("refuses a card removed while its webhook was fetching it from Stripe", async () => {
+    const admin = await h.admin();
+    const setup = await addCard(admin);
+    const pm = setup.payment_method as string;
+    // Stripe still shows the card attached (the webhook read it before the removal's detach landed).
+    const detached = fake.paymentMethods.get(pm)!;
+    expect((await admin.call("DELETE", "/billing/payment-method")).status).toBe(200);
+    detached.customer = setup.customer;
+    await deliver(setup);
+    expect(await json(await admin.call("GET", "/billing/payment-method"))).toEqual({ paymentMethod: null });
+  });
+
+  it("records a card whose webhook comes before the browser's return, once", async () => {
+    const admin = await h.admin();
+    const { clientSecret } = await json(await admin.call("POST", "/billing/payment-method"));
+    const done = fake.confirmSetup(clientSecret);
+    if (!done.ok) throw new Error("setup failed");
+    await deliver(done.setupIntent);
+    const recorded = await admin.call("POST", "/billing/payment-method/confirm", { setupIntentId: done.setupIntent.id });
+    expect(await json(recorded)).toEqual({ hasPaymentMethod: true });
+    const added = await h.deps.db
+      .selectFrom("audit_log")
+      .select("action")
+      .where("org_id", "=", admin.orgId)
+      .where("action", "=", "payment_method.added")
+      .execute();
+    expect(added).toHaveLength(1);
+  });
 });
 
 describe("POST /billing/add-funds", () => {
