@@ -64,6 +64,8 @@ export const auditEntrySchema = z.object({
   id: z.number(),
   /** The organization the entry belongs to; null for an event of none (a sign-in without one). */
   organizationId: z.number().nullable(),
+  /** That organization's name as it is now (null for none, or one since deleted). */
+  organizationName: z.string().nullable().default(null),
   /** Who did it; null for the platform itself (a webhook, a recharge); an operator command has a name only ("Command line (alice)"). */
   actor: z.object({ id: z.number().nullable(), name: z.string().nullable(), email: z.string().nullable() }).nullable(),
   action: z.enum(AUDIT_ACTIONS),

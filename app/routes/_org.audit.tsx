@@ -10,7 +10,6 @@ import { auditSearch, filtersFrom, platformQuery } from "~/features/audit/audit-
 import { viewerTimeZone } from "~/lib/client-hints";
 import { useTimeZone } from "~/lib/use-time-zone";
 import { auditApi } from "~/platform/audit.server";
-import { systemApi } from "~/platform/system.server";
 import { requireAccess } from "~/session.server";
 import type { RouteHandle } from "~/lib/route-handle";
 
@@ -26,7 +25,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const system = session.activeOrganization.id === SYSTEM_ORG_ID;
   const filters = filtersFrom(new URL(request.url).searchParams);
   const query = platformQuery(filters, viewerTimeZone(request), { paged: true, system });
-  const [page, organizations] = await Promise.all([auditApi(api).page(system ? "all" : "organization", query), system ? systemApi(api).organizations() : null]);
+  const page = await auditApi(api).page(system ? "all" : "organization", query);
   if (!page.ok && page.status === 403) throw data({ error: page.error }, { status: 403 });
   return {
     filters,
@@ -34,15 +33,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     entries: page.ok ? page.data.entries : [],
     nextBefore: page.ok ? page.data.nextBefore : null,
     loadError: page.ok ? null : page.error,
-    // The filter lists them oldest first, the system organization at the top.
-    organizations: organizations?.ok ? organizations.data.data.map(({ id, name }) => ({ id, name })).reverse() : system ? [] : null,
   };
 }
 
 export default function AuditPage() {
-  const { filters, system, entries, nextBefore, loadError, organizations } = useLoaderData<typeof loader>();
+  const { filters, system, entries, nextBefore, loadError } = useLoaderData<typeof loader>();
   const timeZone = useTimeZone();
   const filtered = auditSearch(filters) !== "";
+  const organization = system && filters.organization ? filters.organization : null;
+  const organizationName = organization ? entries.find((e) => e.organizationId === organization)?.organizationName : null;
   return (
     <div className="flex flex-col gap-6">
       <section className="card bg-base-100 shadow-sm" aria-labelledby="audit-title">
@@ -50,7 +49,11 @@ export default function AuditPage() {
           <div className="flex flex-wrap items-start justify-between gap-4">
             <div>
               <h2 id="audit-title" className="card-title">
-                {system ? "Entries of every organization" : "Entries"}
+                {organization
+                  ? `Entries of ${organizationName ? `${organizationName} (#${organization})` : `organization #${organization}`}`
+                  : system
+                    ? "Entries of every organization"
+                    : "Entries"}
               </h2>
               <p className="text-sm text-base-content/70">
                 Every admin action and sign-in: who, what, the values before and after, when and from where. Entries can't be edited or deleted.
@@ -61,13 +64,17 @@ export default function AuditPage() {
               <Download className="size-4" aria-hidden /> Export CSV
             </a>
           </div>
-          <AuditFilterForm filters={filters} organizations={organizations} />
+          <AuditFilterForm filters={filters} system={system} />
           {loadError ? <Alert kind="error">{loadError}</Alert> : null}
           {entries.length === 0 && !loadError ? (
             <p className="text-base-content/70">{filtered ? "No entries match these filters." : "No entries yet."}</p>
           ) : null}
           {entries.length > 0 ? (
-            <AuditTable entries={entries} timeZone={timeZone} organizations={organizations ? new Map(organizations.map((o) => [o.id, o.name])) : null} />
+            <AuditTable
+              entries={entries}
+              timeZone={timeZone}
+              organizationFilter={system ? (id) => `/audit${auditSearch({ ...filters, organization: id, before: null })}` : null}
+            />
           ) : null}
           <nav aria-label="Audit log pages" className="flex gap-2">
             {filters.before ? (

@@ -23,10 +23,12 @@ function parse(value: string | null): unknown {
   return value === null ? null : JSON.parse(value);
 }
 
-function toEntry(row: Row): AuditEntry {
+function toEntry(row: Row, names: Map<number, string>): AuditEntry {
+  const organizationId = row.org_id === null ? null : Number(row.org_id);
   return {
     id: Number(row.id),
-    organizationId: row.org_id === null ? null : Number(row.org_id),
+    organizationId,
+    organizationName: organizationId === null ? null : (names.get(organizationId) ?? null),
     // An operator command's entry has a name only (no user): it is an actor all the same, not "Platform".
     actor:
       row.actor_id === null && row.actor_email === null && row.actor_name === null ? null : { id: row.actor_id, name: row.actor_name, email: row.actor_email },
@@ -45,8 +47,17 @@ export async function listAudit(deps: Deps, orgId: number | "all", query: AuditQ
   const rows = await entries(deps, { ...query, orgId: scope })
     .limit(query.limit + 1)
     .execute();
-  const page = rows.slice(0, query.limit).map(toEntry);
+  const names = await organizationNames(deps, rows.slice(0, query.limit));
+  const page = rows.slice(0, query.limit).map((row) => toEntry(row, names));
   return { entries: page, nextBefore: rows.length > query.limit ? page[page.length - 1].id : null };
+}
+
+/** The names of a page's organizations, in one read (an organization renamed since shows its name now). */
+async function organizationNames(deps: Deps, rows: Row[]): Promise<Map<number, string>> {
+  const ids = [...new Set(rows.flatMap((row) => (row.org_id === null ? [] : [Number(row.org_id)])))];
+  if (ids.length === 0) return new Map();
+  const orgs = await deps.db.selectFrom("organizations").select(["id", "name"]).where("id", "in", ids).execute();
+  return new Map(orgs.map((o) => [Number(o.id), o.name]));
 }
 
 const EXPORT_BATCH = 500;

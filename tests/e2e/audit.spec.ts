@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import type { Page } from "@playwright/test";
 import { signInWithOrganization } from "./support/auth";
+import { operatorPage } from "./support/system";
 import { organizationWithMember } from "./support/team";
 import { expect, test } from "./support/test";
 
@@ -99,4 +100,36 @@ test("an admin downloads the filtered log as CSV", async ({ page }) => {
     expect(line).toContain(person.email);
     expect(line).not.toMatch(/sk-[A-Za-z0-9_-]{20,}/);
   }
+});
+
+test("in the system organization each entry names its organization, which filters the log by a link or by its ID", async ({ page, browser, baseURL }) => {
+  const { person, orgName, orgId } = await signInWithOrganization(page, "Audited");
+  await createTokens(page, 1);
+  const operator = await operatorPage(browser, baseURL!);
+  await operator.goto("/audit");
+  await expect(operator.getByRole("heading", { name: "Entries of every organization" })).toBeVisible();
+
+  const filters = operator.getByRole("search", { name: "Filter the audit log" });
+  await filters.getByLabel("Actor email").fill(person.email);
+  await filters.getByRole("button", { name: "Apply filters" }).click();
+  await expect(rows(operator).first()).toContainText("Token created");
+  await expect(rows(operator).first()).toContainText(`${orgName}#${orgId}`);
+  // The organization's name leads to its own entries, keeping the other filters.
+  await rows(operator).first().getByRole("link", { name: orgName }).click();
+  await expect(operator).toHaveURL(new RegExp(`actor=${encodeURIComponent(person.email)}.*organization=${orgId}`));
+  await expect(operator.getByRole("heading", { name: `Entries of ${orgName} (#${orgId})` })).toBeVisible();
+  await expect(filters.getByLabel("Organization ID")).toHaveValue(String(orgId));
+
+  // By its ID alone: that organization's entries only.
+  await operator.getByRole("link", { name: "Clear" }).click();
+  await expect(operator).toHaveURL(/\/audit$/);
+  await expect(filters.getByLabel("Actor email")).toHaveValue("");
+  await expect(filters.getByLabel("Organization ID")).toHaveValue("");
+  await filters.getByLabel("Organization ID").fill(String(orgId));
+  await filters.getByRole("button", { name: "Apply filters" }).click();
+  await expect(operator).toHaveURL(new RegExp(`[?&]organization=${orgId}(&|$)`));
+  await expect(operator).not.toHaveURL(/actor=[^&]/);
+  await expect(rows(operator)).toHaveCount(2);
+  await expect(rows(operator).filter({ hasText: "Organization created" })).toContainText(orgName);
+  await operator.context().close();
 });

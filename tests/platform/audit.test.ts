@@ -303,7 +303,12 @@ describe("the system organization's view", () => {
     expect(orgs.has(acme.orgId) && orgs.has(other.orgId)).toBe(true);
     const one = (await (await operator.call("GET", `/system/audit?organization=${other.orgId}`)).json()) as AuditPage;
     expect(one.entries.length).toBeGreaterThan(0);
-    expect(one.entries.every((e) => e.organizationId === other.orgId)).toBe(true);
+    expect(one.entries.every((e) => e.organizationId === other.orgId && e.organizationName === "Other")).toBe(true);
+    // An entry names its organization as it is called now.
+    expect((await operator.call("PUT", `/system/organizations/${acme.orgId}`, { name: "Acme Corp" })).status).toBe(200);
+    const renamed = (await (await operator.call("GET", `/system/audit?organization=${acme.orgId}`)).json()) as AuditPage;
+    expect(renamed.entries.map((e) => e.organizationName)).toEqual(renamed.entries.map(() => "Acme Corp"));
+    expect(renamed.entries.length).toBeGreaterThan(1);
     const csv = await (await operator.call("GET", `/system/audit/export?organization=${acme.orgId}`)).text();
     expect(csv).toContain(acme.email);
     expect(csv).not.toContain(other.email);

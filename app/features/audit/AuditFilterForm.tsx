@@ -2,30 +2,34 @@ import { DATE_RANGE_REVERSED } from "@contract/date-range";
 import { Form, Link } from "@remix-run/react";
 import { AUDIT_ACTION_LABELS, AUDIT_ACTIONS } from "~/platform/audit";
 import type { AuditFilters } from "./audit-filters";
+import { auditSearch } from "./audit-filters";
 
 interface AuditFilterFormProps {
   filters: AuditFilters;
-  /** The system organization's view filters by organization too. */
-  organizations: { id: number; name: string }[] | null;
+  /** The system organization's view filters by organization too (by id: there may be thousands). */
+  system: boolean;
 }
 
 /** A plain GET form: the filters land in the URL, with or without JavaScript. */
-export function AuditFilterForm({ filters, organizations }: AuditFilterFormProps) {
+export function AuditFilterForm({ filters, system }: AuditFilterFormProps) {
   // Days as YYYY-MM-DD compare as text.
   const reversed = filters.from !== "" && filters.to !== "" && filters.from > filters.to;
   return (
-    <Form method="get" className="flex flex-wrap items-end gap-3" aria-label="Filter the audit log" role="search">
-      {organizations ? (
+    // Keyed by the filters: the inputs are uncontrolled, so after Clear or Back they must be drawn anew.
+    <Form key={auditSearch(filters)} method="get" className="flex flex-wrap items-end gap-3" aria-label="Filter the audit log" role="search">
+      {system ? (
         <label className="flex flex-col gap-1 text-sm">
-          Organization
-          <select name="organization" className="select select-sm" defaultValue={filters.organization ?? ""}>
-            <option value="">All organizations</option>
-            {organizations.map((o) => (
-              <option key={o.id} value={o.id}>
-                {o.name}
-              </option>
-            ))}
-          </select>
+          Organization ID
+          <input
+            type="number"
+            name="organization"
+            min={1}
+            step={1}
+            inputMode="numeric"
+            className="input input-sm w-40"
+            defaultValue={filters.organization ?? ""}
+            placeholder="All organizations"
+          />
         </label>
       ) : null}
       <label className="flex flex-col gap-1 text-sm">

@@ -1,3 +1,4 @@
+import { Link } from "@remix-run/react";
 import { TableRegion } from "~/components/TableRegion";
 import { formatDateTime } from "~/lib/datetime";
 import type { AuditEntry } from "~/platform/audit";
@@ -7,19 +8,19 @@ import { valueText } from "./audit-filters";
 interface AuditTableProps {
   entries: AuditEntry[];
   timeZone: string;
-  /** The system organization's view names each entry's organization. */
-  organizations: Map<number, string> | null;
+  /** The system organization's view names each entry's organization, linked to that organization's entries. */
+  organizationFilter: ((organizationId: number) => string) | null;
 }
 
 /** The log, newest first: when, who, what, on what, the values before and after, from where. */
-export function AuditTable({ entries, timeZone, organizations }: AuditTableProps) {
+export function AuditTable({ entries, timeZone, organizationFilter }: AuditTableProps) {
   return (
     <TableRegion label="Audit log table">
       <table className="table table-sm" aria-label="Audit log">
         <thead>
           <tr>
             <th>When</th>
-            {organizations ? <th>Organization</th> : null}
+            {organizationFilter ? <th>Organization</th> : null}
             <th>Who</th>
             <th>Action</th>
             <th>Target</th>
@@ -34,12 +35,17 @@ export function AuditTable({ entries, timeZone, organizations }: AuditTableProps
               <td className="whitespace-nowrap">
                 <time dateTime={entry.timestamp}>{formatDateTime(entry.timestamp, timeZone)}</time>
               </td>
-              {organizations ? (
+              {organizationFilter ? (
                 <td>
                   {entry.organizationId === null ? (
                     <span className="text-base-content/60">None</span>
                   ) : (
-                    (organizations.get(entry.organizationId) ?? `#${entry.organizationId}`)
+                    <div className="flex flex-col">
+                      <Link to={organizationFilter(entry.organizationId)} className="link" title="Show only this organization's entries">
+                        {entry.organizationName ?? "Deleted organization"}
+                      </Link>
+                      <span className="text-xs text-base-content/70">#{entry.organizationId}</span>
+                    </div>
                   )}
                 </td>
               ) : null}
