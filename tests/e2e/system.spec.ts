@@ -191,6 +191,14 @@ test.describe("the organization editor", () => {
     await expect(operator.getByText(`No organization's name or ID matches "${orgName} nothing".`)).toBeVisible();
     await operator.getByRole("link", { name: "Show all" }).click();
     await expect(operator).toHaveURL(/\/system\/orgs$/);
+
+    // An organization's id leads to its audit log.
+    await search.getByLabel("Find an organization").fill(orgName);
+    await search.getByLabel("Find an organization").press("Enter");
+    await pages.getByRole("link", { name: "Older organizations" }).click();
+    await operator.getByRole("link", { name: `Audit log of ${orgName} (#${orgId})` }).click();
+    await expect(operator).toHaveURL(new RegExp(`/audit\\?organization=${orgId}$`));
+    await expect(operator.getByRole("heading", { name: `Entries of ${orgName} (#${orgId})` })).toBeVisible();
     await operator.context().close();
   });
 

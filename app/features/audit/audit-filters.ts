@@ -2,6 +2,7 @@ import { AUDIT_ACTIONS } from "@contract/audit";
 import type { AuditAction } from "@contract/audit";
 import { zonedDayStart } from "@contract/zone";
 import { formatDateTime } from "~/lib/datetime";
+import { queryString } from "~/lib/query-string";
 
 /**
  * The /audit page's filters, all in the URL (shareable, and a plain GET form without JavaScript):
@@ -59,15 +60,8 @@ export function platformQuery(filters: AuditFilters, timeZone: string, options: 
 
 /** The page's own URL search for the filters (the CSV link, the next page). */
 export function auditSearch(filters: AuditFilters, extra: { before?: number | null } = {}): string {
-  const search = new URLSearchParams();
-  if (filters.action) search.set("action", filters.action);
-  if (filters.actor) search.set("actor", filters.actor);
-  if (filters.from) search.set("from", filters.from);
-  if (filters.to) search.set("to", filters.to);
-  if (filters.organization) search.set("organization", String(filters.organization));
-  if (extra.before) search.set("before", String(extra.before));
-  const text = search.toString();
-  return text ? `?${text}` : "";
+  const { action, actor, from, to, organization } = filters;
+  return queryString({ action, actor, from, to, organization, before: extra.before });
 }
 
 /** Fields that hold an instant (`expiresAt`, epoch milliseconds; `oldSecretValidUntil`, ISO): shown as dates. */

@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
-import { Form } from "@remix-run/react";
+import { Form, Link } from "@remix-run/react";
 import { SaveOnChangeSelect } from "~/components/SaveOnChangeSelect";
 import { PINNED_END_CELL } from "~/components/TableRegion";
 import { PageOrganizationField } from "~/features/auth/PageOrganizationField";
@@ -42,7 +42,16 @@ export function OrgTable({
         <tbody>
           {organizations.map((org) => (
             <tr key={org.id} aria-label={org.name}>
-              <td className="font-mono">{org.id}</td>
+              <td className="font-mono">
+                {canEdit ? (
+                  // The id leads to the organization's audit log (its filter is by id: decision 0122).
+                  <Link to={`/audit?organization=${org.id}`} className="link" aria-label={`Audit log of ${org.name} (#${org.id})`}>
+                    {org.id}
+                  </Link>
+                ) : (
+                  org.id
+                )}
+              </td>
               <td>
                 {canEdit ? (
                   <RenameForm org={org} refusal={refusal?.orgId === org.id && refusal.intent === "rename" ? refusal : null} />
