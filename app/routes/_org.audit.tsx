@@ -36,6 +36,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
+function auditTitle(system: boolean, organization: number | null, name: string | null | undefined): string {
+  if (organization) return name ? `Entries of ${name} (#${organization})` : `Entries of organization #${organization}`;
+  return system ? "Entries of every organization" : "Entries";
+}
+
 export default function AuditPage() {
   const { filters, system, entries, nextBefore, loadError } = useLoaderData<typeof loader>();
   const timeZone = useTimeZone();
@@ -49,11 +54,7 @@ export default function AuditPage() {
           <div className="flex flex-wrap items-start justify-between gap-4">
             <div>
               <h2 id="audit-title" className="card-title">
-                {organization
-                  ? `Entries of ${organizationName ? `${organizationName} (#${organization})` : `organization #${organization}`}`
-                  : system
-                    ? "Entries of every organization"
-                    : "Entries"}
+                {auditTitle(system, organization, organizationName)}
               </h2>
               <p className="text-sm text-base-content/70">
                 Every admin action and sign-in: who, what, the values before and after, when and from where. Entries can't be edited or deleted.

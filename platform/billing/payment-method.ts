@@ -33,7 +33,7 @@ export async function recordPaymentMethod(deps: Deps, orgId: number, paymentMeth
   const card = await stripe.retrievePaymentMethod(paymentMethodId);
   // The browser's return and Stripe's webhook (sometimes twice) record the same card at once: the row
   // is locked first, so one of them records it and audits it, and the card it replaced is known for sure.
-  const replaced = await deps.db.transaction().execute(async (trx) => {
+  const outcome = await deps.db.transaction().execute(async (trx) => {
     await trx
       .updateTable("billing_accounts")
       .set((eb) => ({ updated_at: eb.ref("updated_at") }))
@@ -41,9 +41,9 @@ export async function recordPaymentMethod(deps: Deps, orgId: number, paymentMeth
       .execute();
     const before = await trx.selectFrom("billing_accounts").selectAll().where("org_id", "=", orgId).executeTakeFirst();
     if (!before) throw new PlatformError(404, "Organization not found");
-    if (before.payment_method_id === paymentMethodId) return { current: true, changed: false as const };
+    if (before.payment_method_id === paymentMethodId) return { current: true, replaced: null };
     if (before.removed_payment_method_id === paymentMethodId || !card.customerId || card.customerId !== before.stripe_customer_id) {
-      return { current: false, changed: false as const };
+      return { current: false, replaced: null };
     }
     await trx
       .updateTable("billing_accounts")
@@ -58,13 +58,13 @@ export async function recordPaymentMethod(deps: Deps, orgId: number, paymentMeth
       .where("org_id", "=", orgId)
       .execute();
     await record(deps, { orgId, action: "payment_method.added", old: cardOf(before), new: { brand: card.brand, last4: card.last4 } }, trx);
-    return { current: true, changed: true as const, previous: before.payment_method_id };
+    return { current: true, replaced: before.payment_method_id };
   });
   // An update replaces the card: the old one is detached from the customer.
-  if (replaced.changed && replaced.previous) {
-    await stripe.detachPaymentMethod(replaced.previous).catch((error) => console.error("Detaching the replaced payment method failed:", error));
+  if (outcome.replaced) {
+    await stripe.detachPaymentMethod(outcome.replaced).catch((error) => console.error("Detaching the replaced payment method failed:", error));
   }
-  return replaced.current;
+  return outcome.current;
 }
 
 /**
