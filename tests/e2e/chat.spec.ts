@@ -159,14 +159,16 @@ test("Stop gives focus back to the message box, and a screen reader hears the re
 });
 
 test("a reply that ends while Stop has focus leaves focus in the message box, and is announced", async ({ page }) => {
-  const { names, dispose } = await fakeModels(["slow"]);
+  const { fake, names, dispose } = await fakeModels(["gated"]);
   try {
     await signInWithOrganization(page);
-    await page.goto(`/chat?model=${names.slow}`);
+    await page.goto(`/chat?model=${names.gated}`);
     await input(page).fill("Go on");
     await input(page).press("Enter");
     await input(page).press("Tab");
     await expect(page.getByRole("button", { name: "Stop" })).toBeFocused();
+    // The reply ends only now, with Stop surely focused (a timed reply could end first on a busy machine).
+    fake.release();
     await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
     await expect(input(page)).toBeFocused();
     await expect(announcer(page)).toHaveText("Reply finished: Hello from the fake upstream.");

@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net";
  * - `echo` (and any other id): streams a reply with `delta.reasoning_content` first, then content;
  * - `think`: the reasoning as a `<think>…</think>` block inside the content;
  * - `slow`: like echo, `slowDelayMs` between chunks;
+ * - `gated`: like echo, but after its first chunk it waits for `release()` (a test decides when a reply ends, whatever the machine's speed);
  * - `no-usage`: never sends a usage chunk, even when asked;
  * - `rate-limited`: 429 with `Retry-After: 7`; `warming`: 503 with `Retry-After: 120`;
  * - `bad-key`: 401, the platform's key refused; `bad-request`: 400 whose message names a key;
@@ -41,6 +42,8 @@ export interface FakeUpstream {
   firstTokenDelayMs: number;
   /** Resolves when a stream's client has gone away (for abort tests). */
   nextClose: () => Promise<void>;
+  /** Lets every `gated` stream, waiting or still to come, go on to its end. */
+  release: () => void;
   close: () => Promise<void>;
 }
 
@@ -60,7 +63,9 @@ export const INTERNAL = "http://10.20.30.40:8000/v1 (gpu-node-7.internal)";
 export async function startFakeUpstream(options: { apiKey?: string } = {}): Promise<FakeUpstream> {
   const warmedUp = new Set<string>();
   let closeWaiters: (() => void)[] = [];
-  const state: Omit<FakeUpstream, "url" | "close" | "nextClose"> = {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const state: Omit<FakeUpstream, "url" | "close" | "nextClose" | "release"> = {
     requests: [],
     closedEarly: 0,
     finished: 0,
@@ -178,6 +183,7 @@ export async function startFakeUpstream(options: { apiKey?: string } = {}): Prom
     if (body.model === "slow-first") await new Promise((r) => setTimeout(r, state.firstTokenDelayMs));
     chunk({ role: "assistant", content: "" });
     if (body.model === "hang") return; // and never another byte
+    if (body.model === "gated") await gate;
     if (body.model === "broken") return void setTimeout(() => res.destroy(), state.delayMs);
     if (body.model === "mid-error") {
       chunk({ content: "Hello" });
@@ -214,6 +220,7 @@ export async function startFakeUpstream(options: { apiKey?: string } = {}): Prom
   const fake = state as FakeUpstream;
   fake.url = `http://127.0.0.1:${port}/v1`;
   fake.nextClose = () => new Promise<void>((resolve) => closeWaiters.push(resolve));
+  fake.release = release;
   fake.close = () =>
     new Promise<void>((resolve) => {
       server.closeAllConnections();
