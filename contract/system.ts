@@ -19,9 +19,9 @@ export const organizationSummarySchema = z.object({
 export type OrganizationSummary = z.infer<typeof organizationSummarySchema>;
 /**
  * GET /api/v1/system/organizations: newest first. `q` finds organizations whose name holds it (any
- * case); a number also finds the organization with that id, first. `limit` pages them, and
- * `nextBefore`, sent back as `before`, asks for the page after. Without `limit`, every organization
- * that matches (a name list, such as the audit log's filter).
+ * case); a number also finds the organization with that id, first. `limit` pages them (at most, and
+ * without it, `ORGANIZATION_PAGE_MAX`: no answer grows with the number of organizations), and
+ * `nextBefore`, sent back as `before`, asks for the page after.
  */
 export const ORGANIZATION_SEARCH_MAX = 100;
 export const ORGANIZATION_PAGE_MAX = 200;

@@ -5,6 +5,7 @@ import type { Deps } from "../context";
 import type { ModelRow } from "../db/schema";
 import type { ModelConfig } from "@contract/models";
 import type { OrganizationChange, OrganizationList, OrganizationQuery, OrganizationSummary } from "@contract/system";
+import { ORGANIZATION_PAGE_MAX } from "@contract/system";
 import { PlatformError } from "../http/errors";
 import { normalizeOrganizationName } from "../http/names";
 import { listModels } from "../models/service";
@@ -85,8 +86,7 @@ export async function listOrganizations(deps: Deps, query: OrganizationQuery = {
     if (id !== null) select = select.where("o.id", "!=", id);
   }
   const lead = exact ? [toSummary(exact)] : [];
-  if (query.limit === undefined) return { data: [...lead, ...(await select.execute()).map(toSummary)], nextBefore: null };
-  const take = query.limit - lead.length;
+  const take = (query.limit ?? ORGANIZATION_PAGE_MAX) - lead.length;
   const rows = await select.limit(take + 1).execute();
   // The next page starts at the first row not shown.
   const next = rows[take];

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { ErrorBody } from "@contract/errors";
 import { BASE_URL_REQUIRED, MODEL_NAME_RULE } from "@contract/models";
+import { ORGANIZATION_PAGE_MAX } from "@contract/system";
 import { saveModel } from "../../platform/models/service";
 import type { Harness, Session } from "./harness";
 import { createHarness } from "./harness";
@@ -176,6 +177,24 @@ describe("GET /system/organizations", () => {
     expect((await names(`?q=1&limit=1&before=${onlyTheId.nextBefore}`)).names).toEqual(["Team 10"]);
 
     expect((await operator.call("GET", "/system/organizations?limit=0")).status).toBe(400);
+    expect((await operator.call("GET", `/system/organizations?limit=${ORGANIZATION_PAGE_MAX + 1}`)).status).toBe(400);
+  });
+
+  it("answers one page without a limit, however many organizations there are", async () => {
+    const { operator } = await cast();
+    const now = Date.now();
+    await h.deps.db
+      .insertInto("organizations")
+      .values(Array.from({ length: ORGANIZATION_PAGE_MAX }, (_, i) => ({ name: `Filler ${i}`, created_at: now })))
+      .execute();
+    const first = await operator.call("GET", "/system/organizations");
+    expect(first.status).toBe(200);
+    const page = (await first.json()) as { data: { name: string }[]; nextBefore: number | null };
+    expect(page.data).toHaveLength(ORGANIZATION_PAGE_MAX);
+    expect(page.data[0].name).toBe(`Filler ${ORGANIZATION_PAGE_MAX - 1}`);
+    const rest = (await (await operator.call("GET", `/system/organizations?before=${page.nextBefore}`)).json()) as typeof page;
+    expect(rest.data.map((o) => o.name)).toEqual(["Acme", "System"]);
+    expect(rest.nextBefore).toBeNull();
     expect((await operator.call("GET", `/system/organizations?q=${"x".repeat(101)}`)).status).toBe(400);
   });
 
