@@ -41,13 +41,21 @@ export interface TokenCount {
 /** The per-message overhead of the chat format (role and separators), as OpenAI's cookbook counts it. */
 const MESSAGE_OVERHEAD = 4;
 
+/**
+ * What a message puts in the prompt the upstream counts: its text, and the tool calls an earlier
+ * assistant turn made (names and arguments), which the request carries back and the upstream bills.
+ */
+function promptTextOf(m: { content: unknown }): string {
+  return messageText(m.content) + toolCallText(m);
+}
+
 export function countPromptTokens(messages: { content: unknown }[]): number {
-  return messages.reduce((sum, m) => sum + countTokens(messageText(m.content)) + MESSAGE_OVERHEAD, 0) + 3;
+  return messages.reduce((sum, m) => sum + countTokens(promptTextOf(m)) + MESSAGE_OVERHEAD, 0) + 3;
 }
 
 /** The characters of a request's messages, checked against MAX_REQUEST_CHARS before any counting. */
 export function requestChars(messages: { content: unknown }[]): number {
-  return messages.reduce((sum, m) => sum + messageText(m.content).length, 0);
+  return messages.reduce((sum, m) => sum + promptTextOf(m).length, 0);
 }
 
 /**
@@ -80,7 +88,7 @@ const SLICE_CHARS = 16_000;
  */
 export async function countPromptTokensAsync(messages: { content: unknown }[], extras = ""): Promise<number> {
   let sum = 3 + MESSAGE_OVERHEAD * messages.length;
-  const texts = messages.map((m) => messageText(m.content));
+  const texts = messages.map(promptTextOf);
   if (extras) texts.push(extras);
   for (const text of texts) {
     for (let at = 0; at < text.length; at += SLICE_CHARS) {

@@ -1,6 +1,7 @@
 import type { CreatedApiToken } from "@contract/tokens";
 import type { TokenSpend } from "@contract/usage";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { countTokens } from "gpt-tokenizer";
 import { creditPayment } from "../../platform/billing/ledger";
 import { saveModel } from "../../platform/models/service";
 import { sweepExpiredReservations } from "../../platform/chat/expired-holds";
@@ -34,7 +35,10 @@ let payments = 0;
 async function setup(balance = 10) {
   clock = Date.now();
   h = await createHarness({}, () => clock);
-  await saveFakeModels(h.deps, fake.url, ["to-the-limit", "echo", "streams-anyway", "hang", "long"], { inputPerMillion: INPUT, outputPerMillion: OUTPUT });
+  await saveFakeModels(h.deps, fake.url, ["to-the-limit", "echo", "streams-anyway", "hang", "long", "tool-call"], {
+    inputPerMillion: INPUT,
+    outputPerMillion: OUTPUT,
+  });
   const admin = await h.admin();
   if (balance > 0) {
     payments += 1;
@@ -428,6 +432,33 @@ describe("metering at the edges", () => {
     expect((await response.json()).error.message).toContain("at most 1,000,000 characters");
     expect(fake.requests.length).toBe(sent);
     expect((await account(admin.orgId)).reserved_micros).toBe(0);
+  });
+
+  it("counts the tool calls an earlier turn made as prompt: in the size limit, the hold and the estimate", async () => {
+    const admin = await setup(10);
+    const withCall = (args: string) => ({
+      model: "fake-tool-call",
+      stream: true,
+      messages: [
+        { role: "user", content: "Weather in Paris?" },
+        { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "get_weather", arguments: args } }] },
+        { role: "tool", tool_call_id: "call_1", content: "Sunny" },
+      ],
+    });
+    const sent = fake.requests.length;
+    const tooLarge = await admin.call("POST", "/chat/completions", withCall("x".repeat(1_000_001)));
+    expect(tooLarge.status).toBe(413);
+    expect(fake.requests.length).toBe(sent);
+
+    // The fake sends no usage for this model: the prompt is billed as counted here.
+    const args = JSON.stringify({ city: "Paris", notes: "sunny and warm ".repeat(500) });
+    const response = await admin.call("POST", "/chat/completions", withCall(args));
+    expect(response.status).toBe(200);
+    await response.text();
+    await settled();
+    const usage = await h.deps.db.selectFrom("chat_usage").select(["prompt_tokens", "estimated"]).where("org_id", "=", admin.orgId).executeTakeFirstOrThrow();
+    expect(usage.estimated).toBe(1);
+    expect(usage.prompt_tokens).toBeGreaterThan(countTokens(args));
   });
 
   it("answers with the model name the client asked for, in JSON and in every chunk", async () => {
