@@ -37,6 +37,8 @@ export interface ChatCaller {
   orgId: number;
   userId: number | null;
   tokenId: number | null;
+  /** The hash of the API token's secret the call was made with (with `tokenId`): a stream stops when it no longer works. */
+  tokenSecretHash?: string;
   /** Whether the token had a budget when authenticated; absent: admission reads it. */
   tokenBudgeted?: boolean;
   /** The API token's allow-list; null or absent: every model. */
@@ -564,8 +566,8 @@ async function forward(
 /** Why a caller admitted earlier may no longer be served, or null. */
 async function lostRight(deps: Deps, caller: ChatCaller): Promise<{ message: string; code: string } | null> {
   if (caller.tokenId !== null) {
-    if (await apiTokenUsable(deps, caller.tokenId)) return null;
-    return { message: "This API token has been revoked or has expired: the reply was stopped.", code: "token_revoked" };
+    if (await apiTokenUsable(deps, caller.tokenId, caller.tokenSecretHash ?? "")) return null;
+    return { message: "This API token has been revoked, has expired or its secret was replaced: the reply was stopped.", code: "token_revoked" };
   }
   if (caller.userId === null || (await isMember(deps, caller.orgId, caller.userId))) return null;
   return { message: "You are no longer a member of this organization: the reply was stopped.", code: "membership_revoked" };

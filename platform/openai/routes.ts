@@ -120,7 +120,14 @@ export function openaiRoutes(deps: Deps) {
       const body = parseChatRequest(read.body);
       const answer = await chatCompletion(
         deps,
-        { orgId: auth.orgId, userId: null, tokenId: auth.tokenId, tokenBudgeted: auth.budgeted, allowedModels: auth.allowedModels },
+        {
+          orgId: auth.orgId,
+          userId: null,
+          tokenId: auth.tokenId,
+          tokenSecretHash: auth.secretHash,
+          tokenBudgeted: auth.budgeted,
+          allowedModels: auth.allowedModels,
+        },
         body,
         read.signal,
       );

@@ -281,13 +281,26 @@ export type ApiTokenAuth =
       allowedModels: string[] | null;
       /** Whether the token had a spend budget when it was authenticated (admission then holds against it). */
       budgeted: boolean;
+      /** The hash of the secret it was authenticated with: a long stream asks whether that secret still works. */
+      secretHash: string;
     }
   | { ok: false; status: 401 | 403; error: string };
 
-/** Whether a token authenticated earlier may still be used: not revoked, not expired (a long stream asks again). */
-export async function apiTokenUsable(deps: Deps, tokenId: number): Promise<boolean> {
-  const row = await deps.db.selectFrom("api_tokens").select(["revoked_at", "expires_at"]).where("id", "=", tokenId).executeTakeFirst();
-  return !!row && row.revoked_at === null && (row.expires_at === null || row.expires_at > deps.now());
+/**
+ * Whether a token authenticated earlier with this secret may still be used (a long stream asks again):
+ * not revoked, not expired, and the secret still its own, the current one or a rolled one in its grace.
+ * A reset or a roll without grace invalidates the old secret at once (SPEC §7), running streams included.
+ */
+export async function apiTokenUsable(deps: Deps, tokenId: number, secretHash: string): Promise<boolean> {
+  const row = await deps.db
+    .selectFrom("api_tokens")
+    .select(["revoked_at", "expires_at", "secret_hash", "previous_secret_hash", "previous_secret_expires_at"])
+    .where("id", "=", tokenId)
+    .executeTakeFirst();
+  if (!row || row.revoked_at !== null) return false;
+  const now = deps.now();
+  if (row.expires_at !== null && row.expires_at <= now) return false;
+  return row.secret_hash === secretHash || (row.previous_secret_hash === secretHash && (row.previous_secret_expires_at ?? 0) > now);
 }
 
 /** lastUsedAt is written at most this often per token: a write per call would cost every call a commit. */
@@ -331,5 +344,6 @@ export async function authenticateApiToken(deps: Deps, authorization: string | u
     rateLimitRpm: row.rate_limit_rpm ?? null,
     allowedModels: allowedModelsOf(row),
     budgeted: row.budget_micros !== null,
+    secretHash: hash,
   };
 }

@@ -282,6 +282,38 @@ describe("POST /chat/completions", () => {
     expect(await receipt(admin, response)).toMatchObject({ outcome: "stopped" });
   });
 
+  it("stops a stream whose secret a roll without grace replaced, and lets one in its grace run on", async () => {
+    const admin = await setup({ streamRecheckMs: 50 });
+    const graced = await streamWithNewToken(admin, "fake-slow");
+    expect((await admin.call("POST", `/tokens/${graced.token.publicId}/roll`, { grace: "1h" })).status).toBe(200);
+    const gracedText = await readAll(graced.response);
+    expect(gracedText).toContain("[DONE]");
+    expect(gracedText).not.toContain("token_revoked");
+
+    const refused = await streamWithNewToken(admin, "fake-slow");
+    expect(refused.response.status).toBe(200);
+    expect((await admin.call("POST", `/tokens/${refused.token.publicId}/roll`, { grace: "none" })).status).toBe(200);
+    const text = await readAll(refused.response);
+    expect(text).toContain('"code":"token_revoked"');
+    expect(text).not.toContain("[DONE]");
+    expect(await receipt(admin, refused.response)).toMatchObject({ outcome: "stopped" });
+  });
+
+  it("stops a stream made with the primary token's secret once the token is reset", async () => {
+    const admin = await setup({ streamRecheckMs: 50 });
+    const first = (await (await admin.call("POST", "/organizations/reset-token")).json()) as { token: string };
+    const response = await h.fetch("/openai/v1/chat/completions", {
+      method: "POST",
+      json: ask("fake-slow"),
+      headers: { authorization: `Bearer ${first.token}` },
+    });
+    expect(response.status).toBe(200);
+    expect((await admin.call("POST", "/organizations/reset-token")).status).toBe(200);
+    const text = await readAll(response);
+    expect(text).toContain('"code":"token_revoked"');
+    expect(text).not.toContain("[DONE]");
+  });
+
   it("keeps the platform's upstream credentials out of what the caller reads", async () => {
     const admin = await setup();
     const refused = await admin.call("POST", "/chat/completions", ask("fake-bad-key"));
