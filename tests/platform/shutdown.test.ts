@@ -22,10 +22,10 @@ beforeAll(async () => {
 afterAll(() => fake.close());
 afterEach(() => h?.close());
 
-/** A platform with priced models on the fake upstream's `slow`, `hang` and `slow-first`, and an admin with $10. */
+/** A platform with priced models on the fake upstream's `slow`, `hang`, `slow-first` and `streams-anyway`, and an admin with $10. */
 async function platformWithModels() {
   h = await createHarness();
-  await saveFakeModels(h.deps, fake.url, ["slow", "hang", "slow-first"], { contextSize: 8192 });
+  await saveFakeModels(h.deps, fake.url, ["slow", "hang", "slow-first", "streams-anyway"], { contextSize: 8192 });
   const admin = await h.admin();
   await creditPayment(h.deps, { orgId: admin.orgId, paymentIntentId: `pi_shutdown_${Date.now()}`, amountMicros: 10e6, description: "Test funds" });
   return admin;
@@ -128,6 +128,28 @@ describe("graceful shutdown (SIGTERM, SIGINT)", () => {
       expect(s.usageAtClose).toEqual([]);
     } finally {
       fake.firstTokenDelayMs = 600;
+    }
+  });
+});
+
+describe("a JSON request given up at the deadline", () => {
+  it("is not charged when its upstream was streaming it: the client got nothing and is told to try again", async () => {
+    const s = await serve(300);
+    fake.delayMs = 200;
+    try {
+      const answer = s.chat("fake-streams-anyway", false);
+      // Forwarded, and the upstream's stream under way, when the stop begins.
+      await expect.poll(() => fake.requests.filter((r) => r.model === "streams-anyway").length).toBe(1);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      void s.shutdown("SIGTERM");
+      const response = await answer;
+      expect(response.status).toBe(503);
+      expect((await response.json()).error).toMatchObject({ code: "server_shutting_down" });
+      expect(await s.exit).toBe(0);
+      expect(s.holdsAtClose).toEqual([]);
+      expect(s.usageAtClose).toEqual([]);
+    } finally {
+      fake.delayMs = 5;
     }
   });
 });
