@@ -19,6 +19,8 @@ export const RATE_CARD_ID_MAX = 100;
 /** Dollars per million tokens. */
 export const PRICE_MAX = 1_000_000;
 export const BASE_URL_REQUIRED = "An upstream model needs a base URL";
+/** The editor keeps a model's key on an edit that sends none, but never for another host (decision 0124). */
+export const API_KEY_FOR_NEW_BASE_URL = "Type the API key again to use it with a new base URL, or remove it";
 /** The provider served inside the platform, which needs no upstream. */
 export const BUILTIN_PROVIDER = "builtin";
 

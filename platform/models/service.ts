@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import type { ModelInput, ModelStatus, PublicModel } from "@contract/models";
-import { BASE_URL_REQUIRED, BUILTIN_PROVIDER, modelInputSchema } from "@contract/models";
+import { API_KEY_FOR_NEW_BASE_URL, BASE_URL_REQUIRED, BUILTIN_PROVIDER, modelInputSchema } from "@contract/models";
 import type { Deps } from "../context";
 import type { DB } from "../db";
 import type { ModelRow } from "../db/schema";
@@ -49,6 +49,9 @@ export async function findModel(deps: Deps, name: string): Promise<ModelRow | un
   return model;
 }
 
+/** A base URL as it is kept: without trailing slashes (the upstream's paths are appended to it). */
+const storedBaseUrl = (url: string | null | undefined): string | null => (url ? url.replace(/\/+$/, "") : null);
+
 /** Writes a model row; `input.apiKey` is the key as stored (`storedKey`: sealed when the process has the secret). */
 export async function upsertModel(db: DB, input: ModelInput, position: number, now: number): Promise<void> {
   if (input.provider !== BUILTIN_PROVIDER && !input.baseUrl) {
@@ -63,7 +66,7 @@ export async function upsertModel(db: DB, input: ModelInput, position: number, n
     display_name: input.displayName,
     provider: input.provider,
     context_size: input.contextSize,
-    base_url: input.baseUrl ? input.baseUrl.replace(/\/+$/, "") : null,
+    base_url: storedBaseUrl(input.baseUrl),
     api_key: input.apiKey ?? null,
     upstream_model: input.upstreamModel ?? input.name,
     rate_card_id: input.rateCard?.id ?? null,
@@ -88,6 +91,11 @@ export async function saveModel(deps: Deps, input: ModelInput): Promise<void> {
     .executeTakeFirst();
   const existing = await findModel(deps, input.name);
   // The key is write-only: an edit that sends no apiKey keeps the current one (as stored); null removes it.
+  // But not for another host: whoever may edit a model could otherwise point it at their own server and
+  // read the provider's key from the next status probe (decision 0124).
+  const baseUrl = storedBaseUrl(input.baseUrl);
+  if (input.apiKey === undefined && existing?.api_key && baseUrl !== null && baseUrl !== existing.base_url)
+    throw new PlatformError(400, `apiKey: ${API_KEY_FOR_NEW_BASE_URL}`, { fields: { apiKey: API_KEY_FOR_NEW_BASE_URL } });
   const apiKey = input.apiKey === undefined ? (existing?.api_key ?? null) : storedKey(deps.db, input.apiKey);
   await upsertModel(deps.db, { ...input, apiKey }, existing?.position ?? Number(last?.max ?? 0) + 1, deps.now());
   statusCache.delete(deps.db);

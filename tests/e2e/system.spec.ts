@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+import { API_KEY_FOR_NEW_BASE_URL } from "@contract/models";
 import { createOrganizationWithRequests, newPerson, OPERATOR, signInWithOrganization, signInWithRequests } from "./support/auth";
 import { operatorPage, uniqueModelName } from "./support/system";
 import { expect, hydrated, test, visibleText } from "./support/test";
@@ -52,6 +53,13 @@ test.describe("the model editor", () => {
     await expect(edit.getByLabel("API key", { exact: true })).toHaveAttribute("placeholder", "Leave blank to keep the current key");
     await edit.getByLabel("Display name").fill(`Renamed ${name}`);
     await edit.getByLabel("Status override").selectOption("maintenance");
+    // The kept key does not follow the model to another host: it is typed again, and nothing else is lost.
+    await edit.getByLabel("Base URL").fill("http://127.0.0.1:10/v1");
+    await edit.getByRole("button", { name: "Save changes" }).click();
+    await expect(edit.getByText(API_KEY_FOR_NEW_BASE_URL)).toBeVisible();
+    await expect(edit.getByLabel("Display name")).toHaveValue(`Renamed ${name}`);
+    await expect(edit.getByLabel("Base URL")).toHaveValue("http://127.0.0.1:10/v1");
+    await edit.getByLabel("API key", { exact: true }).fill("sk-e2e-upstream-secret-2");
     await edit.getByRole("button", { name: "Save changes" }).click();
 
     await expect(page.getByText(`Model ${name} saved.`)).toBeVisible();

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { ErrorBody } from "@contract/errors";
-import { BASE_URL_REQUIRED, MODEL_NAME_RULE } from "@contract/models";
+import { API_KEY_FOR_NEW_BASE_URL, BASE_URL_REQUIRED, MODEL_NAME_RULE } from "@contract/models";
 import { ORGANIZATION_PAGE_MAX } from "@contract/system";
 import { saveModel } from "../../platform/models/service";
 import type { Harness, Session } from "./harness";
@@ -91,6 +91,25 @@ describe("PUT /models/{name} from the model editor", () => {
     expect((await operator.call("PUT", "/models/up", { ...withoutKey, apiKey: null })).status).toBe(200);
     const { data } = await (await operator.call("GET", "/system/models")).json();
     expect(data.find((m: { name: string }) => m.name === "up").hasApiKey).toBe(false);
+  });
+
+  it("keeps the api key only on the same host: a new base URL needs it typed again, or removed", async () => {
+    const { operator } = await cast();
+    const body = { displayName: "Up", provider: "vllm", contextSize: 4096, baseUrl: "http://upstream.test/v1", apiKey: "sk-first" };
+    expect((await operator.call("PUT", "/models/up", body)).status).toBe(200);
+    const { apiKey: _dropped, ...withoutKey } = body;
+    // A trailing slash is the same URL.
+    expect((await operator.call("PUT", "/models/up", { ...withoutKey, baseUrl: "http://upstream.test/v1/" })).status).toBe(200);
+    const elsewhere = { ...withoutKey, baseUrl: "http://collector.example/v1" };
+    const refused = await operator.call("PUT", "/models/up", elsewhere);
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as ErrorBody).fields).toEqual({ apiKey: API_KEY_FOR_NEW_BASE_URL });
+    const kept = () => h.deps.db.selectFrom("models").select(["base_url", "api_key"]).where("name", "=", "up").executeTakeFirstOrThrow();
+    expect(await kept()).toEqual({ base_url: "http://upstream.test/v1", api_key: "sk-first" });
+    expect((await operator.call("PUT", "/models/up", { ...elsewhere, apiKey: "sk-second" })).status).toBe(200);
+    expect(await kept()).toEqual({ base_url: "http://collector.example/v1", api_key: "sk-second" });
+    expect((await operator.call("PUT", "/models/up", { ...withoutKey, apiKey: null })).status).toBe(200);
+    expect((await operator.call("PUT", "/models/up", withoutKey)).status).toBe(200);
   });
 
   it("names each refused field by the editor's form field (the contract's fields)", async () => {
