@@ -1,6 +1,7 @@
 import type { AuditEntry, AuditPage, AuditQuery } from "@contract/audit";
 import { AUDIT_CSV_COLUMNS } from "@contract/audit";
 import type { Deps } from "../context";
+import { csvLine } from "../usage/csv";
 
 type Filters = Omit<AuditQuery, "limit" | "before"> & { before?: number; orgId: number | "all" };
 
@@ -81,7 +82,7 @@ export function exportAudit(deps: Deps, orgId: number | "all", query: Omit<Audit
         .limit(EXPORT_BATCH)
         .execute();
       if (rows.length > 0) {
-        controller.enqueue(encoder.encode(rows.map(csvLine).join("")));
+        controller.enqueue(encoder.encode(rows.map(auditCsvLine).join("")));
         before = Number(rows[rows.length - 1].id);
       }
       if (rows.length < EXPORT_BATCH) {
@@ -92,11 +93,13 @@ export function exportAudit(deps: Deps, orgId: number | "all", query: Omit<Audit
   });
 }
 
-function csvLine(row: Row): string {
-  const cells = [
-    Number(row.id),
+/** One entry as a CSV line: the shared quoting, and a leading `'` on text a spreadsheet would run (names are users'). */
+function auditCsvLine(row: Row): string {
+  const number = (n: number | null) => (n === null ? null : { raw: String(Number(n)) });
+  return csvLine([
+    number(row.id),
     new Date(Number(row.created_at)).toISOString(),
-    row.org_id,
+    number(row.org_id),
     row.action,
     row.actor_name,
     row.actor_email,
@@ -104,17 +107,5 @@ function csvLine(row: Row): string {
     row.old_value,
     row.new_value,
     row.address,
-  ];
-  return `${cells.map(csvCell).join(",")}\r\n`;
-}
-
-/**
- * RFC 4180 quoting, and a leading `'` on text a spreadsheet would run as a formula (a user's name is
- * theirs to choose: "=HYPERLINK(…)" must stay text).
- */
-export function csvCell(value: string | number | null): string {
-  if (value === null) return "";
-  if (typeof value === "number") return String(value);
-  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  ]);
 }
