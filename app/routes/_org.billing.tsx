@@ -83,8 +83,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export type BillingActionResult = {
   intent: "add-funds" | "auto-payment";
   result: SubmissionResult<string[]>;
-  /** The nonce of a charge whose outcome is unknown: sent again, so trying again is the same charge. */
-  retryNonce?: string;
+  /**
+   * The nonce the form sends next. After an unknown outcome the same one, so trying again is the same
+   * charge (reconciliation asks again with its key); after a refusal a new one: that charge is over, and
+   * its key would only replay the refusal (a declined card stayed declined until a reload, since a
+   * refused action does not load the page's data again).
+   */
+  nextNonce?: string;
 };
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -102,9 +107,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
         {
           intent,
           result: submission.reply({ formErrors: [result.error || BILLING_MESSAGES.addFundsFailed] }),
-          // The provider could not be reached: the charge may still be made (reconciliation asks again
-          // with its key). A new nonce would make the user's retry a second charge.
-          retryNonce: result.status >= 500 ? submission.value.nonce || undefined : undefined,
+          // Unreachable provider: the charge may still be made, and a new nonce would make a retry a second one.
+          nextNonce: result.status >= 500 ? submission.value.nonce || undefined : crypto.randomUUID(),
         },
         { status: result.status >= 500 ? 502 : 400, headers: api.headers },
       );
@@ -158,7 +162,7 @@ export default function BillingPage() {
         <>
           <UrlDialog name="add-funds" title="Add funds">
             <AddFundsForm
-              nonce={(answer?.intent === "add-funds" && answer.retryNonce) || nonce}
+              nonce={(answer?.intent === "add-funds" && answer.nextNonce) || nonce}
               hasPaymentMethod={hasPaymentMethod}
               lastResult={answer?.intent === "add-funds" ? answer.result : undefined}
             />

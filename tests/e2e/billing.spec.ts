@@ -73,6 +73,13 @@ test("a declined charge shows the provider's error and keeps the amount", async 
   await expect(dialog.getByRole("alert")).toHaveText("Your card was declined.");
   await expect(dialog.getByLabel("Amount (USD)")).toHaveValue("30");
   await expect(page.getByTestId("balance")).toHaveText("$0.00");
+
+  // The member sorts the card out (here: another one) and tries again from the same dialog: a new
+  // charge, not the declined one replayed.
+  await addCardWithRequests(page);
+  await dialog.getByRole("button", { name: "Add funds" }).click();
+  await expect(page.getByText("Adding funds successful! Balance will update shortly.")).toBeVisible();
+  await expect(page.getByTestId("balance")).toHaveText("$30.00");
 });
 
 test("a charge whose outcome is unknown (Stripe unreachable) is the same charge when tried again, with or without JavaScript", async ({
