@@ -12,7 +12,8 @@ export const chatRequestSchema = z
   .object({
     model: z.string().min(1, "model is required"),
     messages: z
-      .array(z.object({ role: z.string().min(1), content: z.union([z.string(), z.array(z.unknown()), z.null()]) }).passthrough())
+      // No content at all is an assistant turn that only made tool calls, as OpenAI allows.
+      .array(z.object({ role: z.string().min(1), content: z.union([z.string(), z.array(z.unknown()), z.null()]).optional() }).passthrough())
       .min(1, "messages must not be empty"),
     stream: z.boolean().optional(),
     stream_options: z.object({ include_usage: z.boolean().optional() }).passthrough().nullable().optional(),

@@ -45,16 +45,16 @@ const MESSAGE_OVERHEAD = 4;
  * What a message puts in the prompt the upstream counts: its text, and the tool calls an earlier
  * assistant turn made (names and arguments), which the request carries back and the upstream bills.
  */
-function promptTextOf(m: { content: unknown }): string {
+function promptTextOf(m: { content?: unknown }): string {
   return messageText(m.content) + toolCallText(m);
 }
 
-export function countPromptTokens(messages: { content: unknown }[]): number {
+export function countPromptTokens(messages: { content?: unknown }[]): number {
   return messages.reduce((sum, m) => sum + countTokens(promptTextOf(m)) + MESSAGE_OVERHEAD, 0) + 3;
 }
 
 /** The characters of a request's messages, checked against MAX_REQUEST_CHARS before any counting. */
-export function requestChars(messages: { content: unknown }[]): number {
+export function requestChars(messages: { content?: unknown }[]): number {
   return messages.reduce((sum, m) => sum + promptTextOf(m).length, 0);
 }
 
@@ -69,7 +69,7 @@ export function promptExtrasText(body: Record<string, unknown>): string {
 }
 
 /** The message parts that are not text (images, audio, files): the tokenizer here cannot count them. */
-export function mediaPartsOf(messages: { content: unknown }[]): number {
+export function mediaPartsOf(messages: { content?: unknown }[]): number {
   let parts = 0;
   for (const m of messages) {
     if (!Array.isArray(m.content)) continue;
@@ -86,7 +86,7 @@ const SLICE_CHARS = 16_000;
  * between slices, so one tenant's huge prompt does not stall everyone else's requests. A cut inside a
  * word may count a token more than the whole would: the worst case errs on the side of holding more.
  */
-export async function countPromptTokensAsync(messages: { content: unknown }[], extras = ""): Promise<number> {
+export async function countPromptTokensAsync(messages: { content?: unknown }[], extras = ""): Promise<number> {
   let sum = 3 + MESSAGE_OVERHEAD * messages.length;
   const texts = messages.map(promptTextOf);
   if (extras) texts.push(extras);
@@ -157,7 +157,7 @@ export class StreamMeter {
     this.outputTokens += tokens;
   }
 
-  count(messages: { content: unknown }[] | number): TokenCount {
+  count(messages: { content?: unknown }[] | number): TokenCount {
     return tokenCount(messages, this.content, this.reasoning, this.usage, this.tools);
   }
 }
@@ -173,7 +173,13 @@ function isTokenCount(value: unknown): value is number {
 }
 
 /** `messages`, or their prompt tokens already counted (then not counted again). */
-export function tokenCount(messages: { content: unknown }[] | number, content: string, reasoning: string, usage: UpstreamUsage | null, tools = ""): TokenCount {
+export function tokenCount(
+  messages: { content?: unknown }[] | number,
+  content: string,
+  reasoning: string,
+  usage: UpstreamUsage | null,
+  tools = "",
+): TokenCount {
   const reasoningText = reasoning + thinkText(content);
   if (usage && isTokenCount(usage.prompt_tokens) && isTokenCount(usage.completion_tokens)) {
     const reported = usage.completion_tokens_details?.reasoning_tokens;

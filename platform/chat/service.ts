@@ -117,8 +117,10 @@ export function withHeldOutputCap(model: Pick<ModelRow, "default_max_tokens" | "
   const gaveMax = typeof body.max_tokens === "number";
   const gaveCompletion = typeof body.max_completion_tokens === "number";
   if (!gaveMax && !gaveCompletion) {
-    // The model's default is what was held: the upstream is told it, or it may generate to its own limit.
-    return model.default_max_tokens !== null && model.default_max_tokens < model.context_size ? { ...body, max_tokens: model.default_max_tokens } : body;
+    // The model's default is what was held: the upstream is told it, or it may generate to its own limit
+    // (OpenAI in the field its reasoning models accept).
+    if (model.default_max_tokens === null || model.default_max_tokens >= model.context_size) return body;
+    return { ...body, [model.provider === "openai" ? "max_completion_tokens" : "max_tokens"]: model.default_max_tokens };
   }
   const cap = maxOutputTokens(model, body);
   return {
@@ -669,7 +671,7 @@ function completionAsEvents(answer: Completion & { model: string }, includeUsage
  * The JSON completion a client that asked for no stream gets, made from the stream the upstream sent:
  * `finish_reason: "length"` when it was cut at what was held, the platform's count when the upstream sent no usage.
  */
-function assembled(model: string, watcher: StreamMeter, prompt: { content: unknown }[] | number, cut: boolean, now: number) {
+function assembled(model: string, watcher: StreamMeter, prompt: { content?: unknown }[] | number, cut: boolean, now: number) {
   const message: Record<string, string> = { role: "assistant", content: watcher.content };
   if (watcher.reasoning) message.reasoning_content = watcher.reasoning;
   return {

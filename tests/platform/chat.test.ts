@@ -391,6 +391,7 @@ describe("POST /chat/completions", () => {
       displayName: "Fake OpenAI",
       provider: "openai",
       contextSize: 32768,
+      defaultMaxTokens: 64,
       baseUrl: fake.url,
       apiKey: "sk-upstream",
       upstreamModel: "echo",
@@ -398,6 +399,10 @@ describe("POST /chat/completions", () => {
     });
     await readAll(await admin.call("POST", "/chat/completions", { ...ask("fake-openai"), max_completion_tokens: 12 }));
     expect(fake.requests.at(-1)!.body.max_completion_tokens).toBe(12);
+    expect(fake.requests.at(-1)!.body.max_tokens).toBeUndefined();
+    // Its default too, when the client sets no cap.
+    await readAll(await admin.call("POST", "/chat/completions", ask("fake-openai")));
+    expect(fake.requests.at(-1)!.body.max_completion_tokens).toBe(64);
     expect(fake.requests.at(-1)!.body.max_tokens).toBeUndefined();
     // A model without a default: the upstream's own limit, as before.
     expect((await readAll(await admin.call("POST", "/chat/completions", ask("fake-echo"))), fake.requests.at(-1)!.body.max_tokens)).toBeUndefined();

@@ -441,7 +441,8 @@ describe("metering at the edges", () => {
       stream: true,
       messages: [
         { role: "user", content: "Weather in Paris?" },
-        { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "get_weather", arguments: args } }] },
+        // No content: an assistant turn that only called a tool (OpenAI's clients may leave it out).
+        { role: "assistant", tool_calls: [{ id: "call_1", type: "function", function: { name: "get_weather", arguments: args } }] },
         { role: "tool", tool_call_id: "call_1", content: "Sunny" },
       ],
     });
