@@ -8,5 +8,6 @@ describe("login error messages", () => {
     expect(loginErrorMessage("signin_state")).toMatch(/expired or did not match/);
     expect(loginErrorMessage("signin_rate_limited")).toMatch(/^Too many sign-in attempts/);
     expect(loginErrorMessage("whatever")).toBe("Sign-in failed. Please try again.");
+    for (const inherited of ["__proto__", "constructor", "toString"]) expect(loginErrorMessage(inherited)).toBe("Sign-in failed. Please try again.");
   });
 });

@@ -12,5 +12,6 @@ const messages: Record<string, string> = {
 
 export function loginErrorMessage(code: string | null): string | null {
   if (!code) return null;
-  return messages[code] ?? "Sign-in failed. Please try again.";
+  // Own keys only: `?error=__proto__` (or `constructor`) would read the object's prototype, not a message.
+  return Object.hasOwn(messages, code) ? messages[code] : "Sign-in failed. Please try again.";
 }
