@@ -280,7 +280,8 @@ async function forward(
   if (upstream.status < 200 || upstream.status >= 300) {
     stop();
     timing.fail(upstream.status);
-    const said = upstreamErrorText(await upstream.text().catch(() => ""));
+    const raw = await upstream.text().catch(() => "");
+    const said = upstreamErrorText(raw);
     // What a client may read of it (decision 0107): its own request's fault, keys and addresses cut, never a page of markup.
     const shown = fitToShow(said);
     const retryAfter = upstream.header("retry-after");
@@ -289,6 +290,14 @@ async function forward(
       // The platform's own credentials were refused: the operator's to fix, and no business of the caller's.
       logged();
       throw new ChatError(502, `The model '${model.name}' is not available: its provider refused the platform's credentials`, "server_error", {
+        code: "upstream_error",
+      });
+    }
+    if (upstream.status === 429 && raw.includes('"insufficient_quota"')) {
+      // The platform's account with the provider is out of credit: the operator's billing, not a rate the
+      // client should wait out (OpenAI's clients retry a 429).
+      logged();
+      throw new ChatError(502, `The model '${model.name}' is not available: its provider's account for this platform is out of quota`, "server_error", {
         code: "upstream_error",
       });
     }

@@ -11,6 +11,7 @@ import type { AddressInfo } from "node:net";
  * - `gated`: like echo, but after its first chunk it waits for `release()` (a test decides when a reply ends, whatever the machine's speed);
  * - `no-usage`: never sends a usage chunk, even when asked;
  * - `rate-limited`: 429 with `Retry-After: 7`; `warming`: 503 with `Retry-After: 120`;
+ * - `out-of-quota`: 429 `insufficient_quota`, as OpenAI answers when the platform's own account has no credit left;
  * - `bad-key`: 401, the platform's key refused; `bad-request`: 400 whose message names a key;
  * - `warming-once`: 503 the first time, then like echo;
  * - `hang`: sends the first chunk, then nothing until the client goes away;
@@ -99,6 +100,16 @@ export async function startFakeUpstream(options: { apiKey?: string } = {}): Prom
     const error = (status: number, retryAfter: string, message: string) =>
       res.writeHead(status, { "content-type": "application/json", "retry-after": retryAfter }).end(JSON.stringify({ error: { message, type: "fake" } }));
     if (body.model === "rate-limited") return error(429, "7", "Too many requests");
+    if (body.model === "out-of-quota")
+      return void res.writeHead(429, { "content-type": "application/json" }).end(
+        JSON.stringify({
+          error: {
+            message: "You exceeded your current quota, please check your plan and billing details.",
+            type: "insufficient_quota",
+            code: "insufficient_quota",
+          },
+        }),
+      );
     if (body.model === "bad-key") return error(401, "0", "Incorrect API key provided: sk-upst*****CRET.");
     if (body.model === "bad-request") return error(400, "0", "Invalid request: key sk-proj-ABCDEFGH is not allowed to use max_tokens above 10");
     if (body.model === "warming") return error(503, "120", "Model is loading");

@@ -52,6 +52,7 @@ const UPSTREAMS = [
   "bad-key",
   "forbidden",
   "rate-limited",
+  "out-of-quota",
   "warming",
   "hang",
   "broken",
@@ -335,6 +336,8 @@ describe("error types and codes like OpenAI's (audit N, L6)", () => {
       ["fake-warming", 503, "server_error", "upstream_unavailable"],
       ["fake-maintained", 503, "server_error", "model_under_maintenance"],
       ["fake-rate-limited", 429, "rate_limit_exceeded", "rate_limit_exceeded"],
+      // The platform's own account out of credit: not a rate limit for the client to wait out.
+      ["fake-out-of-quota", 502, "server_error", "upstream_error"],
       ["fake-bad-request", 400, "invalid_request_error", null],
     ];
     for (const [model, status, type, code] of cases) {
