@@ -4,6 +4,8 @@ import { exactDollars } from "./money";
 /** The header naming the completion's usage record (GET /api/v1/chat/receipts/{id}). */
 export const RECEIPT_HEADER = "x-receipt-id";
 
+const ONE_RATE = "this API bills each model at its one rate card";
+
 /**
  * POST /api/v1/chat/completions and /openai/v1/chat/completions: OpenAI's request, of which the platform
  * reads these fields and passes the others on.
@@ -23,6 +25,23 @@ export const chatRequestSchema = z
     // One choice a request: a hold, a cut stream and a receipt are for one answer (decision 0100).
     n: z
       .literal(1, { errorMap: () => ({ message: "only 1 is supported: ask once for each answer you need" }) })
+      .nullable()
+      .optional(),
+    // What would make the provider charge more than the model's rate card, or keep the tenant's
+    // conversation in the operator's provider account, is refused (decision 0125).
+    service_tier: z
+      .enum(["auto", "default", "flex"], { errorMap: () => ({ message: `only "auto", "default" and "flex" are offered: ${ONE_RATE}` }) })
+      .nullable()
+      .optional(),
+    modalities: z
+      .array(z.string())
+      .refine((asked) => asked.every((m) => m === "text"), `only "text" is offered: ${ONE_RATE}`)
+      .nullable()
+      .optional(),
+    audio: z.null({ errorMap: () => ({ message: `audio output is not offered: ${ONE_RATE}` }) }).optional(),
+    web_search_options: z.null({ errorMap: () => ({ message: `web search is not offered: ${ONE_RATE}` }) }).optional(),
+    store: z
+      .literal(false, { errorMap: () => ({ message: "completions are not stored with the provider through this API: leave it out or send false" }) })
       .nullable()
       .optional(),
   })

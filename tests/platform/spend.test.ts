@@ -177,6 +177,34 @@ describe("admission by reservation", () => {
     }
   });
 
+  it("refuses what would make the provider charge past the rate card or keep the conversation, before forwarding it (decision 0125)", async () => {
+    const admin = await setup();
+    const before = fake.requests.length;
+    const refused: [Record<string, unknown>, string, RegExp][] = [
+      [{ service_tier: "priority" }, "service_tier", /^service_tier: only "auto", "default" and "flex" are offered/],
+      [{ service_tier: "scale" }, "service_tier", /^service_tier: only "auto", "default" and "flex" are offered/],
+      [{ modalities: ["text", "audio"] }, "modalities", /^modalities: only "text" is offered/],
+      [{ audio: { voice: "alloy", format: "mp3" } }, "audio", /^audio: audio output is not offered/],
+      [{ web_search_options: {} }, "web_search_options", /^web_search_options: web search is not offered/],
+      [{ store: true }, "store", /^store: completions are not stored with the provider/],
+    ];
+    for (const [extra, param, message] of refused) {
+      const answer = await admin.call("POST", "/chat/completions", ask("fake-echo", extra));
+      expect(answer.status).toBe(400);
+      const { error } = await answer.json();
+      expect(error).toMatchObject({ type: "invalid_request_error", param });
+      expect(error.message).toMatch(message);
+    }
+    expect(fake.requests.length).toBe(before);
+    expect((await account(admin.orgId)).reserved_micros).toBe(0);
+
+    // What costs no more is passed on as sent.
+    const allowed = { service_tier: "flex", modalities: ["text"], store: false, audio: null, web_search_options: null };
+    const answer = await admin.call("POST", "/chat/completions", ask("fake-echo", { ...allowed, stream: false }));
+    expect(answer.status).toBe(200);
+    expect(fake.requests.at(-1)?.body).toMatchObject(allowed);
+  });
+
   it("serves 200 concurrent priced completions against $10 without going below zero, charging exactly what was delivered", async () => {
     const admin = await setup(10);
     // Each request may cost 10 + 1000 × 100 micro-dollars ($0.10001), and does: the fake generates to the limit.
