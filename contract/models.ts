@@ -11,6 +11,12 @@ export type ModelStatusOverride = (typeof MODEL_STATUS_OVERRIDES)[number];
 export const MODEL_NAME_MAX = 100;
 export const MODEL_NAME_PATTERN = /^[\w.:/-]+$/;
 export const MODEL_NAME_RULE = "Use letters, digits and . _ : / - only";
+/**
+ * A name is a URL path under /models/: a `.` or `..` part between slashes would be resolved away on the
+ * way (`team/../prod` reaches prod), so the editor would add, change or delete another model.
+ */
+export const MODEL_NAME_DOT_SEGMENT = "A part between slashes can't be . or ..";
+export const hasDotSegment = (name: string): boolean => name.split("/").some((part) => part === "." || part === "..");
 export const DISPLAY_NAME_MAX = 200;
 export const PROVIDER_MAX = 100;
 export const CONTEXT_SIZE_MAX = 100_000_000;
@@ -67,7 +73,13 @@ const price = z.number().min(0).max(PRICE_MAX);
 
 /** One model as an operator describes it: in MODELS_FILE, and (without the name) in PUT /models/{name}. */
 export const modelInputSchema = z.object({
-  name: z.string().trim().min(1).max(MODEL_NAME_MAX).regex(MODEL_NAME_PATTERN, MODEL_NAME_RULE),
+  name: z
+    .string()
+    .trim()
+    .min(1)
+    .max(MODEL_NAME_MAX)
+    .regex(MODEL_NAME_PATTERN, MODEL_NAME_RULE)
+    .refine((name) => !hasDotSegment(name), MODEL_NAME_DOT_SEGMENT),
   displayName: z.string().trim().min(1).max(DISPLAY_NAME_MAX),
   provider: z.string().trim().min(1).max(PROVIDER_MAX),
   contextSize: z.number().int().min(1).max(CONTEXT_SIZE_MAX),

@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { MODEL_NAME_DOT_SEGMENT, modelNameParamSchema } from "@contract/models";
 import { clearStatusCache, PROBE_TIMEOUT_MS, saveModel, seedModelsFromFile, STATUS_CACHE_MS } from "../../platform/models/service";
 import type { FakeUpstream } from "../fakes/openai-upstream";
 import { startFakeUpstream } from "../fakes/openai-upstream";
@@ -136,6 +137,20 @@ describe("the registry", () => {
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "models-")), "models.json");
     fs.writeFileSync(file, JSON.stringify([upstreamModel("ok"), { name: "bad" }]));
     await expect(seedModelsFromFile(h.deps.db, file)).rejects.toThrow(/entry 1: displayName/);
+  });
+
+  it("refuses a model name with a . or .. part, which would address another model once the URL is resolved", async () => {
+    await fresh();
+    for (const name of ["team/../prod", "x/./y", "..", "a/.", "./a"]) {
+      const parsed = modelNameParamSchema.safeParse({ name });
+      expect(parsed.success ? null : parsed.error.issues[0].message, name).toBe(MODEL_NAME_DOT_SEGMENT);
+    }
+    for (const name of ["org/v1.5", "a..b/c", "qwen3:8b", ".hidden/x.y"]) expect(modelNameParamSchema.safeParse({ name }).success, name).toBe(true);
+    // MODELS_FILE is read with the same rule: the start stops, naming the entry, and writes nothing.
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "models-")), "models.json");
+    fs.writeFileSync(file, JSON.stringify([upstreamModel("prod"), upstreamModel("team/../prod", { displayName: "Someone else's" })]));
+    await expect(seedModelsFromFile(h.deps.db, file)).rejects.toThrow(`entry 1: name: ${MODEL_NAME_DOT_SEGMENT}`);
+    expect(await h.deps.db.selectFrom("models").select("name").where("name", "like", "%prod").execute()).toEqual([]);
   });
 
   it("is edited by admins of the system organization only", async () => {

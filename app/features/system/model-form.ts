@@ -6,12 +6,14 @@ import {
   DISPLAY_NAME_MAX,
   MODEL_FORM_FIELD,
   MODEL_NAME_MAX,
+  MODEL_NAME_DOT_SEGMENT,
   MODEL_NAME_PATTERN,
   MODEL_NAME_RULE,
   PRICE_MAX,
   PROVIDER_MAX,
   RATE_CARD_ID_MAX,
   UPSTREAM_MODEL_MAX,
+  hasDotSegment,
 } from "@contract/models";
 import { z } from "zod";
 import type { ModelBody, ModelConfig } from "~/platform/system";
@@ -134,7 +136,8 @@ const modelFieldsSchema = z
       .trim()
       .min(1, "Name is required")
       .max(MODEL_NAME_MAX, `Name must be at most ${MODEL_NAME_MAX} characters`)
-      .regex(MODEL_NAME_PATTERN, MODEL_NAME_RULE),
+      .regex(MODEL_NAME_PATTERN, MODEL_NAME_RULE)
+      .refine((name) => !hasDotSegment(name), MODEL_NAME_DOT_SEGMENT),
     displayName: z.string().trim().min(1, "Display name is required").max(DISPLAY_NAME_MAX, `Display name must be at most ${DISPLAY_NAME_MAX} characters`),
     provider: z.string().trim().min(1, "Provider is required").max(PROVIDER_MAX, `Provider must be at most ${PROVIDER_MAX} characters`),
     contextSize: z

@@ -57,6 +57,12 @@ describe("the model form", () => {
     expect(parseModelForm({ ...filled, baseUrl: "ftp://x" })).toEqual({ ok: false, errors: { baseUrl: "Enter a URL starting with http:// or https://" } });
   });
 
+  it("refuses a name with a . or .. part under the name, keeping the rest (it would reach another model's URL)", () => {
+    expect(parseModelForm({ ...filled, name: "team/../prod" })).toEqual({ ok: false, errors: { name: "A part between slashes can't be . or .." } });
+    expect(parseModelForm({ ...filled, name: "x/./y" })).toEqual({ ok: false, errors: { name: "A part between slashes can't be . or .." } });
+    expect(parseModelForm({ ...filled, name: "org/v1.5" }).ok).toBe(true);
+  });
+
   it("lets the built-in provider go without a base URL", () => {
     expect(parseModelForm({ ...filled, provider: "builtin", baseUrl: "" }).ok).toBe(true);
   });
