@@ -1,9 +1,11 @@
 import { randomUUID } from "node:crypto";
+import type { ExpressionBuilder } from "kysely";
 import { sql } from "kysely";
 import type { AutoPayment, BillingConfig, RechargeStatus } from "@contract/billing";
 import { amountError, INVOICE_REFUSAL, NO_PAYMENT_METHOD, rechargeCapReason } from "@contract/billing";
 import { exactDollars } from "@contract/money";
 import type { Deps } from "../context";
+import type { Database } from "../db/schema";
 import { PlatformError } from "../http/errors";
 import { PaymentDeclined } from "../providers/stripe";
 import type { SpendRefused } from "../spend/reservations";
@@ -84,6 +86,23 @@ export async function addFunds(deps: Deps, orgId: number, amount: number, key?: 
 const spendable = sql<number>`(balance_micros - reserved_micros)`;
 
 /**
+ * An automatic recharge whose outcome is not known yet (the provider was unreachable: the intent is
+ * pending until reconciliation asks again with its key) or which was charged and not yet credited. While
+ * one is, no other is claimed: a new claim has a new key, and when the provider came back reconciliation
+ * would charge both for one need.
+ */
+function rechargeUnsettled(eb: ExpressionBuilder<Database, "billing_accounts">) {
+  return eb.exists(
+    eb
+      .selectFrom("payment_intents")
+      .select("payment_intents.id")
+      .whereRef("payment_intents.org_id", "=", "billing_accounts.org_id")
+      .where("payment_intents.kind", "=", "auto_recharge")
+      .where("payment_intents.status", "in", ["pending", "succeeded"]),
+  );
+}
+
+/**
  * Takes the account's recharge claim when it needs a recharge (see above; `needMicros`: the refused
  * request's hold) and no other recharge holds the claim, within the daily limit. Only the database:
  * the charge is chargeClaimed's.
@@ -105,6 +124,7 @@ async function claimRecharge(deps: Deps, orgId: number, needMicros = 0) {
       return eb.or(needs);
     })
     .where((eb) => eb.or([eb("recharge_claimed_at", "is", null), eb("recharge_claimed_at", "<", claimedAt - RECHARGE_CLAIM_MS)]))
+    .where((eb) => eb.not(rechargeUnsettled(eb)))
     .returningAll()
     .executeTakeFirst();
   if (!claimed || claimed.auto_recharge_micros === null) return null;
@@ -189,9 +209,10 @@ export async function saveAutoPaymentConfig(deps: Deps, orgId: number, input: Au
 
 /**
  * The reconciler's pass (every minute): auto-mode accounts that need a recharge and whose claim is free
- * or expired. They are those nothing else would recharge: a declined or unreachable recharge, a refund or
- * chargeback that took the balance under the threshold, a new card, a paused day that has passed. The
- * daily limit counts declined attempts too, so a declined card is tried at most that often a day.
+ * or expired, and no earlier recharge still waits for reconciliation. They are those nothing else would
+ * recharge: a declined recharge, a refund or chargeback that took the balance under the threshold, a new
+ * card, a paused day that has passed. The daily limit counts declined attempts too, so a declined card is
+ * tried at most that often a day.
  */
 export async function rechargeWaitingAccounts(deps: Deps): Promise<{ recharged: number }> {
   if (!deps.config.stripe) return { recharged: 0 };
@@ -205,6 +226,7 @@ export async function rechargeWaitingAccounts(deps: Deps): Promise<{ recharged: 
     .where("auto_recharge_micros", "is not", null)
     .where((eb) => eb.or([eb(spendable, "<", eb.ref("auto_threshold_micros")), eb(spendable, "<=", 0)]))
     .where((eb) => eb.or([eb("recharge_claimed_at", "is", null), eb("recharge_claimed_at", "<", now - RECHARGE_CLAIM_MS)]))
+    .where((eb) => eb.not(rechargeUnsettled(eb)))
     .orderBy("org_id")
     .limit(100)
     .execute();

@@ -1,11 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { AMOUNT_DECIMALS, AMOUNT_NOT_A_NUMBER, decimalsMessage, notANumberMessage, rechargeCapReason } from "@contract/billing";
 import { CREDIT_NOT_POSITIVE, CREDIT_TOO_LARGE, REASON_REQUIRED, REASON_TOO_LONG } from "@contract/system";
-import { rechargesFinished, recordUsage } from "../../platform/billing/charges";
+import { RECHARGE_CLAIM_MS, rechargesFinished, rechargeWaitingAccounts, recordUsage } from "../../platform/billing/charges";
 import { grantCredit } from "../../platform/billing/credits";
 import { rechargeKey, reconcilePayments, RECONCILE_AFTER_MS, startPaymentReconciler } from "../../platform/billing/payment-intents";
 import { paymentProvider } from "../../platform/providers/stripe";
-import { FakeStripe, TEST_CARDS } from "../fakes/stripe";
+import { FakeStripe, TEST_CARDS, UNREACHABLE_TWICE_CENTS } from "../fakes/stripe";
 import type { Harness, Session } from "./harness";
 import { createHarness } from "./harness";
 
@@ -346,6 +346,33 @@ describe("an automatic recharge", () => {
     }
     await rechargesFinished(h.deps);
     expect(await balanceMicros(admin.orgId)).toBe(25_000_000);
+    expect((await ledgerOf(admin.orgId)).filter((r) => r.description === "Auto-recharge")).toHaveLength(1);
+  });
+});
+
+describe("an automatic recharge whose outcome is unknown", () => {
+  it("is not charged again under a new key while the provider is away, however long; reconciliation credits it once", async () => {
+    await platform();
+    const admin = await h.admin();
+    await addCard(admin);
+    const charged = () => fake.successfulCharges.filter((c) => c.amount === UNREACHABLE_TWICE_CENTS).length;
+    const before = charged();
+    // Saving under the threshold recharges at once; the connection drops on that charge and on the client's retry.
+    await admin.call("POST", "/billing/auto-payment-config", { enabled: true, thresholdAmount: 5, rechargeAmount: UNREACHABLE_TWICE_CENTS / 100 });
+    await rechargesFinished(h.deps);
+    expect((await intentsOf(admin.orgId)).map((i) => i.status)).toEqual(["pending"]);
+
+    // The claim expires while the outcome is still unknown: the reconciler's pass starts no second charge.
+    clock += RECHARGE_CLAIM_MS + 1;
+    expect(await rechargeWaitingAccounts(h.deps)).toEqual({ recharged: 0 });
+    await recordUsage(h.deps, { orgId: admin.orgId, model: "m", rateCardId: null, costMicros: 0, description: "a debit" });
+    await rechargesFinished(h.deps);
+    expect(await intentsOf(admin.orgId)).toHaveLength(1);
+
+    // The provider is back: the first charge is asked again with its key and credited, once.
+    expect(await reconcilePayments(h.deps)).toEqual({ credited: 1 });
+    expect(await balanceMicros(admin.orgId)).toBe(UNREACHABLE_TWICE_CENTS * 10_000);
+    expect(charged() - before).toBe(1);
     expect((await ledgerOf(admin.orgId)).filter((r) => r.description === "Auto-recharge")).toHaveLength(1);
   });
 });
