@@ -25,6 +25,25 @@ export const RATE_CARD_ID_MAX = 100;
 /** Dollars per million tokens. */
 export const PRICE_MAX = 1_000_000;
 export const BASE_URL_REQUIRED = "An upstream model needs a base URL";
+export const BASE_URL_RULE = "Enter a URL starting with http:// or https://";
+export const BASE_URL_CREDENTIALS = "Put the key under API key: a base URL can't hold a user name or password";
+export const BASE_URL_QUERY = "A base URL can't have a query (?) or a fragment (#): the upstream's paths are added to its end";
+/** The key goes out in an Authorization header: a line break would add headers of its own. */
+export const API_KEY_RULE = "An API key can't hold line breaks, control characters or characters outside ASCII";
+export const API_KEY_PATTERN = /^[\x20-\x7e]*$/;
+
+/**
+ * Why a base URL can't be an upstream's, or null. Only http(s) with a host, no credentials (the key has
+ * its own write-only field), no query or fragment (paths are appended), no spaces or control characters
+ * (which the URL parser would silently drop or resolve into another address).
+ */
+export function baseUrlProblem(url: string): string | null {
+  if (!/^https?:\/\/[^/\\]/i.test(url) || /[\u0000-\u0020\u007f\\]/.test(url) || !URL.canParse(url)) return BASE_URL_RULE;
+  const parsed = new URL(url);
+  if (parsed.username || parsed.password) return BASE_URL_CREDENTIALS;
+  if (/[?#]/.test(url)) return BASE_URL_QUERY;
+  return null;
+}
 /** The editor keeps a model's key on an edit that sends none, but never for another host (decision 0124). */
 export const API_KEY_FOR_NEW_BASE_URL = "Type the API key again to use it with a new base URL, or remove it";
 /** The provider served inside the platform, which needs no upstream. */
@@ -83,9 +102,16 @@ export const modelInputSchema = z.object({
   displayName: z.string().trim().min(1).max(DISPLAY_NAME_MAX),
   provider: z.string().trim().min(1).max(PROVIDER_MAX),
   contextSize: z.number().int().min(1).max(CONTEXT_SIZE_MAX),
-  baseUrl: z.string().url().nullable().optional(),
+  baseUrl: z
+    .string()
+    .superRefine((url, ctx) => {
+      const problem = baseUrlProblem(url);
+      if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
+    })
+    .nullable()
+    .optional(),
   /** Write-only: absent keeps the current key, null removes it. */
-  apiKey: z.string().nullable().optional(),
+  apiKey: z.string().regex(API_KEY_PATTERN, API_KEY_RULE).nullable().optional(),
   upstreamModel: z.string().trim().min(1).max(UPSTREAM_MODEL_MAX).optional(),
   rateCard: z
     .object({ id: z.string().trim().min(1).max(RATE_CARD_ID_MAX), inputPerMillion: price, outputPerMillion: price })

@@ -1,6 +1,14 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { ErrorBody } from "@contract/errors";
-import { API_KEY_FOR_NEW_BASE_URL, BASE_URL_REQUIRED, MODEL_NAME_RULE } from "@contract/models";
+import {
+  API_KEY_FOR_NEW_BASE_URL,
+  API_KEY_RULE,
+  BASE_URL_CREDENTIALS,
+  BASE_URL_QUERY,
+  BASE_URL_REQUIRED,
+  BASE_URL_RULE,
+  MODEL_NAME_RULE,
+} from "@contract/models";
 import { ORGANIZATION_PAGE_MAX } from "@contract/system";
 import { saveModel } from "../../platform/models/service";
 import type { Harness, Session } from "./harness";
@@ -127,6 +135,25 @@ describe("PUT /models/{name} from the model editor", () => {
       status: 400,
       fields: { name: MODEL_NAME_RULE },
     });
+  });
+
+  it("takes only an http(s) base URL without credentials, query or fragment, and a key without line breaks, by field", async () => {
+    const { operator } = await cast();
+    const body = { displayName: "Up", provider: "vllm", contextSize: 4096, baseUrl: "http://upstream.test/v1" };
+    const refusal = async (json: unknown) => {
+      const response = await operator.call("PUT", "/models/up", json);
+      return { status: response.status, fields: ((await response.json()) as ErrorBody).fields };
+    };
+    for (const baseUrl of ["file:///etc", "javascript:alert(1)", "ftp://x/v1", "mailto:a@b", "http:/x", "http://h/v 1", "http://h/v\n1", "data:,x"])
+      expect(await refusal({ ...body, baseUrl }), baseUrl).toEqual({ status: 400, fields: { baseUrl: BASE_URL_RULE } });
+    for (const baseUrl of ["http://u:p@upstream.test/v1", "https://sk-secret@upstream.test/v1"])
+      expect(await refusal({ ...body, baseUrl }), baseUrl).toEqual({ status: 400, fields: { baseUrl: BASE_URL_CREDENTIALS } });
+    for (const baseUrl of ["http://upstream.test/v1?x=1", "http://upstream.test/v1#top", "http://upstream.test/v1?"])
+      expect(await refusal({ ...body, baseUrl }), baseUrl).toEqual({ status: 400, fields: { baseUrl: BASE_URL_QUERY } });
+    for (const apiKey of ["sk-a\r\nX-Evil: 1", "sk-a\nb", "sk-\u0000", "sk-ключ"])
+      expect(await refusal({ ...body, apiKey }), JSON.stringify(apiKey)).toEqual({ status: 400, fields: { apiKey: API_KEY_RULE } });
+    expect(await h.deps.db.selectFrom("models").select("name").where("name", "=", "up").execute()).toEqual([]);
+    expect((await operator.call("PUT", "/models/up", { ...body, baseUrl: "HTTPS://upstream.test:8443/v1/", apiKey: "sk-ok_1.2" })).status).toBe(200);
   });
 
   it("is refused to a member of the system organization", async () => {

@@ -1,5 +1,7 @@
 import {
   ALERT_TTFT_MS_MAX,
+  API_KEY_PATTERN,
+  API_KEY_RULE,
   BASE_URL_REQUIRED,
   BUILTIN_PROVIDER,
   CONTEXT_SIZE_MAX,
@@ -13,6 +15,7 @@ import {
   PROVIDER_MAX,
   RATE_CARD_ID_MAX,
   UPSTREAM_MODEL_MAX,
+  baseUrlProblem,
   hasDotSegment,
 } from "@contract/models";
 import { z } from "zod";
@@ -148,7 +151,7 @@ const modelFieldsSchema = z
       .refine((n) => n >= 1 && n <= CONTEXT_SIZE_MAX, "Between 1 and 100,000,000 tokens"),
     baseUrl: z.string().trim(),
     upstreamModel: z.string().trim().max(UPSTREAM_MODEL_MAX, `Upstream model must be at most ${UPSTREAM_MODEL_MAX} characters`),
-    apiKey: z.string().trim().max(1000, "API key must be at most 1000 characters"),
+    apiKey: z.string().trim().max(1000, "API key must be at most 1000 characters").regex(API_KEY_PATTERN, API_KEY_RULE),
     clearApiKey: z.boolean(),
     rateCardId: z.string().trim().max(RATE_CARD_ID_MAX, `Rate card id must be at most ${RATE_CARD_ID_MAX} characters`),
     inputPerMillion: z.string().trim(),
@@ -170,7 +173,8 @@ const modelFieldsSchema = z
   .superRefine((v, ctx) => {
     const issue = (path: ModelField, message: string) => ctx.addIssue({ code: z.ZodIssueCode.custom, path: [path], message });
     if (v.baseUrl) {
-      if (!/^https?:\/\/[^\s]+$/i.test(v.baseUrl) || !URL.canParse(v.baseUrl)) issue("baseUrl", "Enter a URL starting with http:// or https://");
+      const problem = baseUrlProblem(v.baseUrl);
+      if (problem) issue("baseUrl", problem);
     } else if (v.provider !== BUILTIN_PROVIDER) issue("baseUrl", BASE_URL_REQUIRED);
     if (v.defaultMaxTokens && (Number(v.defaultMaxTokens) < 1 || Number(v.defaultMaxTokens) > v.contextSize))
       issue("defaultMaxTokens", "Between 1 and the context size");

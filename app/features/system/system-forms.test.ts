@@ -63,6 +63,22 @@ describe("the model form", () => {
     expect(parseModelForm({ ...filled, name: "org/v1.5" }).ok).toBe(true);
   });
 
+  it("refuses a base URL the platform would refuse, and a key with a line break, under their fields", () => {
+    const baseUrlError = (baseUrl: string) => {
+      const result = parseModelForm({ ...filled, baseUrl });
+      return result.ok ? null : result.errors.baseUrl;
+    };
+    expect(baseUrlError("http://u:p@upstream.test/v1")).toBe("Put the key under API key: a base URL can't hold a user name or password");
+    expect(baseUrlError("http://upstream.test/v1?key=1")).toMatch(/^A base URL can't have a query/);
+    expect(baseUrlError("http://upstream.test/v1#x")).toMatch(/^A base URL can't have a query/);
+    expect(baseUrlError("http:/upstream.test")).toBe("Enter a URL starting with http:// or https://");
+    expect(baseUrlError("javascript:alert(1)")).toBe("Enter a URL starting with http:// or https://");
+    expect(parseModelForm({ ...filled, apiKey: "sk-a\r\nX-Evil: 1" })).toEqual({
+      ok: false,
+      errors: { apiKey: "An API key can't hold line breaks, control characters or characters outside ASCII" },
+    });
+  });
+
   it("lets the built-in provider go without a base URL", () => {
     expect(parseModelForm({ ...filled, provider: "builtin", baseUrl: "" }).ok).toBe(true);
   });
