@@ -376,13 +376,22 @@ async function forward(
   }
 
   if (!body.stream || !upstreamStreams) {
-    stop();
     let text: string;
     try {
+      // The client's abort (and, for a JSON request, the server's stop) stays hooked while the body is
+      // read: a client that leaves ends the upstream's generation, and is not charged for it.
       text = await upstream.text();
     } catch (error) {
+      if (signal.aborted) {
+        // Given up (the client left, or the server stops: chatCompletion tells the two apart): the
+        // client gets nothing, so nothing is charged, as for an abort before the headers.
+        timing.fail("aborted");
+        throw new ChatError(400, "The request was cancelled", "request_cancelled");
+      }
       // A body that broke or went silent was never counted: it is now, as the model's failure.
       throw brokeOffError(timing, model.name, receiptId, timeoutMs, error);
+    } finally {
+      stop();
     }
     const parsed = completionIn(text);
     if (!parsed) {

@@ -27,6 +27,7 @@ import type { AddressInfo } from "node:net";
  * - `silent-json`: sends 200 and a JSON content type, then nothing (a body that never comes);
  * - `unprocessable`: 422 (a parameter the provider can't take); `too-large`: 413 (a prompt past its limit);
  * - `forbidden`: 403 (the platform's key may not use the model).
+ * - `late-json`: a JSON answer whose headers come at once and whose body comes after `firstTokenDelayMs` (counted in `closedEarly` if its client leaves first).
  */
 export interface FakeUpstream {
   url: string;
@@ -75,6 +76,16 @@ export async function startFakeUpstream(options: { apiKey?: string } = {}): Prom
     slowDelayMs: 250,
     firstTokenDelayMs: 600,
   };
+
+  /** Counts in `closedEarly` (and wakes `nextClose`) an answer whose client went away before `finished()`. */
+  const watchClose = (res: http.ServerResponse, finished: () => boolean) =>
+    res.on("close", () => {
+      if (finished()) return;
+      state.closedEarly += 1;
+      const waiters = closeWaiters;
+      closeWaiters = [];
+      for (const w of waiters) w();
+    });
 
   const server = http.createServer(async (req, res) => {
     if (options.apiKey && req.headers.authorization !== `Bearer ${options.apiKey}`) {
@@ -161,6 +172,12 @@ export async function startFakeUpstream(options: { apiKey?: string } = {}): Prom
 
     if ((!body.stream && !streamsAnyway) || body.model === "json-anyway") {
       if (body.model === "slow-first") await new Promise((r) => setTimeout(r, state.firstTokenDelayMs));
+      if (body.model === "late-json") {
+        watchClose(res, () => res.writableEnded);
+        res.writeHead(200, { "content-type": "application/json" }).flushHeaders();
+        await new Promise((r) => setTimeout(r, state.firstTokenDelayMs));
+        if (res.destroyed) return;
+      }
       const content = deltas.map((d) => d.content ?? "").join("");
       if (toolCall) {
         const call = { id: "call_fake", type: "function", function: { name: "get_weather", arguments: TOOL_ARGUMENT_PIECES.join("") } };
@@ -171,21 +188,14 @@ export async function startFakeUpstream(options: { apiKey?: string } = {}): Prom
         return;
       }
       const message = think ? { role: "assistant", content } : { role: "assistant", content, reasoning_content: FAKE_REASONING };
-      res
-        .writeHead(200, { "content-type": "application/json" })
-        .end(JSON.stringify({ id, object: "chat.completion", created: 1, model: body.model, choices: [{ index: 0, message, finish_reason: "stop" }], usage }));
+      (res.headersSent ? res : res.writeHead(200, { "content-type": "application/json" })).end(
+        JSON.stringify({ id, object: "chat.completion", created: 1, model: body.model, choices: [{ index: 0, message, finish_reason: "stop" }], usage }),
+      );
       return;
     }
 
     let finished = false;
-    res.on("close", () => {
-      if (!finished) {
-        state.closedEarly += 1;
-        const waiters = closeWaiters;
-        closeWaiters = [];
-        for (const w of waiters) w();
-      }
-    });
+    watchClose(res, () => finished);
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
     const comment = body.model === "keep-alive" ? ": PROCESSING\n\n" : "";
     const send = (payload: unknown) => res.write(`${comment}data: ${JSON.stringify(payload)}\n\n`);
