@@ -66,6 +66,11 @@ describe("safeRedirectPath: no open redirect", () => {
       undefined,
       "/\t/evil.example",
       "javascript:alert(1)",
+      "/.//evil.example",
+      "/..//evil.example",
+      "/x/..//evil.example",
+      "/%2e//evil.example",
+      "/./\\evil.example",
     ]) {
       expect(safeRedirectPath(bad)).toBeNull();
     }

@@ -18,7 +18,10 @@ export function safeRedirectPath(to: string | null | undefined): string | null {
     return null; // a lone surrogate has no UTF-8 form
   }
   const base = "http://same-site.invalid";
-  return new URL(encoded, base).origin === base ? encoded : null;
+  const url = new URL(encoded, base);
+  // Dot segments ("/.//evil.example", "/%2e//evil.example") resolve to a path that starts with "//",
+  // which a later redirect to the resolved path would send to another host.
+  return url.origin === base && !url.pathname.startsWith("//") ? encoded : null;
 }
 
 /** Where a signed-in user belongs when nothing else was asked for (SPEC §2 /login). */

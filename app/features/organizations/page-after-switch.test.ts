@@ -28,7 +28,18 @@ describe("the page after switching organization", () => {
   });
 
   it("goes to /team from pages outside the console and from anything that is not a same-site path", () => {
-    for (const path of ["/welcome", "/switch-organization", "/resources/chat", null, "", "https://evil.example/team", "//evil.example", "team"]) {
+    for (const path of [
+      "/welcome",
+      "/switch-organization",
+      "/resources/chat",
+      null,
+      "",
+      "https://evil.example/team",
+      "//evil.example",
+      "team",
+      "/.//evil.example",
+      "/%2e//evil.example",
+    ]) {
       expect(pageAfterSwitch(path, OTHER), String(path)).toBe("/team");
     }
   });
