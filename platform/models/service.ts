@@ -181,7 +181,11 @@ export async function seedModelsFromFile(db: DB, file: string, now = Date.now())
   return (await applyModelsFile(db, file, now)).entries;
 }
 
-/** Probe results, per process: by model and the upstream it points at, each kept for 30 s. */
+/** A probe's cache key: the upstream's address and the key sent to it (hashed: no key sits in the map). */
+const probeKey = (baseUrl: string | null, apiKey: string | null): string =>
+  `${baseUrl}\n${apiKey === null ? "" : createHash("sha256").update(apiKey).digest("base64url")}`;
+
+/** Probe results, per process: by upstream (address and key), each kept for 30 s. */
 const statusCache = new WeakMap<DB, Map<string, { at: number; status: Promise<ModelStatus> }>>();
 
 /**
@@ -227,8 +231,8 @@ export function statusWithTraffic(probed: ModelStatus, traffic: RecentTraffic | 
 
 /**
  * Each model's status: the operator's override, else a probe of its upstream (online when `/models`
- * answers, starting on 503, offline when unreachable), corrected by its last minutes of real traffic
- * (statusWithTraffic). The registry is read on every call, so an override set through any process is
+ * answers, or answers 429: busy; starting on 503, offline when unreachable; one probe per upstream and
+ * key), corrected by its last minutes of real traffic (statusWithTraffic). The registry is read on every call, so an override set through any process is
  * seen by all at once; probe results and the traffic read are reused for 30 s, and the probes that
  * are due run concurrently with a short timeout.
  */
@@ -241,10 +245,13 @@ export async function modelStatuses(deps: Deps): Promise<Record<string, ModelSta
     models.map(async (m): Promise<[string, ModelStatus]> => {
       if (m.status_override) return [m.name, m.status_override];
       if (isBuiltin(m)) return [m.name, "online"];
-      const key = `${m.name}\n${m.base_url}\n${m.upstream_model}`;
+      // One probe per upstream and key a round: `/models` says nothing of one model, so the models
+      // that share an address and key share its answer (the key as sent, so keys sealed apart still match).
+      const apiKey = upstreamKey(deps.db, m.api_key);
+      const key = probeKey(m.base_url, apiKey);
       let probe = probes.get(key);
       if (!probe || deps.now() - probe.at >= STATUS_CACHE_MS) {
-        probe = { at: deps.now(), status: probeUpstream({ ...m, api_key: upstreamKey(deps.db, m.api_key) }, PROBE_TIMEOUT_MS) };
+        probe = { at: deps.now(), status: probeUpstream({ base_url: m.base_url, api_key: apiKey }, PROBE_TIMEOUT_MS) };
         probes.set(key, probe);
         probe.status.catch(() => probes.delete(key));
       }

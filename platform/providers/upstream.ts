@@ -15,17 +15,22 @@ export interface UpstreamReply {
   cancel: () => void;
 }
 
-function headers(model: Upstream): Record<string, string> {
+function headers(model: Pick<Upstream, "api_key">): Record<string, string> {
   return model.api_key ? { accept: "application/json", authorization: `Bearer ${model.api_key}` } : { accept: "application/json" };
 }
 
-/** online when the upstream's `/models` answers, starting on 503 (vLLM loading), offline otherwise. */
-export async function probeUpstream(model: Upstream, timeoutMs: number): Promise<"online" | "starting" | "offline"> {
+/**
+ * online when the upstream's `/models` answers, or answers 429 (busy, not down: it is up and accepting
+ * requests, a chat just waits its turn as SPEC §4 says of a 429); starting on 503 (vLLM loading);
+ * offline otherwise. It reads only the upstream's address and key, so one probe serves every model that
+ * shares them.
+ */
+export async function probeUpstream(model: Pick<Upstream, "base_url" | "api_key">, timeoutMs: number): Promise<"online" | "starting" | "offline"> {
   if (!model.base_url) return "offline";
   try {
     const response = await request(`${model.base_url}/models`, { headers: headers(model), signal: AbortSignal.timeout(timeoutMs) });
     await response.body.dump().catch(() => {});
-    if (response.statusCode >= 200 && response.statusCode < 300) return "online";
+    if ((response.statusCode >= 200 && response.statusCode < 300) || response.statusCode === 429) return "online";
     return response.statusCode === 503 ? "starting" : "offline";
   } catch {
     return "offline";

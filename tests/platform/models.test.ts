@@ -91,6 +91,28 @@ describe("GET /models/status", () => {
     expect((await (await admin.call("GET", "/models/status")).json()).loading).toBe("online");
   });
 
+  it("reports a busy upstream (429 on /models) online, and probes each upstream and key once a round", async () => {
+    const probes: (string | undefined)[] = [];
+    const busy = http.createServer((req, res) => {
+      probes.push(req.headers.authorization);
+      res.writeHead(429, { "content-type": "application/json", "retry-after": "1" }).end('{"error":{"message":"Rate limit reached for requests"}}');
+    });
+    await new Promise<void>((r) => busy.listen(0, "127.0.0.1", r));
+    try {
+      const admin = await (await fresh()).admin();
+      const url = `http://127.0.0.1:${(busy.address() as AddressInfo).port}/v1`;
+      for (const name of ["gpt-a", "gpt-b", "gpt-c"]) await saveModel(h.deps, upstreamModel(name, { baseUrl: url, apiKey: "sk-same", upstreamModel: name }));
+      await saveModel(h.deps, upstreamModel("gpt-other-key", { baseUrl: url, apiKey: "sk-other" }));
+      clearStatusCache(h.deps.db);
+      const map = await (await admin.call("GET", "/models/status")).json();
+      expect(map).toMatchObject({ "gpt-a": "online", "gpt-b": "online", "gpt-c": "online", "gpt-other-key": "online" });
+      expect(probes.sort()).toEqual(["Bearer sk-other", "Bearer sk-same"]);
+    } finally {
+      busy.closeAllConnections();
+      busy.close();
+    }
+  });
+
   it("probes concurrently, so hanging upstreams cost one timeout together and show offline", async () => {
     const silent = http.createServer(() => {}); // accepts, never answers
     await new Promise<void>((r) => silent.listen(0, "127.0.0.1", r));
