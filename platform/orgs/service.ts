@@ -242,8 +242,8 @@ export function listMembers(deps: Deps, orgId: number): Promise<Member[]> {
   return membersOf(deps.db, orgId);
 }
 
-async function findMember(deps: Deps, orgId: number, memberId: number): Promise<Member> {
-  const member = await deps.db
+async function findMember(db: Kysely<Database> | Transaction<Database>, orgId: number, memberId: number): Promise<Member> {
+  const member = await db
     .selectFrom("memberships")
     .innerJoin("users", "users.id", "memberships.user_id")
     .select(["users.id", "users.name", "users.email", "memberships.role"])
@@ -262,9 +262,12 @@ export const LAST_ADMIN = "An organization must keep at least one admin";
  */
 export async function changeMemberRole(deps: Deps, orgId: number, actorId: number, memberId: number, role: Role): Promise<Member> {
   if (memberId === actorId) throw new PlatformError(403, "You can't change your own role");
-  const member = await findMember(deps, orgId, memberId);
-  if (member.role === role) return member;
+  const before = await findMember(deps.db, orgId, memberId);
+  if (before.role === role) return before;
   return lockedByAdmin(deps, orgId, actorId, async (trx) => {
+    // Read again under the lock: another admin may have removed them, or changed their role, meanwhile.
+    const member = await findMember(trx, orgId, memberId);
+    if (member.role === role) return member;
     let update = trx.updateTable("memberships").set({ role }).where("org_id", "=", orgId).where("user_id", "=", memberId);
     if (role !== "admin") update = update.where((eb) => eb.exists(otherAdmins(trx, orgId, memberId)));
     const changed = await update.returning("role").executeTakeFirst();
@@ -274,17 +277,18 @@ export async function changeMemberRole(deps: Deps, orgId: number, actorId: numbe
   });
 }
 
-/** Removes another member; an admin only while another admin remains (same single statement). */
 /** Whether a user still belongs to an organization (a long chat stream asks again). */
 export async function isMember(deps: Deps, orgId: number, userId: number): Promise<boolean> {
   const row = await deps.db.selectFrom("memberships").select("user_id").where("org_id", "=", orgId).where("user_id", "=", userId).executeTakeFirst();
   return row !== undefined;
 }
 
+/** Removes another member; an admin only while another admin remains (same single statement). */
 export async function removeMember(deps: Deps, orgId: number, actorId: number, memberId: number): Promise<void> {
   if (memberId === actorId) throw new PlatformError(403, "You can't remove yourself");
-  const member = await findMember(deps, orgId, memberId);
-  await lockedByAdmin(deps, orgId, actorId, (trx) => removeMembership(deps, trx, orgId, member));
+  await findMember(deps.db, orgId, memberId);
+  // Read again under the lock: a removal that lost a race with another one is "not found", not "last admin".
+  await lockedByAdmin(deps, orgId, actorId, async (trx) => removeMembership(deps, trx, orgId, await findMember(trx, orgId, memberId)));
 }
 
 /**

@@ -141,6 +141,39 @@ describe("DELETE /organizations/members/{id}", () => {
   });
 });
 
+describe("two admins acting on one member at once", () => {
+  async function secondAdmin() {
+    const second = await h.signIn("Second");
+    await h.join(admin, second);
+    expect((await admin.call("PUT", `/organizations/members/${second.userId}`, { role: "admin" })).status).toBe(200);
+    return second;
+  }
+
+  it("answers the removal that lost the race 'Member not found', not 'keep at least one admin'", async () => {
+    const second = await secondAdmin();
+    const results = await Promise.all([
+      admin.call("DELETE", `/organizations/members/${member.userId}`),
+      second.call("DELETE", `/organizations/members/${member.userId}`),
+    ]);
+    const answers = await Promise.all(results.map(async (r) => ({ status: r.status, body: await r.json() })));
+    answers.sort((a, b) => a.status - b.status);
+    expect(answers[0].status).toBe(200);
+    expect(answers[1]).toEqual({ status: 404, body: { error: "Member not found" } });
+  });
+
+  it("answers a promotion of a member removed meanwhile 'Member not found'", async () => {
+    const second = await secondAdmin();
+    const [promoted, removed] = await Promise.all([
+      admin.call("PUT", `/organizations/members/${member.userId}`, { role: "admin" }),
+      second.call("DELETE", `/organizations/members/${member.userId}`),
+    ]);
+    expect(removed.status).toBe(200);
+    // Either the promotion ran first (and the removal of the new admin went through), or it finds nobody.
+    if (promoted.status !== 200) expect({ status: promoted.status, body: await promoted.json() }).toEqual({ status: 404, body: { error: "Member not found" } });
+    expect((await members(admin)).map((m) => m.id)).not.toContain(member.userId);
+  });
+});
+
 describe("POST /organizations/invites", () => {
   it("is for admins only", async () => {
     expect((await admin.call("POST", "/organizations/invites", { status: "single-use" })).status).toBe(201);
