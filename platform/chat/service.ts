@@ -560,8 +560,10 @@ async function forward(
           end();
           return;
         }
-        timing.firstToken();
         const relayed = relay.push(result.value);
+        // The first token is the first output (text, reasoning, a tool call), not the first byte: an
+        // upstream's `: PROCESSING` comment or its empty role chunk said nothing yet.
+        if (watcher.outputTokens > 0) timing.firstToken();
         if (relayed.length > 0) send(relayed);
         if (relay.upstreamError !== null) return void (await failedWith(relay.upstreamError));
         if (relay.cut) {

@@ -27,6 +27,7 @@ import type { AddressInfo } from "node:net";
  * - `silent-json`: sends 200 and a JSON content type, then nothing (a body that never comes);
  * - `unprocessable`: 422 (a parameter the provider can't take); `too-large`: 413 (a prompt past its limit);
  * - `forbidden`: 403 (the platform's key may not use the model).
+ * - `thinks-first`: a comment (`: PROCESSING`) and an empty role chunk at once, then like echo after `firstTokenDelayMs` (a model thinking before its first token);
  * - `late-json`: a JSON answer whose headers come at once and whose body comes after `firstTokenDelayMs` (counted in `closedEarly` if its client leaves first).
  */
 export interface FakeUpstream {
@@ -202,7 +203,9 @@ export async function startFakeUpstream(options: { apiKey?: string } = {}): Prom
     const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
       send({ id, object: "chat.completion.chunk", created: 1, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }] });
     if (body.model === "slow-first") await new Promise((r) => setTimeout(r, state.firstTokenDelayMs));
+    if (body.model === "thinks-first") res.write(": PROCESSING\n\n");
     chunk({ role: "assistant", content: "" });
+    if (body.model === "thinks-first") await new Promise((r) => setTimeout(r, state.firstTokenDelayMs));
     if (body.model === "hang") return; // and never another byte
     if (body.model === "gated") await gate;
     if (body.model === "broken") return void setTimeout(() => res.destroy(), state.delayMs);

@@ -1,6 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
+import type { ModelMetrics } from "@contract/models";
 import type { CreatedApiToken } from "@contract/tokens";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createPlatform } from "../../platform/app";
@@ -32,7 +33,7 @@ afterEach(async () => {
   await h?.close();
 });
 
-const UPSTREAMS = ["late-json", "echo"];
+const UPSTREAMS = ["late-json", "echo", "thinks-first"];
 
 /** The platform over HTTP as the server runs it (a stop it can be told), an organization with $10, and a token's call. */
 async function setup(config: Partial<PlatformConfig> = {}) {
@@ -114,5 +115,18 @@ describe("a JSON answer given up after its upstream's headers came", () => {
     await expect.poll(() => fake.closedEarly).toBe(closed + 1);
     expect(await usageRows()).toEqual([]);
     expect(await money(admin.orgId)).toEqual(before);
+  });
+});
+
+describe("time to first token", () => {
+  it("is measured at the first output, not at an upstream's comment or empty first chunk", async () => {
+    const { admin, call } = await setup();
+    fake.firstTokenDelayMs = 600;
+    const text = await (await call("fake-thinks-first", true)).text();
+    expect(text).toContain(": PROCESSING");
+    expect(text).toContain("data: [DONE]");
+    const { data } = (await (await admin.call("GET", "/models/metrics")).json()) as { data: ModelMetrics[] };
+    // 600 ms passed between the upstream's first bytes and its first word.
+    expect(data.find((m) => m.name === "fake-thinks-first")!.lastHour.p50TtftMs).toBeGreaterThanOrEqual(500);
   });
 });
