@@ -63,6 +63,12 @@ export async function record(deps: Pick<Deps, "db" | "now" | "request" | "operat
     .execute();
 }
 
+/** A change's entry, left out when a save changed nothing (a form saved again as it was): the log lists changes. */
+export async function recordChange(deps: Pick<Deps, "db" | "now" | "request" | "operator">, entry: AuditRecord, db: Kysely<Database> = deps.db): Promise<void> {
+  if (json(entry.old) === json(entry.new)) return;
+  await record(deps, entry, db);
+}
+
 function json(value: unknown): string | null {
   return value === undefined || value === null ? null : JSON.stringify(value);
 }

@@ -9,7 +9,7 @@ import { PlatformError } from "../http/errors";
 import type { PaymentProvider } from "../providers/stripe";
 import { paymentProvider } from "../providers/stripe";
 import { dollarsToMicros, microsToDollars } from "./money";
-import { record } from "../audit/record";
+import { record, recordChange } from "../audit/record";
 
 /**
  * The billing account of an organization: its kept balance, its payment mode, its card. The row is
@@ -122,7 +122,7 @@ export async function setAutoPaymentConfig(deps: Deps, orgId: number, input: Aut
         .execute();
     }
     const after = await getConfig({ ...deps, db: trx }, orgId);
-    await record(deps, { orgId, action: "auto_payment.changed", old: configOf(a), new: after }, trx);
+    await recordChange(deps, { orgId, action: "auto_payment.changed", old: configOf(a), new: after }, trx);
     return after;
   });
 }

@@ -4,7 +4,7 @@ import { compiledOnce } from "../db/compiled";
 import { PlatformError } from "../http/errors";
 import { dollarsToMicros, microsToDollars } from "../billing/money";
 import { monthKey } from "./reservations";
-import { record } from "../audit/record";
+import { recordChange } from "../audit/record";
 
 /** GET /billing/spend-cap: the organization's monthly cap, what this UTC month has spent, what is held. */
 const capOf = compiledOnce((db, orgId: number) =>
@@ -28,7 +28,7 @@ export async function setSpendCap(deps: Deps, orgId: number, input: SpendCapInpu
   // The change and its audit entry in one transaction.
   await deps.db.transaction().execute(async (trx) => {
     await trx.updateTable("billing_accounts").set({ monthly_cap_micros: monthlyCap, updated_at: deps.now() }).where("org_id", "=", orgId).execute();
-    await record(
+    await recordChange(
       deps,
       {
         orgId,

@@ -11,7 +11,7 @@ import { hashTokenSecret, newPublicId, newTokenSecret } from "./secret";
 import { compiledOnce } from "../db/compiled";
 import { dollarsToMicros, microsToDollars } from "../billing/money";
 import { monthKey } from "../spend/reservations";
-import { record } from "../audit/record";
+import { record, recordChange } from "../audit/record";
 import type { RollGrace } from "@contract/token-rotation";
 import { ROLL_GRACE_MS } from "@contract/token-rotation";
 
@@ -75,7 +75,7 @@ export async function updateTokenSettings(deps: Deps, orgId: number, publicId: s
     if (!before) throw new PlatformError(404, "Token not found");
     const row = await trx.updateTable("api_tokens").set(settingsColumns(input)).where("id", "=", before.id).returningAll().executeTakeFirstOrThrow();
     const [old, now] = [auditedSettings(toApiToken(before, deps.now())), auditedSettings(toApiToken(row, deps.now()))];
-    await record(deps, { orgId, action: "token.settings_changed", target: publicId, old, new: now }, trx);
+    await recordChange(deps, { orgId, action: "token.settings_changed", target: publicId, old, new: now }, trx);
     return toApiToken(row, deps.now());
   });
 }
