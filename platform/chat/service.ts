@@ -301,6 +301,23 @@ async function forward(
         code: "upstream_error",
       });
     }
+    if (upstream.status === 402) {
+      // Payment required: the same, from providers that say it so (OpenRouter's "Insufficient credits", with its billing page).
+      logged();
+      throw new ChatError(502, `The model '${model.name}' is not available: its provider's account for this platform is out of credit`, "server_error", {
+        code: "upstream_error",
+      });
+    }
+    if (upstream.status === 408) {
+      // The provider gave up waiting on its own side: a timeout, as the platform's own limit on silence answers one.
+      logged();
+      throw new ChatError(
+        504,
+        `The model '${model.name}' did not answer in time (its provider answered 408). Try again, or ask for a shorter answer.`,
+        "server_error",
+        { code: "upstream_timeout" },
+      );
+    }
     if (upstream.status === 429)
       throw new ChatError(429, shown ?? `The model '${model.name}' is receiving too many requests. Try again shortly.`, "rate_limit_exceeded", {
         retryAfter,
@@ -311,14 +328,17 @@ async function forward(
         retryAfter,
         code: "upstream_unavailable",
       });
-    if (upstream.status === 404) {
+    if (upstream.status === 404 || upstream.status === 410) {
       // The model the operator configured is not the provider's: not the client's request at fault.
       logged();
       throw new ChatError(502, `The model '${model.name}' is not available from its provider`, "server_error", { code: "upstream_error" });
     }
-    if (upstream.status >= 400 && upstream.status < 500)
+    // Only a refusal of the request itself is the client's to read and fix: a bad parameter, a prompt too
+    // large (decision 0111 counts the same three as the client's). Any other 4xx (405, 409, 415…) is
+    // about the provider or the operator's configuration, and answered like its 5xx.
+    if (upstream.status === 400 || upstream.status === 413 || upstream.status === 422)
       throw new ChatError(400, shown ?? `The model '${model.name}' refused the request (its provider answered ${upstream.status})`, "invalid_request_error");
-    // A provider's own failure: its words (a stack, a GPU's state, a host) are the operator's, in the log.
+    // A provider's own failure: its words (a stack, a GPU's state, a host, its billing) are the operator's, in the log.
     logged();
     throw new ChatError(502, `The model '${model.name}' failed to answer (its provider answered ${upstream.status}). Try again.`, "server_error", {
       code: "upstream_error",

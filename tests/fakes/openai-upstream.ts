@@ -27,6 +27,7 @@ import type { AddressInfo } from "node:net";
  * - `silent-json`: sends 200 and a JSON content type, then nothing (a body that never comes);
  * - `unprocessable`: 422 (a parameter the provider can't take); `too-large`: 413 (a prompt past its limit);
  * - `forbidden`: 403 (the platform's key may not use the model).
+ * - `out-of-credit`: 402, as OpenRouter answers when the platform's account has no credit left; `provider-timeout`: 408; `conflict`: 409 (each naming a key or hosts);
  * - `thinks-first`: a comment (`: PROCESSING`) and an empty role chunk at once, then like echo after `firstTokenDelayMs` (a model thinking before its first token);
  * - `late-json`: a JSON answer whose headers come at once and whose body comes after `firstTokenDelayMs` (counted in `closedEarly` if its client leaves first).
  */
@@ -128,6 +129,11 @@ export async function startFakeUpstream(options: { apiKey?: string } = {}): Prom
     if (body.model === "unprocessable") return error(422, "0", "temperature: Input should be less than or equal to 2");
     if (body.model === "too-large") return error(413, "0", "The prompt is longer than the model's context");
     if (body.model === "forbidden") return error(403, "0", "This key may not use this model");
+    // The platform's account with the provider out of credit, as OpenRouter says it (its billing page, the account's key).
+    if (body.model === "out-of-credit")
+      return error(402, "0", `Insufficient credits for key ${UPSTREAM_KEY}. Add more using https://openrouter.ai/settings/credits`);
+    if (body.model === "provider-timeout") return error(408, "0", `Request timed out waiting on ${INTERNAL}`);
+    if (body.model === "conflict") return error(409, "0", `Deployment is being updated on ${INTERNAL}`);
     if (body.model === "hang-headers") return; // the client gives up first (the server's close() ends the socket)
     if (body.model === "silent-json") return void res.writeHead(200, { "content-type": "application/json" }).flushHeaders();
     // Providers that say too much (decision 0107): their key, their hosts, their error pages.

@@ -4,7 +4,7 @@ import { getRequestListener } from "@hono/node-server";
 import OpenAI from "openai";
 import type { CreatedApiToken } from "@contract/tokens";
 import type { ModelMetrics, ModelStatus } from "@contract/models";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createPlatform } from "../../platform/app";
 import { creditPayment } from "../../platform/billing/ledger";
 import { fitToShow } from "../../platform/chat/upstream-text";
@@ -53,6 +53,9 @@ const UPSTREAMS = [
   "forbidden",
   "rate-limited",
   "out-of-quota",
+  "out-of-credit",
+  "provider-timeout",
+  "conflict",
   "warming",
   "hang",
   "broken",
@@ -133,6 +136,46 @@ describe("an upstream that fails says nothing of its own to the client (decision
         expectNothingInternal(text);
       }
     }
+    expect(await money(admin.orgId)).toEqual(before);
+  });
+
+  it("answers a provider's 402, 408 and other 4xx as its own failure, not the client's request, its words only in the log", async () => {
+    const { admin, call } = await setup();
+    const before = await money(admin.orgId);
+    const logged: string[] = [];
+    const spy = vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(" ")));
+    try {
+      const cases: [string, number, string, string][] = [
+        [
+          "fake-out-of-credit",
+          502,
+          "upstream_error",
+          "The model 'fake-out-of-credit' is not available: its provider's account for this platform is out of credit",
+        ],
+        [
+          "fake-provider-timeout",
+          504,
+          "upstream_timeout",
+          "The model 'fake-provider-timeout' did not answer in time (its provider answered 408). Try again, or ask for a shorter answer.",
+        ],
+        ["fake-conflict", 502, "upstream_error", "The model 'fake-conflict' failed to answer (its provider answered 409). Try again."],
+      ];
+      for (const [model, status, code, message] of cases) {
+        for (const stream of [false, true]) {
+          const response = await call(model, stream);
+          const text = await response.text();
+          expect(response.status, model).toBe(status);
+          expect(JSON.parse(text).error, model).toEqual({ message, type: "server_error", param: null, code });
+          expect(text).not.toContain("openrouter.ai");
+          expectNothingInternal(text);
+        }
+      }
+    } finally {
+      spy.mockRestore();
+    }
+    // The operator reads the provider's words, keys cut.
+    expect(logged.find((line) => line.includes("fake-out-of-credit"))).toContain("answered 402: Insufficient credits for key [redacted]");
+    expect(logged.join("\n")).not.toContain(UPSTREAM_KEY);
     expect(await money(admin.orgId)).toEqual(before);
   });
 
@@ -339,6 +382,11 @@ describe("error types and codes like OpenAI's (audit N, L6)", () => {
       // The platform's own account out of credit: not a rate limit for the client to wait out.
       ["fake-out-of-quota", 502, "server_error", "upstream_error"],
       ["fake-bad-request", 400, "invalid_request_error", null],
+      ["fake-unprocessable", 400, "invalid_request_error", null],
+      ["fake-too-large", 400, "invalid_request_error", null],
+      ["fake-out-of-credit", 502, "server_error", "upstream_error"],
+      ["fake-provider-timeout", 504, "server_error", "upstream_timeout"],
+      ["fake-conflict", 502, "server_error", "upstream_error"],
     ];
     for (const [model, status, type, code] of cases) {
       expect(await refusal(await call(model, false)), model).toMatchObject({ status, error: { type, code } });
