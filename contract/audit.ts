@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { beforeId, idToFind } from "./ids";
 
 /**
  * The audit log (issue 16): what was done, by whom, from where, with the values before and after.
@@ -98,13 +99,13 @@ export const auditQuerySchema = z.object({
   actor: z.string().trim().min(1).max(320).optional(),
   from: epochMs.optional(),
   to: epochMs.optional(),
-  before: z.coerce.number().int().positive().safe().optional(),
+  before: beforeId.optional(),
   limit: z.coerce.number().int().min(1).max(AUDIT_PAGE_MAX).default(AUDIT_PAGE_SIZE),
 });
 export type AuditQuery = z.infer<typeof auditQuerySchema>;
 
 /** GET /api/v1/system/audit (system organization admins): every organization's, or one's. */
-export const systemAuditQuerySchema = auditQuerySchema.extend({ organization: z.coerce.number().int().positive().safe().optional() });
+export const systemAuditQuerySchema = auditQuerySchema.extend({ organization: idToFind.text.optional() });
 export type SystemAuditQuery = z.infer<typeof systemAuditQuerySchema>;
 
 /** The CSV's header row, in column order. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { afterId, beforeId } from "./ids";
 import { dollars, hasAtMostCents } from "./money";
 
 /** SPEC §5 and §9: add funds and auto-recharge take 10 to 10,000 dollars. */
@@ -46,7 +47,7 @@ export const ledgerSchema = z.array(ledgerRowSchema);
 
 const pageNumber = z.coerce.number().int().positive().optional();
 /** GET /billing/ledger?before=&after=&limit= (keyset pages). */
-export const ledgerQuerySchema = z.object({ before: pageNumber, after: pageNumber, limit: pageNumber });
+export const ledgerQuerySchema = z.object({ before: beforeId.optional(), after: afterId.optional(), limit: pageNumber });
 export type LedgerQuery = z.infer<typeof ledgerQuerySchema>;
 
 export const autoPaymentConfigSchema = z.object({ thresholdAmount: z.number(), rechargeAmount: z.number() });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { idFromUrl } from "./ids";
 
 /** SPEC §3: organization names, as the welcome form, the platform and the system editor check them. */
 export const ORGANIZATION_NAME_MAX = 100;
@@ -66,7 +67,7 @@ export type ActiveInvite = z.infer<typeof activeInviteSchema>;
 export const activeInviteListSchema = z.array(activeInviteSchema);
 
 /** DELETE /api/v1/organizations/invites/{id}. */
-export const inviteParamSchema = z.object({ id: z.coerce.number().int().positive().safe() });
+export const inviteParamSchema = z.object({ id: idFromUrl });
 
 /** What POST /auth/join/{code} answers for a code that can't be used (a 404, decision 0090). */
 export const INVITE_INVALID = "This invite code is invalid or has already been used";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { idToFind } from "./ids";
 import { ROLES } from "./team";
 
 /** The platform's session cookie (httpOnly, SameSite=Lax, path /): the console clears it itself when the platform can't. */
@@ -26,7 +27,7 @@ export type ValidSession = Extract<Session, { valid: true }>;
 export const providersSchema = z.object({ devSignin: z.boolean() });
 
 /** POST /api/v1/auth/switch. */
-export const switchOrganizationSchema = z.object({ organizationId: z.coerce.number().int().positive() });
+export const switchOrganizationSchema = z.object({ organizationId: idToFind.text });
 
 /** `{ok: true}`: what a call with nothing else to say answers. */
 export const okSchema = z.object({ ok: z.literal(true) });

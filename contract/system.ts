@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { organizationName } from "./orgs";
 import { dollarAmount, PAYMENT_MODES, paymentModeSchema } from "./billing";
+import { beforeId, idFromUrl } from "./ids";
 import { dollars } from "./money";
 
 /** Organization 1, made by the first migration: its members see the system pages (DESIGN §3). */
@@ -27,7 +28,7 @@ export const ORGANIZATION_SEARCH_MAX = 100;
 export const ORGANIZATION_PAGE_MAX = 200;
 export const organizationQuerySchema = z.object({
   q: z.string().trim().max(ORGANIZATION_SEARCH_MAX).optional(),
-  before: z.coerce.number().int().positive().safe().optional(),
+  before: beforeId.optional(),
   limit: z.coerce.number().int().min(1).max(ORGANIZATION_PAGE_MAX).optional(),
 });
 export type OrganizationQuery = z.infer<typeof organizationQuerySchema>;
@@ -42,7 +43,7 @@ export const organizationChangeSchema = z
 export type OrganizationChange = z.infer<typeof organizationChangeSchema>;
 
 /** An id in the path; anything that isn't one is simply not found (the route answers 404). */
-export const idParamSchema = z.object({ id: z.coerce.number().int().positive().safe() });
+export const idParamSchema = z.object({ id: idFromUrl });
 
 // ---- Issue 11 (B): credits granted by the operator ----
 

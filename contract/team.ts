@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { idFromUrl } from "./ids";
 
 export const ROLES = ["admin", "member"] as const;
 export const roleSchema = z.enum(ROLES);
@@ -11,4 +12,4 @@ export const memberListSchema = z.array(memberSchema);
 
 /** PUT /api/v1/organizations/members/{id}. */
 export const changeRoleSchema = z.object({ role: roleSchema });
-export const memberParamSchema = z.object({ id: z.coerce.number().int().positive().safe() });
+export const memberParamSchema = z.object({ id: idFromUrl });

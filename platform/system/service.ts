@@ -6,6 +6,7 @@ import type { ModelRow } from "../db/schema";
 import type { ModelConfig } from "@contract/models";
 import type { OrganizationChange, OrganizationList, OrganizationQuery, OrganizationSummary } from "@contract/system";
 import { ORGANIZATION_PAGE_MAX } from "@contract/system";
+import { ID_MAX } from "@contract/ids";
 import { PlatformError } from "../http/errors";
 import { normalizeOrganizationName } from "../http/names";
 import { listModels } from "../models/service";
@@ -77,7 +78,8 @@ export async function listOrganizations(deps: Deps, query: OrganizationQuery = {
   if (query.before !== undefined) select = select.where("o.id", "<", query.before);
   const q = query.q; // trimmed by the contract's schema
   // A number typed is most likely an id: that organization leads the first page, and names holding the digits follow.
-  const id = q && /^\d{1,15}$/.test(q) ? Number(q) : null;
+  // One past the largest id (a phone number, say) can be no organization's: it is searched as text only.
+  const id = q && /^\d{1,10}$/.test(q) && Number(q) >= 1 && Number(q) <= ID_MAX ? Number(q) : null;
   const exact = id !== null && query.before === undefined ? await organizations(deps).where("o.id", "=", id).executeTakeFirst() : undefined;
   if (q) {
     // lower() on both sides: PostgreSQL's LIKE minds case, SQLite's doesn't. The typed text is matched as written.

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
+import { ID_MAX } from "@contract/ids";
 import type { Deps } from "../../platform/context";
 import { DatabaseStartError, migrate, migrationsLine, openDatabase, openMigrated } from "../../platform/db";
 import type { DB } from "../../platform/db";
@@ -137,6 +138,8 @@ export async function withDatabase<T>(work: (deps: Deps) => Promise<T>): Promise
 
 /** An organization's id and name, or the refusal every command gives for an id that isn't one. */
 export async function organization(deps: Deps, orgId: number): Promise<{ id: number; name: string }> {
+  // Past the largest id there is none: PostgreSQL would refuse the comparison itself (decision 0127).
+  if (!Number.isSafeInteger(orgId) || orgId < 1 || orgId > ID_MAX) throw new OperatorError(`No organization with id ${orgId}`);
   const org = await deps.db.selectFrom("organizations").select(["id", "name"]).where("id", "=", orgId).executeTakeFirst();
   if (!org) throw new OperatorError(`No organization with id ${orgId}`);
   return org;
