@@ -38,7 +38,8 @@ export const API_KEY_PATTERN = /^[\x20-\x7e]*$/;
  * (which the URL parser would silently drop or resolve into another address).
  */
 export function baseUrlProblem(url: string): string | null {
-  if (!/^https?:\/\/[^/\\]/i.test(url) || /[\u0000-\u0020\u007f\\]/.test(url) || !URL.canParse(url)) return BASE_URL_RULE;
+  const spaceOrControl = /[\s\\]/.test(url) || [...url].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f);
+  if (!/^https?:\/\/[^/\\]/i.test(url) || spaceOrControl || !URL.canParse(url)) return BASE_URL_RULE;
   const parsed = new URL(url);
   if (parsed.username || parsed.password) return BASE_URL_CREDENTIALS;
   if (/[?#]/.test(url)) return BASE_URL_QUERY;
