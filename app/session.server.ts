@@ -115,6 +115,19 @@ async function refuseStaleOrganization(request: Request, session: OrgSession, re
   throw redirect(redirectTo ?? url.pathname + url.search, { headers: { "Set-Cookie": await toastHeader({ kind: "error", message }) } });
 }
 
+/**
+ * A download (the CSV exports) from a page of another organization than the active one downloads
+ * nothing: its link or form names the page's organization, and the browser goes back to the page, now
+ * the active organization's, saying why. Otherwise a tab left open would save another organization's
+ * ledger under the name of the one it showed.
+ */
+export async function refuseStaleDownload(request: Request, session: OrgSession, page: string): Promise<void> {
+  const shown = namedOrganization(new URL(request.url).searchParams.get(PAGE_ORGANIZATION_FIELD));
+  if (shown === null) return;
+  const message = staleOrganizationMessage(shown, session, "Nothing was downloaded");
+  if (message) throw redirect(page, { headers: { "Set-Cookie": await toastHeader({ kind: "error", message }) } });
+}
+
 /** The same for the console's resource routes, which answer JSON: the refusal's message, or null. */
 export async function staleOrganizationRefusal(request: Request, api: PlatformClient): Promise<string | null> {
   const shown = namedOrganization(request.headers.get(PAGE_ORGANIZATION_HEADER));

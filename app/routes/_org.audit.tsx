@@ -4,6 +4,8 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { Download } from "lucide-react";
 import { Alert } from "~/components/Alert";
 import { SYSTEM_ORG_ID } from "~/features/auth/guards";
+import { withPageOrganization } from "~/features/auth/page-organization";
+import { usePageOrganizationId } from "~/features/auth/PageOrganizationField";
 import { AuditFilterForm } from "~/features/audit/AuditFilterForm";
 import { AuditTable } from "~/features/audit/AuditTable";
 import { auditSearch, filtersFrom, platformQuery } from "~/features/audit/audit-filters";
@@ -44,6 +46,7 @@ function auditTitle(system: boolean, organization: number | null, name: string |
 export default function AuditPage() {
   const { filters, system, entries, nextBefore, loadError } = useLoaderData<typeof loader>();
   const timeZone = useTimeZone();
+  const pageOrganization = usePageOrganizationId();
   const filtered = auditSearch(filters) !== "";
   const organization = system && filters.organization ? filters.organization : null;
   const organizationName = organization ? entries.find((e) => e.organizationId === organization)?.organizationName : null;
@@ -60,8 +63,9 @@ export default function AuditPage() {
                 Every admin action and sign-in: who, what, the values before and after, when and from where. Entries can't be edited or deleted.
               </p>
             </div>
-            {/* A document download, not a navigation: the CSV streams from the platform. */}
-            <a href={`/audit.csv${auditSearch({ ...filters, before: null })}`} className="btn btn-sm" download>
+            {/* The CSV streams from the platform as an attachment: the page stays. A plain link, not `download`, so that
+                a refusal (a page of an organization no longer active) brings the page back saying why. */}
+            <a href={withPageOrganization(`/audit.csv${auditSearch({ ...filters, before: null })}`, pageOrganization)} className="btn btn-sm">
               <Download className="size-4" aria-hidden /> Export CSV
             </a>
           </div>

@@ -4,7 +4,7 @@ import { filtersFrom, platformQuery } from "~/features/audit/audit-filters";
 import { viewerTimeZone } from "~/lib/client-hints";
 import { errorText } from "~/platform/client.server";
 import { auditApi, AUDIT_LOAD_ERROR } from "~/platform/audit.server";
-import { requireAccess } from "~/session.server";
+import { refuseStaleDownload, requireAccess } from "~/session.server";
 
 /**
  * GET /audit.csv: the /audit page's current filters, every matching entry, streamed from the platform
@@ -12,6 +12,7 @@ import { requireAccess } from "~/session.server";
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { session, api } = await requireAccess("organization", request, context);
+  await refuseStaleDownload(request, session, "/audit");
   if (session.activeRole !== "admin") return new Response("Only admins can export the audit log", { status: 403, headers: { "Content-Type": "text/plain" } });
   const system = session.activeOrganization.id === SYSTEM_ORG_ID;
   const query = platformQuery(filtersFrom(new URL(request.url).searchParams), viewerTimeZone(request), { paged: false, system });

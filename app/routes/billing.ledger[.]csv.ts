@@ -2,14 +2,15 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { DATE_RANGE_REVERSED } from "@contract/date-range";
 import { viewerTimeZone } from "~/lib/client-hints";
 import { streamCsv } from "~/platform/usage.server";
-import { requireAccess } from "~/session.server";
+import { refuseStaleDownload, requireAccess } from "~/session.server";
 
 /**
  * GET /billing/ledger.csv?from=&to=: the ledger as CSV, streamed from the platform (issue 16). Days and
  * times are in the viewer's time zone, the one the billing screen renders with (client hint, else UTC).
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { api } = await requireAccess("organization", request, context);
+  const { session, api } = await requireAccess("organization", request, context);
+  await refuseStaleDownload(request, session, "/billing");
   const url = new URL(request.url);
   const query = new URLSearchParams({ tz: viewerTimeZone(request) });
   for (const name of ["from", "to"]) {

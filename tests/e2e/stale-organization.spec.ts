@@ -64,3 +64,26 @@ test("a chat sent from a page of an organization no longer active is not sent, n
   // Refused before the platform was called: no reply, nothing metered.
   await expect(page.getByRole("listitem", { name: "Assistant message" })).toHaveCount(0);
 });
+
+test("an export from a page of an organization no longer active downloads nothing, and says why", async ({ page }) => {
+  const { first, firstId, second, secondId } = await twoOrganizations(page);
+  const refused = `Nothing was downloaded: this page was for ${first}, and ${second} has since been made active in another tab. The page now shows ${second}.`;
+  const exports: [string, () => Promise<void>][] = [
+    ["/billing", () => page.getByRole("button", { name: "Export ledger (CSV)" }).click()],
+    ["/usage", () => page.getByRole("link", { name: "Export CSV" }).click()],
+    ["/audit", () => page.getByRole("link", { name: "Export CSV" }).click()],
+  ];
+  for (const [path, exportIt] of exports) {
+    await activate(page.request, firstId);
+    await page.goto(path);
+    await expect(page.getByLabel("Active organization").locator("option:checked")).toHaveText(first);
+    await activate(page.request, secondId);
+    let downloaded = false;
+    page.once("download", () => (downloaded = true));
+    await exportIt();
+    await expect(page.getByRole("alert").filter({ hasText: refused })).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`${path}$`));
+    await expect(page.getByLabel("Active organization").locator("option:checked")).toHaveText(second);
+    expect(downloaded, path).toBe(false);
+  }
+});

@@ -8,6 +8,12 @@ export const PAGE_ORGANIZATION_FIELD = "pageOrganization";
 /** The same, for the console's own `fetch` calls (the chat, the card form). */
 export const PAGE_ORGANIZATION_HEADER = "x-page-organization";
 
+/** A download link of a page (the CSV exports), naming the page's organization as its forms do. */
+export function withPageOrganization(href: string, organizationId: number | undefined): string {
+  if (organizationId === undefined) return href;
+  return `${href}${href.includes("?") ? "&" : "?"}${PAGE_ORGANIZATION_FIELD}=${organizationId}`;
+}
+
 /** The header a `fetch` call of a page sends, naming its organization (none outside the organization layout). */
 export function pageOrganizationHeaders(organizationId: number | undefined): Record<string, string> {
   return organizationId === undefined ? {} : { [PAGE_ORGANIZATION_HEADER]: String(organizationId) };
@@ -22,7 +28,7 @@ interface Named {
 export function staleOrganizationMessage(
   shown: number,
   session: { activeOrganization: Named; organizations: Named[] },
-  outcome: "Nothing was changed" | "Nothing was sent",
+  outcome: "Nothing was changed" | "Nothing was sent" | "Nothing was downloaded",
 ): string | null {
   const active = session.activeOrganization;
   if (shown === active.id) return null;

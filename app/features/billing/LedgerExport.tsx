@@ -2,6 +2,7 @@ import { DATE_RANGE_REVERSED } from "@contract/date-range";
 import { useSearchParams } from "@remix-run/react";
 import { Download } from "lucide-react";
 import { Alert } from "~/components/Alert";
+import { PageOrganizationField } from "~/features/auth/PageOrganizationField";
 
 export const EXPORT_RECONCILES = "Exported totals match the ledger";
 
@@ -27,6 +28,7 @@ export function LedgerExport({ timeZone }: { timeZone: string }) {
           Export
         </h2>
         <form method="get" action="/billing/ledger.csv" className="flex flex-wrap items-end gap-3">
+          <PageOrganizationField />
           <label className="flex flex-col gap-1 text-sm">
             <span>From</span>
             <input type="date" name="from" className="input input-sm" defaultValue={params.get("exportFrom") ?? ""} />

@@ -1,6 +1,8 @@
 import { Form, Link, useNavigate } from "@remix-run/react";
 import { Download, FilterX } from "lucide-react";
 import { useHydrated } from "remix-utils/use-hydrated";
+import { withPageOrganization } from "~/features/auth/page-organization";
+import { usePageOrganizationId } from "~/features/auth/PageOrganizationField";
 import type { ChartMetric, UsageFilterValues, UsagePeriod } from "./format";
 import { hasFilters, usageCsvHref, usageSearch } from "./format";
 
@@ -27,6 +29,7 @@ interface UsageFiltersProps {
 export function UsageFilters({ days, metric, filters, options, lastDay }: UsageFiltersProps) {
   const hydrated = useHydrated();
   const navigate = useNavigate();
+  const pageOrganization = usePageOrganizationId();
   const go = (form: HTMLFormElement) => {
     const data = new FormData(form);
     const text = (name: string) => String(data.get(name) ?? "").trim() || undefined;
@@ -93,7 +96,8 @@ export function UsageFilters({ days, metric, filters, options, lastDay }: UsageF
           <FilterX className="size-4" aria-hidden /> Clear filters
         </Link>
       ) : null}
-      <a href={usageCsvHref(days, filters, lastDay)} className="btn btn-sm btn-outline ml-auto" download>
+      {/* An attachment: the page stays; a refusal (another organization made active) brings the page back saying why. */}
+      <a href={withPageOrganization(usageCsvHref(days, filters, lastDay), pageOrganization)} className="btn btn-sm btn-outline ml-auto">
         <Download className="size-4" aria-hidden /> Export CSV
       </a>
     </Form>
