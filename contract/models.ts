@@ -128,8 +128,17 @@ export const modelInputSchema = z.object({
 });
 export type ModelInput = z.infer<typeof modelInputSchema>;
 
+/**
+ * What the editor means by a save (decision 0126): "add" a model under a name not taken (else 409 on
+ * the name field), or "edit" one that is still there (else 404: another admin deleted it). A PUT
+ * without `mode` creates or replaces, as before.
+ */
+export const MODEL_SAVE_MODES = ["add", "edit"] as const;
+export type ModelSaveMode = (typeof MODEL_SAVE_MODES)[number];
+export const MODEL_NAME_TAKEN = "A model with this name already exists";
+
 /** PUT /api/v1/models/{name}: the name travels in the path. */
-export const modelBodySchema = modelInputSchema.omit({ name: true });
+export const modelBodySchema = modelInputSchema.omit({ name: true }).extend({ mode: z.enum(MODEL_SAVE_MODES).optional() });
 export type ModelBody = z.input<typeof modelBodySchema>;
 /** The path parameter of PUT/DELETE /models/{name} (a name may hold slashes). */
 export const modelNameParamSchema = z.object({ name: modelInputSchema.shape.name });

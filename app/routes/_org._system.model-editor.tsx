@@ -6,7 +6,7 @@ import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { Plus } from "lucide-react";
 import { z } from "zod";
 import { Alert } from "~/components/Alert";
-import { EMPTY_MODEL_FORM, modeOf, modelFieldErrorsOf, modelForm, valuesOf } from "~/features/system/model-form";
+import { EMPTY_MODEL_FORM, modeOf, modelFieldErrorsOf, modelForm, modelGoneMessage, valuesOf } from "~/features/system/model-form";
 import type { ModelFormValues } from "~/features/system/model-form";
 import { ModelForm } from "~/features/system/ModelForm";
 import { ModelTable } from "~/features/system/ModelTable";
@@ -69,16 +69,19 @@ export async function action({ request, context }: ActionFunctionArgs) {
     data<ModelEditorResult>({ intent: "save", mode, name: typedName, message, result }, code);
   if (submission.status !== "success") return refuse(submission.reply({ hideFields }));
   const { name, body } = submission.value;
-  if (mode === "add") {
-    const current = await system.models();
-    if (current.ok && current.data.data.some((m) => m.name === name))
-      return refuse(submission.reply({ fieldErrors: { name: ["A model with this name already exists"] }, hideFields }));
-  }
-  const saved = await system.saveModel(name, body);
+  // The platform checks the mode in the write itself (decision 0126): an add never replaces a model
+  // (409 under the name), an edit never brings back one another admin deleted meanwhile (404).
+  const saved = await system.saveModel(name, { ...body, mode });
   if (!saved.ok) {
-    const placed = saved.status === 400 ? modelFieldErrorsOf(saved.fields) : null;
+    const placed = saved.status === 400 || saved.status === 409 ? modelFieldErrorsOf(saved.fields) : null;
     if (placed)
       return refuse(submission.reply({ fieldErrors: Object.fromEntries(Object.entries(placed).map(([field, message]) => [field, [message]])), hideFields }));
+    if (saved.status === 404 && mode === "edit")
+      // What was typed stays in the form, now an add: saving again is a deliberate choice to bring it back.
+      return data<ModelEditorResult>(
+        { intent: "save", mode: "add", name: typedName, message: modelGoneMessage(name), result: submission.reply({ hideFields }) },
+        404,
+      );
     return refuse(submission.reply({ hideFields }), saved.error, platformStatus(saved.status));
   }
   return done(mode === "add" ? `Model ${name} added.` : `Model ${name} saved.`);
@@ -108,7 +111,7 @@ export default function ModelEditorPage() {
       ) : null}
       {loadError ? <Alert kind="error">{loadError}</Alert> : null}
       {result?.intent === "delete" ? <Alert kind="error">{result.message}</Alert> : null}
-      {missing ? <Alert kind="warning">There is no model named {missing}.</Alert> : null}
+      {missing && !refusedSave ? <Alert kind="warning">There is no model named {missing}.</Alert> : null}
       <section className="card bg-base-100 shadow-sm">
         <div className="card-body">
           <div className="flex flex-wrap items-center justify-between gap-2">

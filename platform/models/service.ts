@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
-import type { ModelInput, ModelStatus, PublicModel } from "@contract/models";
-import { API_KEY_FOR_NEW_BASE_URL, BASE_URL_REQUIRED, BUILTIN_PROVIDER, modelInputSchema } from "@contract/models";
+import type { ModelInput, ModelSaveMode, ModelStatus, PublicModel } from "@contract/models";
+import { API_KEY_FOR_NEW_BASE_URL, BASE_URL_REQUIRED, BUILTIN_PROVIDER, MODEL_NAME_TAKEN, modelInputSchema } from "@contract/models";
 import type { Deps } from "../context";
 import type { DB } from "../db";
 import type { ModelRow } from "../db/schema";
@@ -52,8 +52,15 @@ export async function findModel(deps: Deps, name: string): Promise<ModelRow | un
 /** A base URL as it is kept: without trailing slashes (the upstream's paths are appended to it). */
 const storedBaseUrl = (url: string | null | undefined): string | null => (url ? url.replace(/\/+$/, "") : null);
 
+/**
+ * How a write meets the stored row: `upsert` (MODELS_FILE, and a PUT that says nothing) creates or
+ * replaces; `insert` writes only a name not taken; `update` only a model still there. Answers whether
+ * a row was written.
+ */
+type ModelWrite = "upsert" | "insert" | "update";
+
 /** Writes a model row; `input.apiKey` is the key as stored (`storedKey`: sealed when the process has the secret). */
-export async function upsertModel(db: DB, input: ModelInput, position: number, now: number): Promise<void> {
+export async function upsertModel(db: DB, input: ModelInput, position: number, now: number, write: ModelWrite = "upsert"): Promise<boolean> {
   if (input.provider !== BUILTIN_PROVIDER && !input.baseUrl) {
     throw new PlatformError(400, `baseUrl: ${BASE_URL_REQUIRED}`, { fields: { baseUrl: BASE_URL_REQUIRED } });
   }
@@ -77,34 +84,65 @@ export async function upsertModel(db: DB, input: ModelInput, position: number, n
     alert_ttft_ms: input.alertTtftMs ?? null,
     publish_metrics: input.publishMetrics ? 1 : 0,
   };
-  await db
+  if (write === "update") {
+    return (await db.updateTable("models").set(values).where("name", "=", input.name).returning("name").executeTakeFirst()) !== undefined;
+  }
+  const written = await db
     .insertInto("models")
     .values({ name: input.name, ...values, position, created_at: now })
-    .onConflict((oc) => oc.column("name").doUpdateSet(values))
-    .execute();
+    .onConflict((oc) => (write === "insert" ? oc.column("name").doNothing() : oc.column("name").doUpdateSet(values)))
+    .returning("name")
+    .executeTakeFirst();
+  return written !== undefined;
 }
 
-export async function saveModel(deps: Deps, input: ModelInput): Promise<void> {
-  const last = await deps.db
-    .selectFrom("models")
-    .select((eb) => eb.fn.max("position").as("max"))
-    .executeTakeFirst();
-  const existing = await findModel(deps, input.name);
-  // The key is write-only: an edit that sends no apiKey keeps the current one (as stored); null removes it.
-  // But not for another host: whoever may edit a model could otherwise point it at their own server and
-  // read the provider's key from the next status probe (decision 0124).
-  const baseUrl = storedBaseUrl(input.baseUrl);
-  if (input.apiKey === undefined && existing?.api_key && baseUrl !== null && baseUrl !== existing.base_url)
-    throw new PlatformError(400, `apiKey: ${API_KEY_FOR_NEW_BASE_URL}`, { fields: { apiKey: API_KEY_FOR_NEW_BASE_URL } });
-  const apiKey = input.apiKey === undefined ? (existing?.api_key ?? null) : storedKey(deps.db, input.apiKey);
-  await upsertModel(deps.db, { ...input, apiKey }, existing?.position ?? Number(last?.max ?? 0) + 1, deps.now());
+/** PUT /models/{name} with `mode: "edit"` on a model that is gone (another admin deleted it): nothing is written. */
+export const MODEL_GONE = "Model not found";
+
+/**
+ * Saves a model from the editor. `mode` (decision 0126): "add" refuses a name that is taken (409, on
+ * the name field) and "edit" a model that is gone (404), each in the same statement as the write, so a
+ * stale edit form never brings a deleted model back and two adds of one name never overwrite each
+ * other; without it the PUT creates or replaces, as it always did.
+ */
+export async function saveModel(deps: Deps, input: ModelInput & { mode?: ModelSaveMode }): Promise<void> {
+  const { mode, ...model } = input;
+  const existing = await deps.db.transaction().execute(async (trx) => {
+    // Read the row by writing it unchanged: PostgreSQL holds it (what this save read is what it
+    // replaces, and what its audit entry says it was), SQLite takes its write lock from the start.
+    const existing = await trx
+      .updateTable("models")
+      .set((eb) => ({ position: eb.ref("position") }))
+      .where("name", "=", model.name)
+      .returningAll()
+      .executeTakeFirst();
+    if (mode === "edit" && !existing) throw new PlatformError(404, MODEL_GONE);
+    if (mode === "add" && existing) throw new PlatformError(409, `name: ${MODEL_NAME_TAKEN}`, { fields: { name: MODEL_NAME_TAKEN } });
+    // The key is write-only: an edit that sends no apiKey keeps the current one (as stored); null removes it.
+    // But not for another host: whoever may edit a model could otherwise point it at their own server and
+    // read the provider's key from the next status probe (decision 0124).
+    const baseUrl = storedBaseUrl(model.baseUrl);
+    if (model.apiKey === undefined && existing?.api_key && baseUrl !== null && baseUrl !== existing.base_url)
+      throw new PlatformError(400, `apiKey: ${API_KEY_FOR_NEW_BASE_URL}`, { fields: { apiKey: API_KEY_FOR_NEW_BASE_URL } });
+    const apiKey = model.apiKey === undefined ? (existing?.api_key ?? null) : storedKey(deps.db, model.apiKey);
+    const last = await trx
+      .selectFrom("models")
+      .select((eb) => eb.fn.max("position").as("max"))
+      .executeTakeFirst();
+    const write: ModelWrite = mode === "add" ? "insert" : mode === "edit" ? "update" : "upsert";
+    const written = await upsertModel(trx, { ...model, apiKey }, existing?.position ?? Number(last?.max ?? 0) + 1, deps.now(), write);
+    // An add racing another add of the same name (PostgreSQL: there was no row to hold yet).
+    if (!written && mode === "edit") throw new PlatformError(404, MODEL_GONE);
+    if (!written) throw new PlatformError(409, `name: ${MODEL_NAME_TAKEN}`, { fields: { name: MODEL_NAME_TAKEN } });
+    return existing;
+  });
   statusCache.delete(deps.db);
-  if (input.status && input.status !== existing?.status_override) await recordOverride(deps, input.name, input.status);
+  if (model.status && model.status !== existing?.status_override) await recordOverride(deps, model.name, model.status);
 }
 
 export async function deleteModel(deps: Deps, name: string): Promise<void> {
   const result = await deps.db.deleteFrom("models").where("name", "=", name).executeTakeFirst();
-  if (Number(result.numDeletedRows) === 0) throw new PlatformError(404, "Model not found");
+  if (Number(result.numDeletedRows) === 0) throw new PlatformError(404, MODEL_GONE);
   statusCache.delete(deps.db);
 }
 

@@ -8,9 +8,10 @@ import {
   BASE_URL_REQUIRED,
   BASE_URL_RULE,
   MODEL_NAME_RULE,
+  MODEL_NAME_TAKEN,
 } from "@contract/models";
 import { ORGANIZATION_PAGE_MAX } from "@contract/system";
-import { saveModel } from "../../platform/models/service";
+import { MODEL_GONE, saveModel } from "../../platform/models/service";
 import type { Harness, Session } from "./harness";
 import { createHarness } from "./harness";
 
@@ -154,6 +155,39 @@ describe("PUT /models/{name} from the model editor", () => {
       expect(await refusal({ ...body, apiKey }), JSON.stringify(apiKey)).toEqual({ status: 400, fields: { apiKey: API_KEY_RULE } });
     expect(await h.deps.db.selectFrom("models").select("name").where("name", "=", "up").execute()).toEqual([]);
     expect((await operator.call("PUT", "/models/up", { ...body, baseUrl: "HTTPS://upstream.test:8443/v1/", apiKey: "sk-ok_1.2" })).status).toBe(200);
+  });
+
+  it("answers an edit of a model another admin deleted 404, and writes nothing (decision 0126)", async () => {
+    const { operator } = await cast();
+    const body = { displayName: "Old", provider: "vllm", contextSize: 4096, baseUrl: "http://upstream.test/v1", apiKey: "sk-abc" };
+    expect((await operator.call("PUT", "/models/old", { ...body, mode: "add" })).status).toBe(200);
+    expect((await operator.call("DELETE", "/models/old")).status).toBe(200);
+    const { apiKey: _key, ...staleForm } = body;
+    const stale = await operator.call("PUT", "/models/old", { ...staleForm, displayName: "Old edited", mode: "edit" });
+    expect(stale.status).toBe(404);
+    expect(((await stale.json()) as ErrorBody).error).toBe(MODEL_GONE);
+    expect(await h.deps.db.selectFrom("models").select("name").where("name", "=", "old").execute()).toEqual([]);
+    // An edit of a model that is there is an edit.
+    expect((await operator.call("PUT", "/models/builtin", { displayName: "Dev", provider: "builtin", contextSize: 4096, mode: "edit" })).status).toBe(200);
+  });
+
+  it("refuses an add under a name that is taken 409 on the name field, even two adds at once, keeping the first", async () => {
+    const { operator } = await cast();
+    const body = (displayName: string) => ({ displayName, provider: "vllm", contextSize: 4096, baseUrl: "http://upstream.test/v1", mode: "add" });
+    const answers = await Promise.all([operator.call("PUT", "/models/twin", body("First")), operator.call("PUT", "/models/twin", body("Second"))]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+    const refused = answers.find((a) => a.status === 409)!;
+    expect(((await refused.json()) as ErrorBody).fields).toEqual({ name: MODEL_NAME_TAKEN });
+    const [row] = await h.deps.db.selectFrom("models").select("display_name").where("name", "=", "twin").execute();
+    expect(answers[0].status === 200 ? "First" : "Second").toBe(row.display_name);
+    expect((await operator.call("PUT", "/models/twin", body("Third"))).status).toBe(409);
+    expect((await h.deps.db.selectFrom("models").select("display_name").where("name", "=", "twin").executeTakeFirstOrThrow()).display_name).toBe(
+      row.display_name,
+    );
+    // Without a mode the PUT creates or replaces, as before.
+    const { mode: _mode, ...plain } = body("Replaced");
+    expect((await operator.call("PUT", "/models/twin", plain)).status).toBe(200);
+    expect((await operator.call("PUT", "/models/fresh", plain)).status).toBe(200);
   });
 
   it("is refused to a member of the system organization", async () => {

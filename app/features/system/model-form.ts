@@ -221,6 +221,10 @@ export const modelForm = z
   .preprocess((raw) => readModelForm(raw && typeof raw === "object" ? (raw as Record<string, unknown>) : {}), modelFieldsSchema)
   .transform((v) => ({ name: v.name, body: bodyOf(v) })) as z.ZodType<{ name: string; body: ModelBody }, z.ZodTypeDef, ModelFormFields>;
 
+/** An edit of a model another admin deleted since the form was opened (decision 0126): the form turns into an add. */
+export const modelGoneMessage = (name: string) =>
+  `Model ${name} no longer exists: another admin deleted it. Nothing was saved. Your changes are kept below; Add model adds it again (type its API key again if it needs one).`;
+
 /** The submitted mode, which the schema leaves aside (add or edit). */
 export const modeOf = (raw: FormDataEntryValue | null): ModelFormValues["mode"] => (raw === "edit" ? "edit" : "add");
 
