@@ -11,6 +11,8 @@ describe("the audit page's filters", () => {
       organization: null,
       before: null,
     });
+    expect(filtersFrom(new URLSearchParams("from=2024-02-30&to=2023-02-29"))).toMatchObject({ from: "", to: "" });
+    expect(filtersFrom(new URLSearchParams("from=2024-02-29&to=2024-12-31"))).toMatchObject({ from: "2024-02-29", to: "2024-12-31" });
   });
 
   it("turns days in the viewer's time zone into an instant range, the last day included", () => {

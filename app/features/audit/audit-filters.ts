@@ -20,8 +20,11 @@ export interface AuditFilters {
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
+/** A calendar day: 2024-02-30 is none (Date would roll it over to 1 March). */
 function day(value: string | null): string {
-  return value && DAY.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) ? value : "";
+  if (!value || !DAY.test(value)) return "";
+  const parsed = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === value ? value : "";
 }
 
 function positive(value: string | null): number | null {
