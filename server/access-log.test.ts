@@ -21,6 +21,16 @@ describe("redactUrl", () => {
     expect(redactUrl("/api/v1/auth/github/callback?State=x&CODE=y")).toBe("/api/v1/auth/github/callback?State=[redacted]&CODE=[redacted]");
   });
 
+  it("replaces the client secret Stripe adds to the page it returns to, and keeps the intent's id", () => {
+    expect(redactUrl("/billing?setup_intent=seti_1Abc&setup_intent_client_secret=seti_1Abc_secret_XyZ&redirect_status=succeeded")).toBe(
+      "/billing?setup_intent=seti_1Abc&setup_intent_client_secret=[redacted]&redirect_status=succeeded",
+    );
+    expect(redactUrl("/billing?payment_intent=pi_1&payment_intent_client_secret=pi_1_secret_Q")).toBe(
+      "/billing?payment_intent=pi_1&payment_intent_client_secret=[redacted]",
+    );
+    expect(redactUrl("/billing?Setup_Intent_Client_Secret=x&client_secret=y")).toBe("/billing?Setup_Intent_Client_Secret=[redacted]&client_secret=[redacted]");
+  });
+
   it("leaves other targets alone", () => {
     expect(redactUrl("/usage?from=2026-01-01&to=2026-02-01")).toBe("/usage?from=2026-01-01&to=2026-02-01");
     expect(redactUrl("/team")).toBe("/team");
@@ -93,6 +103,20 @@ describe("the access log (LOG_REQUESTS)", () => {
     expect(text).toContain("/api/v1/auth/join/SECR…");
     expect(text).toContain("/api/v1/auth/google/callback?code=[redacted]&state=[redacted]");
     expect(text).toContain('"https://console.example.test/x?code=[redacted]"');
+  });
+
+  it("never writes a Stripe client secret, from the page's address or the Referer of what it loads next", async () => {
+    const { port, lines } = await logged();
+    const host = "console.example.test";
+    const back = "/billing?setup_intent=seti_1Abc&setup_intent_client_secret=seti_1Abc_secret_SETUPSECRET&redirect_status=succeeded";
+    await get(port, back, host);
+    await get(port, "/api/v1/billing/ledger", host, `https://console.example.test${back.replace("SETUPSECRET", "REFSECRET")}`);
+    await get(port, "/billing?payment_intent=pi_1&payment_intent_client_secret=pi_1_secret_PAYSECRET", host);
+    await new Promise((r) => setTimeout(r, 20));
+    const text = lines().join("\n");
+    for (const secret of ["SETUPSECRET", "REFSECRET", "PAYSECRET"]) expect(text).not.toContain(secret);
+    expect(text).toContain('"GET /billing?setup_intent=seti_1Abc&setup_intent_client_secret=[redacted]&redirect_status=succeeded HTTP/1.1"');
+    expect(text).toContain('"https://console.example.test/billing?setup_intent=seti_1Abc&setup_intent_client_secret=[redacted]&redirect_status=succeeded"');
   });
 
   it("ends each line with the request's id, which the answer names too: the proxy's when it is a plain token", async () => {
