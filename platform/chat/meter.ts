@@ -137,6 +137,8 @@ export class StreamMeter {
 
   private read(events: SseEvent[]): void {
     for (const event of events) {
+      // The answer ends at `[DONE]`: anything an upstream sends after it is no part of it.
+      if (this.done) break;
       if (event.type === "done") this.done = true;
       else if (event.type === "chunk") this.readChunk(event.chunk);
     }
@@ -262,7 +264,8 @@ export class StreamRelay {
   private relay(events: SseEvent[]): Uint8Array {
     let out = "";
     for (const event of events) {
-      if (this.cut || this.upstreamError !== null) break;
+      // Nothing is relayed after the end: a cut, an error, or the upstream's own `[DONE]`.
+      if (this.cut || this.upstreamError !== null || this.meter.done) break;
       if (event.type === "comment") {
         // An upstream's keep-alive: passed on, so that no proxy between the client and here times out while a model thinks.
         out += `: ${event.text.replace(/[\r\n]/g, " ")}\n\n`;

@@ -363,15 +363,23 @@ async function forward(
   if (!body.stream && upstreamStreams) {
     // The client asked for one JSON answer and the upstream streamed anyway: read it all, bill it, assemble it.
     const watcher = new StreamMeter();
+    const chunks = upstream.chunks[Symbol.asyncIterator]();
     let outcome: "completed" | "stopped" | "failed" = "completed";
     let broke: unknown = null;
     try {
-      for await (const bytes of upstream.chunks) {
-        watcher.push(bytes);
+      for (;;) {
+        const next = await chunks.next();
+        if (next.done) break;
+        watcher.push(next.value);
         if (passesHold(watcher.outputTokens)) {
           outcome = "stopped";
           upstreamAbort.abort();
           upstream.cancel();
+          break;
+        }
+        // The answer is whole at `[DONE]`, whether or not the upstream then ends its body.
+        if (watcher.done) {
+          letGoAfterDone(chunks, upstream, upstreamAbort);
           break;
         }
       }
@@ -594,6 +602,14 @@ async function forward(
           end();
           return;
         }
+        if (watcher.done) {
+          // `[DONE]`: the answer is whole and the client's stream ends now, whether or not the upstream
+          // ends its body (one that kept it open held the client to the silence limit, then failed it).
+          await finish("completed");
+          end();
+          letGoAfterDone(chunks, upstream, upstreamAbort);
+          return;
+        }
         if (relayed.length > 0) return;
       }
     },
@@ -626,6 +642,31 @@ const KEEP_ALIVE = new TextEncoder().encode(": keep-alive\n\n");
 const RECHECK_MS = 60_000;
 /** How often a running stream's output so far is kept with its hold, when it grew. */
 const PROGRESS_MS = 10_000;
+
+/** How long an upstream that sent `[DONE]` may take to end its body before it is cut. */
+const AFTER_DONE_MS = 1_000;
+
+/**
+ * After `[DONE]`, whatever else the upstream sends is read and dropped until its body ends, so that its
+ * connection goes back to the pool for the next request (cutting a body at once closes the connection).
+ * An upstream that keeps the body open is cut after AFTER_DONE_MS.
+ */
+function letGoAfterDone(chunks: AsyncIterator<Uint8Array>, upstream: UpstreamReply, upstreamAbort: AbortController): void {
+  const cut = setTimeout(() => {
+    upstreamAbort.abort();
+    upstream.cancel();
+  }, AFTER_DONE_MS);
+  cut.unref();
+  void (async () => {
+    try {
+      while (!(await chunks.next()).done);
+    } catch {
+      // Cut, or broken after its answer was whole: nothing is lost.
+    } finally {
+      clearTimeout(cut);
+    }
+  })();
+}
 
 /** A limit in seconds as a message gives it ("300 s"; a test's short one "0.2 s"). */
 function seconds(ms: number): string {

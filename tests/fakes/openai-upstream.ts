@@ -29,6 +29,7 @@ import type { AddressInfo } from "node:net";
  * - `forbidden`: 403 (the platform's key may not use the model).
  * - `out-of-credit`: 402, as OpenRouter answers when the platform's account has no credit left; `provider-timeout`: 408; `conflict`: 409 (each naming a key or hosts);
  * - `thinks-first`: a comment (`: PROCESSING`) and an empty role chunk at once, then like echo after `firstTokenDelayMs` (a model thinking before its first token);
+ * - `done-open`: streams (even when asked for `stream: false`) a whole answer, usage and `[DONE]`, then keeps the connection open without ending the body;
  * - `late-json`: a JSON answer whose headers come at once and whose body comes after `firstTokenDelayMs` (counted in `closedEarly` if its client leaves first).
  */
 export interface FakeUpstream {
@@ -175,7 +176,7 @@ export async function startFakeUpstream(options: { apiKey?: string } = {}): Prom
         : body.model === "odd-usage"
           ? { prompt_tokens: 10.5, completion_tokens: 13, total_tokens: 23.5, completion_tokens_details: { reasoning_tokens: "6" } }
           : FAKE_USAGE;
-    const streamsAnyway = body.model === "streams-anyway" || body.model === "cut-short";
+    const streamsAnyway = body.model === "streams-anyway" || body.model === "cut-short" || body.model === "done-open";
 
     if ((!body.stream && !streamsAnyway) || body.model === "json-anyway") {
       if (body.model === "slow-first") await new Promise((r) => setTimeout(r, state.firstTokenDelayMs));
@@ -240,6 +241,7 @@ export async function startFakeUpstream(options: { apiKey?: string } = {}): Prom
       send({ id, object: "chat.completion.chunk", created: 1, model: body.model, choices: [], usage });
     }
     res.write("data: [DONE]\n\n");
+    if (body.model === "done-open") return; // the connection stays open until the client cuts it (counted in closedEarly)
     finished = true;
     state.finished += 1;
     res.end();

@@ -10,7 +10,7 @@ import { SHUTTING_DOWN_MESSAGE } from "../../platform/chat/service";
 import type { PlatformConfig } from "../../platform/config";
 import { createStreamTracker } from "../../server/shutdown";
 import type { FakeUpstream } from "../fakes/openai-upstream";
-import { startFakeUpstream } from "../fakes/openai-upstream";
+import { FAKE_ANSWER_PIECES, FAKE_USAGE, startFakeUpstream } from "../fakes/openai-upstream";
 import type { Harness } from "./harness";
 import { createHarness } from "./harness";
 import { saveFakeModels } from "./fake-models";
@@ -33,7 +33,7 @@ afterEach(async () => {
   await h?.close();
 });
 
-const UPSTREAMS = ["late-json", "echo", "thinks-first"];
+const UPSTREAMS = ["late-json", "echo", "thinks-first", "done-open"];
 
 /** The platform over HTTP as the server runs it (a stop it can be told), an organization with $10, and a token's call. */
 async function setup(config: Partial<PlatformConfig> = {}) {
@@ -128,5 +128,42 @@ describe("time to first token", () => {
     const { data } = (await (await admin.call("GET", "/models/metrics")).json()) as { data: ModelMetrics[] };
     // 600 ms passed between the upstream's first bytes and its first word.
     expect(data.find((m) => m.name === "fake-thinks-first")!.lastHour.p50TtftMs).toBeGreaterThanOrEqual(500);
+  });
+});
+
+describe("an upstream that sends [DONE] and keeps its connection open", () => {
+  // Without the end at [DONE], each of these would wait for the limit on silence, then fail.
+  const LIMIT = { upstreamTimeoutMs: 5_000 };
+
+  it("ends the client's stream at [DONE], bills the answer completed, and lets go of the upstream", async () => {
+    const { call } = await setup(LIMIT);
+    const closed = fake.closedEarly;
+    const t0 = Date.now();
+    const response = await call("fake-done-open", true);
+    const text = await response.text();
+    expect(Date.now() - t0).toBeLessThan(2_000);
+    expect(text.endsWith("data: [DONE]\n\n")).toBe(true);
+    expect(text).not.toContain('"error"');
+    expect(text).toContain('"content":" upstream."');
+    await expect.poll(() => usageRows()).toEqual([{ outcome: "completed", completion_tokens: FAKE_USAGE.completion_tokens, cost_micros: expect.any(Number) }]);
+    expect((await usageRows())[0].cost_micros).toBeGreaterThan(0);
+    // The upstream's request is ended, not left open until its silence limit.
+    await expect.poll(() => fake.closedEarly, { timeout: 3_000 }).toBe(closed + 1);
+  });
+
+  it("answers a JSON request with the whole answer at [DONE], billed completed", async () => {
+    const { admin, call } = await setup(LIMIT);
+    const before = await money(admin.orgId);
+    const closed = fake.closedEarly;
+    const t0 = Date.now();
+    const response = await call("fake-done-open", false);
+    expect(response.status).toBe(200);
+    const answer = (await response.json()) as { choices: { message: { content: string }; finish_reason: string }[]; usage: unknown };
+    expect(Date.now() - t0).toBeLessThan(2_000);
+    expect(answer.choices[0]).toMatchObject({ message: { content: FAKE_ANSWER_PIECES.join("") }, finish_reason: "stop" });
+    expect(answer.usage).toEqual(FAKE_USAGE);
+    await expect.poll(() => usageRows()).toEqual([{ outcome: "completed", completion_tokens: FAKE_USAGE.completion_tokens, cost_micros: expect.any(Number) }]);
+    await expect.poll(async () => (await money(admin.orgId)).balance).toBeLessThan(before.balance);
+    await expect.poll(() => fake.closedEarly, { timeout: 3_000 }).toBe(closed + 1);
   });
 });
