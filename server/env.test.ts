@@ -50,6 +50,33 @@ describe("configuration", () => {
     );
   });
 
+  it("refuses a URL setting that is not http:// or https://, or holds a user name and password, naming it", () => {
+    // A URL of another scheme (`host:port` parses as the scheme `host:`) or with a user name and password can't work.
+    expect(refusal({ APP_ORIGIN: "localhost:3000" })).toBe(
+      'Invalid configuration: APP_ORIGIN: must be an http:// or https:// URL (got "localhost:3000"); write http://localhost:3000 or https://localhost:3000',
+    );
+    expect(refusal({ PLATFORM_URL: "localhost:5563" })).toBe(
+      'Invalid configuration: PLATFORM_URL: must be an http:// or https:// URL (got "localhost:5563"); write http://localhost:5563 or https://localhost:5563',
+    );
+    expect(refusal({ GOOGLE_TOKEN_URL: "ftp://oauth.example.test/token" })).toBe(
+      'Invalid configuration: GOOGLE_TOKEN_URL: must be an http:// or https:// URL (got "ftp://oauth.example.test/token")',
+    );
+    expect(refusal({ APP_ORIGIN: "file:///srv/console" })).toBe(
+      'Invalid configuration: APP_ORIGIN: must be an http:// or https:// URL (got "file:///srv/console")',
+    );
+    // The password is never repeated.
+    expect(refusal({ PLATFORM_URL: "http://admin:hunter2@platform.internal:4000" })).toBe(
+      'Invalid configuration: PLATFORM_URL: must not contain a user name or password (got "http://…@platform.internal:4000/")',
+    );
+    expect(refusal({ APP_ORIGIN: "https://ops@console.example.test" })).toBe(
+      'Invalid configuration: APP_ORIGIN: must not contain a user name or password (got "https://…@console.example.test/")',
+    );
+    expect(refusal({ STRIPE_API_HOST: "http://127.0.0.1:12111" })).toBe(
+      'Invalid configuration: STRIPE_API_HOST: must be a host name only, such as api.stripe.com (the port and scheme are STRIPE_API_PORT and STRIPE_API_PROTOCOL) (got "http://127.0.0.1:12111")',
+    );
+    expect(refusal({ APP_ORIGIN: "localhost:3000", PLATFORM_URL: "x:1" })).toMatch(/^Invalid configuration: PLATFORM_URL: .*; APP_ORIGIN: /);
+  });
+
   it("is said by the server in one line of stderr, before its logs are made one-line, and the start fails", () => {
     const run = spawnSync(process.execPath, ["--import", "tsx", "server/index.ts"], {
       env: { PATH: process.env.PATH, NODE_ENV: "production", PORT: "abc", GOOGLE_CLIENT_ID: "id-only", DATABASE_PATH: base.DATABASE_PATH },

@@ -80,14 +80,41 @@ const secret = z
  */
 export const upstreamKeysSettings = { UPSTREAM_KEYS_SECRET: secret, UPSTREAM_KEYS_SECRET_PREVIOUS: secret };
 
-/** An absolute URL; unset (or empty) is undefined, for `.default(…)` to fill. */
+/**
+ * An http:// or https:// URL without a user name or password; unset (or empty) is undefined, for
+ * `.default(…)` to fill. Parsing alone took `localhost:3000` (a URL of the scheme `localhost:`): as
+ * APP_ORIGIN it failed later with an uncaught TypeError, as PLATFORM_URL every call failed. A user name
+ * or password can't work (fetch refuses a URL that has one) and would be printed at start: the refusal
+ * doesn't repeat it.
+ */
 const url = z
   .string()
   .optional()
   .transform((value, ctx) => {
-    if (value === undefined || URL.canParse(value)) return value;
-    return refuse(ctx, `must be an absolute URL ${got(value)}`);
+    if (value === undefined) return value;
+    if (!URL.canParse(value)) return refuse(ctx, `must be an absolute URL ${got(value)}`);
+    const parsed = new URL(value);
+    if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+      // `host:port` parses as the scheme `host:`: say what was probably meant.
+      const meant = /^[\w.-]+:\d+(\/|$)/.test(value) ? `; write http://${value} or https://${value}` : "";
+      return refuse(ctx, `must be an http:// or https:// URL ${got(value)}${meant}`);
+    }
+    if (parsed.username || parsed.password) {
+      parsed.username = "";
+      parsed.password = "";
+      return refuse(ctx, `must not contain a user name or password ${got(parsed.href.replace("//", "//…@"))}`);
+    }
+    return value;
   });
+
+/** A host name alone (Stripe's client takes the port and scheme as settings of their own). */
+const hostName = z
+  .string()
+  .optional()
+  .refine(
+    (v) => v === undefined || /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)$/i.test(v),
+    (v) => ({ message: `must be a host name only, such as api.stripe.com (the port and scheme are STRIPE_API_PORT and STRIPE_API_PROTOCOL) ${got(v ?? "")}` }),
+  );
 
 /**
  * A Stripe key or secret, checked by its prefix: a publishable key in the secret's place (or the
@@ -168,7 +195,7 @@ const schema = z.object({
   STRIPE_SECRET_KEY: stripeKey(["sk_", "rk_"], "a Stripe secret or restricted key"),
   STRIPE_PUBLISHABLE_KEY: stripeKey(["pk_"], "a Stripe publishable key"),
   STRIPE_WEBHOOK_SECRET: stripeKey(["whsec_"], "a Stripe webhook signing secret"),
-  STRIPE_API_HOST: z.string().optional(),
+  STRIPE_API_HOST: hostName,
   STRIPE_API_PORT: wholeNumber(1, 65535),
   STRIPE_API_PROTOCOL: oneOf(["http", "https"]),
   /** Spend control (decision 0084): a chat request's character limit (413 above) and a reservation's lifetime. */
