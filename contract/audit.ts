@@ -30,6 +30,9 @@ export const AUDIT_ACTIONS = [
   "credit.reversed",
   "upstream_keys.sealed",
   "upstream_keys.unsealed",
+  "model.created",
+  "model.changed",
+  "model.deleted",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -59,6 +62,9 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "credit.reversed": "Credit reversed",
   "upstream_keys.sealed": "Upstream API keys sealed",
   "upstream_keys.unsealed": "Upstream API keys unsealed",
+  "model.created": "Model added",
+  "model.changed": "Model changed",
+  "model.deleted": "Model deleted",
 };
 
 export const auditEntrySchema = z.object({

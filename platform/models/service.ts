@@ -2,7 +2,9 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import type { ModelInput, ModelSaveMode, ModelStatus, PublicModel } from "@contract/models";
 import { API_KEY_FOR_NEW_BASE_URL, BASE_URL_REQUIRED, BUILTIN_PROVIDER, MODEL_NAME_TAKEN, modelInputSchema } from "@contract/models";
+import { record } from "../audit/record";
 import type { Deps } from "../context";
+import { SYSTEM_ORG_ID } from "../context";
 import type { DB } from "../db";
 import type { ModelRow } from "../db/schema";
 import { PlatformError } from "../http/errors";
@@ -134,6 +136,10 @@ export async function saveModel(deps: Deps, input: ModelInput & { mode?: ModelSa
     // An add racing another add of the same name (PostgreSQL: there was no row to hold yet).
     if (!written && mode === "edit") throw new PlatformError(404, MODEL_GONE);
     if (!written) throw new PlatformError(409, `name: ${MODEL_NAME_TAKEN}`, { fields: { name: MODEL_NAME_TAKEN } });
+    // In the system organization's log, with the change (decision 0126): never the key, only whether it changed.
+    const after = await trx.selectFrom("models").selectAll().where("name", "=", model.name).executeTakeFirstOrThrow();
+    const entry = modelChangeEntry(existing, after, keyChanged(deps.db, existing?.api_key ?? null, model.apiKey));
+    if (entry) await record(deps, { orgId: SYSTEM_ORG_ID, target: model.name, ...entry }, trx);
     return existing;
   });
   statusCache.delete(deps.db);
@@ -141,9 +147,68 @@ export async function saveModel(deps: Deps, input: ModelInput & { mode?: ModelSa
 }
 
 export async function deleteModel(deps: Deps, name: string): Promise<void> {
-  const result = await deps.db.deleteFrom("models").where("name", "=", name).executeTakeFirst();
-  if (Number(result.numDeletedRows) === 0) throw new PlatformError(404, MODEL_GONE);
+  await deps.db.transaction().execute(async (trx) => {
+    const deleted = await trx.deleteFrom("models").where("name", "=", name).returningAll().executeTakeFirst();
+    if (!deleted) throw new PlatformError(404, MODEL_GONE);
+    await record(deps, { orgId: SYSTEM_ORG_ID, action: "model.deleted", target: name, old: auditedModel(deleted) }, trx);
+  });
   statusCache.delete(deps.db);
+}
+
+/** A base URL as the audit log shows it: a user name, password or query stored before they were refused stays out. */
+function auditedUrl(url: string | null): string | null {
+  if (!url || !URL.canParse(url)) return url;
+  const parsed = new URL(url);
+  return parsed.username || parsed.password || parsed.search || parsed.hash ? `${parsed.origin}${parsed.pathname}` : url;
+}
+
+/** What the audit log says of a model: the fields an operator reads first, always, old and new. */
+function auditedModel(row: ModelRow) {
+  return {
+    displayName: row.display_name,
+    baseUrl: auditedUrl(row.base_url),
+    rateCardId: row.rate_card_id,
+    inputPerMillion: row.input_micros_per_million / 1e6,
+    outputPerMillion: row.output_micros_per_million / 1e6,
+    statusOverride: row.status_override,
+  };
+}
+
+/** The other fields, recorded only when a save changes them. */
+function otherFields(row: ModelRow) {
+  return {
+    provider: row.provider,
+    contextSize: row.context_size,
+    upstreamModel: row.upstream_model,
+    defaultMaxTokens: row.default_max_tokens,
+    alertErrorRatePct: row.alert_error_rate_pct,
+    alertTtftMs: row.alert_ttft_ms,
+    publishMetrics: Boolean(row.publish_metrics),
+  };
+}
+
+/** Whether a save changes the key: none sent keeps it; null removes one; a key typed again as it was changes nothing. */
+function keyChanged(db: DB, stored: string | null, sent: string | null | undefined): boolean {
+  if (sent === undefined) return false;
+  if (sent === null || stored === null) return sent !== stored;
+  try {
+    return upstreamKey(db, stored) !== sent;
+  } catch {
+    return true;
+  }
+}
+
+/** The audit entry of a save: created, or changed (old and new; nothing when nothing changed). */
+function modelChangeEntry(before: ModelRow | undefined, after: ModelRow, apiKeyChanged: boolean) {
+  const yesNo = apiKeyChanged ? "yes" : "no";
+  if (!before) return { action: "model.created" as const, new: { ...auditedModel(after), ...otherFields(after), apiKeyChanged: yesNo } };
+  const [was, now] = [otherFields(before), otherFields(after)];
+  const changed = (Object.keys(now) as (keyof typeof now)[]).filter((key) => was[key] !== now[key]);
+  const pick = (fields: typeof now) => Object.fromEntries(changed.map((key) => [key, fields[key]]));
+  const old = { ...auditedModel(before), ...pick(was) };
+  const next = { ...auditedModel(after), ...pick(now) };
+  if (!apiKeyChanged && JSON.stringify(old) === JSON.stringify(next)) return null;
+  return { action: "model.changed" as const, old, new: { ...next, apiKeyChanged: yesNo } };
 }
 
 /** A MODELS_FILE the start can't use: the message names the file and the entry, and is all an operator needs. */
