@@ -285,12 +285,15 @@ async function forward(
     // What a client may read of it (decision 0107): its own request's fault, keys and addresses cut, never a page of markup.
     const shown = fitToShow(said);
     const retryAfter = upstream.header("retry-after");
+    // Refusals that asking again cannot change until the operator acts (credentials, the provider account's
+    // credit, the model's name at the provider) say so: OpenAI's SDKs would otherwise retry each twice.
     const logged = () => console.error(`Upstream of ${model.name} answered ${upstream.status}: ${withoutKeys(said) || "(no message)"}`);
     if (upstream.status === 401 || upstream.status === 403) {
       // The platform's own credentials were refused: the operator's to fix, and no business of the caller's.
       logged();
       throw new ChatError(502, `The model '${model.name}' is not available: its provider refused the platform's credentials`, "server_error", {
         code: "upstream_error",
+        retryable: false,
       });
     }
     if (upstream.status === 429 && raw.includes('"insufficient_quota"')) {
@@ -299,6 +302,7 @@ async function forward(
       logged();
       throw new ChatError(502, `The model '${model.name}' is not available: its provider's account for this platform is out of quota`, "server_error", {
         code: "upstream_error",
+        retryable: false,
       });
     }
     if (upstream.status === 402) {
@@ -306,6 +310,7 @@ async function forward(
       logged();
       throw new ChatError(502, `The model '${model.name}' is not available: its provider's account for this platform is out of credit`, "server_error", {
         code: "upstream_error",
+        retryable: false,
       });
     }
     if (upstream.status === 408) {
@@ -331,7 +336,7 @@ async function forward(
     if (upstream.status === 404 || upstream.status === 410) {
       // The model the operator configured is not the provider's: not the client's request at fault.
       logged();
-      throw new ChatError(502, `The model '${model.name}' is not available from its provider`, "server_error", { code: "upstream_error" });
+      throw new ChatError(502, `The model '${model.name}' is not available from its provider`, "server_error", { code: "upstream_error", retryable: false });
     }
     // Only a refusal of the request itself is the client's to read and fix: a bad parameter, a prompt too
     // large (decision 0111 counts the same three as the client's). Any other 4xx (405, 409, 415…) is

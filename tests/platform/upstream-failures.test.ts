@@ -145,26 +145,30 @@ describe("an upstream that fails says nothing of its own to the client (decision
     const logged: string[] = [];
     const spy = vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(" ")));
     try {
-      const cases: [string, number, string, string][] = [
+      const cases: [string, number, string, string, "false" | null][] = [
         [
           "fake-out-of-credit",
           502,
           "upstream_error",
           "The model 'fake-out-of-credit' is not available: its provider's account for this platform is out of credit",
+          // Asking again cannot help until the operator pays: OpenAI's SDKs are told not to retry.
+          "false",
         ],
         [
           "fake-provider-timeout",
           504,
           "upstream_timeout",
           "The model 'fake-provider-timeout' did not answer in time (its provider answered 408). Try again, or ask for a shorter answer.",
+          null,
         ],
-        ["fake-conflict", 502, "upstream_error", "The model 'fake-conflict' failed to answer (its provider answered 409). Try again."],
+        ["fake-conflict", 502, "upstream_error", "The model 'fake-conflict' failed to answer (its provider answered 409). Try again.", null],
       ];
-      for (const [model, status, code, message] of cases) {
+      for (const [model, status, code, message, shouldRetry] of cases) {
         for (const stream of [false, true]) {
           const response = await call(model, stream);
           const text = await response.text();
           expect(response.status, model).toBe(status);
+          expect(response.headers.get("x-should-retry"), model).toBe(shouldRetry);
           expect(JSON.parse(text).error, model).toEqual({ message, type: "server_error", param: null, code });
           expect(text).not.toContain("openrouter.ai");
           expectNothingInternal(text);
@@ -305,6 +309,11 @@ describe("an upstream's message shown to a client", () => {
       "Invalid key [redacted] at [address] node [address], host [address]",
     );
     expect(fitToShow("<html><body>502 Bad Gateway</body></html>")).toBeNull();
+    // Other providers' keys too.
+    for (const key of ["gsk_8fJ2kLm9QpX4rT7vW1yZ", "xai-Ab12Cd34Ef56Gh78", "hf_AbCdEfGhIjKlMnOp", "AIzaSyA1b2C3d4E5f6G7h8I9j0KlMnOpQrStUv"]) {
+      expect(fitToShow(`API key ${key} is invalid`), key).toBe("API key [redacted] is invalid");
+    }
+    expect(fitToShow("skip the max_tokens, the AIza model and hf_x")).toBe("skip the max_tokens, the AIza model and hf_x");
   });
 });
 
@@ -390,6 +399,11 @@ describe("error types and codes like OpenAI's (audit N, L6)", () => {
     ];
     for (const [model, status, type, code] of cases) {
       expect(await refusal(await call(model, false)), model).toMatchObject({ status, error: { type, code } });
+    }
+    // What asking again cannot change until the operator acts is not retried by OpenAI's SDKs; the rest may be.
+    const final = new Set(["fake-missing", "fake-bad-key", "fake-forbidden", "fake-out-of-quota", "fake-out-of-credit", "fake-maintained"]);
+    for (const [model] of cases) {
+      expect((await call(model, false)).headers.get("x-should-retry"), model).toBe(final.has(model) ? "false" : null);
     }
   });
 });
