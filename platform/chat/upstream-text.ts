@@ -4,9 +4,14 @@
  * about its own request.
  */
 
-/** Key-like words (`sk-…`, `sk_live_…`, even masked as `sk-ab***yz`) are never passed on, nor logged. */
+/**
+ * Key-like words are never passed on, nor logged: OpenAI's and Stripe's (`sk-…`, `sk_live_…`, even masked
+ * as `sk-ab***yz`), Groq's and xAI's (`gsk_…`, `xai-…`), Hugging Face's (`hf_…`) and Google's (`AIza…`).
+ */
+const KEY_LIKE = /\b(?:(?:sk|rk|pk|gsk|xai)[-_][\w*.-]{4,}|hf_[\w*]{8,}|AIza[\w*-]{20,})/gi;
+
 export function withoutKeys(message: string): string {
-  return message.replace(/\b(?:sk|rk|pk)[-_][\w*.-]{4,}/gi, "[redacted]");
+  return message.replace(KEY_LIKE, "[redacted]");
 }
 
 const URL_LIKE = /\b(?:https?|wss?):\/\/\S+/gi;
