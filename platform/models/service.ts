@@ -1,7 +1,15 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import type { ModelInput, ModelSaveMode, ModelStatus, PublicModel } from "@contract/models";
-import { API_KEY_FOR_NEW_BASE_URL, BASE_URL_REQUIRED, BUILTIN_PROVIDER, MODEL_NAME_TAKEN, modelInputSchema } from "@contract/models";
+import {
+  API_KEY_FOR_NEW_BASE_URL,
+  BASE_URL_REQUIRED,
+  BUILTIN_PROVIDER,
+  MODEL_NAME_DOT_SEGMENT,
+  MODEL_NAME_TAKEN,
+  hasDotSegment,
+  modelInputSchema,
+} from "@contract/models";
 import { record } from "../audit/record";
 import type { Deps } from "../context";
 import { SYSTEM_ORG_ID } from "../context";
@@ -63,6 +71,9 @@ type ModelWrite = "upsert" | "insert" | "update";
 
 /** Writes a model row; `input.apiKey` is the key as stored (`storedKey`: sealed when the process has the secret). */
 export async function upsertModel(db: DB, input: ModelInput, position: number, now: number, write: ModelWrite = "upsert"): Promise<boolean> {
+  // The routes and MODELS_FILE check names by the contract; a caller that did not still can't make a
+  // model the editor would reach as another one.
+  if (hasDotSegment(input.name)) throw new PlatformError(400, `name: ${MODEL_NAME_DOT_SEGMENT}`, { fields: { name: MODEL_NAME_DOT_SEGMENT } });
   if (input.provider !== BUILTIN_PROVIDER && !input.baseUrl) {
     throw new PlatformError(400, `baseUrl: ${BASE_URL_REQUIRED}`, { fields: { baseUrl: BASE_URL_REQUIRED } });
   }

@@ -173,6 +173,8 @@ describe("the registry", () => {
     fs.writeFileSync(file, JSON.stringify([upstreamModel("prod"), upstreamModel("team/../prod", { displayName: "Someone else's" })]));
     await expect(seedModelsFromFile(h.deps.db, file)).rejects.toThrow(`entry 1: name: ${MODEL_NAME_DOT_SEGMENT}`);
     expect(await h.deps.db.selectFrom("models").select("name").where("name", "like", "%prod").execute()).toEqual([]);
+    // And the service itself, whoever calls it.
+    await expect(saveModel(h.deps, upstreamModel("a/../prod"))).rejects.toMatchObject({ status: 400, fields: { name: MODEL_NAME_DOT_SEGMENT } });
   });
 
   it("is edited by admins of the system organization only", async () => {
