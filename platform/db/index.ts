@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, Migrator, PostgresDialect, sql, SqliteDialect } from "kysely";
+import { Kysely, Migrator, PostgresDialect, sql, SqliteAdapter, SqliteDialect } from "kysely";
 import type { Migration, MigrationProvider, SqliteDatabase } from "kysely";
 import type { Database } from "./schema";
 import { InlineLimits } from "./inline-limits";
@@ -86,9 +86,29 @@ export function openDatabase(options: DatabaseOptions): DB {
   sqlite.pragma("busy_timeout = 5000");
   const stopCheckpoints = options.checkpointInBackground && file !== ":memory:" ? checkpointInBackground(sqlite, file) : () => {};
   return new Kysely<Database>({
-    dialect: new SqliteDialect({ database: keepingStatements(sqlite, stopCheckpoints) }),
+    dialect: new MigratingInTransactionsSqliteDialect({ database: keepingStatements(sqlite, stopCheckpoints) }),
     plugins: [new InlineLimits()],
   });
+}
+
+/**
+ * SQLite runs schema changes in transactions, but Kysely's SQLite adapter says it can't, so its Migrator
+ * ran migrations bare: one stopped part-way (the container stopped during an upgrade, a full disk) left
+ * its first changes without its row in kysely_migration, and every later start failed on them ("duplicate
+ * column name"). Saying it can makes the Migrator do what it does on PostgreSQL: the pending migrations
+ * and their rows in one transaction, kept whole or not at all. (The flag is read by the Migrator alone.
+ * No migration may need to run outside a transaction: none sets a PRAGMA, which a transaction ignores,
+ * or opens a transaction of its own.)
+ */
+class MigratingInTransactionsSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+}
+class MigratingInTransactionsSqliteDialect extends SqliteDialect {
+  override createAdapter(): SqliteAdapter {
+    return new MigratingInTransactionsSqliteAdapter();
+  }
 }
 
 /**

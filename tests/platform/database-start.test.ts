@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { sql } from "kysely";
+import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { migrate, migrationsLine, openDatabase, openMigrated } from "../../platform/db";
 import { closedPort } from "./closed-port";
@@ -66,5 +67,51 @@ describe("the log at start (audit M L8)", () => {
     expect(said).toHaveLength(1);
     expect(migrationsLine(["0016-reservation-progress"])).toBe("Database migrated: applied 0016-reservation-progress");
     expect(migrationsLine([])).toBeNull();
+  });
+});
+
+describe("a migration that fails part-way", () => {
+  /** A database of its own: a SQLite file, or with TEST_DATABASE_URL a new database on that PostgreSQL server. */
+  async function target(name: string): Promise<{ options: { url?: string; path?: string }; drop: () => Promise<void> }> {
+    const url = process.env.TEST_DATABASE_URL;
+    if (!url) return { options: { path: path.join(dir, `${name}.db`) }, drop: async () => {} };
+    const database = `t_${name.replace(/\W/g, "_")}_${process.pid}_${Date.now()}`;
+    const admin = async (query: string) => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      await client.query(query).finally(() => client.end());
+    };
+    await admin(`create database ${database}`);
+    const scoped = new URL(url);
+    scoped.pathname = `/${database}`;
+    return { options: { url: scoped.toString() }, drop: () => admin(`drop database if exists ${database} with (force)`) };
+  }
+
+  it("leaves no trace (its columns, the migrations before it in the run), and the next start migrates", async () => {
+    const { options, drop } = await target("part-way");
+    try {
+      // 0007 adds columns to billing_accounts, then creates spend_reservations: made here first, it
+      // stops that migration after its first changes, as a stopped container or a full disk would.
+      let db = openDatabase(options);
+      await sql`create table spend_reservations (x integer)`.execute(db);
+      await db.destroy();
+      const error = await startRefusal(openMigrated(options));
+      expect(error.message).toMatch(/^Migration 0007-spend-control-and-limits failed: .*spend_reservations/);
+
+      db = openDatabase(options);
+      const tables = (await db.introspection.getTables({ withInternalKyselyTables: true })).map((t) => t.name).sort();
+      expect(tables).toEqual(["kysely_migration", "kysely_migration_lock", "spend_reservations"]);
+      expect((await sql`select name from kysely_migration`.execute(db)).rows).toEqual([]);
+      // The operator removes the cause; the next start runs every migration.
+      await sql`drop table spend_reservations`.execute(db);
+      await db.destroy();
+      const said: string[] = [];
+      db = await openMigrated(options, (line) => said.push(line));
+      expect(said).toEqual([expect.stringMatching(/^Database created \(\d+ migrations, up to /)]);
+      await sql`select reserved_micros from billing_accounts`.execute(db);
+      await db.destroy();
+    } finally {
+      await drop();
+    }
   });
 });
