@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
+import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { Plus } from "lucide-react";
 import { z } from "zod";
@@ -18,6 +19,12 @@ import { platformStatus, readForm, redirectWithToast } from "~/lib/actions.serve
 import type { RouteHandle } from "~/lib/route-handle";
 
 export const handle: RouteHandle = { title: "Model Editor" };
+
+/**
+ * Reload after every submission, refusals included: a 404 (the model deleted meanwhile) or a 409 (a name
+ * taken meanwhile) means the list is out of date, and the form follows what the list holds.
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, defaultShouldRevalidate }) => (formMethod ? true : defaultShouldRevalidate);
 
 /** `?model=name` opens that model in the form; without it the form adds a model. */
 export async function loader({ request, context }: LoaderFunctionArgs) {

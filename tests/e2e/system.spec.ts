@@ -84,6 +84,49 @@ test.describe("the model editor", () => {
     await expect(page.getByRole("row").filter({ hasText: name })).toHaveCount(0);
   });
 
+  test("an edit saved after another admin deleted the model brings nothing back and keeps what was typed; the audit log names each change", async ({
+    page,
+  }) => {
+    const name = uniqueModelName();
+    await signInWithRequests(page.request, OPERATOR);
+    const body = { displayName: `Stale ${name}`, provider: "vllm", contextSize: 8192, baseUrl: "http://127.0.0.1:9/v1" };
+    expect((await page.request.put(`/api/v1/models/${name}`, { data: body })).ok()).toBe(true);
+
+    await page.goto(`/model-editor?model=${encodeURIComponent(name)}`);
+    const edit = page.getByRole("form", { name: `Edit ${name}` });
+    await edit.getByLabel("Display name").fill(`Renamed ${name}`);
+    // Another admin deletes it meanwhile.
+    expect((await page.request.delete(`/api/v1/models/${name}`)).ok()).toBe(true);
+    await edit.getByRole("button", { name: "Save changes" }).click();
+
+    await expect(page.getByText(`Model ${name} no longer exists: another admin deleted it. Nothing was saved.`)).toBeVisible();
+    const add = page.getByRole("form", { name: "Add a model" });
+    await expect(add.getByLabel("Name", { exact: true })).toHaveValue(name);
+    await expect(add.getByLabel("Display name")).toHaveValue(`Renamed ${name}`);
+    const listed = (await (await page.request.get("/api/v1/models")).json()) as { data: { name: string }[] };
+    expect(listed.data.map((m) => m.name)).not.toContain(name);
+    // Adding it again is a deliberate choice.
+    await add.getByRole("button", { name: "Add model" }).click();
+    await expect(page.getByText(`Model ${name} added.`)).toBeVisible();
+    await expect(modelRow(page, name)).toContainText(`Renamed ${name}`);
+
+    // A second add of the same name is refused under the name.
+    await page.goto("/model-editor");
+    await add.getByLabel("Name", { exact: true }).fill(name);
+    await add.getByLabel("Display name").fill("Twin");
+    await add.getByLabel("Provider").fill("vllm");
+    await add.getByLabel("Context size (tokens)").fill("8192");
+    await add.getByLabel("Base URL").fill("http://127.0.0.1:9/v1");
+    await add.getByRole("button", { name: "Add model" }).click();
+    await expect(add.getByText("A model with this name already exists")).toBeVisible();
+    await expect(modelRow(page, name)).toContainText(`Renamed ${name}`);
+
+    await page.goto(`/audit?actor=${encodeURIComponent(OPERATOR.email)}`);
+    const entries = page.getByRole("table").getByRole("row").filter({ hasText: name });
+    await expect(entries.filter({ hasText: "Model added" })).toHaveCount(2);
+    await expect(entries.filter({ hasText: "Model deleted" })).toHaveCount(1);
+  });
+
   test.describe("without JavaScript", () => {
     test.use({ javaScriptEnabled: false });
 
