@@ -208,8 +208,9 @@ export function beginRequest(deps: Deps, model: string, orgId: number): RequestT
         ttft_count: 1,
         ttft_sum_ms: ttft,
         [BUCKETS[bucketOf(ttft)]]: 1,
-        output_tokens: outputTokens,
-        generation_ms: first === null ? 0 : now - firstAt,
+        // Tokens a second are output over the time it took to generate: only a stream measures that. A
+        // whole answer's tokens came in no measured time, and counted alone they inflated the figure.
+        ...(first === null ? {} : { output_tokens: outputTokens, generation_ms: now - firstAt }),
       });
     },
     fail(status) {

@@ -102,6 +102,21 @@ describe("minute aggregates from real traffic", () => {
     expect(rows.reduce((sum, r) => sum + Number(r.requests), 0)).toBe(2);
   });
 
+  it("measures tokens a second on streamed answers only: whole (JSON) answers leave the figure as it was", async () => {
+    const { acme } = await setup();
+    expect(await chat(acme, "fake-echo")).toBe(200);
+    const streamed = (await metrics(acme))["fake-echo"].lastHour.tokensPerSecond;
+    expect(streamed).toBeGreaterThan(0);
+    for (let i = 0; i < 3; i++) {
+      const response = await h.fetch("/chat/completions", { method: "POST", cookie: acme.cookie, json: { ...ask("fake-echo"), stream: false } });
+      expect(response.status).toBe(200);
+      await response.arrayBuffer();
+    }
+    const after = (await metrics(acme))["fake-echo"].lastHour;
+    expect(after.requests).toBe(4);
+    expect(after.tokensPerSecond).toBe(streamed);
+  });
+
   it("reads p50 from summed histogram buckets", () => {
     expect(p50Of([0, 0, 0])).toBeNull();
     // Bounds 25, 50, 100 …: 1 in (0,25], 3 in (25,50] → the median is inside the second bucket.
