@@ -361,7 +361,15 @@ export async function modelStatuses(deps: Deps): Promise<Record<string, ModelSta
       if (isBuiltin(m)) return [m.name, "online"];
       // One probe per upstream and key a round: `/models` says nothing of one model, so the models
       // that share an address and key share its answer (the key as sent, so keys sealed apart still match).
-      const apiKey = upstreamKey(deps.db, m.api_key);
+      let apiKey: string | null;
+      try {
+        apiKey = upstreamKey(deps.db, m.api_key);
+      } catch (error) {
+        // A key this process cannot open (a rotation left half done): that model cannot be called, and the
+        // others' statuses still answer.
+        console.error(`Status of ${m.name}: ${error instanceof Error ? error.message : String(error)}`);
+        return [m.name, "offline"];
+      }
       const key = probeKey(m.base_url, apiKey);
       let probe = probes.get(key);
       if (!probe || deps.now() - probe.at >= STATUS_CACHE_MS) {

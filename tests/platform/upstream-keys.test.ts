@@ -1,9 +1,9 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { applyModelsFile, clearStatusCache, modelStatuses, saveModel } from "../../platform/models/service";
-import { openUpstreamKeys, resealUpstreamKeys } from "../../platform/models/upstream-keys";
+import { openUpstreamKeys, resealUpstreamKeys, storedKey as storedKeyFor } from "../../platform/models/upstream-keys";
 import type { FakeUpstream } from "../fakes/openai-upstream";
 import { startFakeUpstream } from "../fakes/openai-upstream";
 import type { Harness } from "./harness";
@@ -202,5 +202,25 @@ describe("rotating UPSTREAM_KEYS_SECRET, or taking it away (decision 0118)", () 
     expect([await storedKey("a-old"), await storedKey("b-other")]).toEqual(before);
     expect(await auditOf("upstream_keys.sealed")).toEqual([]);
     expect((await startRefusal(openUpstreamKeys(h.deps.db, { secret: NEW, previous: OLD }))).message).toBe(refusal);
+  });
+
+  it("shows a model whose key this process cannot open offline, and every other model's status still", async () => {
+    h = await createHarness();
+    await openUpstreamKeys(h.deps.db, { secret: `some-other-${SECRET}` });
+    const sealedElsewhere = storedKeyFor(h.deps.db, KEY);
+    await openUpstreamKeys(h.deps.db, { secret: OLD });
+    await saveModel(h.deps, model("a-old", KEY));
+    await saveModel(h.deps, model("b-other", KEY));
+    // Another process, on another secret (a rotation half done), saved a-old's key: this one cannot open it.
+    await h.deps.db.updateTable("models").set({ api_key: sealedElsewhere }).where("name", "=", "a-old").execute();
+    clearStatusCache(h.deps.db);
+    const logged: string[] = [];
+    const spy = vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(" ")));
+    try {
+      expect(await modelStatuses(h.deps)).toMatchObject({ "a-old": "offline", "b-other": "online" });
+    } finally {
+      spy.mockRestore();
+    }
+    expect(logged.join("\n")).toContain("Status of a-old: An upstream API key is sealed with a secret this process does not have");
   });
 });
