@@ -279,8 +279,9 @@ async function forward(
 
   if (upstream.status < 200 || upstream.status >= 300) {
     stop();
-    timing.fail(upstream.status);
     const raw = await upstream.text().catch(() => "");
+    // The provider account out of quota is a failure of the model, not a rate limit, in its figures too.
+    timing.fail(upstream.status === 429 && raw.includes('"insufficient_quota"') ? 502 : upstream.status);
     const said = upstreamErrorText(raw);
     // What a client may read of it (decision 0107): its own request's fault, keys and addresses cut, never a page of markup.
     const shown = fitToShow(said);

@@ -455,6 +455,19 @@ describe("reliability figures and status from real traffic (audit N, L4 and M6)"
     expect(errorsOf("fake-warming")).toEqual([1, 1]);
   });
 
+  it("counts a provider account out of quota as the model's failure, not a rate limit: five of them show it offline", async () => {
+    let clock = Date.now();
+    const { admin, call } = await setup({}, () => clock);
+    const status = async () => {
+      clearStatusCache(h.deps.db);
+      return ((await (await admin.call("GET", "/models/status")).json()) as Record<string, ModelStatus>)["fake-out-of-quota"];
+    };
+    expect(await status()).toBe("online");
+    clock += 10 * 60_000;
+    for (let i = 0; i < 5; i++) await (await call("fake-out-of-quota", false)).arrayBuffer();
+    expect(await status()).toBe("offline");
+  });
+
   it("shows a model whose chats fail as offline (or starting, for 503s) though its /models answers, counts it in uptime, and lets it recover", async () => {
     let clock = Date.now();
     const { admin, call } = await setup({}, () => clock);
