@@ -141,6 +141,23 @@ describe("configuration", () => {
     expect(loadEnv({ DATABASE_PATH: path.join(dir, "db.sqlite") }).sessionSecret).toBe(first);
   });
 
+  it("makes the kept session secret again when its file is empty, and refuses a short one, naming the file", () => {
+    const dir = path.join(os.tmpdir(), `env-secret-short-${process.pid}-${Date.now()}`);
+    fs.mkdirSync(dir);
+    const file = path.join(dir, "session-secret");
+    fs.writeFileSync(file, "\n");
+    const made = loadEnv({ DATABASE_PATH: path.join(dir, "db.sqlite") }).sessionSecret;
+    expect(made).toMatch(/^[0-9a-f]{64}$/);
+    expect(fs.readFileSync(file, "utf8")).toBe(made);
+    fs.writeFileSync(file, "short");
+    expect(() => loadEnv({ DATABASE_PATH: path.join(dir, "db.sqlite") })).toThrow(
+      new ConfigurationError(
+        `The session secret in ${file} is shorter than 32 characters: delete the file to have a new one made (everyone signs in again), or set SESSION_SECRET.`,
+      ),
+    );
+    fs.rmSync(dir, { recursive: true });
+  });
+
   it("says where it could not write the session secret, in one line", () => {
     const file = path.join(os.tmpdir(), `env-secret-file-${process.pid}-${Date.now()}`);
     fs.writeFileSync(file, "");

@@ -241,20 +241,30 @@ function combinationProblems(source: Record<string, string | undefined>): string
 /** A secret generated once and kept beside the database, so sessions survive restarts. */
 function persistedSecret(dataDir: string): string {
   const file = path.join(dataDir, "session-secret");
+  let kept: string | null = null;
   try {
-    return fs.readFileSync(file, "utf8").trim();
+    kept = fs.readFileSync(file, "utf8").trim();
   } catch {
-    const secret = randomBytes(32).toString("hex");
-    try {
-      fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-      fs.writeFileSync(file, secret, { mode: 0o600 });
-    } catch (error) {
-      throw new ConfigurationError(
-        `Cannot write the session secret to ${file} (the folder of DATABASE_PATH): ${error instanceof Error ? error.message : String(error)}. Make that folder writable, or set SESSION_SECRET.`,
-      );
-    }
-    return secret;
+    // not made yet
   }
+  // An empty file is one whose write never landed (a full disk): made again. A short one signs sessions
+  // anyone could forge, and is not this program's: the operator decides.
+  if (kept !== null && kept.length >= 32) return kept;
+  if (kept) {
+    throw new ConfigurationError(
+      `The session secret in ${file} is shorter than 32 characters: delete the file to have a new one made (everyone signs in again), or set SESSION_SECRET.`,
+    );
+  }
+  const secret = randomBytes(32).toString("hex");
+  try {
+    fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    fs.writeFileSync(file, secret, { mode: 0o600 });
+  } catch (error) {
+    throw new ConfigurationError(
+      `Cannot write the session secret to ${file} (the folder of DATABASE_PATH): ${error instanceof Error ? error.message : String(error)}. Make that folder writable, or set SESSION_SECRET.`,
+    );
+  }
+  return secret;
 }
 
 export function loadEnv(source: Record<string, string | undefined> = process.env): Env {
