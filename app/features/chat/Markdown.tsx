@@ -1,7 +1,11 @@
 import ReactMarkdown from "react-markdown";
 import type { Components } from "react-markdown";
 
-/** Markdown of a reply: raw HTML is never rendered (react-markdown drops it), links open safely. */
+/**
+ * Markdown of a reply. Raw HTML is never rendered: with no rehype-raw, react-markdown turns it into
+ * text, so `List<String>` or `a<b and c>d` read as written and a `<script>` shows as inert text
+ * (skipHtml would delete such text outright). Links open safely.
+ */
 const components: Components = {
   p: ({ children }) => <p className="mb-2 last:mb-0 whitespace-pre-wrap">{children}</p>,
   ul: ({ children }) => <ul className="mb-2 list-disc pl-6">{children}</ul>,
@@ -26,7 +30,7 @@ const components: Components = {
 
 export function Markdown({ text }: { text: string }) {
   return (
-    <ReactMarkdown components={components} skipHtml>
+    <ReactMarkdown components={components}>
       {text}
     </ReactMarkdown>
   );
