@@ -18,6 +18,22 @@ describe("chat history", () => {
     ]);
   });
 
+  it("sends back an answer that mentions </think> or shows the tags in code as written", () => {
+    const mention = "A lone `</think>` ends the block.";
+    const code = "Strip it:\n```python\nre.sub(r'<think>.*?</think>', '', text)\n```";
+    const apart: ChatMessage = { ...msg("4", "assistant", "The block ends with </think> here."), reasoning: "Thought apart" };
+    expect(
+      toWire([msg("1", "user", "q"), msg("2", "assistant", mention), msg("3", "user", "r"), msg("4", "assistant", code), msg("5", "user", "s"), apart]),
+    ).toEqual([
+      { role: "user", content: "q" },
+      { role: "assistant", content: mention },
+      { role: "user", content: "r" },
+      { role: "assistant", content: code },
+      { role: "user", content: "s" },
+      { role: "assistant", content: "The block ends with </think> here." },
+    ]);
+  });
+
   it("joins a message whose send failed to the next, so user and assistant still alternate", () => {
     const failed = [msg("1", "user", "first"), msg("2", "assistant", ""), msg("3", "user", "second"), msg("4", "user", "third")];
     expect(toWire(failed)).toEqual([{ role: "user", content: "first\n\nsecond\n\nthird" }]);
