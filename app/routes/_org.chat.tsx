@@ -32,6 +32,14 @@ const MAX_INPUT_ROWS = 4;
 /** Shown while a send has had no first token for `WAIT_NOTICE_MS` (SPEC has no text for it). */
 const WAITING_NOTICE = "Waiting for the model… It has not started to answer yet. Stop ends the wait.";
 
+/**
+ * A key that confirms or cancels an IME composition (Japanese, Chinese, Korean input) rather than
+ * acting on the page. Safari sends that Enter with `isComposing` false but keyCode 229.
+ */
+function composing(e: globalThis.KeyboardEvent): boolean {
+  return e.isComposing || e.keyCode === 229;
+}
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { api } = await requireAccess("organization", request, context);
   const [models, status, metrics] = await Promise.all([listModels(api, "Failed to load available models"), modelStatuses(api), modelMetrics(api)]);
@@ -153,7 +161,7 @@ export default function ChatPage() {
   useEffect(() => {
     if (!busy || dialogOpen) return;
     const onKey = (e: globalThis.KeyboardEvent) => {
-      if (e.key === "Escape") stop();
+      if (e.key === "Escape" && !composing(e)) stop();
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
@@ -177,7 +185,7 @@ export default function ChatPage() {
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
+    if (e.key === "Enter" && !e.shiftKey && !composing(e.nativeEvent)) {
       e.preventDefault();
       submit();
     }

@@ -78,6 +78,43 @@ test("a blank message is not sent, and Shift+Enter adds a line", async ({ page }
   await expect(input(page)).toHaveValue("one\ntwo");
 });
 
+/** The keydown an IME sends when Enter or Esc confirms or cancels a composition (Safari: isComposing false, keyCode 229). */
+async function imeKey(page: Page, key: "Enter" | "Escape", target: "input" | "window") {
+  await page.evaluate(
+    ({ key, target }) => {
+      const event = new KeyboardEvent("keydown", { key, code: key, keyCode: 229, bubbles: true, cancelable: true, composed: true });
+      (target === "input" ? document.getElementById("chat-input")! : window).dispatchEvent(event);
+    },
+    { key, target },
+  );
+}
+
+test("Enter or Esc that ends an IME composition (Safari's keyCode 229) neither sends nor stops", async ({ page }) => {
+  const { fake, names, dispose } = await fakeModels(["slow"]);
+  fake.slowDelayMs = 2_000;
+  try {
+    await signInWithOrganization(page);
+    await page.goto(`/chat?model=${names.slow}`);
+    await input(page).fill("こんにちは");
+    await imeKey(page, "Enter", "input");
+    await page.waitForTimeout(300);
+    await expect(page.getByRole("listitem", { name: "Your message" })).toHaveCount(0);
+    await expect(input(page)).toHaveValue("こんにちは");
+
+    await input(page).press("Enter");
+    await expect(page.getByRole("listitem", { name: "Your message" })).toHaveCount(1);
+    await expect(page.getByRole("button", { name: "Stop" })).toBeVisible();
+    await imeKey(page, "Escape", "window");
+    await page.waitForTimeout(300);
+    await expect(page.getByRole("button", { name: "Stop" })).toBeVisible();
+    await expect(replies(page)).not.toContainText("Stopped.");
+    await page.keyboard.press("Escape");
+    await expect(replies(page)).toContainText("Stopped.");
+  } finally {
+    await dispose();
+  }
+});
+
 test("a long unbroken line (a URL) wraps inside its bubble, on a phone too", async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 740 });
   await signInWithOrganization(page);
