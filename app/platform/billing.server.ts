@@ -1,6 +1,7 @@
 import { queryString } from "~/lib/query-string";
 import type { AutoPayment, LedgerQuery } from "@contract/billing";
 import { confirmedSetupSchema, rechargeStatusSchema } from "@contract/billing";
+import { BILLING_MESSAGES } from "~/features/billing/messages";
 import type { PlatformClient } from "./client.server";
 import {
   addFundsResultSchema,
@@ -18,7 +19,7 @@ export function billingApi(api: PlatformClient) {
   return {
     balance: () => api.call("GET", "/billing/balance", balanceSchema, "Failed to load current balance."),
     ledger: (page: LedgerQuery = {}) => api.call("GET", `/billing/ledger${queryString(page)}`, ledgerSchema, "Failed to load ledger activity."),
-    config: () => api.call("GET", "/billing/config", billingConfigSchema, "Failed to load billing configuration."),
+    config: () => api.call("GET", "/billing/config", billingConfigSchema, BILLING_MESSAGES.configFailed),
     stripeConfig: () => api.call("GET", "/billing/stripe-config", stripeConfigSchema, "Failed to initialize billing. Please try again later."),
     paymentMethod: () => api.call("GET", "/billing/payment-method", paymentMethodSchema, "Failed to load payment method."),
     setupPaymentMethod: () => api.call("POST", "/billing/payment-method", setupSchema, "Failed to setup payment method"),

@@ -23,7 +23,6 @@ import { addFundsForm, autoPaymentForm, readSetupReturn } from "~/features/billi
 import { readForm, redirectWithToast } from "~/lib/actions.server";
 import { useTimeZone } from "~/lib/use-time-zone";
 import { billingApi } from "~/platform/billing.server";
-import type { BillingConfig } from "~/platform/billing";
 import { requireAccess } from "~/session.server";
 import type { RouteHandle } from "~/lib/route-handle";
 
@@ -59,13 +58,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   ]);
   const page: LedgerPage = ledger.ok ? ledgerPage(ledger.data, { before, after }) : { rows: null, olderCursor: null, newerCursor: null };
 
-  const fallbackConfig: BillingConfig = { paymentMode: "manual", autoPaymentConfig: null };
   return data(
     {
       hasPaymentMethod: session.activeOrganization.hasPaymentMethod,
       card: paymentMethod.ok ? paymentMethod.data.paymentMethod : null,
       balance: balance.ok ? balance.data : null,
-      config: config.ok ? config.data : fallbackConfig,
+      // Null when it could not be loaded: the page then offers nothing that depends on the mode (no guess).
+      config: config.ok ? config.data : null,
       page,
       stripePublicKey: stripe?.ok ? stripe.data.stripePublicKey : null,
       recharges: recharges.ok ? recharges.data : null,
@@ -149,7 +148,7 @@ export default function BillingPage() {
   return (
     <div className="space-y-6">
       {!hasPaymentMethod && <NoPaymentMethodBanner />}
-      {recharges?.paused && config.paymentMode === "auto" && <RechargePausedBanner paused={recharges.paused} timeZone={timeZone} />}
+      {recharges?.paused && config?.paymentMode === "auto" && <RechargePausedBanner paused={recharges.paused} timeZone={timeZone} />}
       <div className="grid gap-6 md:grid-cols-2">
         <PaymentMethodCard hasPaymentMethod={hasPaymentMethod} card={card} />
         <BalanceCard balance={balance} config={config} hasPaymentMethod={hasPaymentMethod} rechargesPerDay={recharges?.rechargesPerDay ?? null} />
@@ -158,7 +157,7 @@ export default function BillingPage() {
       <LedgerTable page={page} timeZone={timeZone} />
       <LedgerExport timeZone={timeZone} />
 
-      {config.paymentMode !== "invoice" && (
+      {config !== null && config.paymentMode !== "invoice" && (
         <>
           <UrlDialog name="add-funds" title="Add funds">
             <AddFundsForm

@@ -14,6 +14,11 @@ import { PageOrganizationField } from "~/features/auth/PageOrganizationField";
  * The balance (or the amount since the last invoice), Add funds, and the auto-reload summary. Auto-reload
  * that is on while there is no card reads Paused and can be turned off here, since Configure needs a card
  * (issue 14, decision 0091).
+ *
+ * `config` is null when the billing configuration could not be loaded: the mode is then unknown, and so
+ * is how to read the balance (SPEC §2: invoice mode shows the amount since the last invoice), whether
+ * Add funds applies, and whether auto-reload is on. The card says so and offers none of them, rather than
+ * guess "manual, auto-reload off" (a save from that guess turned auto-payment off).
  */
 export function BalanceCard({
   balance,
@@ -22,11 +27,12 @@ export function BalanceCard({
   rechargesPerDay = null,
 }: {
   balance: number | null;
-  config: BillingConfig;
+  config: BillingConfig | null;
   hasPaymentMethod: boolean;
   /** The daily limit of automatic recharges, when known. */
   rechargesPerDay?: number | null;
 }) {
+  if (config === null) return <BalanceCardWithoutConfig />;
   const invoice = config.paymentMode === "invoice";
   const enabled = autoReloadEnabled(config);
   const paused = enabled && !hasPaymentMethod;
@@ -89,6 +95,22 @@ export function BalanceCard({
             </div>
           </>
         )}
+      </div>
+    </section>
+  );
+}
+
+function BalanceCardWithoutConfig() {
+  return (
+    <section className="card bg-base-100 shadow-sm" aria-labelledby="balance-title">
+      <div className="card-body">
+        <h2 id="balance-title" className="card-title">
+          <Wallet className="size-5" aria-hidden /> Balance
+        </h2>
+        <Alert kind="error">
+          <span>{BILLING_MESSAGES.configFailed}</span>
+        </Alert>
+        <p className="text-sm text-base-content/70">Funds and auto-reload can be managed once it loads. Reload the page to try again.</p>
       </div>
     </section>
   );

@@ -13,6 +13,8 @@ export const SETUP_MESSAGES = {
 export const BILLING_MESSAGES = {
   noPaymentMethod: "No Payment Method: Your organization does not have a payment method set up.",
   balanceFailed: "Failed to load current balance.",
+  // Not in SPEC §8: the console's own words when GET /billing/config fails (app/platform/billing.server.ts).
+  configFailed: "Failed to load billing configuration.",
   ledgerFailed: "Failed to load ledger activity.",
   emptyLedger: "No recent activity.",
   addFundsFailed: "Adding funds failed",

@@ -1,0 +1,127 @@
+import type { AppLoadContext } from "@remix-run/node";
+import { renderToStaticMarkup } from "react-dom/server";
+import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+
+/**
+ * The /billing route as a whole: its loader and action against a fake platform, and its page rendered
+ * on the server (what a browser without JavaScript gets) with what they answered. `@remix-run/react`'s
+ * data hooks read the answers set here; the rest is React Router's, which Remix's components are.
+ */
+const page = vi.hoisted(() => ({ loader: undefined as unknown, action: undefined as unknown }));
+vi.mock("@remix-run/react", async () => {
+  const router = await import("react-router-dom");
+  return {
+    ...router,
+    useLoaderData: () => page.loader,
+    useActionData: () => page.action,
+    useRouteLoaderData: (id: string) => (id === "root" ? { timeZone: "UTC" } : { activeOrganization: { id: 7 } }),
+  };
+});
+
+const { createStaticHandler, createStaticRouter, StaticRouterProvider } = await import("react-router-dom/server");
+const { loader, default: BillingPage } = await import("~/routes/_org.billing");
+
+beforeAll(() => {
+  process.env.SESSION_SECRET ??= "test-secret-test-secret-test-secret";
+});
+beforeEach(() => {
+  page.loader = undefined;
+  page.action = undefined;
+});
+
+type Answer = { status?: number; body: unknown };
+const SESSION = {
+  valid: true,
+  user: { id: 1, name: "Ada", email: "ada@example.test" },
+  organizations: [{ id: 7, name: "Acme" }],
+  activeOrganization: { id: 7, name: "Acme", hasPaymentMethod: true },
+  activeRole: "admin",
+};
+const FAILED: Answer = { status: 500, body: { error: "Internal error" } };
+
+/** The platform's answers by method and path (without /api/v1 and the query); the calls are recorded. */
+function fakePlatform(answers: Record<string, Answer> = {}) {
+  const calls: { method: string; path: string; body: unknown }[] = [];
+  const defaults: Record<string, Answer> = {
+    "GET /auth/session": { body: SESSION },
+    "GET /billing/balance": { body: -123.45 },
+    "GET /billing/ledger": { body: [] },
+    "GET /billing/config": { body: { paymentMode: "invoice", autoPaymentConfig: null } },
+    "GET /billing/payment-method": { body: { paymentMethod: { brand: "visa", last4: "4242" } } },
+    "GET /billing/recharges": { body: { rechargesPerDay: 3, paused: null } },
+    "GET /billing/spend-cap": { body: { monthlyCap: 100, spentThisMonth: 12, reserved: 0 } },
+  };
+  const context = {
+    clientAddress: "127.0.0.1",
+    platformFetch: async (request: Request | { url: string; method: string }) => {
+      const url = new URL(request.url);
+      const path = url.pathname.replace(/^\/api\/v1/, "");
+      const body = request instanceof Request && request.body ? await request.json() : undefined;
+      calls.push({ method: request.method, path, body });
+      const answer = answers[`${request.method} ${path}`] ?? defaults[`${request.method} ${path}`] ?? { status: 404, body: { error: "Not found" } };
+      return Response.json(answer.body, { status: answer.status ?? 200 });
+    },
+  } as unknown as AppLoadContext;
+  return { context, calls };
+}
+
+async function load(platform: ReturnType<typeof fakePlatform>, url = "/billing") {
+  const answer = (await loader({ request: new Request(`http://console.test${url}`), context: platform.context, params: {} })) as unknown as {
+    data: unknown;
+  };
+  return answer.data;
+}
+
+async function render(url = "/billing") {
+  const routes = [{ id: "billing", path: "/billing", element: <BillingPage /> }];
+  const handler = createStaticHandler(routes);
+  const context = await handler.query(new Request(`http://console.test${url}`));
+  if (context instanceof Response) throw new Error("unexpected redirect");
+  const router = createStaticRouter(handler.dataRoutes, context);
+  return renderToStaticMarkup(<StaticRouterProvider router={router} context={context} />);
+}
+
+const text = (html: string) =>
+  html
+    .replace(/<[^>]+>/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+
+describe("a billing configuration that could not be loaded", () => {
+  it("is passed on as unknown, not as manual mode with auto-reload off", async () => {
+    const data = (await load(fakePlatform({ "GET /billing/config": FAILED }))) as { config: unknown };
+    expect(data.config).toBeNull();
+  });
+
+  it("shows the load error in the balance card, with no Add funds, no auto-reload area and no Configure (an invoice organization)", async () => {
+    page.loader = await load(fakePlatform({ "GET /billing/config": FAILED }));
+    const html = await render();
+    const shown = text(html);
+    expect(shown).toContain("Failed to load billing configuration.");
+    expect(shown).not.toContain("Current Balance");
+    expect(shown).not.toContain("-$123.45");
+    expect(shown).not.toContain("Add funds");
+    expect(shown).not.toContain("Auto-reload");
+    expect(shown).not.toContain("Configure");
+    expect(html).not.toContain("dialog=add-funds");
+    expect(html).not.toContain("dialog=auto-payment");
+  });
+
+  it("opens neither the auto-payment dialog nor the add-funds one by their URLs, so nothing can save a guess", async () => {
+    page.loader = await load(fakePlatform({ "GET /billing/config": FAILED }));
+    for (const dialog of ["auto-payment", "add-funds"]) {
+      const html = await render(`/billing?dialog=${dialog}`);
+      expect(html).not.toContain('role="dialog"');
+      expect(html).not.toContain('name="intent" value="auto-payment"');
+      expect(html).not.toContain('name="intent" value="add-funds"');
+    }
+  });
+
+  it("still shows the card and the balance of a loaded invoice organization as before", async () => {
+    page.loader = await load(fakePlatform());
+    const shown = text(await render());
+    expect(shown).toContain("Since Last Invoice");
+    expect(shown).toContain("$123.45");
+    expect(shown).not.toContain("Failed to load billing configuration.");
+  });
+});
