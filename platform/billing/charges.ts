@@ -33,7 +33,7 @@ async function chargeAndCredit(
 ): Promise<void> {
   if (!a.stripe_customer_id || !a.payment_method_id) throw new PlatformError(400, NO_PAYMENT_METHOD);
   const stripe = payments(deps);
-  await recordIntent(deps, { orgId: a.org_id, kind, amountMicros, key: idempotencyKey });
+  await recordIntent(deps, { orgId: a.org_id, kind, amountMicros, key: idempotencyKey }, { alone: kind === "add_funds" });
   let intent;
   try {
     intent = await stripe.charge({

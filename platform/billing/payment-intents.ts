@@ -4,7 +4,9 @@ import type { PaymentIntentsTable } from "../db/schema";
 import { PaymentDeclined } from "../providers/stripe";
 import { account, payments } from "./accounts";
 import { CREDIT_DESCRIPTIONS, creditPayment } from "./ledger";
-import { centsToMicros, microsToCents } from "./money";
+import { exactDollars } from "@contract/money";
+import { PlatformError } from "../http/errors";
+import { centsToMicros, microsToCents, microsToDollars } from "./money";
 import { runPeriodically } from "../periodic";
 // A cycle (charges.ts records its intents here), used only inside functions, never as the modules load.
 import { rechargeWaitingAccounts } from "./charges";
@@ -24,10 +26,45 @@ export const RECONCILE_AFTER_MS = 60_000;
 export const RECONCILE_GIVE_UP_MS = 23 * 60 * 60_000;
 export const RECONCILE_EVERY_MS = 60_000;
 
-/** Records a charge about to be made; a key already recorded (a double submit) is the same intent. */
-export async function recordIntent(deps: Deps, intent: { orgId: number; kind: IntentKind; amountMicros: number; key: string }): Promise<void> {
-  const now = deps.now();
-  await deps.db
+/** Why an add-funds was refused while an earlier one's outcome is not known yet. */
+export function earlierPaymentMessage(amountMicros: number): string {
+  return `An earlier payment of ${exactDollars(microsToDollars(amountMicros))} is still being confirmed with the payment provider, so nothing was charged now. Check the balance in a few minutes before adding funds again.`;
+}
+
+/**
+ * Records a charge about to be made; a key already recorded (a double submit) is the same intent.
+ * `alone`: refused (409) while another charge of that kind for the organization is pending or charged
+ * and not yet credited. A person who tries again after "could not be reached" from a reopened dialog
+ * has a new key, and reconciliation would charge both once the provider answered (decision 0128).
+ */
+export async function recordIntent(
+  deps: Deps,
+  intent: { orgId: number; kind: IntentKind; amountMicros: number; key: string },
+  { alone = false } = {},
+): Promise<void> {
+  if (!alone) return insertIntent(deps.db, deps.now(), intent);
+  await deps.db.transaction().execute(async (trx) => {
+    // The account's row lock: two new keys at once see each other.
+    await trx
+      .updateTable("billing_accounts")
+      .set((eb) => ({ updated_at: eb.ref("updated_at") }))
+      .where("org_id", "=", intent.orgId)
+      .execute();
+    const earlier = await trx
+      .selectFrom("payment_intents")
+      .select("amount_micros")
+      .where("org_id", "=", intent.orgId)
+      .where("kind", "=", intent.kind)
+      .where("status", "in", ["pending", "succeeded"])
+      .where("idempotency_key", "!=", intent.key)
+      .executeTakeFirst();
+    if (earlier) throw new PlatformError(409, earlierPaymentMessage(Number(earlier.amount_micros)));
+    await insertIntent(trx, deps.now(), intent);
+  });
+}
+
+async function insertIntent(db: DB, now: number, intent: { orgId: number; kind: IntentKind; amountMicros: number; key: string }): Promise<void> {
+  await db
     .insertInto("payment_intents")
     .values({
       org_id: intent.orgId,

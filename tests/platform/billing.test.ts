@@ -2,6 +2,7 @@ import { AMOUNT_TOO_SMALL, RECHARGE_TOO_SMALL, THRESHOLD_NEGATIVE } from "@contr
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { canSpend, setPaymentMode } from "../../platform/billing/accounts";
 import { rechargesFinished, recordUsage } from "../../platform/billing/charges";
+import { creditPayment } from "../../platform/billing/ledger";
 import { FakeStripe, TEST_CARDS } from "../fakes/stripe";
 import type { Harness, Session } from "./harness";
 import { createHarness } from "./harness";
@@ -392,7 +393,10 @@ describe("balance and ledger", () => {
     const writes: Promise<unknown>[] = [];
     for (let i = 0; i < 100; i++) {
       writes.push(recordUsage(h.deps, { orgId: admin.orgId, model: "gpt", rateCardId: "rc", costMicros: 1234 + i, description: `usage ${i}` }));
-      writes.push(admin.call("POST", "/billing/add-funds", { amount: 10 + (i % 3) }));
+      // Payments credited as their webhooks and reconciliation credit them (an organization's add-funds run one at a time).
+      writes.push(
+        creditPayment(h.deps, { orgId: admin.orgId, paymentIntentId: `pi_concurrent_${i}`, amountMicros: (10 + (i % 3)) * 1e6, description: "Added funds" }),
+      );
     }
     await Promise.all(writes);
     const rows = await h.deps.db

@@ -3,7 +3,7 @@ import { AMOUNT_DECIMALS, AMOUNT_NOT_A_NUMBER, decimalsMessage, notANumberMessag
 import { CREDIT_NOT_POSITIVE, CREDIT_TOO_LARGE, REASON_REQUIRED, REASON_TOO_LONG } from "@contract/system";
 import { RECHARGE_CLAIM_MS, rechargesFinished, rechargeWaitingAccounts, recordUsage } from "../../platform/billing/charges";
 import { grantCredit } from "../../platform/billing/credits";
-import { rechargeKey, reconcilePayments, RECONCILE_AFTER_MS, startPaymentReconciler } from "../../platform/billing/payment-intents";
+import { earlierPaymentMessage, rechargeKey, reconcilePayments, RECONCILE_AFTER_MS, startPaymentReconciler } from "../../platform/billing/payment-intents";
 import { paymentProvider } from "../../platform/providers/stripe";
 import { FakeStripe, TEST_CARDS, UNREACHABLE_TWICE_CENTS } from "../fakes/stripe";
 import type { Harness, Session } from "./harness";
@@ -347,6 +347,31 @@ describe("an automatic recharge", () => {
     await rechargesFinished(h.deps);
     expect(await balanceMicros(admin.orgId)).toBe(25_000_000);
     expect((await ledgerOf(admin.orgId)).filter((r) => r.description === "Auto-recharge")).toHaveLength(1);
+  });
+});
+
+describe("adding funds while an earlier charge's outcome is unknown", () => {
+  it("refuses a new charge (another key: a reopened dialog) until the earlier one is confirmed; the same key goes on", async () => {
+    await platform();
+    const admin = await h.admin();
+    await addCard(admin);
+    const add = (amount: number, key: string) => admin.call("POST", "/billing/add-funds", { amount, idempotencyKey: `nonce-${key}` });
+    // The connection drops on this charge and on the client's retry: its outcome is unknown.
+    expect((await add(UNREACHABLE_TWICE_CENTS / 100, "first")).status).toBe(502);
+
+    const other = await add(10, "second");
+    expect(other.status).toBe(409);
+    expect((await other.json()).error).toBe(earlierPaymentMessage(UNREACHABLE_TWICE_CENTS * 10_000));
+    expect(earlierPaymentMessage(UNREACHABLE_TWICE_CENTS * 10_000)).toBe(
+      "An earlier payment of $13.13 is still being confirmed with the payment provider, so nothing was charged now. Check the balance in a few minutes before adding funds again.",
+    );
+    expect((await intentsOf(admin.orgId)).map((i) => i.amount_micros)).toEqual([UNREACHABLE_TWICE_CENTS * 10_000]);
+
+    // The same key is the same charge: it goes through, once; then a new one may be made.
+    expect((await add(UNREACHABLE_TWICE_CENTS / 100, "first")).status).toBe(200);
+    expect((await add(10, "second")).status).toBe(200);
+    expect(await balanceMicros(admin.orgId)).toBe(UNREACHABLE_TWICE_CENTS * 10_000 + 10_000_000);
+    expect((await ledgerOf(admin.orgId)).map((r) => r.description)).toEqual(["Added funds", "Added funds"]);
   });
 });
 
