@@ -7,7 +7,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { AddFundsForm } from "~/features/billing/AddFundsForm";
 import { AutoPaymentForm } from "~/features/billing/AutoPaymentForm";
-import { BalanceCard } from "~/features/billing/BalanceCard";
+import { BalanceCard, TURN_OFF_FORM } from "~/features/billing/BalanceCard";
 import { LedgerExport } from "~/features/billing/LedgerExport";
 import { LedgerTable } from "~/features/billing/LedgerTable";
 import type { LedgerPage } from "~/features/billing/ledger-page";
@@ -89,6 +89,8 @@ export type BillingActionResult = {
    * refused action does not load the page's data again).
    */
   nextNonce?: string;
+  /** Set when the balance card's "Turn off auto-reload" sent it: its refusal shows there, not in the closed dialog. */
+  from?: typeof TURN_OFF_FORM.value;
 };
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -116,12 +118,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
 
   if (intent === "auto-payment") {
+    const from = formData.get(TURN_OFF_FORM.name) === TURN_OFF_FORM.value ? TURN_OFF_FORM.value : undefined;
     const submission = parseWithZod(formData, { schema: autoPaymentForm });
-    if (submission.status !== "success") return data<BillingActionResult>({ intent, result: submission.reply() }, 400);
+    if (submission.status !== "success") return data<BillingActionResult>({ intent, from, result: submission.reply() }, 400);
     const result = await billing.saveAutoPayment(submission.value);
     if (!result.ok)
       return data<BillingActionResult>(
-        { intent, result: submission.reply({ formErrors: [result.error || BILLING_MESSAGES.autoPaymentFailed] }) },
+        { intent, from, result: submission.reply({ formErrors: [result.error || BILLING_MESSAGES.autoPaymentFailed] }) },
         { status: 400, headers: api.headers },
       );
     return toBilling(api.headers, "success", BILLING_MESSAGES.autoPaymentOk);
@@ -145,13 +148,20 @@ export default function BillingPage() {
   const answer = useActionData<typeof action>();
   const timeZone = useTimeZone();
   const closeHref = useDialogHref(null);
+  const autoPaymentAnswer = answer?.intent === "auto-payment" ? answer : undefined;
   return (
     <div className="space-y-6">
       {!hasPaymentMethod && <NoPaymentMethodBanner />}
       {recharges?.paused && config?.paymentMode === "auto" && <RechargePausedBanner paused={recharges.paused} timeZone={timeZone} />}
       <div className="grid gap-6 md:grid-cols-2">
         <PaymentMethodCard hasPaymentMethod={hasPaymentMethod} card={card} />
-        <BalanceCard balance={balance} config={config} hasPaymentMethod={hasPaymentMethod} rechargesPerDay={recharges?.rechargesPerDay ?? null} />
+        <BalanceCard
+          balance={balance}
+          config={config}
+          hasPaymentMethod={hasPaymentMethod}
+          rechargesPerDay={recharges?.rechargesPerDay ?? null}
+          turnOffResult={autoPaymentAnswer?.from ? autoPaymentAnswer.result : undefined}
+        />
       </div>
       <SpendCapForm state={spendCap} isAdmin={isAdmin} now={now} timeZone={timeZone} lastResult={answer?.intent === "spend-cap" ? answer.result : undefined} />
       <LedgerTable page={page} timeZone={timeZone} />
@@ -167,7 +177,7 @@ export default function BillingPage() {
             />
           </UrlDialog>
           <UrlDialog name="auto-payment" title="Auto-payment">
-            <AutoPaymentForm config={config} lastResult={answer?.intent === "auto-payment" ? answer.result : undefined} />
+            <AutoPaymentForm config={config} lastResult={autoPaymentAnswer?.from ? undefined : autoPaymentAnswer?.result} />
           </UrlDialog>
         </>
       )}

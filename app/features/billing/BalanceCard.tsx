@@ -1,7 +1,9 @@
+import type { SubmissionResult } from "@conform-to/react";
 import { Form } from "@remix-run/react";
 import { RefreshCw, Wallet } from "lucide-react";
 import { Alert } from "~/components/Alert";
 import { DialogLink } from "~/components/UrlDialog";
+import { useArrivalKey } from "~/lib/use-arrival";
 import { useIsPending } from "~/lib/use-is-pending";
 import type { BillingConfig } from "~/platform/billing";
 import { formatBalance, invoiceCreditText, sinceLastInvoice } from "./format";
@@ -25,12 +27,15 @@ export function BalanceCard({
   config,
   hasPaymentMethod,
   rechargesPerDay = null,
+  turnOffResult,
 }: {
   balance: number | null;
   config: BillingConfig | null;
   hasPaymentMethod: boolean;
   /** The daily limit of automatic recharges, when known. */
   rechargesPerDay?: number | null;
+  /** The action's answer to "Turn off auto-reload" (this card's form), when it was refused. */
+  turnOffResult?: SubmissionResult<string[]>;
 }) {
   if (config === null) return <BalanceCardWithoutConfig />;
   const invoice = config.paymentMode === "invoice";
@@ -93,6 +98,7 @@ export function BalanceCard({
                 </DialogLink>
               </div>
             </div>
+            <TurnOffRefusal result={turnOffResult} />
           </>
         )}
       </div>
@@ -116,16 +122,36 @@ function BalanceCardWithoutConfig() {
   );
 }
 
+/** The hidden field that tells the action a refusal belongs to this card's button, not to the Configure dialog. */
+export const TURN_OFF_FORM = { name: "from", value: "turn-off-auto-reload" } as const;
+
 /** Without a card the Configure dialog stays closed; turning off needs no amounts (the platform keeps them). Works without JavaScript. */
 function TurnOffAutoReload() {
   const pending = useIsPending({ intent: "auto-payment" });
   return (
-    <Form method="post">
+    <Form method="post" replace preventScrollReset>
       <input type="hidden" name="intent" value="auto-payment" />
+      <input type="hidden" name={TURN_OFF_FORM.name} value={TURN_OFF_FORM.value} />
       <PageOrganizationField />
       <button type="submit" className="btn btn-warning btn-sm" disabled={pending}>
         {pending ? "Turning off…" : "Turn off auto-reload"}
       </button>
     </Form>
+  );
+}
+
+/**
+ * A refused "Turn off auto-reload" (SPEC §8: the server's error or 'Failed to save auto-payment
+ * settings'), shown beside the button and focused on arrival, with or without JavaScript: the Configure
+ * dialog, where the auto-payment form shows its errors, is closed.
+ */
+function TurnOffRefusal({ result }: { result: SubmissionResult<string[]> | undefined }) {
+  const arrival = useArrivalKey(result);
+  const message = result?.error?.[""]?.[0];
+  if (!message) return null;
+  return (
+    <Alert key={arrival} kind="error" focus>
+      <span>{message}</span>
+    </Alert>
   );
 }

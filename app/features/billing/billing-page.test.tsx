@@ -19,7 +19,7 @@ vi.mock("@remix-run/react", async () => {
 });
 
 const { createStaticHandler, createStaticRouter, StaticRouterProvider } = await import("react-router-dom/server");
-const { loader, default: BillingPage } = await import("~/routes/_org.billing");
+const { action, loader, default: BillingPage } = await import("~/routes/_org.billing");
 
 beforeAll(() => {
   process.env.SESSION_SECRET ??= "test-secret-test-secret-test-secret";
@@ -70,6 +70,11 @@ async function load(platform: ReturnType<typeof fakePlatform>, url = "/billing")
     data: unknown;
   };
   return answer.data;
+}
+
+async function post(platform: ReturnType<typeof fakePlatform>, fields: Record<string, string>, url = "/billing") {
+  const request = new Request(`http://console.test${url}`, { method: "POST", body: new URLSearchParams(fields) });
+  return (await action({ request, context: platform.context, params: {} })) as unknown as { data: unknown; init: { status?: number } | null };
 }
 
 async function render(url = "/billing") {
@@ -123,5 +128,56 @@ describe("a billing configuration that could not be loaded", () => {
     expect(shown).toContain("Since Last Invoice");
     expect(shown).toContain("$123.45");
     expect(shown).not.toContain("Failed to load billing configuration.");
+  });
+});
+
+describe("a refused 'Turn off auto-reload' (auto-reload on, no card: Paused)", () => {
+  const PAUSED = {
+    "GET /auth/session": { body: { ...SESSION, activeOrganization: { ...SESSION.activeOrganization, hasPaymentMethod: false } } },
+    "GET /billing/config": { body: { paymentMode: "auto", autoPaymentConfig: { thresholdAmount: 20, rechargeAmount: 10 } } },
+    "GET /billing/payment-method": { body: { paymentMethod: null } },
+  };
+  /** What the balance card's button sends: its own form, no amounts. */
+  async function turnOffAnswer(refusal: Answer) {
+    const platform = fakePlatform({ ...PAUSED, "POST /billing/auto-payment-config": refusal });
+    page.loader = await load(platform);
+    const html = await render();
+    const form = /<form[^>]*>(?:(?!<\/form>).)*Turn off auto-reload(?:(?!<\/form>).)*<\/form>/s.exec(html)?.[0] ?? "";
+    const fields = Object.fromEntries([...form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1]!, m[2]!]));
+    expect(fields.intent).toBe("auto-payment");
+    const answer = await post(platform, fields);
+    expect(answer.init?.status).toBe(400);
+    page.action = answer.data;
+    return render();
+  }
+
+  it("shows the server's error in the balance card, focused, on the page answered without JavaScript", async () => {
+    const html = await turnOffAnswer({ status: 409, body: { error: "This organization is billed by invoice: auto-payment is not available" } });
+    const card = /<section[^>]*aria-labelledby="balance-title".*?<\/section>/s.exec(html)?.[0] ?? "";
+    expect(card).toMatch(/role="alert"[^>]*tabindex="-1"[^>]*autofocus=""/i);
+    expect(text(card)).toContain("This organization is billed by invoice: auto-payment is not available");
+    expect(text(card)).toContain("Turn off auto-reload");
+  });
+
+  it("says 'Failed to save auto-payment settings' when the server gives no error text", async () => {
+    const html = await turnOffAnswer({ status: 500, body: "" });
+    const card = /<section[^>]*aria-labelledby="balance-title".*?<\/section>/s.exec(html)?.[0] ?? "";
+    expect(text(card)).toContain("Failed to save auto-payment settings");
+  });
+
+  it("leaves the Configure dialog's refusals in the dialog", async () => {
+    const platform = fakePlatform({
+      "GET /billing/config": { body: { paymentMode: "auto", autoPaymentConfig: { thresholdAmount: 20, rechargeAmount: 10 } } },
+      "POST /billing/auto-payment-config": { status: 400, body: { error: "No payment method on file. Add a payment method first." } },
+    });
+    page.loader = await load(platform);
+    page.action = (
+      await post(platform, { intent: "auto-payment", enabled: "on", thresholdAmount: "20", rechargeAmount: "10" }, "/billing?dialog=auto-payment")
+    ).data;
+    const html = await render("/billing?dialog=auto-payment");
+    const card = /<section[^>]*aria-labelledby="balance-title".*?<\/section>/s.exec(html)?.[0] ?? "";
+    expect(text(card)).not.toContain("No payment method on file.");
+    const dialog = /<div class="modal modal-open".*$/s.exec(html)?.[0] ?? "";
+    expect(text(dialog)).toContain("No payment method on file. Add a payment method first.");
   });
 });
