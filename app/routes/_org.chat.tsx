@@ -29,6 +29,9 @@ export const handle: RouteHandle = { title: "Chat" };
 /** SPEC §5 and §9: the chat input grows up to 4 rows. */
 const MAX_INPUT_ROWS = 4;
 
+/** How near the bottom of the message list (px) still counts as at the bottom, following a streaming reply. */
+const FOLLOW_SLACK_PX = 48;
+
 /** Shown while a send has had no first token for `WAIT_NOTICE_MS` (SPEC has no text for it). */
 const WAITING_NOTICE = "Waiting for the model… It has not started to answer yet. Stop ends the wait.";
 
@@ -115,7 +118,9 @@ export default function ChatPage() {
   const [announcement, setAnnouncement] = useState("");
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const pickerRef = useRef<HTMLButtonElement>(null);
-  const listEnd = useRef<HTMLDivElement>(null);
+  const list = useRef<HTMLDivElement>(null);
+  /** The user is at (or near) the bottom of the list: a streaming reply is followed only then. */
+  const following = useRef(true);
   /** The message the user typed last, taken back into the box if its model turns out removed. */
   const lastTyped = useRef<string | null>(null);
 
@@ -151,9 +156,16 @@ export default function ChatPage() {
     pickerRef.current?.focus();
   }, [removed, revalidate]);
 
+  // Follow the list's growth (a streaming reply) only while the user is at its bottom, scrolling the
+  // list itself: scrolling up to read stays put, and the page never scrolls.
   useEffect(() => {
-    listEnd.current?.scrollIntoView?.({ block: "end" });
+    const el = list.current;
+    if (el && following.current) el.scrollTop = el.scrollHeight;
   }, [messages]);
+  const onListScroll = () => {
+    const el = list.current;
+    if (el) following.current = el.scrollHeight - el.scrollTop - el.clientHeight <= FOLLOW_SLACK_PX;
+  };
 
   // Esc stops a reply (unless a dialog is open: Esc closes it first).
   const { busy, stop } = chat;
@@ -169,6 +181,7 @@ export default function ChatPage() {
 
   const send = (history: ChatMessage[]) => {
     if (!model) return;
+    following.current = true; // a message sent brings the list to its end, to show the reply coming
     setMessages(history);
     void chat.run(history, model);
     inputRef.current?.focus();
@@ -237,7 +250,7 @@ export default function ChatPage() {
         <div className="alert alert-warning m-4">Chat streams replies in the page: turn on JavaScript to use it.</div>
       </noscript>
 
-      <div className="flex-1 overflow-y-auto p-4">
+      <div ref={list} onScroll={onListScroll} className="flex-1 overflow-y-auto p-4">
         {messages.length === 0 ? (
           <div className="grid h-full place-items-center text-center text-base-content/60">
             <p>{selected ? `Send a message to start chatting with ${selected.displayName}.` : "Select a model to start chatting."}</p>
@@ -256,7 +269,6 @@ export default function ChatPage() {
             ))}
           </ol>
         )}
-        <div ref={listEnd} />
       </div>
 
       <div aria-live="polite" className="sr-only">

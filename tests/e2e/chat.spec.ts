@@ -115,6 +115,65 @@ test("Enter or Esc that ends an IME composition (Safari's keyCode 229) neither s
   }
 });
 
+/** Answers the chat's next send with this reply, whole, in the platform's stream format. */
+async function replyOnce(page: Page, content: string, finish = "stop") {
+  const chunk = (payload: unknown) => `data: ${JSON.stringify(payload)}\n\n`;
+  await page.route(
+    "**/resources/chat",
+    (route) =>
+      route.fulfill({
+        status: 200,
+        headers: { "content-type": "text/event-stream" },
+        body:
+          chunk({ choices: [{ index: 0, delta: { content }, finish_reason: null }] }) +
+          chunk({ choices: [{ index: 0, delta: {}, finish_reason: finish }] }) +
+          "data: [DONE]\n\n",
+      }),
+    { times: 1 },
+  );
+}
+
+test("a streaming reply is followed only while the list is at its bottom: scrolled up to read, it stays put, and the page never scrolls", async ({ page }) => {
+  const { fake, names, dispose } = await fakeModels(["slow", "long"]);
+  fake.slowDelayMs = 1_500;
+  const scroller = page.locator("div:has(> ol[aria-label='Messages'])");
+  const gap = () => scroller.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
+  try {
+    await page.setViewportSize({ width: 800, height: 600 });
+    await signInWithOrganization(page);
+    await page.goto(`/chat?model=${names.slow}`);
+    await replyOnce(page, Array.from({ length: 60 }, (_, i) => `Line ${i + 1}.`).join("\n\n"));
+    await input(page).fill("Fill the list");
+    await input(page).press("Enter");
+    await expect(replies(page)).toContainText("Line 60.");
+    await expect.poll(gap).toBeLessThanOrEqual(1);
+
+    await input(page).fill("Take your time");
+    await input(page).press("Enter");
+    await expect(replies(page).last()).toContainText("Hello");
+    await expect.poll(gap).toBeLessThanOrEqual(1);
+    await scroller.evaluate((el) => el.scrollTo({ top: 0 }));
+    await expect(replies(page).last()).toContainText("Hello from the fake");
+    expect(await scroller.evaluate((el) => el.scrollTop)).toBe(0);
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+    expect(await scroller.evaluate((el) => el.scrollTop)).toBe(0);
+
+    // Back at the bottom, a long reply is followed as it grows.
+    await scroller.evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
+    await picker(page).click();
+    await page.getByRole("option", { name: new RegExp(`Fake long ${names.long.slice(-6)}`) }).click();
+    await input(page).fill("Go long");
+    await input(page).press("Enter");
+    await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+    await expect(replies(page)).toHaveCount(3);
+    await expect.poll(gap).toBeLessThanOrEqual(1);
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+  } finally {
+    await dispose();
+  }
+});
+
 test("a long unbroken line (a URL) wraps inside its bubble, on a phone too", async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 740 });
   await signInWithOrganization(page);
