@@ -16,6 +16,7 @@ import { PageOrganizationField } from "~/features/auth/PageOrganizationField";
 /**
  * The organization's monthly spend cap (issue 11): what this UTC month has spent against it, and for
  * admins the form that sets it (empty: no cap). Requests that could pass it are refused with 402.
+ * When the cap could not be loaded there is only the warning: the form would start empty and remove it.
  */
 export function SpendCapForm({
   now,
@@ -85,7 +86,8 @@ function SpendCapFields({
       <p id="spend-cap-month" className="text-sm text-base-content/70">
         This month began {monthStart}.
       </p>
-      {isAdmin ? (
+      {/* No form when the cap could not be read: an empty field there would read "no cap", and Save would remove it. */}
+      {isAdmin && state ? (
         <Form method="post" className="flex flex-col gap-2" replace preventScrollReset {...getFormProps(form)}>
           <input type="hidden" name="intent" value="spend-cap" />
           <PageOrganizationField />

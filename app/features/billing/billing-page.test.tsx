@@ -181,3 +181,20 @@ describe("a refused 'Turn off auto-reload' (auto-reload on, no card: Paused)", (
     expect(text(dialog)).toContain("No payment method on file. Add a payment method first.");
   });
 });
+
+describe("a monthly spend cap that could not be loaded", () => {
+  it("offers an admin no form, so Save cannot remove the cap it did not show", async () => {
+    page.loader = await load(fakePlatform({ "GET /billing/spend-cap": FAILED }));
+    const html = await render();
+    expect(text(html)).toContain("The monthly spend cap could not be loaded.");
+    expect(html).not.toContain('value="spend-cap"');
+    expect(text(html)).not.toContain("Save cap");
+  });
+
+  it("offers the form with the cap when it loaded", async () => {
+    page.loader = await load(fakePlatform());
+    const html = await render();
+    expect(html).toContain('value="spend-cap"');
+    expect(html).toMatch(/name="monthlyCap"[^>]*value="100"|value="100"[^>]*name="monthlyCap"/);
+  });
+});
