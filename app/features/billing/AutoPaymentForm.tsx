@@ -11,7 +11,7 @@ import { PageOrganizationField } from "~/features/auth/PageOrganizationField";
 
 /** Auto-payment (conform): the amounts are checked only when enabled, next to each field (SPEC §5). */
 export function AutoPaymentForm({ config, lastResult }: { config: BillingConfig; lastResult: SubmissionResult<string[]> | undefined }) {
-  const defaults = autoPaymentDefaults(config.autoPaymentConfig);
+  const defaults = autoPaymentDefaults(config);
   const arrival = useArrivalKey(lastResult);
   const [form, fields] = useForm({
     id: "auto-payment",

@@ -198,3 +198,26 @@ describe("a monthly spend cap that could not be loaded", () => {
     expect(html).toMatch(/name="monthlyCap"[^>]*value="100"|value="100"[^>]*name="monthlyCap"/);
   });
 });
+
+describe("the auto-payment dialog's toggle", () => {
+  const toggle = (html: string) => /<input[^>]*name="enabled"[^>]*>/.exec(html)?.[0] ?? "";
+  it("starts off when the card reads Disabled (manual mode, amounts kept), with the kept amounts", async () => {
+    page.loader = await load(
+      fakePlatform({ "GET /billing/config": { body: { paymentMode: "manual", autoPaymentConfig: { thresholdAmount: 5, rechargeAmount: 15 } } } }),
+    );
+    const html = await render("/billing?dialog=auto-payment");
+    expect(text(html)).toMatch(/Auto-reload: Disabled/);
+    expect(toggle(html)).not.toContain("checked");
+    expect(html).toMatch(/name="thresholdAmount"[^>]*value="5"|value="5"[^>]*name="thresholdAmount"/);
+    expect(html).toMatch(/name="rechargeAmount"[^>]*value="15"|value="15"[^>]*name="rechargeAmount"/);
+  });
+
+  it("starts on when the card reads Enabled", async () => {
+    page.loader = await load(
+      fakePlatform({ "GET /billing/config": { body: { paymentMode: "auto", autoPaymentConfig: { thresholdAmount: 5, rechargeAmount: 15 } } } }),
+    );
+    const html = await render("/billing?dialog=auto-payment");
+    expect(text(html)).toMatch(/Auto-reload: Enabled/);
+    expect(toggle(html)).toContain("checked");
+  });
+});

@@ -93,8 +93,20 @@ describe("auto-payment rules", () => {
   });
 
   it("start at 20 and 10 without a config", () => {
-    expect(autoPaymentDefaults(null)).toEqual({ enabled: false, thresholdAmount: 20, rechargeAmount: 10 });
-    expect(autoPaymentDefaults({ thresholdAmount: 5, rechargeAmount: 50 })).toEqual({ enabled: true, thresholdAmount: 5, rechargeAmount: 50 });
+    expect(autoPaymentDefaults({ paymentMode: "manual", autoPaymentConfig: null })).toEqual({ enabled: false, thresholdAmount: 20, rechargeAmount: 10 });
+    expect(autoPaymentDefaults({ paymentMode: "auto", autoPaymentConfig: { thresholdAmount: 5, rechargeAmount: 50 } })).toEqual({
+      enabled: true,
+      thresholdAmount: 5,
+      rechargeAmount: 50,
+    });
+  });
+
+  it("start switched on only as the card reads Enabled: manual mode with kept amounts starts off, with them", () => {
+    expect(autoPaymentDefaults({ paymentMode: "manual", autoPaymentConfig: { thresholdAmount: 5, rechargeAmount: 15 } })).toEqual({
+      enabled: false,
+      thresholdAmount: 5,
+      rechargeAmount: 15,
+    });
   });
 
   it("show Enabled only in auto mode with a config", () => {

@@ -88,12 +88,16 @@ export const autoPaymentForm = z
     rechargeAmount: Number(v.rechargeAmount ?? DEFAULT_RECHARGE) || 0,
   }));
 
-/** The form's starting values: the saved config, or 20 and 10 when there is none. */
-export function autoPaymentDefaults(config: { thresholdAmount: number; rechargeAmount: number } | null) {
+/**
+ * The form's starting values: the saved amounts, or 20 and 10 when there are none. The toggle starts as
+ * the balance card reads (`autoReloadEnabled`): in manual mode the platform keeps the last amounts, and
+ * the dialog then opens switched off with them filled in, as the card says Disabled.
+ */
+export function autoPaymentDefaults(config: { paymentMode: string; autoPaymentConfig: { thresholdAmount: number; rechargeAmount: number } | null }) {
   return {
-    enabled: config !== null,
-    thresholdAmount: config?.thresholdAmount ?? DEFAULT_THRESHOLD,
-    rechargeAmount: config?.rechargeAmount ?? DEFAULT_RECHARGE,
+    enabled: autoReloadEnabled(config),
+    thresholdAmount: config.autoPaymentConfig?.thresholdAmount ?? DEFAULT_THRESHOLD,
+    rechargeAmount: config.autoPaymentConfig?.rechargeAmount ?? DEFAULT_RECHARGE,
   };
 }
 
