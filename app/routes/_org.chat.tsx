@@ -127,7 +127,8 @@ export default function ChatPage() {
   // The live region says when a reply ends, with its answer (the part that came, when stopped).
   const onEnded = useCallback((end: ReplyEnd) => {
     const answer = end.message ? splitReasoning(end.message.content, end.message.reasoning).answer.slice(0, 500) : "";
-    if (end.kind === "finished") setAnnouncement(`Reply finished: ${answer}`);
+    if (end.kind === "finished" && end.message.cutAtLimit) setAnnouncement(`Reply stopped at its length limit: ${answer}`);
+    else if (end.kind === "finished") setAnnouncement(`Reply finished: ${answer}`);
     else setAnnouncement(answer ? `Reply stopped: ${answer}` : "Reply stopped");
   }, []);
   const chat = useChatStream(setMessages, onEnded, (name) => statusOf(status, name));

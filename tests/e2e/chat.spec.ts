@@ -174,6 +174,24 @@ test("a streaming reply is followed only while the list is at its bottom: scroll
   }
 });
 
+test("a reply cut at its length limit says so under it and in the announcement", async ({ page }) => {
+  await signInWithOrganization(page);
+  await page.goto("/chat");
+  await replyOnce(page, "The first half of a long answer", "length");
+  await input(page).fill("Tell me everything");
+  await input(page).press("Enter");
+  await expect(replies(page)).toContainText("The first half of a long answer");
+  await expect(replies(page)).toContainText("The reply stopped at its length limit.");
+  await expect(announcer(page)).toHaveText("Reply stopped at its length limit: The first half of a long answer");
+
+  await replyOnce(page, "A whole answer.");
+  await input(page).fill("Short, please");
+  await input(page).press("Enter");
+  await expect(replies(page).last()).toContainText("A whole answer.");
+  await expect(replies(page).last()).not.toContainText("length limit");
+  await expect(announcer(page)).toHaveText("Reply finished: A whole answer.");
+});
+
 test("a long unbroken line (a URL) wraps inside its bubble, on a phone too", async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 740 });
   await signInWithOrganization(page);

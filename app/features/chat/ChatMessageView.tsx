@@ -4,6 +4,7 @@ import { formatDateTime } from "~/lib/datetime";
 import type { Receipt } from "~/platform/chat";
 import { Markdown } from "./Markdown";
 import type { ChatMessage } from "./messages";
+import { LENGTH_LIMIT_NOTE } from "./messages";
 import { splitReasoning } from "./reasoning";
 
 interface Props {
@@ -40,6 +41,7 @@ export function ChatMessageView({ message, timeZone, busy, onDelete, onRegenerat
             ) : streaming && !split?.thinking ? (
               <span className="loading loading-dots loading-sm" aria-label="Waiting for the reply" />
             ) : null}
+            {message.cutAtLimit && <p className="mt-2 text-xs italic text-base-content/60">{LENGTH_LIMIT_NOTE}</p>}
             {message.status === "stopped" && <p className="mt-2 text-xs italic text-base-content/60">Stopped.</p>}
             {message.status === "error" && <p className="mt-2 text-xs italic text-error">The reply broke off.</p>}
           </>

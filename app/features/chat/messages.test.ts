@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ChatMessage } from "./messages";
-import { apiError, toWire, truncateAfter } from "./messages";
+import { apiError, finishReasonOf, toWire, truncateAfter } from "./messages";
 
 const msg = (id: string, role: "user" | "assistant", content: string): ChatMessage => ({ id, role, content, reasoning: "", timestamp: 0, status: "done" });
 
@@ -38,6 +38,17 @@ describe("chat history", () => {
     const failed = [msg("1", "user", "first"), msg("2", "assistant", ""), msg("3", "user", "second"), msg("4", "user", "third")];
     expect(toWire(failed)).toEqual([{ role: "user", content: "first\n\nsecond\n\nthird" }]);
     expect(toWire([msg("1", "user", "q"), msg("2", "assistant", "A"), msg("3", "user", "r")]).map((m) => m.role)).toEqual(["user", "assistant", "user"]);
+  });
+});
+
+describe("how a streamed reply ended", () => {
+  it("reads the first choice's finish_reason, so a reply cut at its length limit is told apart", () => {
+    expect(finishReasonOf({ choices: [{ index: 0, delta: {}, finish_reason: "length" }] })).toBe("length");
+    expect(finishReasonOf({ choices: [{ index: 0, delta: {}, finish_reason: "stop" }] })).toBe("stop");
+    expect(finishReasonOf({ choices: [{ index: 0, delta: { content: "a" }, finish_reason: null }] })).toBeNull();
+    expect(finishReasonOf({ choices: [], usage: {} })).toBeNull();
+    expect(finishReasonOf({ choices: null })).toBeNull();
+    expect(finishReasonOf(null)).toBeNull();
   });
 });
 

@@ -11,6 +11,18 @@ export interface ChatMessage {
   status: "streaming" | "done" | "stopped" | "error";
   receiptId?: string;
   model?: string;
+  /** The reply ended at its length limit (finish_reason "length"): it is cut, not finished. */
+  cutAtLimit?: boolean;
+}
+
+/** Said under a reply that ended at its length limit (SPEC has no text for it). */
+export const LENGTH_LIMIT_NOTE = "The reply stopped at its length limit.";
+
+/** A stream chunk's first choice's finish_reason, when it has one. */
+export function finishReasonOf(chunk: unknown): string | null {
+  const choices = (chunk as { choices?: unknown } | null)?.choices;
+  const reason = Array.isArray(choices) ? (choices[0] as { finish_reason?: unknown } | undefined)?.finish_reason : undefined;
+  return typeof reason === "string" ? reason : null;
 }
 
 let counter = 0;

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { ChatMessage } from "./messages";
-import { apiError, messageId, toWire } from "./messages";
+import { apiError, finishReasonOf, messageId, toWire } from "./messages";
 import { pageOrganizationHeaders } from "~/features/auth/page-organization";
 import { usePageOrganizationId } from "~/features/auth/PageOrganizationField";
 import type { ModelStatus } from "~/features/models/status";
@@ -145,6 +145,7 @@ export function useChatStream(setMessages: SetMessages, onEnded: (end: ReplyEnd)
         let content = "";
         let reasoning = "";
         let done = false;
+        let cutAtLimit = false;
         // The error event a stream may end with (a revoked token, a model that broke off): its message is the server's.
         let failure: string | null = null;
         while (!done) {
@@ -161,6 +162,7 @@ export function useChatStream(setMessages: SetMessages, onEnded: (end: ReplyEnd)
               if (typeof error.message === "string") failure = error.message;
               continue;
             }
+            if (finishReasonOf(event.chunk) === "length") cutAtLimit = true;
             const delta = deltaOf(event.chunk);
             content += delta.content;
             reasoning += delta.reasoning;
@@ -171,7 +173,7 @@ export function useChatStream(setMessages: SetMessages, onEnded: (end: ReplyEnd)
         }
         if (done) {
           reader.cancel().catch(() => {});
-          update({ status: "done" });
+          update(cutAtLimit ? { status: "done", cutAtLimit } : { status: "done" });
           ended.current({ kind: "finished", message: assistant });
         } else {
           update({ status: "error" });
