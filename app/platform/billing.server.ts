@@ -1,5 +1,6 @@
 import { queryString } from "~/lib/query-string";
-import type { AutoPayment, LedgerQuery } from "@contract/billing";
+import type { z } from "zod";
+import type { autoPaymentSchema, LedgerQuery } from "@contract/billing";
 import { confirmedSetupSchema, rechargeStatusSchema } from "@contract/billing";
 import { BILLING_MESSAGES } from "~/features/billing/messages";
 import type { PlatformClient } from "./client.server";
@@ -31,7 +32,8 @@ export function billingApi(api: PlatformClient) {
     addFunds: (amount: number, idempotencyKey?: string) =>
       api.call("POST", "/billing/add-funds", addFundsResultSchema, "Adding funds failed", { amount, idempotencyKey }),
     recharges: () => api.call("GET", "/billing/recharges", rechargeStatusSchema, "Failed to load the automatic recharge status."),
-    saveAutoPayment: (input: AutoPayment) =>
+    /** Amounts may be left out when switching off: the platform's schema defaults them and keeps what it has. */
+    saveAutoPayment: (input: z.input<typeof autoPaymentSchema>) =>
       api.call("POST", "/billing/auto-payment-config", billingConfigSchema, "Failed to save auto-payment settings", input),
   };
 }

@@ -221,3 +221,19 @@ describe("the auto-payment dialog's toggle", () => {
     expect(toggle(html)).toContain("checked");
   });
 });
+
+describe("switching auto-payment off in the dialog", () => {
+  it("sends the platform no amounts, so amounts left in the fields (10.001) cannot refuse it", async () => {
+    const platform = fakePlatform({
+      "GET /billing/config": { body: { paymentMode: "auto", autoPaymentConfig: { thresholdAmount: 20, rechargeAmount: 10 } } },
+      "POST /billing/auto-payment-config": { body: { paymentMode: "manual", autoPaymentConfig: { thresholdAmount: 20, rechargeAmount: 10 } } },
+    });
+    const answer = (await post(
+      platform,
+      { intent: "auto-payment", thresholdAmount: "10.001", rechargeAmount: "5" },
+      "/billing?dialog=auto-payment",
+    )) as unknown as Response;
+    expect(answer.status).toBe(302);
+    expect(platform.calls.filter((call) => call.method === "POST").map((call) => call.body)).toEqual([{ enabled: false }]);
+  });
+});

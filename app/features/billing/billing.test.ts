@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseWithZod } from "@conform-to/zod";
+import { autoPaymentSchema } from "@contract/billing";
 import { cardSubject, describeCard, formatBalance, formatChange, formatLedgerTime } from "./format";
 import { ledgerCursor, ledgerPage } from "./ledger-page";
 import {
@@ -150,7 +151,13 @@ describe("the billing forms as the server parses them", () => {
     const ok = parseWithZod(form({ intent: "auto-payment", enabled: "on", thresholdAmount: "15", rechargeAmount: "30" }), { schema: autoPaymentForm });
     expect(ok.status === "success" && ok.value).toEqual({ enabled: true, thresholdAmount: 15, rechargeAmount: 30 });
     const off = parseWithZod(form({ intent: "auto-payment", thresholdAmount: "-1", rechargeAmount: "" }), { schema: autoPaymentForm });
-    expect(off.status === "success" && off.value).toEqual({ enabled: false, thresholdAmount: -1, rechargeAmount: 0 });
+    expect(off.status === "success" && off.value).toEqual({ enabled: false });
+  });
+
+  it("auto-payment switched off sends no amounts, so the platform cannot refuse it for amounts it ignores", () => {
+    const off = parseWithZod(form({ intent: "auto-payment", thresholdAmount: "10.001", rechargeAmount: "5" }), { schema: autoPaymentForm });
+    expect(off.status === "success" && off.value).toEqual({ enabled: false });
+    expect(off.status === "success" && autoPaymentSchema.safeParse(off.value).success).toBe(true);
   });
 });
 

@@ -29,11 +29,12 @@ export function addFundsError(raw: unknown): string | null {
   return amountError(toNumber(raw));
 }
 
-export interface AutoPaymentInput {
-  enabled: boolean;
-  thresholdAmount: number;
-  rechargeAmount: number;
-}
+/**
+ * What the form sends the platform: the amounts only when enabling. Switched off, the platform keeps the
+ * amounts it has (its schema defaults absent ones and ignores them), so amounts the form did not check
+ * (10.001, -1) cannot refuse turning auto-payment off.
+ */
+export type AutoPaymentInput = { enabled: true; thresholdAmount: number; rechargeAmount: number } | { enabled: false };
 
 export type AutoPaymentErrors = Partial<Record<"thresholdAmount" | "rechargeAmount", string>>;
 
@@ -82,11 +83,15 @@ export const autoPaymentForm = z
     ))
       ctx.addIssue({ code: z.ZodIssueCode.custom, path: [field], message });
   })
-  .transform((v): AutoPaymentInput => ({
-    enabled: v.enabled,
-    thresholdAmount: Number(v.thresholdAmount ?? DEFAULT_THRESHOLD) || 0,
-    rechargeAmount: Number(v.rechargeAmount ?? DEFAULT_RECHARGE) || 0,
-  }));
+  .transform((v): AutoPaymentInput =>
+    v.enabled
+      ? {
+          enabled: true,
+          thresholdAmount: Number(v.thresholdAmount ?? DEFAULT_THRESHOLD) || 0,
+          rechargeAmount: Number(v.rechargeAmount ?? DEFAULT_RECHARGE) || 0,
+        }
+      : { enabled: false },
+  );
 
 /**
  * The form's starting values: the saved amounts, or 20 and 10 when there are none. The toggle starts as
