@@ -57,8 +57,17 @@ export function platformClient(request: Request, context: AppLoadContext) {
       return { ok: false, status: 502, error: fallback };
     }
     if (!response.ok) return { ok: false, status: response.status, ...(await errorBody(response, fallback)) };
-    const text = await response.text();
-    const parsed = schema.safeParse(text ? JSON.parse(text) : null);
+    // A body that breaks off (the platform restarting mid-answer) or is not JSON (a load balancer's page
+    // with a 200) is an unexpected answer like a wrong shape: the caller's fallback text, not an error page.
+    let answered: unknown;
+    try {
+      const text = await response.text();
+      answered = text ? JSON.parse(text) : null;
+    } catch (cause) {
+      console.error(`Platform ${method} ${path} answered a body that could not be read:`, cause instanceof Error ? cause.message : cause);
+      return { ok: false, status: 502, error: fallback };
+    }
+    const parsed = schema.safeParse(answered);
     if (!parsed.success) {
       console.error(`Platform ${method} ${path} answered an unexpected body:`, parsed.error.issues[0]);
       return { ok: false, status: 502, error: fallback };

@@ -1,5 +1,6 @@
-import { describe, expect, it } from "vitest";
-import { errorText } from "./client.server";
+import type { AppLoadContext } from "@remix-run/node";
+import { describe, expect, it, vi } from "vitest";
+import { errorText, platformClient } from "./client.server";
 
 describe("errorText: what the console shows for a failed call (SPEC §8, DESIGN §3)", () => {
   it("shows the contract's error field", async () => {
@@ -15,5 +16,34 @@ describe("errorText: what the console shows for a failed call (SPEC §8, DESIGN 
     expect(await errorText(new Response("<html>error</html>", { status: 500 }), "Failed to create organization")).toBe("Failed to create organization");
     expect(await errorText(new Response("", { status: 500 }), "Failed to join organization")).toBe("Failed to join organization");
     expect(await errorText(Response.json({ nope: 1 }, { status: 500 }), "Failed to join organization")).toBe("Failed to join organization");
+  });
+});
+
+describe("an answer that cannot be read", () => {
+  const contextAnswering = (answer: () => Response) => ({ platformFetch: async () => answer(), clientAddress: "127.0.0.1" }) as unknown as AppLoadContext;
+  const request = new Request("http://console.test/team");
+
+  it("is the call's fallback (502): a 200 that is a page of HTML, or a body that breaks off", async () => {
+    const quiet = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const page = platformClient(
+        request,
+        contextAnswering(() => new Response("<html>Maintenance</html>", { headers: { "content-type": "text/html" } })),
+      );
+      expect(await page.session()).toEqual({ ok: false, status: 502, error: "Failed to load session" });
+      const broken = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode('{"valid":'));
+          controller.error(new Error("other side closed"));
+        },
+      });
+      const cut = platformClient(
+        request,
+        contextAnswering(() => new Response(broken, { headers: { "content-type": "application/json" } })),
+      );
+      expect(await cut.organizationConfig()).toEqual({ ok: false, status: 502, error: "Failed to load organization config" });
+    } finally {
+      quiet.mockRestore();
+    }
   });
 });
