@@ -16,7 +16,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (session.activeRole !== "admin") return new Response("Only admins can export the audit log", { status: 403, headers: { "Content-Type": "text/plain" } });
   const system = session.activeOrganization.id === SYSTEM_ORG_ID;
   const query = platformQuery(filtersFrom(new URL(request.url).searchParams), viewerTimeZone(request), { paged: false, system });
-  const response = await auditApi(api).export(system ? "all" : "organization", query, request.signal);
+  let response: Response;
+  try {
+    response = await auditApi(api).export(system ? "all" : "organization", query, request.signal);
+  } catch (error) {
+    // An external platform that went away or did not answer in time (PLATFORM_URL): the same plain
+    // answer as a refusal, as the other exports give, not an error page.
+    if (!request.signal.aborted) console.error("Audit export failed:", error instanceof Error ? error.message : error);
+    return new Response(AUDIT_LOAD_ERROR, { status: 502, headers: { "Content-Type": "text/plain" } });
+  }
   if (!response.ok) return new Response(await errorText(response, AUDIT_LOAD_ERROR), { status: response.status, headers: { "Content-Type": "text/plain" } });
   const headers = new Headers();
   for (const name of ["Content-Type", "Content-Disposition", "Cache-Control"]) {
