@@ -130,8 +130,24 @@ describe("a platform that can't be reached or does not answer", () => {
     }
   });
 
+  it("logs nothing when the client gave up first: the platform is not at fault", async () => {
+    if (!stalled.listening) await new Promise<void>((resolve) => stalled.listen(0, "127.0.0.1", resolve));
+    const errors: unknown[] = [];
+    const spy = vi.spyOn(console, "error").mockImplementation((...args) => void errors.push(args.join(" ")));
+    try {
+      const proxy = platformProxy(`http://127.0.0.1:${(stalled.address() as AddressInfo).port}`);
+      const client = new AbortController();
+      const answer = proxy(new Request("http://console.test/openai/v1/chat/completions", { method: "POST", body: "{}", signal: client.signal }), browser);
+      setTimeout(() => client.abort(), 100);
+      expect((await answer).status).toBe(499);
+      expect(errors).toEqual([]);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
   it("gives up on a platform that does not answer in time: 504", async () => {
-    await new Promise<void>((resolve) => stalled.listen(0, "127.0.0.1", resolve));
+    if (!stalled.listening) await new Promise<void>((resolve) => stalled.listen(0, "127.0.0.1", resolve));
     const spy = vi.spyOn(console, "error").mockImplementation(() => {});
     try {
       const proxy = platformProxy(`http://127.0.0.1:${(stalled.address() as AddressInfo).port}`, { readMs: 200, writeMs: 200, completionMs: 200 });

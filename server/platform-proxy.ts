@@ -64,6 +64,8 @@ export function platformProxy(base: string, timeouts: ForwardTimeouts = FORWARD_
     } catch (error) {
       // The console's own calls get the error: their callers' fallbacks say what failed (SPEC's texts).
       if (!incoming) throw error;
+      // The client left first (a Stop, an SDK's timeout): nobody reads an answer, and the platform is not at fault.
+      if (c.req.raw.signal.aborted) return new Response(null, { status: 499 });
       console.error(
         `Platform at PLATFORM_URL did not answer ${c.req.method} ${url.pathname} (request ${requestId ?? "-"}): ${error instanceof Error ? error.message : String(error)}`,
       );
