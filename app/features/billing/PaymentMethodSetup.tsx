@@ -17,7 +17,7 @@ function callSetup(body: object, organizationId: number | undefined): Promise<Re
 }
 
 /** Asks the console for a SetupIntent's client secret, mapping each failure to SPEC §8's text. */
-async function requestClientSecret(organizationId: number | undefined): Promise<{ clientSecret: string } | { error: string }> {
+export async function requestClientSecret(organizationId: number | undefined): Promise<{ clientSecret: string } | { error: string }> {
   try {
     const response = await callSetup({ intent: "start" }, organizationId);
     // Another organization was made active in another tab: say so rather than set up its card.
