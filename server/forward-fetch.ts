@@ -37,14 +37,15 @@ export function isTimeout(error: unknown): boolean {
  * host allow-list, OAuth callback URLs and cookie flags are the console's, decision 0083). It follows
  * no redirect: a redirect is the browser's to follow. It asks for no compression, and decodes none.
  */
-export async function forwardFetch(forwarded: Request, timeouts: ForwardTimeouts = FORWARD_TIMEOUTS): Promise<Response> {
+export async function forwardFetch(forwarded: Request, timeouts: ForwardTimeouts = FORWARD_TIMEOUTS, stop?: AbortSignal): Promise<Response> {
   const headers: Record<string, string> = {};
   forwarded.headers.forEach((value, name) => (headers[name] = value));
   const reply = await request(forwarded.url, {
     method: forwarded.method as Dispatcher.HttpMethod,
     headers,
     body: forwarded.body ? Readable.fromWeb(forwarded.body as NodeReadableStream) : null,
-    signal: forwarded.signal,
+    // `stop` gives up waiting for the answer (a shutdown's deadline); once it has begun, the client's own signal alone.
+    signal: stop ? AbortSignal.any([forwarded.signal, stop]) : forwarded.signal,
     dispatcher: platformAgent,
     headersTimeout: headersTimeout(forwarded.method, forwarded.url, timeouts),
   });

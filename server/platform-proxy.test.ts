@@ -146,6 +146,26 @@ describe("a platform that can't be reached or does not answer", () => {
     }
   });
 
+  it("answers 503 server_shutting_down (Retry-After: 1) to requests still waiting for the platform at a shutdown's deadline", async () => {
+    if (!stalled.listening) await new Promise<void>((resolve) => stalled.listen(0, "127.0.0.1", resolve));
+    const proxy = platformProxy(`http://127.0.0.1:${(stalled.address() as AddressInfo).port}`);
+    const completion = proxy(new Request("http://console.test/openai/v1/chat/completions", { method: "POST", body: "{}" }), browser);
+    const page = proxy(new Request("http://console.test/api/v1/organizations/members"), browser);
+    const own = proxy(new Request("http://console.test/api/v1/auth/session"));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    proxy.stopRequests();
+    const [openai, api] = await Promise.all([completion, page]);
+    const message = "The server is shutting down: the request was stopped. Try again.";
+    expect([openai.status, openai.headers.get("retry-after"), await openai.json()]).toEqual([
+      503,
+      "1",
+      { error: { message, type: "server_error", param: null, code: "server_shutting_down" } },
+    ]);
+    expect([api.status, await api.json()]).toEqual([503, { error: message }]);
+    // The console's own calls get the failure, for their own messages.
+    await expect(own).rejects.toThrow();
+  });
+
   it("gives up on a platform that does not answer in time: 504", async () => {
     if (!stalled.listening) await new Promise<void>((resolve) => stalled.listen(0, "127.0.0.1", resolve));
     const spy = vi.spyOn(console, "error").mockImplementation(() => {});

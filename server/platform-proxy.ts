@@ -48,7 +48,25 @@ function unreachable(path: string, timedOut: boolean): Response {
  * The console in front of an external platform (PLATFORM_URL, DESIGN §1): every /api/v1 and /openai/v1
  * request, and the console's own platform calls, are forwarded there.
  */
-export function platformProxy(base: string, timeouts: ForwardTimeouts = FORWARD_TIMEOUTS): (request: Request, bindings?: unknown) => Promise<Response> {
+const SHUTTING_DOWN = "The server is shutting down: the request was stopped. Try again.";
+
+/** A request given up at the shutdown's deadline: 503 with Retry-After, as the embedded platform answers it. */
+function shuttingDown(path: string): Response {
+  const headers = { "retry-after": "1", ...(path.startsWith("/openai/") ? { "access-control-allow-origin": "*" } : {}) };
+  if (path.startsWith("/openai/") || path.endsWith("/chat/completions")) {
+    return Response.json({ error: { message: SHUTTING_DOWN, type: "server_error", param: null, code: "server_shutting_down" } }, { status: 503, headers });
+  }
+  return Response.json({ error: SHUTTING_DOWN }, { status: 503, headers });
+}
+
+export type PlatformProxy = ((request: Request, bindings?: unknown) => Promise<Response>) & {
+  /** At a shutdown's deadline: requests still waiting for the platform's answer give up with 503 (streams are the tracker's). */
+  stopRequests: () => void;
+};
+
+export function platformProxy(base: string, timeouts: ForwardTimeouts = FORWARD_TIMEOUTS): PlatformProxy {
+  // Requests whose answer has not begun: a shutdown's deadline stops these, not a stream already flowing.
+  const waiting = new Set<AbortController>();
   const forward = new Hono().all("*", async (c) => {
     const url = new URL(c.req.url);
     const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
@@ -59,9 +77,16 @@ export function platformProxy(base: string, timeouts: ForwardTimeouts = FORWARD_
     // The id this process logs the request under (server/request-id.ts), so both logs name it alike.
     const requestId = incoming?.headers?.["x-request-id"];
     if (typeof requestId === "string") headers["x-request-id"] = requestId;
+    const stop = new AbortController();
+    waiting.add(stop);
     try {
-      return await proxy(`${base}${url.pathname}${url.search}`, { ...c.req, headers, customFetch: (forwarded) => forwardFetch(forwarded, timeouts) });
+      return await proxy(`${base}${url.pathname}${url.search}`, {
+        ...c.req,
+        headers,
+        customFetch: (forwarded) => forwardFetch(forwarded, timeouts, stop.signal),
+      });
     } catch (error) {
+      if (stop.signal.aborted && incoming) return shuttingDown(url.pathname);
       // The console's own calls get the error: their callers' fallbacks say what failed (SPEC's texts).
       if (!incoming) throw error;
       // The client left first (a Stop, an SDK's timeout): nobody reads an answer, and the platform is not at fault.
@@ -70,11 +95,17 @@ export function platformProxy(base: string, timeouts: ForwardTimeouts = FORWARD_
         `Platform at PLATFORM_URL did not answer ${c.req.method} ${url.pathname} (request ${requestId ?? "-"}): ${error instanceof Error ? error.message : String(error)}`,
       );
       return unreachable(url.pathname, isTimeout(error));
+    } finally {
+      waiting.delete(stop);
     }
   });
   // Hono would answer a bare 500; the console's own calls get the failure itself (above).
   forward.onError((error) => {
     throw error;
   });
-  return async (request, bindings) => forward.fetch(request, bindings);
+  return Object.assign(async (request: Request, bindings?: unknown) => forward.fetch(request, bindings), {
+    stopRequests: () => {
+      for (const stop of waiting) stop.abort("The server is shutting down");
+    },
+  });
 }

@@ -37,10 +37,11 @@ export interface MountedPlatform {
 export async function startPlatform(env: Env): Promise<MountedPlatform> {
   if (env.PLATFORM_URL) {
     const base = env.PLATFORM_URL.replace(/\/$/, "");
+    const proxy = platformProxy(base);
     return {
-      fetch: platformProxy(base),
+      fetch: proxy,
       ready: platformReady(base, env.platform.appOrigin ?? `http://localhost:${env.PORT}`),
-      stopRequests: () => {},
+      stopRequests: proxy.stopRequests,
       close: async () => {},
     };
   }
