@@ -134,6 +134,25 @@ describe("configuration", () => {
     expect(loadEnv({ ...base, ...stripe, STRIPE_API_PORT: "12111" }).platform.stripe?.port).toBe(12111);
   });
 
+  it("refuses a PLATFORM_URL with a query or fragment, or that is this console's own address", () => {
+    const base = { DATABASE_PATH: ":memory:", SESSION_SECRET: "s".repeat(32) };
+    expect(() => loadEnv({ ...base, PLATFORM_URL: "https://platform.example/?region=eu" })).toThrow(
+      new ConfigurationError('Invalid configuration: PLATFORM_URL: must not have a query or fragment (got "https://platform.example/?region=eu")'),
+    );
+    for (const [PLATFORM_URL, more] of [
+      ["http://localhost:3000", {}],
+      ["http://127.0.0.1:8080/", { PORT: "8080" }],
+      ["https://console.example", { APP_ORIGIN: "https://console.example" }],
+    ] as const) {
+      expect(() => loadEnv({ ...base, ...more, PLATFORM_URL }), PLATFORM_URL).toThrow(
+        new ConfigurationError(
+          `Invalid configuration: PLATFORM_URL: is this console's own address (got ${JSON.stringify(PLATFORM_URL)}): give the external platform's`,
+        ),
+      );
+    }
+    expect(loadEnv({ ...base, PLATFORM_URL: "http://127.0.0.1:3001" }).PLATFORM_URL).toBe("http://127.0.0.1:3001");
+  });
+
   it("generates and keeps a session secret when none is given", () => {
     const dir = path.join(os.tmpdir(), `env-secret-${process.pid}-${Date.now()}`);
     const first = loadEnv({ DATABASE_PATH: path.join(dir, "db.sqlite") }).sessionSecret;

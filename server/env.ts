@@ -223,6 +223,17 @@ function combinationProblems(source: Record<string, string | undefined>): string
     // sign sessions the others refuse (sign-in fails behind a load balancer).
     problems.push("SESSION_SECRET: required when DATABASE_URL is set (every process must sign sessions with the same secret, at least 32 characters)");
   }
+  if (source.PLATFORM_URL && URL.canParse(source.PLATFORM_URL)) {
+    const platform = new URL(source.PLATFORM_URL);
+    // The console appends each call's path to it: a query or fragment would make every address wrong.
+    if (platform.search || platform.hash) problems.push(`PLATFORM_URL: must not have a query or fragment ${got(source.PLATFORM_URL)}`);
+    // Forwarded to itself, every call would come back to this process, and again, until it timed out.
+    const port = Number(platform.port || (platform.protocol === "https:" ? 443 : 80));
+    const appOrigin = source.APP_ORIGIN && URL.canParse(source.APP_ORIGIN) ? new URL(source.APP_ORIGIN).origin : null;
+    if (platform.origin === appOrigin || (LOOPBACK.has(platform.hostname.replace(/^\[|\]$/g, "")) && port === Number(source.PORT ?? 3000))) {
+      problems.push(`PLATFORM_URL: is this console's own address ${got(source.PLATFORM_URL)}: give the external platform's`);
+    }
+  }
   if (source.UPSTREAM_KEYS_SECRET && source.UPSTREAM_KEYS_SECRET === source.UPSTREAM_KEYS_SECRET_PREVIOUS) {
     // A rotation that was not made: the keys would stay sealed under the secret meant to be replaced.
     problems.push("UPSTREAM_KEYS_SECRET_PREVIOUS: the same as UPSTREAM_KEYS_SECRET (give the new secret as UPSTREAM_KEYS_SECRET, the old one here)");
