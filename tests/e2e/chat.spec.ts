@@ -192,6 +192,27 @@ test("a reply cut at its length limit says so under it and in the announcement",
   await expect(announcer(page)).toHaveText("Reply finished: A whole answer.");
 });
 
+test("a reply's wide table scrolls sideways inside its bubble on a phone, and the page does not", async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 740 });
+  await signInWithOrganization(page);
+  await page.goto("/chat");
+  const header = "| Model | Provider | Context | Throughput | Latency | Price in | Price out | Notes |";
+  const row = "| qwen-7b-instruct | example-provider | 32768 | 120 tokens/s | 350 ms | $0.10 | $0.20 | general purpose |";
+  await replyOnce(page, `Compare:\n\n${header}\n|---|---|---|---|---|---|---|---|\n${row}\n\n~~old~~ see https://example.com`);
+  await input(page).fill("Compare them");
+  await input(page).press("Enter");
+  const table = replies(page).getByRole("table");
+  await expect(table).toContainText("Throughput");
+  await expect(replies(page).locator("del")).toHaveText("old");
+  await expect(replies(page).getByRole("link", { name: "https://example.com" })).toBeVisible();
+  const box = table.locator("xpath=..");
+  const [scrollWidth, clientWidth] = await box.evaluate((el) => [el.scrollWidth, el.clientWidth]);
+  expect(scrollWidth).toBeGreaterThan(clientWidth);
+  const bubble = (await replies(page).locator(".chat-bubble").boundingBox())!;
+  expect(bubble.x + bubble.width).toBeLessThanOrEqual(375);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+});
+
 test("a long unbroken line (a URL) wraps inside its bubble, on a phone too", async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 740 });
   await signInWithOrganization(page);

@@ -30,7 +30,9 @@ export function ChatMessageView({ message, timeZone, busy, onDelete, onRegenerat
         {isUser ? "You" : (message.model ?? "Assistant")}
         <time dateTime={new Date(message.timestamp).toISOString()}>{formatDateTime(message.timestamp, timeZone)}</time>
       </div>
-      <div className={`chat-bubble max-w-[80ch] min-w-0 [overflow-wrap:anywhere] ${isUser ? "chat-bubble-primary" : "bg-base-200 text-base-content"}`}>
+      <div
+        className={`chat-bubble max-w-[min(80ch,100%)] min-w-0 [overflow-wrap:anywhere] ${isUser ? "chat-bubble-primary" : "bg-base-200 text-base-content"}`}
+      >
         {isUser ? (
           <p className="whitespace-pre-wrap">{message.content}</p>
         ) : (

