@@ -212,6 +212,23 @@ test("a declined card in the form shows the provider's message", async ({ page }
   await expect(page.getByRole("dialog").getByRole("alert")).toHaveText("Your card was declined.");
 });
 
+test("Cancel in the card form closes the dialog in place, and focus goes back to the button that opened it", async ({ page }) => {
+  await useFakeStripe(page);
+  await signInWithOrganization(page);
+  await page.goto("/billing");
+  // A mark on this document: a reload (the plain link Cancel was) would drop it.
+  await page.evaluate(() => ((window as unknown as { stillThisDocument: boolean }).stillThisDocument = true));
+  const opener = page.getByRole("link", { name: "Set up payment method" });
+  await opener.click();
+  const dialog = page.getByRole("dialog", { name: "Set up payment method" });
+  await expect(dialog.getByLabel("Card number")).toBeVisible();
+  await dialog.getByRole("link", { name: "Cancel" }).click();
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+  await expect(page).toHaveURL(/\/billing$/);
+  await expect(opener).toBeFocused();
+  expect(await page.evaluate(() => (window as unknown as { stillThisDocument?: boolean }).stillThisDocument)).toBe(true);
+});
+
 test("Stripe.js that cannot load shows the initialization error", async ({ page }) => {
   await blockStripeJs(page);
   await signInWithOrganization(page);

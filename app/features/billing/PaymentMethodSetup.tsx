@@ -1,3 +1,4 @@
+import { Link } from "@remix-run/react";
 import { Elements, PaymentElement, useElements, useStripe } from "@stripe/react-stripe-js";
 import type { Stripe } from "@stripe/stripe-js";
 // The pure entry loads Stripe.js only when loadStripe is called: on this screen, when the form opens.
@@ -146,9 +147,10 @@ function SetupForm({ cancelHref }: { cancelHref: string }) {
         </div>
       )}
       <div className="modal-action">
-        <a href={cancelHref} className="btn btn-ghost">
+        {/* Like the dialog's ✕: a client navigation, so the dialog closes in place and focus goes back to its opener. */}
+        <Link to={cancelHref} replace preventScrollReset className="btn btn-ghost">
           Cancel
-        </a>
+        </Link>
         <button type="submit" className="btn btn-primary" disabled={!stripe || !elements || busy || message?.kind === "success"}>
           {busy ? "Saving…" : "Save payment method"}
         </button>
