@@ -115,7 +115,9 @@ export default function ChatPage() {
   const [model, setModel] = useState<string | null>(initialModel);
   const [messages, setMessages] = useState<ChatMessage[]>([]);
   const [input, setInput] = useState("");
-  const [announcement, setAnnouncement] = useState("");
+  // Each announcement is a new node (keyed by its count), so the same words twice ("Reply stopped") are read twice.
+  const [announcement, setAnnouncementState] = useState({ text: "", count: 0 });
+  const setAnnouncement = useCallback((text: string) => setAnnouncementState((last) => ({ text, count: last.count + 1 })), []);
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const pickerRef = useRef<HTMLButtonElement>(null);
   const list = useRef<HTMLDivElement>(null);
@@ -125,12 +127,15 @@ export default function ChatPage() {
   const lastTyped = useRef<string | null>(null);
 
   // The live region says when a reply ends, with its answer (the part that came, when stopped).
-  const onEnded = useCallback((end: ReplyEnd) => {
-    const answer = end.message ? splitReasoning(end.message.content, end.message.reasoning).answer.slice(0, 500) : "";
-    if (end.kind === "finished" && end.message.cutAtLimit) setAnnouncement(`Reply stopped at its length limit: ${answer}`);
-    else if (end.kind === "finished") setAnnouncement(`Reply finished: ${answer}`);
-    else setAnnouncement(answer ? `Reply stopped: ${answer}` : "Reply stopped");
-  }, []);
+  const onEnded = useCallback(
+    (end: ReplyEnd) => {
+      const answer = end.message ? splitReasoning(end.message.content, end.message.reasoning).answer.slice(0, 500) : "";
+      if (end.kind === "finished" && end.message.cutAtLimit) setAnnouncement(`Reply stopped at its length limit: ${answer}`);
+      else if (end.kind === "finished") setAnnouncement(`Reply finished: ${answer}`);
+      else setAnnouncement(answer ? `Reply stopped: ${answer}` : "Reply stopped");
+    },
+    [setAnnouncement],
+  );
   const chat = useChatStream(setMessages, onEnded, (name) => statusOf(status, name));
   const retryLeft = useRetryCountdown(chat.retry, (retry) => void chat.resume(retry));
 
@@ -273,7 +278,7 @@ export default function ChatPage() {
       </div>
 
       <div aria-live="polite" className="sr-only">
-        {announcement}
+        <span key={announcement.count}>{announcement.text}</span>
       </div>
 
       <div className="space-y-2 border-t border-base-300 p-4">

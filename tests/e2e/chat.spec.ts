@@ -293,6 +293,37 @@ test("Stop gives focus back to the message box, and a screen reader hears the re
   }
 });
 
+test("the same announcement twice is said twice: a second 'Reply stopped' is a new node in the live region", async ({ page }) => {
+  const { fake, names, dispose } = await fakeModels(["hang"]);
+  try {
+    await signInWithOrganization(page);
+    await page.goto(`/chat?model=${names.hang}`);
+    await input(page).fill("One");
+    await input(page).press("Enter");
+    await expect.poll(() => fake.requests.length).toBe(1);
+    await page.getByRole("button", { name: "Stop" }).click();
+    await expect(announcer(page)).toHaveText("Reply stopped");
+    // What a screen reader reacts to: nodes added to the region (the same text set again changes nothing).
+    await announcer(page).evaluate((region) => {
+      const w = window as unknown as { added: number };
+      w.added = 0;
+      new MutationObserver((records) => {
+        for (const r of records) w.added += r.addedNodes.length;
+      }).observe(region, { childList: true, subtree: true, characterData: true });
+    });
+    await input(page).fill("Two");
+    await input(page).press("Enter");
+    await expect.poll(() => fake.requests.length).toBe(2);
+    await page.getByRole("button", { name: "Stop" }).click();
+    await expect(replies(page)).toHaveCount(2);
+    await expect(replies(page).last()).toContainText("Stopped.");
+    await expect(announcer(page)).toHaveText("Reply stopped");
+    await expect.poll(() => page.evaluate(() => (window as unknown as { added: number }).added)).toBeGreaterThan(0);
+  } finally {
+    await dispose();
+  }
+});
+
 test("a reply that ends while Stop has focus leaves focus in the message box, and is announced", async ({ page }) => {
   const { fake, names, dispose } = await fakeModels(["gated"]);
   try {
