@@ -228,7 +228,23 @@ export default function ChatPage() {
     inputRef.current?.focus();
   };
 
+  /** After a deletion, where focus goes: these messages' Delete buttons in turn (the first enabled), else the message box. */
+  const focusAfterDelete = useRef<string[] | null>(null);
+  useEffect(() => {
+    const candidates = focusAfterDelete.current;
+    if (!candidates) return;
+    focusAfterDelete.current = null;
+    for (const id of candidates) {
+      const button = list.current?.querySelector<HTMLButtonElement>(`[data-message-id="${CSS.escape(id)}"] button[data-delete]`);
+      if (button && !button.disabled) return button.focus();
+    }
+    inputRef.current?.focus();
+  }, [messages]);
+
   const deleteMessage = (id: string) => {
+    // Focus would fall to the page with the button: it goes to the next message's Delete, or the previous one's.
+    const index = messages.findIndex((x) => x.id === id);
+    focusAfterDelete.current = [messages[index + 1]?.id, messages[index - 1]?.id].filter((x): x is string => Boolean(x));
     setMessages((list) => list.filter((x) => x.id !== id));
     // A pending retry, or the error's Retry, would send the history with the deleted message still in it.
     if (chat.retry || chat.failed) chat.cancelRetry();

@@ -65,6 +65,36 @@ test("choose a model, send, watch the reply stream in, open and close its thinki
   await expect(page.getByText("Send a message to start chatting")).toBeVisible();
 });
 
+test("deleting a message from the keyboard moves focus to the next message's Delete, else the previous one's, else the message box", async ({ page }) => {
+  await signInWithOrganization(page);
+  await page.goto("/chat?model=builtin");
+  for (const text of ["First", "Second"]) {
+    await input(page).fill(text);
+    await input(page).press("Enter");
+    await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+  }
+  const yours = page.getByRole("listitem", { name: "Your message" });
+  await expect(yours).toHaveCount(2);
+  await expect(replies(page)).toHaveCount(2);
+  const deleteOf = (item: ReturnType<Page["getByRole"]>) => item.getByRole("button", { name: /^Delete / });
+
+  await deleteOf(yours.first()).focus();
+  await page.keyboard.press("Enter");
+  await expect(yours).toHaveCount(1);
+  await expect(deleteOf(replies(page).first())).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(replies(page)).toHaveCount(1);
+  await expect(deleteOf(yours.first())).toBeFocused();
+
+  await deleteOf(replies(page).first()).focus();
+  await page.keyboard.press("Enter");
+  await expect(replies(page)).toHaveCount(0);
+  await expect(deleteOf(yours.first())).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page.getByText("Send a message to start chatting")).toBeVisible();
+  await expect(input(page)).toBeFocused();
+});
+
 test("a blank message is not sent, and Shift+Enter adds a line", async ({ page }) => {
   await signInWithOrganization(page);
   await page.goto("/chat");

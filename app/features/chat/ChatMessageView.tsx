@@ -20,7 +20,7 @@ export function ChatMessageView({ message, timeZone, busy, onDelete, onRegenerat
   const split = isUser ? null : splitReasoning(message.content, message.reasoning);
   const streaming = message.status === "streaming";
   return (
-    <li className={`chat ${isUser ? "chat-end" : "chat-start"}`} aria-label={isUser ? "Your message" : "Assistant message"}>
+    <li data-message-id={message.id} className={`chat ${isUser ? "chat-end" : "chat-start"}`} aria-label={isUser ? "Your message" : "Assistant message"}>
       <div className="chat-image avatar avatar-placeholder">
         <div className={`w-8 rounded-full ${isUser ? "bg-primary text-primary-content" : "bg-secondary text-secondary-content"}`}>
           {isUser ? <User className="size-4" aria-hidden /> : <Bot className="size-4" aria-hidden />}
@@ -60,6 +60,7 @@ export function ChatMessageView({ message, timeZone, busy, onDelete, onRegenerat
         <button
           type="button"
           className="btn btn-ghost btn-xs"
+          data-delete
           onClick={() => onDelete(message.id)}
           disabled={busy && streaming}
           aria-label={`Delete ${isUser ? "your message" : "reply"}`}
