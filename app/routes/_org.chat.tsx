@@ -250,6 +250,12 @@ export default function ChatPage() {
     if (chat.retry || chat.failed) chat.cancelRetry();
   };
 
+  // Stable for the memoized messages: a streamed chunk re-renders (and re-parses) only the reply it belongs to.
+  const latest = useRef({ deleteMessage, regenerate: (id: string) => send(truncateAfter(messages, id)) });
+  latest.current = { deleteMessage, regenerate: (id: string) => send(truncateAfter(messages, id)) };
+  const onDelete = useCallback((id: string) => latest.current.deleteMessage(id), []);
+  const onRegenerate = useCallback((id: string) => latest.current.regenerate(id), []);
+
   const rows = Math.min(MAX_INPUT_ROWS, Math.max(1, input.split("\n").length));
   const selected = models.find((m) => m.name === model);
 
@@ -280,14 +286,7 @@ export default function ChatPage() {
         ) : (
           <ol className="space-y-2" aria-label="Messages">
             {messages.map((m) => (
-              <ChatMessageView
-                key={m.id}
-                message={m}
-                timeZone={timeZone}
-                busy={chat.busy}
-                onDelete={deleteMessage}
-                onRegenerate={(id) => send(truncateAfter(messages, id))}
-              />
+              <ChatMessageView key={m.id} message={m} timeZone={timeZone} busy={chat.busy} onDelete={onDelete} onRegenerate={onRegenerate} />
             ))}
           </ol>
         )}

@@ -243,6 +243,62 @@ test("a reply's wide table scrolls sideways inside its bubble on a phone, and th
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
 });
 
+test("while a reply streams, only that reply renders again: the messages before it are left alone", async ({ page }) => {
+  const { fake, names, dispose } = await fakeModels(["slow"]);
+  fake.slowDelayMs = 600;
+  // React reports each commit to a DevTools hook: count, per message, the commits in which its view rendered
+  // (a view skipped by memo keeps the props object of its previous render).
+  await page.addInitScript(() => {
+    type Fiber = { child: Fiber | null; sibling: Fiber | null; alternate: Fiber | null; memoizedProps: unknown };
+    const w = window as unknown as { renders: Record<string, number>; __REACT_DEVTOOLS_GLOBAL_HOOK__: unknown };
+    w.renders = {};
+    w.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
+      supportsFiber: true,
+      renderers: new Map(),
+      inject: () => 1,
+      checkDCE: () => {},
+      onScheduleFiberRoot: () => {},
+      onCommitFiberUnmount: () => {},
+      onPostCommitFiberRoot: () => {},
+      onCommitFiberRoot: (_id: number, root: { current: Fiber }) => {
+        const stack: Fiber[] = [root.current];
+        while (stack.length) {
+          const fiber = stack.pop()!;
+          const props = fiber.memoizedProps as { message?: { id?: string }; onDelete?: unknown } | null;
+          if (props?.message?.id && typeof props.onDelete === "function" && fiber.alternate && fiber.alternate.memoizedProps !== props) {
+            w.renders[props.message.id] = (w.renders[props.message.id] ?? 0) + 1;
+          }
+          if (fiber.child) stack.push(fiber.child);
+          if (fiber.sibling) stack.push(fiber.sibling);
+        }
+      },
+    };
+  });
+  try {
+    await signInWithOrganization(page);
+    await page.goto(`/chat?model=${names.slow}`);
+    await replyOnce(page, "An earlier answer with a **bold** word and `code`.");
+    await input(page).fill("First");
+    await input(page).press("Enter");
+    await expect(replies(page)).toContainText("An earlier answer");
+    await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+
+    await input(page).fill("Second");
+    await input(page).press("Enter");
+    await expect(replies(page).last()).toContainText("Hello");
+    await page.evaluate(() => ((window as unknown as { renders: Record<string, number> }).renders = {}));
+    await expect(replies(page).last()).toContainText("Hello from the fake");
+    await expect(page.getByRole("button", { name: "Stop" })).toBeVisible();
+    const renders = await page.evaluate(() => (window as unknown as { renders: Record<string, number> }).renders);
+    const ids = await page.locator("li[data-message-id]").evaluateAll((items) => items.map((li) => li.getAttribute("data-message-id")!));
+    expect(ids).toHaveLength(4);
+    expect(renders[ids[3]]).toBeGreaterThanOrEqual(2);
+    expect(ids.slice(0, 3).map((id) => renders[id] ?? 0)).toEqual([0, 0, 0]);
+  } finally {
+    await dispose();
+  }
+});
+
 test("a long unbroken line (a URL) wraps inside its bubble, on a phone too", async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 740 });
   await signInWithOrganization(page);

@@ -1,5 +1,5 @@
 import { Bot, Brain, RefreshCw, Receipt as ReceiptIcon, Trash2, User } from "lucide-react";
-import { useId, useState } from "react";
+import { memo, useId, useState } from "react";
 import { formatDateTime } from "~/lib/datetime";
 import type { Receipt } from "~/platform/chat";
 import { Markdown } from "./Markdown";
@@ -15,7 +15,8 @@ interface Props {
   onRegenerate: (id: string) => void;
 }
 
-export function ChatMessageView({ message, timeZone, busy, onDelete, onRegenerate }: Props) {
+/** Memoized: while a reply streams, the other messages (and their markdown) are not rendered again. */
+export const ChatMessageView = memo(function ChatMessageView({ message, timeZone, busy, onDelete, onRegenerate }: Props) {
   const isUser = message.role === "user";
   const split = isUser ? null : splitReasoning(message.content, message.reasoning);
   const streaming = message.status === "streaming";
@@ -71,7 +72,7 @@ export function ChatMessageView({ message, timeZone, busy, onDelete, onRegenerat
       </div>
     </li>
   );
-}
+});
 
 /** The reasoning block, collapsed by default; while the model is still thinking it says so. */
 function Thinking({ reasoning, thinking }: { reasoning: string; thinking: boolean }) {

@@ -1,3 +1,4 @@
+import { memo } from "react";
 import ReactMarkdown from "react-markdown";
 import type { Components } from "react-markdown";
 import remarkGfm from "remark-gfm";
@@ -48,10 +49,11 @@ const components: Components = {
   blockquote: ({ children }) => <blockquote className="mb-2 border-l-4 border-base-300 pl-3 italic">{children}</blockquote>,
 };
 
-export function Markdown({ text }: { text: string }) {
+/** Parsed again only when its text changes. */
+export const Markdown = memo(function Markdown({ text }: { text: string }) {
   return (
     <ReactMarkdown components={components} remarkPlugins={remarkPlugins}>
       {text}
     </ReactMarkdown>
   );
-}
+});
