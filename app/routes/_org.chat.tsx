@@ -168,9 +168,15 @@ export default function ChatPage() {
     const el = list.current;
     if (el && following.current) el.scrollTop = el.scrollHeight;
   }, [messages]);
+  // The user leaves the bottom by scrolling up; reaching it again follows again. A scroll event of our own
+  // can arrive after more of the reply came (no longer at the bottom, yet not scrolled up): it changes nothing.
+  const lastTop = useRef(0);
   const onListScroll = () => {
     const el = list.current;
-    if (el) following.current = el.scrollHeight - el.scrollTop - el.clientHeight <= FOLLOW_SLACK_PX;
+    if (!el) return;
+    if (el.scrollHeight - el.scrollTop - el.clientHeight <= FOLLOW_SLACK_PX) following.current = true;
+    else if (el.scrollTop < lastTop.current) following.current = false;
+    lastTop.current = el.scrollTop;
   };
 
   // Esc stops a reply (unless a dialog is open: Esc closes it first).
