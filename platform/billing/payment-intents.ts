@@ -50,13 +50,15 @@ export async function recordIntent(
       .set((eb) => ({ updated_at: eb.ref("updated_at") }))
       .where("org_id", "=", intent.orgId)
       .execute();
+    // Another key, or this key with another amount (the amount changed in the dialog after "could not be
+    // reached": the provider would refuse the key, and the answer would never come).
     const earlier = await trx
       .selectFrom("payment_intents")
       .select("amount_micros")
       .where("org_id", "=", intent.orgId)
       .where("kind", "=", intent.kind)
       .where("status", "in", ["pending", "succeeded"])
-      .where("idempotency_key", "!=", intent.key)
+      .where((eb) => eb.or([eb("idempotency_key", "!=", intent.key), eb("amount_micros", "!=", intent.amountMicros)]))
       .executeTakeFirst();
     if (earlier) throw new PlatformError(409, earlierPaymentMessage(Number(earlier.amount_micros)));
     await insertIntent(trx, deps.now(), intent);

@@ -365,7 +365,11 @@ describe("adding funds while an earlier charge's outcome is unknown", () => {
     expect(earlierPaymentMessage(UNREACHABLE_TWICE_CENTS * 10_000)).toBe(
       "An earlier payment of $13.13 is still being confirmed with the payment provider, so nothing was charged now. Check the balance in a few minutes before adding funds again.",
     );
-    expect((await intentsOf(admin.orgId)).map((i) => i.amount_micros)).toEqual([UNREACHABLE_TWICE_CENTS * 10_000]);
+    // The same key with another amount (changed in the dialog) is refused alike: the provider would refuse the key.
+    const changed = await add(20, "first");
+    expect(changed.status).toBe(409);
+    expect((await changed.json()).error).toBe(earlierPaymentMessage(UNREACHABLE_TWICE_CENTS * 10_000));
+    expect((await intentsOf(admin.orgId)).map((i) => Number(i.amount_micros))).toEqual([UNREACHABLE_TWICE_CENTS * 10_000]);
 
     // The same key is the same charge: it goes through, once; then a new one may be made.
     expect((await add(UNREACHABLE_TWICE_CENTS / 100, "first")).status).toBe(200);
