@@ -73,6 +73,10 @@ export async function updateTokenSettings(deps: Deps, orgId: number, publicId: s
   return deps.db.transaction().execute(async (trx) => {
     const before = await trx.selectFrom("api_tokens").selectAll().where("org_id", "=", orgId).where("public_id", "=", publicId).executeTakeFirst();
     if (!before) throw new PlatformError(404, "Token not found");
+    // As the page offers settings for active tokens only: a revoked or expired token is refused every
+    // call, so a change would only write an audit entry about a token that can do nothing.
+    if (before.revoked_at !== null) throw new PlatformError(409, "This token is revoked");
+    if (before.expires_at !== null && before.expires_at <= deps.now()) throw new PlatformError(409, "This token has expired");
     const row = await trx.updateTable("api_tokens").set(settingsColumns(input)).where("id", "=", before.id).returningAll().executeTakeFirstOrThrow();
     const [old, now] = [auditedSettings(toApiToken(before, deps.now())), auditedSettings(toApiToken(row, deps.now()))];
     await recordChange(deps, { orgId, action: "token.settings_changed", target: publicId, old, new: now }, trx);

@@ -392,6 +392,23 @@ describe("token settings", () => {
     const cleared = await admin.call("PUT", `/tokens/${created.publicId}`, { budget: null, allowedModels: null, rateLimitRpm: null });
     expect(await cleared.json()).toMatchObject({ budget: null, allowedModels: null, rateLimitRpm: null });
   });
+
+  it("refuses settings for a revoked or expired token (409), as the page offers them for active tokens only", async () => {
+    const admin = await setup(0);
+    const revoked = (await (await admin.call("POST", "/tokens", { scopes: ["chat"], expiresAt: null })).json()) as CreatedApiToken;
+    expect((await admin.call("DELETE", `/tokens/${revoked.publicId}`)).status).toBe(200);
+    const settings = { budget: null, allowedModels: ["fake-echo"], rateLimitRpm: null };
+    const refused = await admin.call("PUT", `/tokens/${revoked.publicId}`, settings);
+    expect(refused.status).toBe(409);
+    expect((await refused.json()).error).toBe("This token is revoked");
+
+    const expiring = (await (await admin.call("POST", "/tokens", { scopes: ["chat"], expiresAt: clock + 60_000 })).json()) as CreatedApiToken;
+    expect((await admin.call("PUT", `/tokens/${expiring.publicId}`, settings)).status).toBe(200);
+    clock += 60_000;
+    const expired = await admin.call("PUT", `/tokens/${expiring.publicId}`, settings);
+    expect(expired.status).toBe(409);
+    expect((await expired.json()).error).toBe("This token has expired");
+  });
 });
 
 describe("GET /usage/token-spend", () => {
