@@ -71,6 +71,22 @@ describe("platform calls through PLATFORM_URL", () => {
     expect(received.at(-1)).toMatchObject({ url: "/api/v1/auth/google", headers: { "x-forwarded-for": "198.51.100.7" } });
   });
 
+  it("forward the scheme this server resolved, and none of what the browser wrote about its address, scheme or host", async () => {
+    const bindings = { incoming: { ip: "198.51.100.7", protocol: "https", socket: { remoteAddress: "127.0.0.1" } } };
+    const claims = {
+      forwarded: "for=127.0.0.1;proto=https;host=admin.internal",
+      "x-real-ip": "127.0.0.1",
+      "x-forwarded-proto": "http",
+      "x-forwarded-host": "admin.internal",
+      "x-forwarded-port": "8443",
+      "true-client-ip": "127.0.0.1",
+    };
+    await platform.fetch(new Request("http://console.test/api/v1/auth/google", { headers: claims }), bindings);
+    const headers = received.at(-1)!.headers;
+    expect(headers).toMatchObject({ host: "console.test", "x-forwarded-for": "198.51.100.7", "x-forwarded-proto": "https" });
+    for (const name of ["forwarded", "x-real-ip", "x-forwarded-host", "x-forwarded-port", "true-client-ip"]) expect(headers).not.toHaveProperty([name]);
+  });
+
   it("pass a redirect back to the browser rather than follow it, and name the console's host, as the browser did", async () => {
     const start = await platform.fetch(new Request("http://console.example.test/api/v1/auth/google"));
     expect(start.status).toBe(302);

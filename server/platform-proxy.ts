@@ -23,11 +23,35 @@ const HOP_BY_HOP = new Set([
   "expect",
 ]);
 
-/** The request's headers as the platform gets them: without this connection's own, and those `Connection` names. */
+/**
+ * What a client may write about who it is and how it came (its address, scheme, host): only this
+ * process says that to the platform, as it resolved it under TRUST_PROXY (decision 0130), since a
+ * platform behind PLATFORM_URL may believe its one peer's word.
+ */
+const CLIENT_CLAIMS = new Set([
+  "forwarded",
+  "x-forwarded-for",
+  "x-forwarded-proto",
+  "x-forwarded-host",
+  "x-forwarded-port",
+  "x-forwarded-prefix",
+  "x-real-ip",
+  "x-client-ip",
+  "true-client-ip",
+  "cf-connecting-ip",
+]);
+
+/**
+ * The request's headers as the platform gets them: without this connection's own, those `Connection`
+ * names, and the client's claims about itself.
+ */
 export function forwardedHeaders(headers: Record<string, string>): Record<string, string> {
   const named = new Set((headers.connection ?? "").split(",").map((name) => name.trim().toLowerCase()));
-  return Object.fromEntries(Object.entries(headers).filter(([name]) => !HOP_BY_HOP.has(name) && !named.has(name)));
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !HOP_BY_HOP.has(name) && !CLIENT_CLAIMS.has(name) && !named.has(name)));
 }
+
+/** What Express resolved about the browser's request (its `protocol` follows TRUST_PROXY). */
+type ResolvedIncoming = IncomingMessage & { protocol?: unknown };
 
 const UNREACHABLE = "The platform did not answer. Please try again.";
 
@@ -69,11 +93,13 @@ export function platformProxy(base: string, timeouts: ForwardTimeouts = FORWARD_
   const waiting = new Set<AbortController>();
   const forward = new Hono().all("*", async (c) => {
     const url = new URL(c.req.url);
-    const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+    const incoming = (c.env as { incoming?: ResolvedIncoming } | undefined)?.incoming;
     // The platform believes this process about the client's address, so it gets the address as
     // this process resolved it (TRUST_PROXY), never the header the browser wrote (decision 0095).
     // And the console's own host name, which the browser asked for: the platform answers for that name.
     const headers: Record<string, string | undefined> = { ...forwardedHeaders(c.req.header()), host: url.host, "x-forwarded-for": clientAddress(c) };
+    // The scheme the browser used, as this process resolved it: a platform that makes absolute links.
+    if (incoming?.protocol === "http" || incoming?.protocol === "https") headers["x-forwarded-proto"] = incoming.protocol;
     // The id this process logs the request under (server/request-id.ts), so both logs name it alike.
     const requestId = incoming?.headers?.["x-request-id"];
     if (typeof requestId === "string") headers["x-request-id"] = requestId;
