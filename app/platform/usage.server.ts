@@ -3,7 +3,7 @@ import { USAGE_LOAD_ERROR } from "~/features/usage/format";
 import type { UsageFilterValues, UsagePeriod } from "~/features/usage/format";
 import { filterParams } from "~/features/usage/format";
 import type { PlatformClient } from "./client.server";
-import { usageReportSchema } from "./usage";
+import { TOKEN_SPEND_LOAD_ERROR, usageReportSchema } from "./usage";
 
 export async function getUsage(api: PlatformClient, days: UsagePeriod, filters: UsageFilterValues = {}) {
   const query = filterParams(filters, new URLSearchParams({ days: String(days) }));
@@ -12,12 +12,15 @@ export async function getUsage(api: PlatformClient, days: UsagePeriod, filters: 
   return result.ok ? { ok: true as const, report: result.data } : { ok: false as const, status: result.status, error: USAGE_LOAD_ERROR };
 }
 
-/** Each token's spend this UTC month, by public id; empty when the call fails (the token list still shows). */
-export async function getTokenSpend(api: PlatformClient): Promise<Record<string, number>> {
-  const result = await api.call("GET", "/usage/token-spend", tokenSpendSchema, "Failed to load token spend");
+/**
+ * Each token's spend this UTC month, by public id; null when the call fails: the token list still
+ * shows, with the month's figures unknown rather than $0.00.
+ */
+export async function getTokenSpend(api: PlatformClient): Promise<Record<string, number> | null> {
+  const result = await api.call("GET", "/usage/token-spend", tokenSpendSchema, TOKEN_SPEND_LOAD_ERROR);
   if (!result.ok) {
     console.warn("Token spend fetch failed:", result.status, result.error);
-    return {};
+    return null;
   }
   return Object.fromEntries(result.data.tokens.map((t) => [t.token, t.spent]));
 }

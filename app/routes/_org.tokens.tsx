@@ -45,7 +45,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     isAdmin,
     // One clock for the page, so the server's and the browser's status and order agree.
     now: Date.now(),
-    tokens: list.ok ? list.data : [],
+    // Null when the list failed: the page says so, not "No tokens yet." (every organization has one).
+    tokens: list.ok ? list.data : null,
     loadError: list.ok ? null : list.error,
     scopes: scopes?.ok ? scopes.data : [],
     scopesError: scopes && !scopes.ok ? scopes.error : null,
@@ -134,7 +135,7 @@ function RolledNote({ publicId, until, timeZone }: { publicId: string; until: nu
 
 export default function ApiTokensPage() {
   const { isAdmin, now, tokens, loadError, scopes, scopesError, editing, models, monthSpend } = useLoaderData<typeof loader>();
-  const edited = editing ? tokens.find((t) => t.publicId === editing && !t.revoked) : undefined;
+  const edited = editing ? tokens?.find((t) => t.publicId === editing && !t.revoked) : undefined;
   const result = useActionData<typeof action>();
   const arrival = useArrivalKey(result);
   const timeZone = useTimeZone();
@@ -172,7 +173,7 @@ export default function ApiTokensPage() {
           />
         </>
       ) : null}
-      <TokenTable tokens={tokens} isAdmin={isAdmin} now={now} timeZone={timeZone} monthSpend={monthSpend} />
+      {tokens ? <TokenTable tokens={tokens} isAdmin={isAdmin} now={now} timeZone={timeZone} monthSpend={monthSpend} /> : null}
       {isAdmin ? <DangerZone /> : <p className="text-sm text-base-content/60">Only admins can create, revoke or reset tokens.</p>}
     </div>
   );

@@ -9,7 +9,7 @@ import { useArrivalKey } from "~/lib/use-arrival";
 import { useIsPending } from "~/lib/use-is-pending";
 import { createTokenForm } from "./token-forms";
 import { DEFAULT_EXPIRY, EXPIRY_CHOICES } from "./token-rules";
-import { NameCheckboxes } from "./NameCheckboxes";
+import { checkedNames, NameCheckboxes } from "./NameCheckboxes";
 import { SpendSettingsFields } from "./SpendSettingsFields";
 import { PageOrganizationField } from "~/features/auth/PageOrganizationField";
 
@@ -52,7 +52,7 @@ function CreateTokenFields({ scopes, models, lastResult }: CreateTokenFormProps)
   });
   const pending = useIsPending({ intent: "create" });
   const arrival = useArrivalKey(lastResult);
-  const chosen = new Set((fields.scopes.initialValue as string[] | undefined) ?? []);
+  const chosen = checkedNames(fields.scopes.initialValue);
   const error = form.errors?.[0] ?? fields.expiry.errors?.[0] ?? fields.scopes.errors?.[0] ?? null;
   const settings = {
     budgetAmount: fields.budgetAmount,

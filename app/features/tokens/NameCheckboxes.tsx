@@ -1,4 +1,13 @@
 /**
+ * The names a form checked, from conform's kept value: one checked box comes back as a string,
+ * several as an array (a refused form without JavaScript keeps either).
+ */
+export function checkedNames(initial: unknown): Set<string> {
+  const values = Array.isArray(initial) ? initial : initial === undefined || initial === null ? [] : [initial];
+  return new Set(values.filter((value): value is string => typeof value === "string" && value !== ""));
+}
+
+/**
  * A row of checkboxes, one per name (scopes, models), posted under one field `name`. `groupKey` is
  * conform's key for the field: a new one (the form reset) renders the boxes afresh with their defaults.
  */

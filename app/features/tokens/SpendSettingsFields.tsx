@@ -1,6 +1,6 @@
 import type { FieldMetadata } from "@conform-to/react";
 import { getInputProps, getSelectProps } from "@conform-to/react";
-import { NameCheckboxes } from "./NameCheckboxes";
+import { checkedNames, NameCheckboxes } from "./NameCheckboxes";
 
 interface SpendSettingsFieldsProps {
   fields: {
@@ -26,9 +26,7 @@ export function SpendSettingsFields({ fields, models }: SpendSettingsFieldsProps
   const { key: amountKey, ...amountProps } = getInputProps(fields.budgetAmount, { type: "text" });
   const { key: periodKey, ...periodProps } = getSelectProps(fields.budgetPeriod);
   const { key: rpmKey, ...rpmProps } = getInputProps(fields.rateLimitRpm, { type: "number" });
-  // A form's one checked box comes back as a string, several as an array.
-  const initial = fields.allowedModels.initialValue as string | string[] | undefined;
-  const allowed = new Set((Array.isArray(initial) ? initial : initial ? [initial] : []).filter(Boolean));
+  const allowed = checkedNames(fields.allowedModels.initialValue);
   // A model that left the registry stays visible while the token still names it.
   const names = [...new Set([...models, ...allowed])];
   return (

@@ -10,6 +10,7 @@ import { expiryWarningText, sortTokens, tokenStatus } from "./token-rules";
 import { budgetText, modelsText, rateText } from "./spend-text";
 import { MonthSpend } from "./MonthSpend";
 import { utcMonthStartText } from "~/lib/utc-month";
+import { TOKEN_SPEND_LOAD_ERROR } from "~/platform/usage";
 
 const STATUS_BADGE: Record<TokenStatus, string> = {
   active: "badge-success",
@@ -22,12 +23,12 @@ interface TokenTableProps {
   isAdmin: boolean;
   now: number;
   timeZone: string;
-  /** Spend this UTC month per public id (issue 16); each links to the token's usage. */
-  monthSpend?: Record<string, number>;
+  /** Spend this UTC month per public id (issue 16); each links to the token's usage. Null: it failed to load. */
+  monthSpend: Record<string, number> | null;
 }
 
 /** Every token of the organization, in the order of SPEC §4, with status, dates and Revoke for admins. */
-export function TokenTable({ tokens, isAdmin, now, timeZone, monthSpend = {} }: TokenTableProps) {
+export function TokenTable({ tokens, isAdmin, now, timeZone, monthSpend }: TokenTableProps) {
   const date = (value: number) => formatDateTime(value, timeZone);
   return (
     <section className="card bg-base-100 shadow-sm" aria-labelledby="tokens-title">
@@ -96,7 +97,7 @@ export function TokenTable({ tokens, isAdmin, now, timeZone, monthSpend = {} }: 
                       </td>
                       <td className="whitespace-nowrap">{budgetText(token.budget) ?? <span className="text-base-content/50">No limit</span>}</td>
                       <td className="whitespace-nowrap">
-                        <MonthSpend publicId={token.publicId} spent={monthSpend[token.publicId] ?? 0} />
+                        <MonthSpend publicId={token.publicId} spent={monthSpend ? (monthSpend[token.publicId] ?? 0) : null} />
                       </td>
                       <td className={token.allowedModels ? "font-mono text-sm" : "text-base-content/50"}>{modelsText(token.allowedModels)}</td>
                       <td className="whitespace-nowrap">{rateText(token.rateLimitRpm) ?? <span className="text-base-content/50">No limit</span>}</td>
@@ -141,6 +142,7 @@ export function TokenTable({ tokens, isAdmin, now, timeZone, monthSpend = {} }: 
         {tokens.length === 0 ? null : (
           <p id="tokens-month-note" className="text-sm text-base-content/70">
             This month (UTC) and monthly budgets count from {utcMonthStartText(now, timeZone)}.
+            {monthSpend ? null : ` ${TOKEN_SPEND_LOAD_ERROR}: the month's figures are not shown.`}
           </p>
         )}
       </div>

@@ -1,0 +1,119 @@
+import type { AppLoadContext } from "@remix-run/node";
+import { renderToStaticMarkup } from "react-dom/server";
+import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+
+/**
+ * The /tokens route as a whole: its loader and action against a fake platform, and its page rendered
+ * on the server (what a browser without JavaScript gets) with what they answered.
+ */
+const page = vi.hoisted(() => ({ loader: undefined as unknown, action: undefined as unknown }));
+vi.mock("@remix-run/react", async () => {
+  const router = await import("react-router-dom");
+  return {
+    ...router,
+    useLoaderData: () => page.loader,
+    useActionData: () => page.action,
+    useRouteLoaderData: (id: string) => (id === "root" ? { timeZone: "UTC" } : { activeOrganization: { id: 7 } }),
+  };
+});
+
+const { createStaticHandler, createStaticRouter, StaticRouterProvider } = await import("react-router-dom/server");
+const { action, loader, default: TokensPage } = await import("~/routes/_org.tokens");
+
+beforeAll(() => {
+  process.env.SESSION_SECRET ??= "test-secret-test-secret-test-secret";
+});
+beforeEach(() => {
+  page.loader = undefined;
+  page.action = undefined;
+});
+
+type Answer = { status?: number; body: unknown };
+const SESSION = {
+  valid: true,
+  user: { id: 1, name: "Ada", email: "ada@example.test" },
+  organizations: [{ id: 7, name: "Acme" }],
+  activeOrganization: { id: 7, name: "Acme", hasPaymentMethod: true },
+  activeRole: "admin",
+};
+const SCOPES = ["chat", "models:read", "images", "audio"];
+const PRIMARY = { publicId: "tok_primary", scopes: SCOPES, expiresAt: null, revoked: false, createdAt: 1, primary: true };
+const FAILED: Answer = { status: 500, body: { error: "Internal error" } };
+
+function fakePlatform(answers: Record<string, Answer> = {}) {
+  const defaults: Record<string, Answer> = {
+    "GET /auth/session": { body: SESSION },
+    "GET /tokens": { body: [PRIMARY] },
+    "GET /tokens/scopes": { body: SCOPES },
+    "GET /models": { body: { data: [] } },
+    "GET /usage/token-spend": { body: { month: "2026-11", tokens: [{ token: "tok_primary", spent: 4.5 }] } },
+  };
+  return {
+    clientAddress: "127.0.0.1",
+    platformFetch: async (request: Request | { url: string; method: string }) => {
+      const path = new URL(request.url).pathname.replace(/^\/api\/v1/, "");
+      const answer = answers[`${request.method} ${path}`] ?? defaults[`${request.method} ${path}`] ?? { status: 404, body: { error: "Not found" } };
+      return Response.json(answer.body, { status: answer.status ?? 200 });
+    },
+  } as unknown as AppLoadContext;
+}
+
+async function load(context: AppLoadContext) {
+  return loader({ request: new Request("http://console.test/tokens"), context, params: {} });
+}
+
+async function post(context: AppLoadContext, fields: string) {
+  const request = new Request("http://console.test/tokens", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: fields });
+  return ((await action({ request, context, params: {} })) as unknown as { data: unknown }).data;
+}
+
+async function render() {
+  const handler = createStaticHandler([{ id: "tokens", path: "/tokens", element: <TokensPage /> }]);
+  const context = await handler.query(new Request("http://console.test/tokens"));
+  if (context instanceof Response) throw new Error("redirected");
+  return renderToStaticMarkup(<StaticRouterProvider router={createStaticRouter(handler.dataRoutes, context)} context={context} />);
+}
+
+const checkedScope = (html: string, scope: string) => new RegExp(`<input type="checkbox" name="scopes"[^>]*checked=""[^>]*value="${scope}"/>`).test(html);
+
+describe("/tokens without JavaScript", () => {
+  it("keeps the one scope the admin checked when the platform refuses the creation", async () => {
+    const context = fakePlatform({ "POST /tokens": { status: 429, body: { error: "Too many tokens created: at most 20 a minute per organization." } } });
+    page.loader = await load(context);
+    page.action = await post(context, "intent=create&pageOrganization=7&scopes=chat&expiry=7");
+    const html = await render();
+    expect(html).toContain("Too many tokens created");
+    expect(SCOPES.filter((scope) => checkedScope(html, scope))).toEqual(["chat"]);
+  });
+
+  it("keeps several checked scopes too", async () => {
+    const context = fakePlatform({ "POST /tokens": FAILED });
+    page.loader = await load(context);
+    page.action = await post(context, "intent=create&pageOrganization=7&scopes=chat&scopes=audio&expiry=7");
+    const html = await render();
+    expect(SCOPES.filter((scope) => checkedScope(html, scope))).toEqual(["chat", "audio"]);
+  });
+
+  it("says the list failed to load, not that there are no tokens", async () => {
+    page.loader = await load(fakePlatform({ "GET /tokens": FAILED }));
+    const html = await render();
+    expect(html).toContain("Internal error");
+    expect(html).not.toContain("No tokens yet.");
+    expect(html).not.toContain('aria-label="API tokens"');
+  });
+
+  it("shows each token's month as unknown, not $0.00, when its spend failed to load, and says why", async () => {
+    page.loader = await load(fakePlatform({ "GET /usage/token-spend": FAILED }));
+    const html = await render();
+    expect(html).not.toContain("$0.00");
+    expect(html).toContain('<span class="sr-only">Unknown</span>');
+    expect(html).toContain("Failed to load token spend: the month&#x27;s figures are not shown.");
+  });
+
+  it("shows each token's month when it loaded", async () => {
+    page.loader = await load(fakePlatform());
+    const html = await render();
+    expect(html).toContain('<span class="tabular-nums">$4.50</span>');
+    expect(html).not.toContain("Failed to load token spend");
+  });
+});
