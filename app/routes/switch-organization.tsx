@@ -15,13 +15,17 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const fields = Object.fromEntries(await readForm(request));
   const form = switchForm.safeParse(fields);
   const result = form.success ? await api.switchOrganization(form.data.organizationId) : { ok: false as const, error: "Choose an organization" };
-  const headers = api.headers;
   if (!result.ok) {
     // Refused (not a member, say): the user stays where they were, in the organization they had.
+    const headers = api.headers;
     headers.append("Set-Cookie", await toastHeader({ kind: "error", message: result.error }));
     return redirect(safeRedirectPath(typeof fields.redirectTo === "string" ? fields.redirectTo : null) ?? SWITCH_FALLBACK, { headers });
   }
-  return redirect(pageAfterSwitch(form.data?.redirectTo, form.data!.organizationId), { headers });
+  // The role held in the new organization decides whether its admin-only pages are open. A session
+  // that cannot be read back is no reason for an error page after a switch that was made.
+  const session = await api.session();
+  const role = session.ok && session.data.valid ? session.data.activeRole : null;
+  return redirect(pageAfterSwitch(form.data?.redirectTo, form.data!.organizationId, role), { headers: api.headers });
 }
 
 export const loader = () => redirect("/");

@@ -1,4 +1,6 @@
 import { SYSTEM_ORG_ID } from "@contract/system";
+import type { Role } from "@contract/team";
+import { organizationNav } from "~/components/layout/nav";
 import { safeRedirectPath } from "~/features/auth/guards";
 
 /** Where every organization has a page: the fallback when the current one has no counterpart. */
@@ -6,6 +8,13 @@ export const SWITCH_FALLBACK = "/team";
 
 /** Pages of the system organization only (SPEC §2): anywhere else they would send the user to /team. */
 const SYSTEM_PAGES = [/^\/model-editor(\/|$)/, /^\/system(\/|$)/];
+
+/** Pages a member is answered 403 on: the sidebar's admin-only items, so the two lists are one. */
+const ADMIN_PAGES = organizationNav.filter((item) => item.adminOnly).map((item) => item.to);
+
+function isAdminPage(path: string): boolean {
+  return ADMIN_PAGES.some((page) => path === page || path.startsWith(`${page}/`));
+}
 
 /** Pages that only mean something in the organization they were reached from, and the page they belong to. */
 const ENTRY_PAGES: [RegExp, string][] = [
@@ -23,14 +32,16 @@ const SHARED_PARAMS = new Set(["days", "chart", "model", "dialog", "tab", "q", "
 
 /**
  * The page to show after switching organization (issue 14): the same page when the new organization
- * has it, else the nearest one that it has.
+ * has it for the role held there, else the nearest one that it has. An unknown role (the session could
+ * not be read back) counts as a member's: /team rather than a 403 page.
  */
-export function pageAfterSwitch(current: string | null | undefined, organizationId: number): string {
+export function pageAfterSwitch(current: string | null | undefined, organizationId: number, role: Role | null): string {
   const safe = safeRedirectPath(current);
   if (!safe) return SWITCH_FALLBACK;
   const url = new URL(safe, "http://same-site.invalid");
   const path = url.pathname;
   if (organizationId !== SYSTEM_ORG_ID && SYSTEM_PAGES.some((p) => p.test(path))) return SWITCH_FALLBACK;
+  if (role !== "admin" && isAdminPage(path)) return SWITCH_FALLBACK;
   for (const [pattern, page] of ENTRY_PAGES) if (pattern.test(path)) return page;
   const kept = new URLSearchParams();
   for (const [name, value] of url.searchParams) if (SHARED_PARAMS.has(name)) kept.append(name, value);
