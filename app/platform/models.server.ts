@@ -7,9 +7,16 @@ export async function listModels(api: PlatformClient, fallback = "Failed to load
   return result.ok ? { ok: true as const, models: result.data.data } : { ok: false as const, error: fallback };
 }
 
+export const MODEL_STATUS_FAILED = "Failed to load model status";
+
+/** The status map call as the platform answered it: the chat's poll passes a refusal (401/403) on. */
+export function modelStatusAnswer(api: PlatformClient) {
+  return api.call("GET", "/models/status", statusMapSchema, MODEL_STATUS_FAILED);
+}
+
 /** The status map, or null when the call failed (only logged, SPEC §8). */
 export async function modelStatuses(api: PlatformClient) {
-  const result = await api.call("GET", "/models/status", statusMapSchema, "Failed to load model status");
+  const result = await modelStatusAnswer(api);
   if (!result.ok) console.warn("Model status fetch failed:", result.status, result.error);
   return result.ok ? result.data : null;
 }

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { chatSendSchema } from "~/platform/chat";
 import { chatReceipt, sendChat } from "~/platform/chat.server";
 import { platformClient } from "~/platform/client.server";
-import { modelStatuses } from "~/platform/models.server";
+import { MODEL_STATUS_FAILED, modelStatusAnswer } from "~/platform/models.server";
 import { staleOrganizationRefusal } from "~/session.server";
 
 const SEND_FAILED = "Failed to send message";
@@ -62,8 +62,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     return result.ok ? json(result.data) : json({ error: result.error }, result.status);
   }
   if (url.searchParams.has("status")) {
-    const map = await modelStatuses(api);
-    return map ? json(map) : json({ error: "Failed to load model status" }, 502);
+    const result = await modelStatusAnswer(api);
+    if (result.ok) return json(result.data);
+    // A refusal (signed out, no organization) is the platform's own answer, as the receipt's and the
+    // send's are: not a failure to warn about on every poll.
+    if (result.status < 500) return json({ error: result.error }, result.status);
+    console.warn("Model status fetch failed:", result.status, result.error);
+    return json({ error: MODEL_STATUS_FAILED }, 502);
   }
   return json({ error: "Not found" }, 404);
 }
