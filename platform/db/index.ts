@@ -26,6 +26,7 @@ import * as m0014 from "./migrations/0014-last-active-organization";
 import * as m0015 from "./migrations/0015-models-file-applied";
 import * as m0016 from "./migrations/0016-reservation-progress";
 import * as m0017 from "./migrations/0017-removed-payment-method";
+import * as m0018 from "./migrations/0018-organization-search-name";
 
 export type DB = Kysely<Database>;
 
@@ -48,6 +49,7 @@ const migrations: Record<string, Migration> = {
   "0015-models-file-applied": m0015,
   "0016-reservation-progress": m0016,
   "0017-removed-payment-method": m0017,
+  "0018-organization-search-name": m0018,
 };
 
 export interface DatabaseOptions {

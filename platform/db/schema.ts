@@ -66,6 +66,8 @@ export interface SessionsTable {
 export interface OrganizationsTable {
   id: Generated<number>;
   name: string;
+  /** foldForSearch(name), written with every name: what the Org Editor's search matches. */
+  name_search: string;
   created_at: number;
 }
 

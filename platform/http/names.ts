@@ -26,3 +26,11 @@ export function normalizeName(raw: string, label = "Name", max = ORGANIZATION_NA
 export function normalizeOrganizationName(raw: string): string {
   return normalizeName(raw, "Organization name");
 }
+
+/**
+ * Text as a search compares it, in any case: folded here, not by the database's lower(), which on
+ * SQLite folds A–Z alone and on PostgreSQL follows the cluster's locale (decision 0120).
+ */
+export function foldForSearch(text: string): string {
+  return text.normalize("NFC").toLowerCase();
+}

@@ -9,7 +9,7 @@ import { compiledOnce } from "../db/compiled";
 import { PlatformError } from "../http/errors";
 import { TooManyRequests } from "../ratelimit/limits";
 import { hit } from "../ratelimit/store";
-import { normalizeOrganizationName } from "../http/names";
+import { foldForSearch, normalizeOrganizationName } from "../http/names";
 import { insertPrimaryToken } from "../tokens/service";
 import { insertAccount } from "../billing/accounts";
 import { record } from "../audit/record";
@@ -29,7 +29,11 @@ export async function createOrganization(deps: Deps, userId: number, name: strin
     );
   }
   return deps.db.transaction().execute(async (trx) => {
-    const org = await trx.insertInto("organizations").values({ name, created_at: deps.now() }).returning(["id", "name"]).executeTakeFirstOrThrow();
+    const org = await trx
+      .insertInto("organizations")
+      .values({ name, name_search: foldForSearch(name), created_at: deps.now() })
+      .returning(["id", "name"])
+      .executeTakeFirstOrThrow();
     await trx.insertInto("memberships").values({ org_id: org.id, user_id: userId, role: "admin", created_at: deps.now() }).execute();
     // Every organization has one primary API token (issue 3) and one billing account, made with it.
     await insertPrimaryToken(trx, org.id, userId, deps.now());

@@ -8,7 +8,7 @@ import type { OrganizationChange, OrganizationList, OrganizationQuery, Organizat
 import { ORGANIZATION_PAGE_MAX } from "@contract/system";
 import { ID_MAX } from "@contract/ids";
 import { PlatformError } from "../http/errors";
-import { normalizeOrganizationName } from "../http/names";
+import { foldForSearch, normalizeOrganizationName } from "../http/names";
 import { listModels } from "../models/service";
 import { record } from "../audit/record";
 
@@ -82,9 +82,10 @@ export async function listOrganizations(deps: Deps, query: OrganizationQuery = {
   const id = q && /^\d{1,10}$/.test(q) && Number(q) >= 1 && Number(q) <= ID_MAX ? Number(q) : null;
   const exact = id !== null && query.before === undefined ? await organizations(deps).where("o.id", "=", id).executeTakeFirst() : undefined;
   if (q) {
-    // lower() on both sides: PostgreSQL's LIKE minds case, SQLite's doesn't. The typed text is matched as written.
-    const pattern = `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    select = select.where(sql<boolean>`lower(o.name) like ${pattern} escape '\\'`);
+    // Both sides folded the one way (name_search is the stored name folded): PostgreSQL's LIKE minds case,
+    // SQLite's folds A–Z alone. The typed % and _ are matched as written.
+    const pattern = `%${foldForSearch(q).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    select = select.where(sql<boolean>`o.name_search like ${pattern} escape '\\'`);
     if (id !== null) select = select.where("o.id", "!=", id);
   }
   const lead = exact ? [toSummary(exact)] : [];
@@ -107,7 +108,11 @@ export async function updateOrganization(deps: Deps, id: number, change: Organiz
   if (change.name !== undefined) {
     const name = normalizeOrganizationName(change.name);
     await deps.db.transaction().execute(async (trx) => {
-      await trx.updateTable("organizations").set({ name }).where("id", "=", id).execute();
+      await trx
+        .updateTable("organizations")
+        .set({ name, name_search: foldForSearch(name) })
+        .where("id", "=", id)
+        .execute();
       if (name !== before.name) await record(deps, { orgId: id, action: "organization.renamed", old: { name: before.name }, new: { name } }, trx);
     });
   }

@@ -21,6 +21,7 @@ import type { RawBuilder } from "kysely";
 import type { Deps } from "../../platform/context";
 import type { DB } from "../../platform/db";
 import { migrate, openDatabase } from "../../platform/db";
+import { foldForSearch } from "../../platform/http/names";
 import { rollUp } from "../../platform/usage/rollup";
 import { usageReport } from "../../platform/usage/service";
 
@@ -55,7 +56,11 @@ const skewed = (r: RawBuilder<number>, n: number) => sql<number>`(${r}) * (${r})
  * row-by-row inserts take.
  */
 async function seed(db: DB, name: string, rows: number, now: number, since = (Math.floor(now / DAY) - 89) * DAY): Promise<number> {
-  const org = await db.insertInto("organizations").values({ name, created_at: now }).returning("id").executeTakeFirstOrThrow();
+  const org = await db
+    .insertInto("organizations")
+    .values({ name, name_search: foldForSearch(name), created_at: now })
+    .returning("id")
+    .executeTakeFirstOrThrow();
   const users: number[] = [];
   for (let m = 0; m < MEMBERS; m++) {
     const user = await db

@@ -423,7 +423,11 @@ describe("limits shared across processes", () => {
       const base = { sessionSecret: "s".repeat(40), orgSignupEnabled: true, systemAdmins: [], oauth: {}, allowDevSignin: false };
       const a: Deps = { db: dbA, now: Date.now, config: base };
       const b: Deps = { db: dbB, now: Date.now, config: base };
-      const org = await dbA.insertInto("organizations").values({ name: "Shared", created_at: Date.now() }).returning("id").executeTakeFirstOrThrow();
+      const org = await dbA
+        .insertInto("organizations")
+        .values({ name: "Shared", name_search: "shared", created_at: Date.now() })
+        .returning("id")
+        .executeTakeFirstOrThrow();
       const user = await dbA
         .insertInto("users")
         .values({ name: "Ada", email: "ada@example.test", email_verified: 1, created_at: Date.now() })

@@ -260,12 +260,31 @@ describe("GET /system/organizations", () => {
     expect((await operator.call("GET", `/system/organizations?limit=${ORGANIZATION_PAGE_MAX + 1}`)).status).toBe(400);
   });
 
+  it("finds a name with non-ASCII capitals as typed or in any case, the same on SQLite and PostgreSQL", async () => {
+    const { operator, outsider } = await cast();
+    await h.admin("Élan Vital");
+    await h.admin("ÖKO Werk");
+    const names = async (q: string) => {
+      const response = await operator.call("GET", `/system/organizations?q=${encodeURIComponent(q)}`);
+      expect(response.status).toBe(200);
+      return ((await response.json()) as { data: { name: string }[] }).data.map((o) => o.name);
+    };
+    for (const q of ["Élan", "élan", "ÉLAN", "E\u0301lan", "vital"]) expect(await names(q), q).toEqual(["Élan Vital"]);
+    for (const q of ["öko", "ÖKO", "Öko w"]) expect(await names(q), q).toEqual(["ÖKO Werk"]);
+    // The system organization was made before names were folded for the search: found all the same.
+    expect(await names("SYSTEM")).toEqual(["System"]);
+    // A rename in the editor is found by its new name, no longer by the old one.
+    expect((await operator.call("PUT", `/system/organizations/${outsider.orgId}`, { name: "Ärzte Ohne Grenzen" })).status).toBe(200);
+    expect(await names("ärzte")).toEqual(["Ärzte Ohne Grenzen"]);
+    expect(await names("acme")).toEqual([]);
+  });
+
   it("answers one page without a limit, however many organizations there are", async () => {
     const { operator } = await cast();
     const now = Date.now();
     await h.deps.db
       .insertInto("organizations")
-      .values(Array.from({ length: ORGANIZATION_PAGE_MAX }, (_, i) => ({ name: `Filler ${i}`, created_at: now })))
+      .values(Array.from({ length: ORGANIZATION_PAGE_MAX }, (_, i) => ({ name: `Filler ${i}`, name_search: `filler ${i}`, created_at: now })))
       .execute();
     const first = await operator.call("GET", "/system/organizations");
     expect(first.status).toBe(200);
