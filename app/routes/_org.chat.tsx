@@ -18,6 +18,7 @@ import { useChatStream, useRetryCountdown } from "~/features/chat/use-chat-strea
 import { statusOf } from "~/features/models/status";
 import { useModelStatus } from "~/features/models/use-model-status";
 import { useFocusOnRemoval } from "~/lib/focus-on-removal";
+import { composing } from "~/lib/ime";
 import { useTimeZone } from "~/lib/use-time-zone";
 import { listModels, modelMetrics, modelStatuses } from "~/platform/models.server";
 import { requireAccess } from "~/session.server";
@@ -34,14 +35,6 @@ const FOLLOW_SLACK_PX = 48;
 
 /** Shown while a send has had no first token for `WAIT_NOTICE_MS` (SPEC has no text for it). */
 const WAITING_NOTICE = "Waiting for the model… It has not started to answer yet. Stop ends the wait.";
-
-/**
- * A key that confirms or cancels an IME composition (Japanese, Chinese, Korean input) rather than
- * acting on the page. Safari sends that Enter with `isComposing` false but keyCode 229.
- */
-function composing(e: globalThis.KeyboardEvent): boolean {
-  return e.isComposing || e.keyCode === 229;
-}
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { api } = await requireAccess("organization", request, context);

@@ -6,6 +6,7 @@ import { useHydrated } from "remix-utils/use-hydrated";
 import { Alert } from "~/components/Alert";
 import type { ChatMedia, ChatMessage, ToolCall } from "./multimodal";
 import { modelPickerKind } from "./playground";
+import { composing } from "~/lib/ime";
 import { useTabList } from "~/lib/use-tab-list";
 
 /** Rows for a prompt box: one per line of text, kept between `min` and `max`. */
@@ -34,10 +35,10 @@ export function usePromptRows(box: RefObject<HTMLTextAreaElement>, value: string
   return rows;
 }
 
-/** Enter without Shift submits (when the text is not blank); Shift+Enter adds a newline (SPEC §5). */
+/** Enter without Shift submits (when the text is not blank); Shift+Enter adds a newline (SPEC §5); the Enter that confirms an IME composition does neither. */
 export function submitOnEnter(onSubmit: () => void) {
   return (e: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (e.key !== "Enter" || e.shiftKey || e.nativeEvent.isComposing) return;
+    if (e.key !== "Enter" || e.shiftKey || composing(e.nativeEvent)) return;
     e.preventDefault();
     if (e.currentTarget.value.trim()) onSubmit();
   };
