@@ -99,10 +99,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const parsed = paymentModeForm.safeParse(Object.fromEntries(formData));
   if (!parsed.success) {
     const orgId = Number(formData.get("orgId"));
-    return data<OrgEditorResult>(
-      { intent: "payment-mode", orgId: Number.isSafeInteger(orgId) && orgId > 0 ? orgId : null, message: parsed.error.issues[0]?.message ?? FAILED },
-      400,
-    );
+    // Only the select's own message means something to the operator; a crafted intent or id is the
+    // form's failure, not zod's wording.
+    const refused = parsed.error.flatten().fieldErrors;
+    const message = refused.intent || refused.orgId ? FAILED : (refused.paymentMode?.[0] ?? FAILED);
+    return data<OrgEditorResult>({ intent: "payment-mode", orgId: Number.isSafeInteger(orgId) && orgId > 0 ? orgId : null, message }, 400);
   }
   const result = await system.updateOrganization(parsed.data.orgId, { paymentMode: parsed.data.paymentMode });
   if (!result.ok)

@@ -1,0 +1,62 @@
+import type { AppLoadContext } from "@remix-run/node";
+import { beforeAll, describe, expect, it } from "vitest";
+import { action } from "~/routes/_org._system.system.orgs";
+
+beforeAll(() => {
+  process.env.SESSION_SECRET ??= "test-secret-test-secret-test-secret";
+});
+
+const SESSION = {
+  valid: true,
+  user: { id: 1, name: "Ada", email: "ada@example.test" },
+  organizations: [{ id: 1, name: "System" }],
+  activeOrganization: { id: 1, name: "System", hasPaymentMethod: false },
+  activeRole: "admin",
+};
+
+/** The system organization's admin, on a platform that saves nothing: every other call is recorded. */
+function platform() {
+  const calls: string[] = [];
+  const context = {
+    clientAddress: "127.0.0.1",
+    platformFetch: async (request: Request | { url: string; method: string }) => {
+      const path = new URL(request.url).pathname.replace(/^\/api\/v1/, "");
+      if (path === "/auth/session") return Response.json(SESSION);
+      calls.push(`${request.method} ${path}`);
+      return Response.json({ error: "Not found" }, { status: 404 });
+    },
+  } as unknown as AppLoadContext;
+  return { context, calls };
+}
+
+async function post(fields: Record<string, string>) {
+  const { context, calls } = platform();
+  const request = new Request("http://console.test/system/orgs", { method: "POST", body: new URLSearchParams(fields) });
+  const answer = (await action({ request, context, params: {} })) as unknown as { data: { message?: string }; init: { status?: number } | null };
+  return { status: answer.init?.status, message: answer.data.message, calls };
+}
+
+describe("the Org Editor's action", () => {
+  it("answers a form with an unknown intent with the form's failure message, not zod's wording, and saves nothing", async () => {
+    for (const intent of ["delete", ""]) {
+      const answer = await post({ intent, orgId: "7", paymentMode: "invoice" });
+      expect(answer).toEqual({ status: 400, message: "Failed to update organization", calls: [] });
+    }
+  });
+
+  it("answers a payment mode with a broken organization id with the form's failure message", async () => {
+    expect(await post({ intent: "payment-mode", orgId: "x", paymentMode: "invoice" })).toEqual({
+      status: 400,
+      message: "Failed to update organization",
+      calls: [],
+    });
+  });
+
+  it("still names a payment mode that is not one of the three", async () => {
+    expect(await post({ intent: "payment-mode", orgId: "7", paymentMode: "free" })).toEqual({
+      status: 400,
+      message: "Choose manual, auto or invoice",
+      calls: [],
+    });
+  });
+});
