@@ -1,10 +1,12 @@
 import { Form, Link, useLocation, useSearchParams } from "@remix-run/react";
 import { Clock, Heart, Search, Star, Users } from "lucide-react";
-import { useState } from "react";
+import type { RefObject } from "react";
+import { useRef, useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { TemplateThumbnail } from "~/features/demos/TemplateThumbnail";
 import type { Template, TemplateTab } from "~/features/demos/templates";
 import { NO_TEMPLATES_FOUND, TEMPLATES, TEMPLATE_TABS, filterTemplates, isTemplateTab } from "~/features/demos/templates";
+import { useFocusOnRemoval } from "~/lib/focus-on-removal";
 import type { RouteHandle } from "~/lib/route-handle";
 import { useTabList } from "~/lib/use-tab-list";
 
@@ -18,6 +20,7 @@ export default function TemplateHomePage() {
   const [params] = useSearchParams();
   const location = useLocation();
   const hydrated = useHydrated();
+  const searchRef = useRef<HTMLInputElement>(null);
   const { listProps, tabProps } = useTabList();
   const fromUrl = () => ({ q: params.get("q") ?? "", tab: tabFrom(params.get("tab")) });
   // Typing filters from local state at once. The address bar follows without a navigation (no
@@ -75,6 +78,7 @@ export default function TemplateHomePage() {
               name="q"
               placeholder="Search templates by title, description or tag"
               value={query}
+              ref={searchRef}
               onChange={(e) => update({ q: e.currentTarget.value })}
             />
           </label>
@@ -105,21 +109,7 @@ export default function TemplateHomePage() {
       </header>
 
       {results.length === 0 ? (
-        <div className="card bg-base-100 shadow-sm">
-          <div className="card-body items-center text-center">
-            <p className="text-lg font-medium">{NO_TEMPLATES_FOUND}</p>
-            <Link
-              to="."
-              className="btn btn-ghost btn-sm"
-              onClick={(e) => {
-                e.preventDefault();
-                update({ q: "", tab: "All" });
-              }}
-            >
-              Clear search
-            </Link>
-          </div>
-        </div>
+        <NoTemplatesFound onClear={() => update({ q: "", tab: "All" })} search={searchRef} />
       ) : (
         <>
           {featured.length > 0 ? (
@@ -149,6 +139,33 @@ export default function TemplateHomePage() {
 function replaceAddress(search: URLSearchParams) {
   const query = search.toString();
   window.history.replaceState(window.history.state, "", `${window.location.pathname}${query ? `?${query}` : ""}`);
+}
+
+/**
+ * The empty result. Its Clear search goes away with the card once the results are back: focus then
+ * moves to the search box rather than falling to the page's body.
+ */
+function NoTemplatesFound({ onClear, search }: { onClear: () => void; search: RefObject<HTMLInputElement> }) {
+  const clear = useRef<HTMLAnchorElement>(null);
+  useFocusOnRemoval(clear, search);
+  return (
+    <div className="card bg-base-100 shadow-sm">
+      <div className="card-body items-center text-center">
+        <p className="text-lg font-medium">{NO_TEMPLATES_FOUND}</p>
+        <Link
+          ref={clear}
+          to="."
+          className="btn btn-ghost btn-sm"
+          onClick={(e) => {
+            e.preventDefault();
+            onClear();
+          }}
+        >
+          Clear search
+        </Link>
+      </div>
+    </div>
+  );
 }
 
 function tabFrom(value: string | null): TemplateTab {

@@ -1,6 +1,6 @@
 import { signInWithOrganization } from "./support/auth";
 import { fillHydrated, pausedClock } from "./support/demos";
-import { expect, test } from "./support/test";
+import { expect, hydrated, test } from "./support/test";
 
 test.beforeEach(async ({ page }) => {
   await signInWithOrganization(page);
@@ -87,6 +87,21 @@ test("the gallery's search and tab live in the URL: Back from the editor and a r
   await page.getByRole("navigation", { name: "Home" }).getByRole("link", { name: "Templates" }).click();
   await expect(page).toHaveURL(/\/template-home$/);
   await expect(search).toHaveValue("");
+});
+
+test("Clear search from the keyboard brings the templates back and leaves focus in the search box", async ({ page }) => {
+  await page.goto("/template-home?q=nothing%20like%20this&tab=Video");
+  // Without JavaScript the link reloads the page; the focus move is React's.
+  await hydrated(page);
+  const clear = page.getByRole("link", { name: "Clear search" });
+  await clear.focus();
+  await page.keyboard.press("Enter");
+  const search = page.getByRole("searchbox", { name: "Search templates" });
+  await expect(page.getByRole("region", { name: /All templates/ }).getByRole("article")).toHaveCount(10);
+  await expect(clear).toHaveCount(0);
+  await expect(search).toHaveValue("");
+  await expect(search).toBeFocused();
+  await expect(page).toHaveURL(/\/template-home$/);
 });
 
 test("a favourite toggles on the page, and Use Template opens the editor with its fields", async ({ page }) => {
