@@ -1,4 +1,4 @@
-import { Link, useSearchParams } from "@remix-run/react";
+import { Form, Link, useSearchParams } from "@remix-run/react";
 import { ArrowLeft } from "lucide-react";
 import { useCallback, useRef, useState } from "react";
 import { MessageList, useInitialPrompt } from "~/features/demos/ChatThread";
@@ -70,7 +70,7 @@ export default function MultimodalChatPage() {
     setDraft("");
   };
   const lastReply = [...messages].reverse().find((m) => m.role === "assistant");
-  const toggle = (m: Modality) => setModalities((ms) => (ms.includes(m) ? ms.filter((x) => x !== m) : MODALITIES.filter((x) => x === m || ms.includes(x))));
+  const toggled = (m: Modality) => (modalities.includes(m) ? modalities.filter((x) => x !== m) : MODALITIES.filter((x) => x === m || modalities.includes(x)));
 
   return (
     <section className="mx-auto flex h-full max-w-4xl flex-col gap-4">
@@ -78,19 +78,27 @@ export default function MultimodalChatPage() {
         <Link to="/multimodal-home" className="btn btn-ghost btn-sm">
           <ArrowLeft className="size-4" aria-hidden /> New prompt
         </Link>
-        <div className="ml-auto flex flex-wrap gap-1" role="group" aria-label="Modalities">
+        {/* Without JavaScript each toggle loads the page again with its `?modalities=` (the prompt kept);
+            with it, the toggle is local to the conversation. */}
+        <Form method="get" className="ml-auto flex flex-wrap gap-1" role="group" aria-label="Modalities">
+          {[...params].map(([name, value], i) => (name === "modalities" ? null : <input key={i} type="hidden" name={name} value={value} />))}
           {MODALITIES.map((m) => (
             <button
               key={m}
-              type="button"
+              type="submit"
+              name="modalities"
+              value={toggled(m).join(",")}
               className={`btn btn-xs ${modalities.includes(m) ? "btn-primary" : "btn-outline"}`}
               aria-pressed={modalities.includes(m)}
-              onClick={() => toggle(m)}
+              onClick={(e) => {
+                e.preventDefault();
+                setModalities(toggled(m));
+              }}
             >
               {m}
             </button>
           ))}
-        </div>
+        </Form>
       </div>
       <div className="card min-h-96 flex-1 bg-base-100 shadow-sm">
         <div className="card-body">

@@ -61,6 +61,23 @@ test("the send button carries the prompt too, and is disabled while the box is b
   await expect(page).toHaveURL(/\/multimodal-chat\?prompt=Hello/);
 });
 
+test("with JavaScript a modality toggle stays in the page, and the next message asks only for the modalities left", async ({ page }) => {
+  await pausedClock(page);
+  await page.goto("/multimodal-chat");
+  await voiceReady(page);
+  const video = page.getByRole("group", { name: "Modalities" }).getByRole("button", { name: "video", exact: true });
+  await expect(video).toHaveAttribute("aria-pressed", "true");
+  await video.click();
+  await expect(video).toHaveAttribute("aria-pressed", "false");
+  await expect(page).toHaveURL(/\/multimodal-chat$/);
+  const box = page.getByPlaceholder("Start a message...");
+  await box.fill("Hello");
+  await box.press("Enter");
+  await page.clock.runFor(1_000);
+  const reply = page.getByRole("list", { name: "Messages" }).getByRole("listitem", { name: "Assistant reply" });
+  await expect(reply.getByRole("list", { name: "Tool calls" }).getByRole("listitem")).toHaveText([/generate_image/, /generate_audio/]);
+});
+
 test("voice input fills the prompt through an en-US, non-continuous recognizer", async ({ page }) => {
   await stubSpeech(page, { transcript: "Paint a lighthouse" });
   await pausedClock(page);

@@ -28,6 +28,19 @@ test("/multimodal-chat shows the prompt it was given and why nothing answers", a
   await expect(page.getByText("Starting...")).toBeHidden();
 });
 
+test("/multimodal-chat's modality toggles load the page again with ?modalities= toggled, the prompt kept", async ({ page }) => {
+  await page.goto("/multimodal-chat?prompt=Paint%20a%20fox&modalities=text,image");
+  const modalities = page.getByRole("group", { name: "Modalities" });
+  await expect(modalities.getByRole("button", { name: "video", exact: true })).toHaveAttribute("aria-pressed", "false");
+  await modalities.getByRole("button", { name: "video", exact: true }).click();
+  await expect(page).toHaveURL(/\/multimodal-chat\?prompt=Paint\+a\+fox&modalities=text%2Cimage%2Cvideo$/);
+  await expect(modalities.getByRole("button", { name: "video", exact: true })).toHaveAttribute("aria-pressed", "true");
+  await modalities.getByRole("button", { name: "text", exact: true }).click();
+  await expect(page).toHaveURL(/\/multimodal-chat\?prompt=Paint\+a\+fox&modalities=image%2Cvideo$/);
+  await expect(modalities.getByRole("button", { name: "text", exact: true })).toHaveAttribute("aria-pressed", "false");
+  await expect(page.locator("main")).toContainText("Your prompt: Paint a fox", { useInnerText: true });
+});
+
 test("/avatar-chat keeps the prompt it was given", async ({ page }) => {
   await page.goto("/avatar-chat?prompt=Tell%20me%20a%20joke");
   await expect(page.locator("main")).toContainText("Your prompt: Tell me a joke", { useInnerText: true });
