@@ -17,6 +17,12 @@ export const MODEL_NAME_RULE = "Use letters, digits and . _ : / - only";
  */
 export const MODEL_NAME_DOT_SEGMENT = "A part between slashes can't be . or ..";
 export const hasDotSegment = (name: string): boolean => name.split("/").some((part) => part === "." || part === "..");
+/**
+ * Nor can a part be empty (a leading or trailing slash, or two in a row): the console's router drops
+ * empty parts, so the model page's link would reach another path (`/lead`, `edge//double`) or none.
+ */
+export const MODEL_NAME_EMPTY_SEGMENT = "A part between slashes can't be empty: no / at the start or end, and no //";
+export const hasEmptySegment = (name: string): boolean => name.split("/").some((part) => part === "");
 export const DISPLAY_NAME_MAX = 200;
 export const PROVIDER_MAX = 100;
 export const CONTEXT_SIZE_MAX = 100_000_000;
@@ -99,7 +105,8 @@ export const modelInputSchema = z.object({
     .min(1)
     .max(MODEL_NAME_MAX)
     .regex(MODEL_NAME_PATTERN, MODEL_NAME_RULE)
-    .refine((name) => !hasDotSegment(name), MODEL_NAME_DOT_SEGMENT),
+    .refine((name) => !hasDotSegment(name), MODEL_NAME_DOT_SEGMENT)
+    .refine((name) => !hasEmptySegment(name), MODEL_NAME_EMPTY_SEGMENT),
   displayName: z.string().trim().min(1).max(DISPLAY_NAME_MAX),
   provider: z.string().trim().min(1).max(PROVIDER_MAX),
   contextSize: z.number().int().min(1).max(CONTEXT_SIZE_MAX),

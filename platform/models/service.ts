@@ -6,8 +6,10 @@ import {
   BASE_URL_REQUIRED,
   BUILTIN_PROVIDER,
   MODEL_NAME_DOT_SEGMENT,
+  MODEL_NAME_EMPTY_SEGMENT,
   MODEL_NAME_TAKEN,
   hasDotSegment,
+  hasEmptySegment,
   modelInputSchema,
 } from "@contract/models";
 import { record } from "../audit/record";
@@ -72,8 +74,9 @@ type ModelWrite = "upsert" | "insert" | "update";
 /** Writes a model row; `input.apiKey` is the key as stored (`storedKey`: sealed when the process has the secret). */
 export async function upsertModel(db: DB, input: ModelInput, position: number, now: number, write: ModelWrite = "upsert"): Promise<boolean> {
   // The routes and MODELS_FILE check names by the contract; a caller that did not still can't make a
-  // model the editor would reach as another one.
-  if (hasDotSegment(input.name)) throw new PlatformError(400, `name: ${MODEL_NAME_DOT_SEGMENT}`, { fields: { name: MODEL_NAME_DOT_SEGMENT } });
+  // model the editor would reach as another one, or whose page no link reaches.
+  const nameProblem = hasDotSegment(input.name) ? MODEL_NAME_DOT_SEGMENT : hasEmptySegment(input.name) ? MODEL_NAME_EMPTY_SEGMENT : null;
+  if (nameProblem) throw new PlatformError(400, `name: ${nameProblem}`, { fields: { name: nameProblem } });
   if (input.provider !== BUILTIN_PROVIDER && !input.baseUrl) {
     throw new PlatformError(400, `baseUrl: ${BASE_URL_REQUIRED}`, { fields: { baseUrl: BASE_URL_REQUIRED } });
   }

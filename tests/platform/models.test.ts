@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { MODEL_NAME_DOT_SEGMENT, modelNameParamSchema } from "@contract/models";
+import { MODEL_NAME_DOT_SEGMENT, MODEL_NAME_EMPTY_SEGMENT, modelNameParamSchema } from "@contract/models";
 import { clearStatusCache, PROBE_TIMEOUT_MS, saveModel, seedModelsFromFile, STATUS_CACHE_MS } from "../../platform/models/service";
 import type { FakeUpstream } from "../fakes/openai-upstream";
 import { startFakeUpstream } from "../fakes/openai-upstream";
@@ -175,6 +175,44 @@ describe("the registry", () => {
     expect(await h.deps.db.selectFrom("models").select("name").where("name", "like", "%prod").execute()).toEqual([]);
     // And the service itself, whoever calls it.
     await expect(saveModel(h.deps, upstreamModel("a/../prod"))).rejects.toMatchObject({ status: 400, fields: { name: MODEL_NAME_DOT_SEGMENT } });
+  });
+
+  it("refuses a model name with an empty part (a leading or trailing / or a //), whose page no link would reach", async () => {
+    await fresh();
+    const operator = await h.signIn("Operator", "operator@example.test"); // first user: system admin in dev sign-in
+    const body = { displayName: "Edge", provider: "vllm", contextSize: 4096, baseUrl: fake.url, upstreamModel: "echo" };
+    for (const name of ["edge//double", "/lead", "trailing/", "/", "a/b//"]) {
+      const parsed = modelNameParamSchema.safeParse({ name });
+      expect(parsed.success ? null : parsed.error.issues[0].message, name).toBe(MODEL_NAME_EMPTY_SEGMENT);
+      // The console's client sends the name's parts as they are (`/models/edge//double`): refused by field.
+      const response = await operator.call("PUT", `/models/${name}`, { ...body, mode: "add" });
+      expect({ status: response.status, fields: (await response.json()).fields }, name).toEqual({ status: 400, fields: { name: MODEL_NAME_EMPTY_SEGMENT } });
+    }
+    expect((await h.deps.db.selectFrom("models").select("name").execute()).map((m) => m.name)).toEqual(["builtin"]);
+    // A name with slashes and no empty part is still a model.
+    expect((await operator.call("PUT", "/models/org/model:tag", { ...body, mode: "add" })).status).toBe(200);
+    // MODELS_FILE is read with the same rule, and so is the service itself.
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "models-")), "models.json");
+    fs.writeFileSync(file, JSON.stringify([upstreamModel("fine"), upstreamModel("team//prod")]));
+    await expect(seedModelsFromFile(h.deps.db, file)).rejects.toThrow(`entry 1: name: ${MODEL_NAME_EMPTY_SEGMENT}`);
+    await expect(saveModel(h.deps, upstreamModel("/lead"))).rejects.toMatchObject({ status: 400, fields: { name: MODEL_NAME_EMPTY_SEGMENT } });
+  });
+
+  it("still lists, and deletes, a model saved with an empty name part before such names were refused", async () => {
+    await fresh();
+    const operator = await h.signIn("Operator", "operator@example.test");
+    const legacy = {
+      ...{ display_name: "Old", provider: "vllm", context_size: 4096, base_url: fake.url, upstream_model: "echo" },
+      ...{ input_micros_per_million: 0, output_micros_per_million: 0, position: 9, created_at: clock },
+    };
+    await h.deps.db
+      .insertInto("models")
+      .values(["edge//double", "/lead", "trailing/"].map((name) => ({ name, ...legacy })))
+      .execute();
+    const { data } = await (await operator.call("GET", "/models")).json();
+    expect(data.map((m: { name: string }) => m.name).sort()).toEqual(["/lead", "builtin", "edge//double", "trailing/"]);
+    for (const name of ["edge//double", "/lead", "trailing/"]) expect((await operator.call("DELETE", `/models/${name}`)).status, name).toBe(200);
+    expect((await h.deps.db.selectFrom("models").select("name").execute()).map((m) => m.name)).toEqual(["builtin"]);
   });
 
   it("is edited by admins of the system organization only", async () => {

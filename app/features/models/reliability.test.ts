@@ -1,5 +1,18 @@
+import { resolvePath } from "@remix-run/react"; // @remix-run/router's, as the console's links resolve
 import { describe, expect, it } from "vitest";
-import { alertText, figureTexts, formatMs, formatShare, formatTokensPerSecond, hourSlots, latencyScale, NO_DATA, placeBands } from "./reliability";
+import { modelInputSchema } from "@contract/models";
+import {
+  alertText,
+  figureTexts,
+  formatMs,
+  formatShare,
+  formatTokensPerSecond,
+  hourSlots,
+  latencyScale,
+  modelPagePath,
+  NO_DATA,
+  placeBands,
+} from "./reliability";
 
 const HOUR = 3_600_000;
 
@@ -58,5 +71,24 @@ describe("the timeline", () => {
     expect(latencyScale(130)).toBe(200);
     expect(latencyScale(600)).toBe(1000);
     expect(latencyScale(70_000)).toBe(120_000);
+  });
+});
+
+const accepted = (name: string) => modelInputSchema.shape.name.safeParse(name).success;
+
+describe("modelPagePath", () => {
+  it("reaches the model's page for every name the contract accepts: the router keeps the path as it is", () => {
+    for (const name of ["org/model:tag", "qwen3:8b", "a/b/c", "org/v1.5", ".hidden/x.y", "a..b/c"]) {
+      expect(accepted(name), name).toBe(true);
+      const path = modelPagePath(name);
+      // A client navigation fetches `${pathname}.data`: a trailing slash or an empty part would miss the page.
+      expect(resolvePath(path).pathname, name).toBe(path);
+      expect(path.endsWith("/"), name).toBe(false);
+    }
+    expect(modelPagePath("org/model:tag")).toBe("/models/org/model%3Atag");
+  });
+
+  it("is never asked for a name with an empty part: the contract refuses them", () => {
+    for (const name of ["edge//double", "/lead", "trailing/"]) expect(accepted(name), name).toBe(false);
   });
 });
