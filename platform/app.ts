@@ -7,6 +7,7 @@ import { forgetSessionsOnWrite } from "./auth/shared-sessions";
 import { billingRoutes, billingWebhookRoutes } from "./billing/routes";
 import type { Deps, PlatformEnv } from "./context";
 import type { ErrorBody } from "@contract/errors";
+import { redactUrl } from "@contract/redact";
 import { limitBody } from "./http/body-limit";
 import { databaseAway, databaseUnavailable, UNAVAILABLE_MESSAGE, UNAVAILABLE_RETRY_AFTER } from "./db/unavailable";
 import { PlatformError } from "./http/errors";
@@ -50,15 +51,17 @@ export function createPlatform(deps: Deps) {
   app.notFound((c) => c.json(new PlatformError(404, "Not found").body, 404));
   // The one place an error body is written (DESIGN §3).
   app.onError((err, c) => {
+    // The path as a log may hold it: a join's invite code is cut short (README, LOG_REQUESTS).
+    const path = redactUrl(c.req.path);
     const error =
       err instanceof PlatformError
         ? err
         : err instanceof HTTPException
           ? new PlatformError(err.status, err.message || "Bad request")
           : databaseUnavailable(err)
-            ? (databaseAway(c.req.method, c.req.path, c.req.header("x-request-id"), err),
+            ? (databaseAway(c.req.method, path, c.req.header("x-request-id"), err),
               new PlatformError(503, UNAVAILABLE_MESSAGE, { headers: { "retry-after": UNAVAILABLE_RETRY_AFTER } }))
-            : (console.error(`Unhandled error in ${c.req.method} ${c.req.path} (request ${c.req.header("x-request-id") ?? "-"}):`, err),
+            : (console.error(`Unhandled error in ${c.req.method} ${path} (request ${c.req.header("x-request-id") ?? "-"}):`, err),
               new PlatformError(500, "Internal server error"));
     for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
     return c.json(error.body satisfies ErrorBody, error.status);

@@ -146,6 +146,19 @@ describe("a platform that can't be reached or does not answer", () => {
     }
   });
 
+  it("names a join by the first 4 characters of its invite code in the log, never the whole code", async () => {
+    const errors: string[] = [];
+    const spy = vi.spyOn(console, "error").mockImplementation((...args) => void errors.push(args.join(" ")));
+    try {
+      const join = await platformProxy(down)(new Request("http://console.test/api/v1/auth/join/ABCDEFGHJKMN", { method: "POST" }), browser);
+      expect(join.status).toBe(502);
+      expect(errors).toEqual([expect.stringContaining("POST /api/v1/auth/join/ABCD… (request id-2)")]);
+      expect(errors.join("\n")).not.toContain("ABCDEFGHJKMN");
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
   it("logs nothing when the client gave up first: the platform is not at fault", async () => {
     if (!stalled.listening) await new Promise<void>((resolve) => stalled.listen(0, "127.0.0.1", resolve));
     const errors: unknown[] = [];

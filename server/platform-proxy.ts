@@ -2,6 +2,7 @@ import type { IncomingMessage } from "node:http";
 import { Hono } from "hono";
 import { proxy } from "hono/proxy";
 import { clientAddress } from "../platform/ratelimit/address";
+import { redactUrl } from "@contract/redact";
 import type { ForwardTimeouts } from "./forward-fetch";
 import { FORWARD_TIMEOUTS, forwardFetch, isTimeout } from "./forward-fetch";
 
@@ -118,7 +119,7 @@ export function platformProxy(base: string, timeouts: ForwardTimeouts = FORWARD_
       // The client left first (a Stop, an SDK's timeout): nobody reads an answer, and the platform is not at fault.
       if (c.req.raw.signal.aborted) return new Response(null, { status: 499 });
       console.error(
-        `Platform at PLATFORM_URL did not answer ${c.req.method} ${url.pathname} (request ${requestId ?? "-"}): ${error instanceof Error ? error.message : String(error)}`,
+        `Platform at PLATFORM_URL did not answer ${c.req.method} ${redactUrl(url.pathname)} (request ${requestId ?? "-"}): ${error instanceof Error ? error.message : String(error)}`,
       );
       return unreachable(url.pathname, isTimeout(error));
     } finally {

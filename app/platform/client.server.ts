@@ -2,6 +2,7 @@ import type { AppLoadContext } from "@remix-run/node";
 import type { ZodType, ZodTypeDef } from "zod";
 import type { ErrorBody } from "@contract/errors";
 import { readErrorBody } from "@contract/errors";
+import { redactUrl } from "@contract/redact";
 import { createdOrgSchema, okSchema, orgConfigSchema, sessionSchema } from "./schemas";
 
 /** A failed answer carries the contract's human `error` and, for a refused form, its per-field messages. */
@@ -49,11 +50,13 @@ export function platformClient(request: Request, context: AppLoadContext) {
   }
 
   async function call<T>(method: Method, path: string, schema: ZodType<T, ZodTypeDef, unknown>, fallback: string, body?: unknown): Promise<ApiResult<T>> {
+    // What the error lines name: the platform's path, a join's invite code cut short (README, LOG_REQUESTS).
+    const logged = redactUrl(`/api/v1${path}`);
     let response: Response;
     try {
       response = await send(method, path, body);
     } catch (cause) {
-      console.error(`Platform ${method} ${path} failed:`, cause);
+      console.error(`Platform ${method} ${logged} failed:`, cause);
       return { ok: false, status: 502, error: fallback };
     }
     if (!response.ok) return { ok: false, status: response.status, ...(await errorBody(response, fallback)) };
@@ -64,12 +67,12 @@ export function platformClient(request: Request, context: AppLoadContext) {
       const text = await response.text();
       answered = text ? JSON.parse(text) : null;
     } catch (cause) {
-      console.error(`Platform ${method} ${path} answered a body that could not be read:`, cause instanceof Error ? cause.message : cause);
+      console.error(`Platform ${method} ${logged} answered a body that could not be read:`, cause instanceof Error ? cause.message : cause);
       return { ok: false, status: 502, error: fallback };
     }
     const parsed = schema.safeParse(answered);
     if (!parsed.success) {
-      console.error(`Platform ${method} ${path} answered an unexpected body:`, parsed.error.issues[0]);
+      console.error(`Platform ${method} ${logged} answered an unexpected body:`, parsed.error.issues[0]);
       return { ok: false, status: 502, error: fallback };
     }
     return { ok: true, status: response.status, data: parsed.data };

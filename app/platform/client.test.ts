@@ -47,3 +47,27 @@ describe("an answer that cannot be read", () => {
     }
   });
 });
+
+describe("what the console's error lines hold of a call's path", () => {
+  it("cuts a join's invite code to its first 4 characters, whatever went wrong", async () => {
+    const logged: string[] = [];
+    vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(" ")));
+    try {
+      const code = "ABCDEFGHJKMN";
+      const answers = [
+        () => Promise.reject(new TypeError("fetch failed")),
+        async () => new Response("<html>Maintenance</html>"),
+        async () => Response.json({ unexpected: true }),
+      ];
+      for (const answer of answers) {
+        const api = platformClient(new Request("http://console.test/onboarding"), { platformFetch: answer } as unknown as AppLoadContext);
+        expect(await api.joinOrganization(code)).toMatchObject({ ok: false, status: 502 });
+      }
+      expect(logged).toHaveLength(3);
+      for (const line of logged) expect(line).toMatch(/^Platform POST \/api\/v1\/auth\/join\/ABCD… /);
+      expect(logged.join("\n")).not.toContain(code);
+    } finally {
+      vi.restoreAllMocks();
+    }
+  });
+});

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Harness, Session } from "./harness";
 import { createHarness } from "./harness";
 
@@ -7,7 +7,10 @@ beforeEach(async () => {
   h = await createHarness();
   await h.signIn(); // the first user ever becomes system admin; the tests below are about ordinary users
 });
-afterEach(() => h.close());
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await h.close();
+});
 
 async function invite(session: Session, status: "single-use" | "multi-use" = "single-use") {
   return session.call("POST", "/organizations/invites", { status });
@@ -121,6 +124,28 @@ describe("POST /auth/join/{code}", () => {
       expect((await response.json()).error).toMatch(/invite code/i);
     }
     expect((await h.fetch("/auth/join/ABCDEFGHJKMN", { method: "POST" })).status).toBe(401);
+  });
+});
+
+describe("POST /auth/join/{code}: what the logs hold of the code", () => {
+  it("writes only its first 4 characters when the join fails on the database or with an unexpected error", async () => {
+    const admin = await h.admin();
+    const joiner = await h.signIn();
+    const { code } = (await (await invite(admin, "multi-use")).json()) as { code: string };
+    const logged: string[] = [];
+    vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(" ")));
+    const selectFrom = h.deps.db.selectFrom.bind(h.deps.db);
+    for (const failure of [Object.assign(new Error("SQLITE_BUSY: database is locked"), { code: "SQLITE_BUSY" }), new Error("boom")]) {
+      // The join's own read of the code fails; the session's reads before it do not.
+      vi.spyOn(h.deps.db, "selectFrom").mockImplementation(((table: never) => {
+        if (String(table).startsWith("invites")) throw failure;
+        return selectFrom(table);
+      }) as never);
+      expect((await joiner.call("POST", `/auth/join/${code}`)).status).toBeGreaterThanOrEqual(500);
+    }
+    expect(logged).toHaveLength(2);
+    for (const line of logged) expect(line).toContain(`POST /api/v1/auth/join/${code.slice(0, 4)}…`);
+    expect(logged.join("\n")).not.toContain(code);
   });
 });
 

@@ -1,0 +1,39 @@
+/**
+ * What the logs may hold of a request target: the access log (server/access-log.ts), the platform's
+ * error lines and the console's platform client all write targets through this one function (README,
+ * LOG_REQUESTS), so none writes a whole invite code, OAuth code or Stripe client secret.
+ */
+
+/**
+ * Query parameters that carry a credential: OAuth callbacks' authorization code and state, and the
+ * client secret of the SetupIntent or PaymentIntent Stripe puts on the page it returns to (/billing
+ * after confirmSetup): with it, the intent can be read and confirmed from a browser.
+ */
+const SECRET_PARAMS = new Set(["code", "state", "setup_intent_client_secret", "payment_intent_client_secret", "client_secret"]);
+/** Invite codes in the join path: enough of the code is kept to tell joins apart, not to use one. */
+const JOIN_PATH = /^(\/api\/v1\/auth\/join\/)([^/?#]+)/;
+const KEPT = 4;
+
+/** A request target as it may be written to a log: invite codes shortened, OAuth codes and states and Stripe client secrets replaced. */
+export function redactUrl(target: string): string {
+  const queryAt = target.indexOf("?");
+  const pathname = queryAt < 0 ? target : target.slice(0, queryAt);
+  const redactedPath = pathname.replace(JOIN_PATH, (_all, prefix: string, code: string) => `${prefix}${code.slice(0, KEPT)}…`);
+  if (queryAt < 0) return redactedPath;
+  // The query is rewritten piece by piece, not through URLSearchParams, so the rest stays as sent.
+  const query = target
+    .slice(queryAt + 1)
+    .split("&")
+    .map((pair) => {
+      const name = pair.split("=", 1)[0];
+      let decoded = name;
+      try {
+        decoded = decodeURIComponent(name.replace(/\+/g, " "));
+      } catch {
+        // A malformed name is logged as sent.
+      }
+      return SECRET_PARAMS.has(decoded.toLowerCase()) ? `${name}=[redacted]` : pair;
+    })
+    .join("&");
+  return `${redactedPath}?${query}`;
+}
