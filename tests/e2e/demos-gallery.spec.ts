@@ -283,3 +283,38 @@ test("synthesis links to the three homes, and the lazily loaded studios work", a
   await page.clock.runFor(2_000);
   await expect(page.getByRole("img", { name: "Edited: Make it black and white" })).toBeVisible();
 });
+
+test("the image editor's Style is one Tab stop, and the arrow keys, Home and End move along the styles and check them", async ({ page }) => {
+  await page.goto("/image-edit");
+  const styles = page.getByRole("radiogroup", { name: "Style" });
+  const style = (name: string) => styles.getByRole("radio", { name, exact: true });
+  await expect(style("Enhance")).toBeChecked();
+  await style("Enhance").focus();
+  await page.keyboard.press("ArrowRight");
+  await expect(style("Black & white")).toBeFocused();
+  await expect(style("Black & white")).toBeChecked();
+  await expect(style("Enhance")).not.toBeChecked();
+  await page.keyboard.press("ArrowDown");
+  await expect(style("Warm")).toBeFocused();
+  await expect(style("Warm")).toBeChecked();
+  await page.keyboard.press("ArrowUp");
+  await expect(style("Black & white")).toBeChecked();
+  await page.keyboard.press("End");
+  await expect(style("Vintage")).toBeFocused();
+  await expect(style("Vintage")).toBeChecked();
+  await page.keyboard.press("ArrowRight");
+  await expect(style("Enhance")).toBeFocused();
+  await expect(style("Enhance")).toBeChecked();
+  await page.keyboard.press("ArrowLeft");
+  await expect(style("Vintage")).toBeChecked();
+  await page.keyboard.press("Home");
+  await expect(style("Enhance")).toBeChecked();
+  await page.keyboard.press("ArrowRight");
+  // One Tab stop: Tab leaves the group for the instruction, Shift+Tab comes back to the checked style.
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("textbox", { name: "What should change?" })).toBeFocused();
+  await page.keyboard.press("Shift+Tab");
+  await expect(style("Black & white")).toBeFocused();
+  await page.keyboard.press("Shift+Tab");
+  await expect(styles.locator(":focus")).toHaveCount(0);
+});

@@ -1,5 +1,7 @@
 import { ImageUp, Wand2 } from "lucide-react";
 import { useEffect, useState } from "react";
+import type { RovingMoves } from "~/lib/roving-focus";
+import { moveFocus } from "~/lib/roving-focus";
 import { submitOnEnter } from "./components";
 import { GeneratingBar, GeneratorForm, OutputCard, SimulationError } from "./GeneratorCards";
 import { placeholderImage } from "./multimodal";
@@ -15,6 +17,19 @@ export const EDIT_PRESETS = [
   { id: "vintage", label: "Vintage", filter: "sepia(0.7) contrast(0.9) brightness(0.95)" },
 ] as const;
 type PresetId = (typeof EDIT_PRESETS)[number]["id"];
+
+/**
+ * The WAI-ARIA radio group: one Tab stop (the checked style), and the arrow keys, Home and End move
+ * along the styles, checking the one reached. The editor renders in the browser only, so from the start.
+ */
+const RADIO_MOVES: RovingMoves = {
+  ArrowRight: (i, n) => (i + 1) % n,
+  ArrowDown: (i, n) => (i + 1) % n,
+  ArrowLeft: (i, n) => (i - 1 + n) % n,
+  ArrowUp: (i, n) => (i - 1 + n) % n,
+  Home: () => 0,
+  End: (_i, n) => n - 1,
+};
 
 /** /image-edit: upload (or use a sample), describe an edit, and get a simulated result (loaded lazily; no server call). */
 export default function ImageEditor() {
@@ -67,13 +82,19 @@ export default function ImageEditor() {
           />
           <span className="text-xs text-base-content/60">Stays in your browser; nothing is uploaded. Without a file, a sample picture is used.</span>
         </label>
-        <div role="radiogroup" aria-label="Style" className="flex flex-wrap gap-2">
+        <div
+          role="radiogroup"
+          aria-label="Style"
+          className="flex flex-wrap gap-2"
+          onKeyDown={(event) => moveFocus(event, '[role="radio"]', RADIO_MOVES)?.click()}
+        >
           {EDIT_PRESETS.map((p) => (
             <button
               key={p.id}
               type="button"
               role="radio"
               aria-checked={p.id === preset}
+              tabIndex={p.id === preset ? 0 : -1}
               className={`btn btn-sm ${p.id === preset ? "btn-primary" : "btn-outline"}`}
               onClick={() => setPreset(p.id)}
             >
