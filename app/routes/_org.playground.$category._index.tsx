@@ -43,15 +43,17 @@ export default function PlaygroundCategoryPage() {
                 <h3 className="card-title">{u.title}</h3>
                 <p className="text-sm text-base-content/70">{u.description}</p>
                 <ModelChips models={u.models} />
-                <div className="card-actions mt-2 justify-end">
-                  {u.generator ? (
-                    <Link to={playgroundPath(category.id, u.id)} className="btn btn-primary btn-sm" aria-label={`Open ${u.title}`}>
-                      Open <ArrowRight className="size-4" aria-hidden />
-                    </Link>
-                  ) : (
-                    // Not a link: there is nothing to open yet (it led to 'Playground not found').
-                    <span className="badge badge-outline">Coming soon</span>
-                  )}
+                <div className="card-actions mt-2 items-center justify-end">
+                  {/* Every card opens its route (SPEC §2); one without a generator says so before the click,
+                      and its route says 'Playground not found'. */}
+                  {u.generator ? null : <span className="badge badge-outline">Coming soon</span>}
+                  <Link
+                    to={playgroundPath(category.id, u.id)}
+                    className={`btn btn-sm ${u.generator ? "btn-primary" : "btn-ghost"}`}
+                    aria-label={u.generator ? `Open ${u.title}` : `Open ${u.title} (coming soon)`}
+                  >
+                    Open <ArrowRight className="size-4" aria-hidden />
+                  </Link>
                 </div>
               </div>
             </article>

@@ -47,11 +47,15 @@ test("/avatar-chat keeps the prompt it was given", async ({ page }) => {
   await expect(page.locator("main")).toContainText("turn on JavaScript to talk with her", { useInnerText: true });
 });
 
-test("/playground: coming-soon use cases are not links, and the open links are named by what they open", async ({ page }) => {
+test("/playground: every use case opens its route, a coming-soon one saying so before the click and 'Playground not found' after", async ({ page }) => {
   await page.goto("/playground/text");
   const cases = page.getByRole("list", { name: "Use cases" });
-  await expect(cases.getByText("Coming soon").first()).toBeVisible();
-  await expect(cases.getByRole("link", { name: /Coming soon/ })).toHaveCount(0);
+  await expect(cases.getByText("Coming soon")).toHaveCount(2);
+  await expect(cases.getByRole("link")).toHaveText(["Open", "Open", "Open"]);
+  await expect(cases.getByRole("link", { name: "Open Chat", exact: true })).toHaveAttribute("href", "/playground/text/chat");
+  await cases.getByRole("link", { name: "Open Summarise (coming soon)" }).click();
+  await expect(page).toHaveURL(/\/playground\/text\/summarize$/);
+  await expect(page.getByRole("heading", { name: "Playground not found" })).toBeVisible();
 });
 
 test("/task-execution says why Run task is disabled", async ({ page }) => {

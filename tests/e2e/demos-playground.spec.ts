@@ -33,6 +33,17 @@ test("a category lists its use cases with model chips, and a card opens its play
   await expect(page.getByRole("tablist", { name: "Model" }).getByRole("tab")).toHaveCount(3);
 });
 
+test("a coming-soon use case says so on its card, and its card opens its route, which says 'Playground not found'", async ({ page }) => {
+  await page.goto("/playground/image");
+  const card = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: "Upscale" }) });
+  await expect(card).toContainText("Coming soon");
+  await card.getByRole("link", { name: "Open Upscale (coming soon)" }).click();
+  await expect(page).toHaveURL(/\/playground\/image\/upscale$/);
+  await expect(page.getByRole("heading", { name: "Playground not found" })).toBeVisible();
+  await page.getByRole("link", { name: "Back to Image" }).click();
+  await expect(page).toHaveURL(/\/playground\/image$/);
+});
+
 test("Generate is disabled on blank input, and the canned output appears after 2 s", async ({ page }) => {
   await pausedClock(page);
   await page.goto("/playground/text/chat");
