@@ -1,5 +1,6 @@
 import type { ChatSend } from "@contract/chat";
 import type { PlatformClient } from "./client.server";
+import { pathSegment } from "./client.server";
 import { receiptSchema } from "./chat";
 
 /** POST /chat/completions, streamed; `signal` is the browser request's, so a closed tab aborts it upstream. */
@@ -8,5 +9,5 @@ export function sendChat(api: PlatformClient, body: ChatSend, signal: AbortSigna
 }
 
 export function chatReceipt(api: PlatformClient, id: string) {
-  return api.call("GET", `/chat/receipts/${encodeURIComponent(id)}`, receiptSchema, "Failed to load receipt");
+  return api.call("GET", `/chat/receipts/${pathSegment(id)}`, receiptSchema, "Failed to load receipt");
 }

@@ -20,6 +20,16 @@ export async function errorText(response: Response, fallback: string): Promise<s
 type Method = "GET" | "POST" | "PUT" | "DELETE";
 
 /**
+ * One segment of a platform path from a value a user typed or a page's address holds. A segment of dots
+ * alone is a step in the path for every URL parser, even written %2E: `/auth/join/..` reached `/auth`
+ * and answered "Not found". Escaped twice, it reaches the route meant as a value no route takes ("%2E"),
+ * refused there like any other wrong value.
+ */
+export function pathSegment(value: string): string {
+  return value === "." || value === ".." ? value.replaceAll(".", "%252E") : encodeURIComponent(value);
+}
+
+/**
  * The console's only way to the platform: one client per request, forwarding the browser's cookie and
  * origin, and collecting the platform's Set-Cookie headers for the response (`client.headers`).
  */
@@ -93,7 +103,7 @@ export function platformClient(request: Request, context: AppLoadContext) {
     switchOrganization: (organizationId: number) => call("POST", "/auth/switch", okSchema, "Failed to switch organization", { organizationId }),
     organizationConfig: () => call("GET", "/organizations/config", orgConfigSchema, "Failed to load organization config"),
     createOrganization: (name: string) => call("POST", "/organizations", createdOrgSchema, "Failed to create organization", { name }),
-    joinOrganization: (code: string) => call("POST", `/auth/join/${encodeURIComponent(code)}`, createdOrgSchema, "Failed to join organization"),
+    joinOrganization: (code: string) => call("POST", `/auth/join/${pathSegment(code)}`, createdOrgSchema, "Failed to join organization"),
   };
 }
 

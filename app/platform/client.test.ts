@@ -1,6 +1,9 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { describe, expect, it, vi } from "vitest";
+import { chatReceipt } from "./chat.server";
 import { errorText, platformClient } from "./client.server";
+import { systemApi } from "./system.server";
+import { tokensApi } from "./tokens.server";
 
 describe("errorText: what the console shows for a failed call (SPEC §8, DESIGN §3)", () => {
   it("shows the contract's error field", async () => {
@@ -69,5 +72,28 @@ describe("what the console's error lines hold of a call's path", () => {
     } finally {
       vi.restoreAllMocks();
     }
+  });
+});
+
+describe("a typed value of dots in a platform path", () => {
+  it("stays in its segment: the call reaches the route meant, not the one above it", async () => {
+    const paths: string[] = [];
+    const platformFetch = async (request: { url: string }) => {
+      paths.push(new URL(request.url).pathname);
+      return Response.json({ error: "Not found" }, { status: 404 });
+    };
+    const api = platformClient(new Request("http://console.test/team"), { platformFetch } as unknown as AppLoadContext);
+    await api.joinOrganization(".");
+    await api.joinOrganization("..");
+    await chatReceipt(api, "..");
+    await tokensApi(api).roll(".", "none");
+    await systemApi(api).deleteModel("org/..");
+    expect(paths).toEqual([
+      "/api/v1/auth/join/%252E",
+      "/api/v1/auth/join/%252E%252E",
+      "/api/v1/chat/receipts/%252E%252E",
+      "/api/v1/tokens/%252E/roll",
+      "/api/v1/models/org/%252E%252E",
+    ]);
   });
 });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { queryString } from "~/lib/query-string";
 import type { PlatformClient } from "./client.server";
+import { pathSegment } from "./client.server";
 import type { GrantCredit, ModelBody, OrganizationChange, OrganizationQuery } from "./system";
 import { modelConfigListSchema, organizationListSchema, organizationSummarySchema } from "./system";
 
@@ -21,5 +22,5 @@ export const systemApi = (api: PlatformClient) => ({
 
 /** The name may hold slashes (`org/model`): each segment is encoded, the slashes kept, as the route expects. */
 export function modelPath(name: string): string {
-  return `/models/${name.split("/").map(encodeURIComponent).join("/")}`;
+  return `/models/${name.split("/").map(pathSegment).join("/")}`;
 }

@@ -1,6 +1,10 @@
+import type { AppLoadContext } from "@remix-run/node";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { INVITE_INVALID } from "@contract/orgs";
+import type { PlatformRequest } from "~/load-context";
+import { platformClient } from "~/platform/client.server";
 import type { Harness, Session } from "./harness";
-import { createHarness } from "./harness";
+import { createHarness, ORIGIN } from "./harness";
 
 let h: Harness;
 beforeEach(async () => {
@@ -146,6 +150,28 @@ describe("POST /auth/join/{code}: what the logs hold of the code", () => {
     expect(logged).toHaveLength(2);
     for (const line of logged) expect(line).toContain(`POST /api/v1/auth/join/${code.slice(0, 4)}…`);
     expect(logged.join("\n")).not.toContain(code);
+  });
+});
+
+describe("POST /auth/join/{code} from the console's client", () => {
+  /** The console's client for a page of `user`, calling this platform in-process as the server does. */
+  function consoleClient(user: Session) {
+    const platformFetch = async (request: PlatformRequest) => {
+      const url = new URL(request.url);
+      return h.fetch(url.pathname.replace(/^\/api\/v1/, "") + url.search, { method: request.method, headers: request.headers });
+    };
+    const page = new Request(`${ORIGIN}/onboarding`, { method: "POST", headers: { cookie: user.cookie, origin: ORIGIN } });
+    return platformClient(page, { platformFetch, clientAddress: "203.0.113.9" } as unknown as AppLoadContext);
+  }
+
+  it("refuses a code of dots as any wrong code, and counts it toward the wait", async () => {
+    const joiner = await h.signIn();
+    const api = consoleClient(joiner);
+    for (const code of [".", "..", ".", "..", "%2E"]) {
+      expect(await api.joinOrganization(code), code).toEqual({ ok: false, status: 404, error: INVITE_INVALID });
+    }
+    const waiting = await api.joinOrganization("..");
+    expect(waiting).toMatchObject({ ok: false, status: 429, error: expect.stringMatching(/^Too many invalid invite codes/) });
   });
 });
 
