@@ -21,6 +21,9 @@ export async function usageCsv(deps: Deps, orgId: number, query: UsageExportQuer
   async function* pages(): AsyncGenerator<string[]> {
     let after: { at: number; id: number } | null = null;
     for (;;) {
+      // The index range starts at the cursor, not at `since`: otherwise every page rescans all the rows
+      // before it (a quadratic export, blocking the event loop on SQLite). Ties are the keyset's below.
+      const from: number = after ? after.at : since;
       let q = deps.db
         .selectFrom("chat_usage as u")
         .leftJoin("api_tokens as t", (j) => j.onRef("t.id", "=", "u.token_id").on("t.org_id", "=", orgId))
@@ -41,7 +44,7 @@ export async function usageCsv(deps: Deps, orgId: number, query: UsageExportQuer
           "u.outcome",
         ])
         .where("u.org_id", "=", orgId)
-        .where("u.created_at", ">=", since)
+        .where("u.created_at", ">=", from)
         .where("u.created_at", "<", until);
       if (filters.model !== undefined) q = q.where("u.model", "=", filters.model);
       if (filters.tokenId !== undefined) q = q.where("u.token_id", "=", filters.tokenId);
