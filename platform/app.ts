@@ -11,6 +11,7 @@ import { redactUrl } from "@contract/redact";
 import { limitBody } from "./http/body-limit";
 import { databaseAway, databaseUnavailable, UNAVAILABLE_MESSAGE, UNAVAILABLE_RETRY_AFTER } from "./db/unavailable";
 import { PlatformError } from "./http/errors";
+import { NUL_REFUSED_MESSAGE, nulRefusedByDatabase } from "./db/nul";
 import { sameOrigin } from "./http/middleware";
 import { orgRoutes } from "./orgs/routes";
 import { chatRoutes } from "./chat/routes";
@@ -58,11 +59,13 @@ export function createPlatform(deps: Deps) {
         ? err
         : err instanceof HTTPException
           ? new PlatformError(err.status, err.message || "Bad request")
-          : databaseUnavailable(err)
-            ? (databaseAway(c.req.method, path, c.req.header("x-request-id"), err),
-              new PlatformError(503, UNAVAILABLE_MESSAGE, { headers: { "retry-after": UNAVAILABLE_RETRY_AFTER } }))
-            : (console.error(`Unhandled error in ${c.req.method} ${path} (request ${c.req.header("x-request-id") ?? "-"}):`, err),
-              new PlatformError(500, "Internal server error"));
+          : nulRefusedByDatabase(err)
+            ? new PlatformError(400, NUL_REFUSED_MESSAGE)
+            : databaseUnavailable(err)
+              ? (databaseAway(c.req.method, path, c.req.header("x-request-id"), err),
+                new PlatformError(503, UNAVAILABLE_MESSAGE, { headers: { "retry-after": UNAVAILABLE_RETRY_AFTER } }))
+              : (console.error(`Unhandled error in ${c.req.method} ${path} (request ${c.req.header("x-request-id") ?? "-"}):`, err),
+                new PlatformError(500, "Internal server error"));
     for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
     return c.json(error.body satisfies ErrorBody, error.status);
   });

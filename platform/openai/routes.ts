@@ -11,6 +11,7 @@ import type { ApiTokenAuth } from "../tokens/service";
 import type { TokenRateLimit } from "../tokens/service";
 import { authenticateApiToken, tokenRateLimit } from "../tokens/service";
 import { databaseAway, databaseUnavailable, UNAVAILABLE_MESSAGE, UNAVAILABLE_RETRY_AFTER } from "../db/unavailable";
+import { NUL_REFUSED_MESSAGE, nulRefusedByDatabase } from "../db/nul";
 
 function authError(status: 401 | 403, message: string): ChatError {
   return status === 401
@@ -146,6 +147,7 @@ export function openaiRoutes(deps: Deps) {
           chatErrorResponse(new ChatError(503, UNAVAILABLE_MESSAGE, "server_error", { code: "service_unavailable", retryAfter: UNAVAILABLE_RETRY_AFTER })),
         );
       }
+      if (nulRefusedByDatabase(error)) return decorate(chatErrorResponse(new ChatError(400, NUL_REFUSED_MESSAGE, "invalid_request_error")));
       console.error(`Unhandled error in ${c.req.method} ${c.req.path} (request ${c.req.header("x-request-id") ?? "-"}):`, error);
       return decorate(chatErrorResponse(new ChatError(500, "Internal server error", "server_error")));
     });
