@@ -9,6 +9,7 @@ import {
   MODEL_FORM_FIELD,
   MODEL_NAME_MAX,
   MODEL_NAME_DOT_SEGMENT,
+  MODEL_NAME_EMPTY_SEGMENT,
   MODEL_NAME_PATTERN,
   MODEL_NAME_RULE,
   PRICE_MAX,
@@ -17,6 +18,7 @@ import {
   UPSTREAM_MODEL_MAX,
   baseUrlProblem,
   hasDotSegment,
+  hasEmptySegment,
 } from "@contract/models";
 import { z } from "zod";
 import type { ModelBody, ModelConfig } from "~/platform/system";
@@ -140,7 +142,8 @@ const modelFieldsSchema = z
       .min(1, "Name is required")
       .max(MODEL_NAME_MAX, `Name must be at most ${MODEL_NAME_MAX} characters`)
       .regex(MODEL_NAME_PATTERN, MODEL_NAME_RULE)
-      .refine((name) => !hasDotSegment(name), MODEL_NAME_DOT_SEGMENT),
+      .refine((name) => !hasDotSegment(name), MODEL_NAME_DOT_SEGMENT)
+      .refine((name) => !hasEmptySegment(name), MODEL_NAME_EMPTY_SEGMENT),
     displayName: z.string().trim().min(1, "Display name is required").max(DISPLAY_NAME_MAX, `Display name must be at most ${DISPLAY_NAME_MAX} characters`),
     provider: z.string().trim().min(1, "Provider is required").max(PROVIDER_MAX, `Provider must be at most ${PROVIDER_MAX} characters`),
     contextSize: z

@@ -63,6 +63,12 @@ describe("the model form", () => {
     expect(parseModelForm({ ...filled, name: "org/v1.5" }).ok).toBe(true);
   });
 
+  it("refuses a name with an empty part under the name, as the platform does (its /models link would lose the part)", () => {
+    const refused = { ok: false, errors: { name: "A part between slashes can't be empty: no / at the start or end, and no //" } };
+    for (const name of ["edge//double", "/lead", "trailing/"]) expect(parseModelForm({ ...filled, name })).toEqual(refused);
+    expect(parseModelForm({ ...filled, name: "org/model:tag" }).ok).toBe(true);
+  });
+
   it("refuses a base URL the platform would refuse, and a key with a line break, under their fields", () => {
     const baseUrlError = (baseUrl: string) => {
       const result = parseModelForm({ ...filled, baseUrl });
