@@ -1,5 +1,5 @@
 import type { AppLoadContext } from "@remix-run/node";
-import { describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { requireAccess } from "./session.server";
 
 const signedIn = {
@@ -74,5 +74,29 @@ describe("requireAccess when the platform can't check the session", () => {
     expect((thrown as Response).status).toBe(302);
     expect((thrown as Response).headers.get("Location")).toMatch(/^\/login/);
     vi.unstubAllEnvs();
+  });
+});
+
+describe("requireAccess for a form posted from another organization's page", () => {
+  beforeAll(() => {
+    process.env.SESSION_SECRET ??= "test-secret-test-secret-test-secret";
+  });
+  const stale = (path: string) =>
+    new Request(`http://console.test${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ pageOrganization: "9" }),
+    });
+
+  it("goes back to the page it was posted from, saying why", async () => {
+    const thrown = await requireAccess("organization", stale("/team?tab=invites"), contextCounting().context).catch((e: unknown) => e);
+    expect((thrown as Response).status).toBe(302);
+    expect((thrown as Response).headers.get("Location")).toBe("/team?tab=invites");
+  });
+
+  it("never to another host, whatever the path it was posted to", async () => {
+    const thrown = await requireAccess("organization", stale("//evil.example/team"), contextCounting().context).catch((e: unknown) => e);
+    expect((thrown as Response).status).toBe(302);
+    expect((thrown as Response).headers.get("Location")).toBe("/");
   });
 });

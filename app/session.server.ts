@@ -112,7 +112,9 @@ async function refuseStaleOrganization(request: Request, session: OrgSession, re
   const message = staleOrganizationMessage(shown, session, "Nothing was changed");
   if (!message) return;
   const url = new URL(request.url);
-  throw redirect(redirectTo ?? url.pathname + url.search, { headers: { "Set-Cookie": await toastHeader({ kind: "error", message }) } });
+  // A path that starts "//" would send the browser to another host: such a page is nobody's to go back to.
+  const back = redirectTo ?? safeRedirectPath(url.pathname + url.search) ?? "/";
+  throw redirect(back, { headers: { "Set-Cookie": await toastHeader({ kind: "error", message }) } });
 }
 
 /**
