@@ -116,12 +116,13 @@ export function mountEmbedded(db: DB, config: PlatformConfig, lock?: ProcessLock
     stopRequests: () => stopping.abort("The server is shutting down"),
     close: async () => {
       stopping.abort("The server is shutting down");
-      sweeper.close();
-      watcher.close();
+      // Neither starts another round; the rounds in progress finish before the database closes.
+      const rounds = Promise.all([sweeper.close(), watcher.close()]);
       // And the recharges they started: a charge the provider makes after this is credited by
       // reconciliation at the next start.
       const settled = Promise.allSettled([...answering, rechargesFinished(deps)]);
       await Promise.race([settled, new Promise((resolve) => setTimeout(resolve, ANSWERS_WAIT_MS).unref())]);
+      await rounds;
       await reconciler.stop();
       await roller.stop();
       await stopMetrics(db);

@@ -1,6 +1,7 @@
 import type { Deps } from "../context";
 import { expiredReservations, release } from "../spend/reservations";
 import { chargeInterrupted } from "./service";
+import { runPeriodically } from "../periodic";
 
 /** How often expired reservations are looked for. */
 export const SWEEP_INTERVAL_MS = 60_000;
@@ -38,10 +39,8 @@ export async function sweepExpiredReservations(deps: Deps, orphansBefore?: numbe
 export function startReservationSweeper(
   deps: Deps,
   { intervalMs = SWEEP_INTERVAL_MS, orphansBefore }: { intervalMs?: number; orphansBefore?: number } = {},
-): { close: () => void } {
-  const sweep = () => void sweepExpiredReservations(deps, orphansBefore).catch((error) => console.error("Releasing expired spend reservations failed:", error));
-  sweep();
-  const timer = setInterval(sweep, intervalMs);
-  timer.unref();
-  return { close: () => clearInterval(timer) };
+): { close: () => Promise<void> } {
+  // One sweep at a time, and close() waits for the sweep in progress before the database closes.
+  const sweeper = runPeriodically("Releasing expired spend reservations", () => sweepExpiredReservations(deps, orphansBefore), intervalMs, { atStart: true });
+  return { close: sweeper.stop };
 }

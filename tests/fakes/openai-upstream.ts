@@ -42,6 +42,8 @@ export interface FakeUpstream {
   finished: number;
   /** What `/models` answers: 200, or another status (503 while "loading"). */
   modelsStatus: number;
+  /** How long GET /models takes to answer (a slow probe). */
+  modelsDelayMs: number;
   delayMs: number;
   slowDelayMs: number;
   firstTokenDelayMs: number;
@@ -75,6 +77,7 @@ export async function startFakeUpstream(options: { apiKey?: string } = {}): Prom
     closedEarly: 0,
     finished: 0,
     modelsStatus: 200,
+    modelsDelayMs: 0,
     delayMs: 5,
     slowDelayMs: 250,
     firstTokenDelayMs: 600,
@@ -97,6 +100,7 @@ export async function startFakeUpstream(options: { apiKey?: string } = {}): Prom
     }
     const url = new URL(req.url ?? "/", "http://fake");
     if (req.method === "GET" && url.pathname.endsWith("/models")) {
+      if (state.modelsDelayMs > 0) await new Promise((r) => setTimeout(r, state.modelsDelayMs));
       res
         .writeHead(state.modelsStatus, { "content-type": "application/json" })
         .end(JSON.stringify({ object: "list", data: [{ id: "echo", object: "model" }] }));

@@ -290,8 +290,23 @@ describe("the server's status watcher", () => {
       clearStatusCache(h.deps.db);
       await expect.poll(history).toEqual(["online", "offline"]);
     } finally {
-      watcher.close();
+      await watcher.close();
       fake.modelsStatus = 200;
+    }
+  });
+
+  it("waits, on close, for the round in progress: its history is written before the database may close", async () => {
+    await setup();
+    const history = async () => (await h.deps.db.selectFrom("model_status_history").select(["status"]).where("model", "=", "fake-echo").execute()).length;
+    fake.modelsDelayMs = 300;
+    try {
+      const watcher = startStatusWatcher(h.deps, 60_000);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(await history()).toBe(0);
+      await watcher.close();
+      expect(await history()).toBe(1);
+    } finally {
+      fake.modelsDelayMs = 0;
     }
   });
 });
