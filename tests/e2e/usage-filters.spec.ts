@@ -3,7 +3,7 @@ import type { Page } from "@playwright/test";
 import { newPerson, signInWithOrganization } from "./support/auth";
 import { grantCreditWithCli, writeDatabase } from "./support/billing";
 import { signedInPage } from "./support/team";
-import { expect, test } from "./support/test";
+import { expect, hydrated, test } from "./support/test";
 import { statValue } from "./support/usage";
 import { micros, parseCsv } from "../csv";
 
@@ -91,6 +91,55 @@ test("each token on /tokens shows its spend this month and links to /usage filte
   // A shared link naming a token of no organization of the viewer's is ignored, and the page says so.
   await page.goto("/usage?token=tok_not_mine");
   await expect(page.getByText("A token or member in the link is not in this organization")).toBeVisible();
+  await expect(statValue(page, "Requests", "4")).toBeVisible();
+});
+
+test("a filter chosen with the keyboard keeps the focus on its select, which shows the choice while the view loads", async ({ page }) => {
+  const { tokenA } = await seedUsage(page);
+  await page.goto("/usage");
+  await hydrated(page);
+  const model = page.getByRole("combobox", { name: "Model" });
+  const token = page.getByRole("combobox", { name: "API token" });
+
+  // The filtered view's data is held back, to see what the select shows while it loads.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(
+    (url) => url.pathname === "/usage.data",
+    async (route) => {
+      await held;
+      await route.continue();
+    },
+    { times: 1 },
+  );
+  // The selects are customizable ones (appearance: base-select): ArrowDown opens the list on the
+  // current option, ArrowDown moves to the first model, Enter chooses it.
+  await model.focus();
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("Enter");
+  await expect(model).not.toHaveValue("");
+  const chosen = await model.inputValue();
+  await expect(page).toHaveURL(/\/usage$/);
+  await expect(model).toHaveValue(chosen);
+  release();
+  await expect(page).toHaveURL((url) => url.pathname === "/usage" && url.search === `?${new URLSearchParams({ days: "30", model: chosen })}`);
+  await expect(model).toBeFocused();
+  await expect(model).toHaveValue(chosen);
+
+  // On to the next filter with Tab, as a keyboard user goes: both apply, and the focus stays again.
+  await page.keyboard.press("Tab");
+  await expect(token).toBeFocused();
+  await token.selectOption(tokenA);
+  await expect(page).toHaveURL((url) => url.search === `?${new URLSearchParams({ days: "30", model: chosen, token: tokenA })}`);
+  await expect(token).toBeFocused();
+  await expect(model).toHaveValue(chosen);
+
+  // Clear filters puts every select back on All.
+  await page.getByRole("link", { name: "Clear filters" }).click();
+  await expect(page).toHaveURL(/\/usage\?days=30$/);
+  await expect(model).toHaveValue("");
+  await expect(token).toHaveValue("");
   await expect(statValue(page, "Requests", "4")).toBeVisible();
 });
 

@@ -1,5 +1,7 @@
 import { Form, Link, useNavigate } from "@remix-run/react";
 import { Download, FilterX } from "lucide-react";
+import type { ChangeEvent } from "react";
+import { useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { withPageOrganization } from "~/features/auth/page-organization";
 import { usePageOrganizationId } from "~/features/auth/PageOrganizationField";
@@ -21,20 +23,38 @@ interface UsageFiltersProps {
   lastDay?: string;
 }
 
+type Chosen = Record<keyof UsageFilterValues, string>;
+
+const chosenOf = (filters: UsageFilterValues): Chosen => ({ model: filters.model ?? "", token: filters.token ?? "", member: String(filters.member ?? "") });
+
 /**
  * The filters of /usage as a GET form: without JavaScript, Apply loads `/usage?days=…&model=…`; once
  * hydrated, a change navigates to the same URL at once (blank filters left out) and Apply steps aside
  * (DESIGN §6). Every view is a URL, so it can be bookmarked and shared; the CSV link exports that view.
+ * The selects stay mounted through a change, so the one in use keeps the keyboard focus.
  */
 export function UsageFilters({ days, metric, filters, options, lastDay }: UsageFiltersProps) {
   const hydrated = useHydrated();
   const navigate = useNavigate();
   const pageOrganization = usePageOrganizationId();
+  // What the selects show: a choice at once and while its view loads (the view on screen would flick it
+  // back), then whatever the loaded view is filtered by, also when a link (Clear filters, Back) changed it.
+  const [chosen, setChosen] = useState(() => chosenOf(filters));
+  const [loaded, setLoaded] = useState(filters);
+  if (loaded !== filters) {
+    setLoaded(filters);
+    setChosen(chosenOf(filters));
+  }
   const go = (form: HTMLFormElement) => {
     const data = new FormData(form);
     const text = (name: string) => String(data.get(name) ?? "").trim() || undefined;
     const member = Number(text("member"));
     navigate(usageSearch(days, metric, { model: text("model"), token: text("token"), member: member > 0 ? member : undefined }), { preventScrollReset: true });
+  };
+  const choose = (event: ChangeEvent<HTMLSelectElement>) => {
+    const { name, value, form } = event.currentTarget;
+    setChosen((before) => ({ ...before, [name]: value }));
+    if (form) go(form);
   };
   const select = "select select-sm w-full sm:w-48";
   return (
@@ -44,7 +64,6 @@ export function UsageFilters({ days, metric, filters, options, lastDay }: UsageF
       role="search"
       aria-label="Usage filters"
       className="flex flex-wrap items-end gap-3"
-      onChange={(e) => hydrated && go(e.currentTarget)}
       onSubmit={(e) => {
         e.preventDefault();
         go(e.currentTarget);
@@ -54,7 +73,7 @@ export function UsageFilters({ days, metric, filters, options, lastDay }: UsageF
       {metric !== "tokens" ? <input type="hidden" name="chart" value={metric} /> : null}
       <label className="flex flex-col gap-1 text-sm">
         <span>Model</span>
-        <select name="model" className={select} defaultValue={filters.model ?? ""} key={`model:${filters.model ?? ""}`}>
+        <select name="model" className={select} value={chosen.model} onChange={choose}>
           <option value="">All models</option>
           {options.models.map((m) => (
             <option key={m} value={m}>
@@ -65,7 +84,7 @@ export function UsageFilters({ days, metric, filters, options, lastDay }: UsageF
       </label>
       <label className="flex flex-col gap-1 text-sm">
         <span>API token</span>
-        <select name="token" className={select} defaultValue={filters.token ?? ""} key={`token:${filters.token ?? ""}`}>
+        <select name="token" className={select} value={chosen.token} onChange={choose}>
           <option value="">All tokens</option>
           {options.tokens.map((t) => (
             <option key={t.publicId} value={t.publicId}>
@@ -77,7 +96,7 @@ export function UsageFilters({ days, metric, filters, options, lastDay }: UsageF
       </label>
       <label className="flex flex-col gap-1 text-sm">
         <span>Member</span>
-        <select name="member" className={select} defaultValue={filters.member ?? ""} key={`member:${filters.member ?? ""}`}>
+        <select name="member" className={select} value={chosen.member} onChange={choose}>
           <option value="">All members</option>
           {options.members.map((m) => (
             <option key={m.id} value={m.id}>
