@@ -22,13 +22,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export type WelcomeActionResult = OnboardingResult | { intent: "logout"; logoutFailed: true };
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const api = platformClient(request, context);
   const formData = await readForm(request);
   if (formData.get("intent") === "logout") {
+    const api = platformClient(request, context);
     const result = await api.logout();
     if (!result.ok) return data<WelcomeActionResult>({ intent: "logout", logoutFailed: true }, 502);
     throw redirect("/login", { headers: api.headers });
   }
+  // A session that ended while the page was open goes to sign in, not to a form saying "Not signed in".
+  const { api } = await requireAccess("signed-in", request, context);
   // SPEC §2: on success, switch to that organization and go to /team.
   return createOrJoinOrganization(api, formData);
 }
