@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs } from "@r
 import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { data } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
+import { useState } from "react";
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { CreateTokenForm } from "~/features/tokens/CreateTokenForm";
@@ -133,11 +134,29 @@ function RolledNote({ publicId, until, timeZone }: { publicId: string; until: nu
   );
 }
 
+type RevealedSecret = Extract<TokensActionResult, { ok: true }> & { arrival: number };
+
+/**
+ * The last secret an action answered, kept while the person stays on /tokens: a token's Settings is a
+ * link (/tokens?edit=…), and a navigation drops the action's data, so opening the new token's
+ * Settings used to lose a secret that can't be shown again. Leaving the page forgets it.
+ */
+function useRevealedSecret(result: TokensActionResult | undefined, arrival: number): RevealedSecret | null {
+  const [revealed, setRevealed] = useState<RevealedSecret | null>(result?.ok ? { ...result, arrival } : null);
+  if (result?.ok && revealed?.arrival !== arrival) {
+    const next = { ...result, arrival };
+    setRevealed(next);
+    return next;
+  }
+  return revealed;
+}
+
 export default function ApiTokensPage() {
   const { isAdmin, now, tokens, loadError, scopes, scopesError, editing, models, monthSpend } = useLoaderData<typeof loader>();
   const edited = editing ? tokens?.find((t) => t.publicId === editing && !t.revoked) : undefined;
   const result = useActionData<typeof action>();
   const arrival = useArrivalKey(result);
+  const revealed = useRevealedSecret(result, arrival);
   const timeZone = useTimeZone();
   return (
     <div className="flex flex-col gap-6">
@@ -147,9 +166,9 @@ export default function ApiTokensPage() {
           {result.message}
         </Alert>
       ) : null}
-      {result?.ok ? (
-        <SecretReveal key={arrival} title={SECRET_TITLES[result.intent as keyof typeof SECRET_TITLES]} token={result.secret.token}>
-          {result.intent === "roll" ? <RolledNote publicId={result.secret.publicId} until={result.oldSecretUntil} timeZone={timeZone} /> : null}
+      {revealed ? (
+        <SecretReveal key={revealed.arrival} title={SECRET_TITLES[revealed.intent]} token={revealed.secret.token}>
+          {revealed.intent === "roll" ? <RolledNote publicId={revealed.secret.publicId} until={revealed.oldSecretUntil} timeZone={timeZone} /> : null}
         </SecretReveal>
       ) : null}
       {!isAdmin && result && !result.ok && "result" in result ? <FormRefusalAlert key={arrival} result={result.result} /> : null}

@@ -72,6 +72,31 @@ test("an admin creates a token: the secret appears once and is gone after reload
   ).toHaveCount(0);
 });
 
+test("a new token's secret stays shown while its Settings open, and is gone once the page is left", async ({ page }) => {
+  await signInWithOrganization(page);
+  await page.goto("/tokens");
+  await page.getByRole("region", { name: "Create API token" }).getByRole("button", { name: "Create token" }).click();
+  const reveal = page.getByRole("region", { name: "Token created" });
+  const secret = (await reveal.getByLabel("New token secret").textContent())!.trim();
+  expect(secret).toMatch(/^sk-/);
+
+  // Setting the new token's budget is the natural next step: the secret must not go with the navigation.
+  await tokenRows(page)
+    .first()
+    .getByRole("link", { name: /^Settings of / })
+    .click();
+  await expect(page).toHaveURL(/\/tokens\?edit=tok_/);
+  await expect(page.getByRole("region", { name: /^Settings of / })).toBeVisible();
+  await expect(reveal.getByLabel("New token secret")).toHaveText(secret);
+
+  await page.getByRole("link", { name: "Team", exact: true }).click();
+  await expect(page).toHaveURL(/\/team$/);
+  await page.goBack();
+  await expect(page).toHaveURL(/\/tokens\?edit=tok_/);
+  await expect(page.getByRole("region", { name: /^Settings of / })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Token created" })).toHaveCount(0);
+});
+
 test("a token with no scope and no expiry can be created", async ({ page }) => {
   await signInWithOrganization(page);
   await page.goto("/tokens");
