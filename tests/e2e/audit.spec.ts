@@ -3,7 +3,7 @@ import type { Page } from "@playwright/test";
 import { signInWithOrganization } from "./support/auth";
 import { operatorPage } from "./support/system";
 import { organizationWithMember } from "./support/team";
-import { expect, test } from "./support/test";
+import { expect, hydrated, test } from "./support/test";
 
 /** Issue 16: the audit log at /audit, for admins, with filters in the URL and a CSV export. */
 
@@ -100,6 +100,38 @@ test("an admin downloads the filtered log as CSV", async ({ page }) => {
     expect(line).toContain(person.email);
     expect(line).not.toMatch(/sk-[A-Za-z0-9_-]{20,}/);
   }
+});
+
+test("Apply filters by keyboard keeps the focus on it, and Clear and Back show the URL's filters again", async ({ page }) => {
+  const { person } = await signInWithOrganization(page);
+  await createTokens(page, 2);
+  await page.goto("/audit");
+  await hydrated(page);
+  const filters = page.getByRole("search", { name: "Filter the audit log" });
+  const apply = filters.getByRole("button", { name: "Apply filters" });
+  await filters.getByLabel("Action").selectOption({ label: "Token created" });
+  await filters.getByLabel("Actor email").fill(person.email);
+  await apply.focus();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(new RegExp(`[?&]action=token\\.created&actor=${encodeURIComponent(person.email)}`));
+  await expect(rows(page)).toHaveCount(2);
+  // The form was not drawn anew: the button used keeps the focus, and Tab goes on to the next control.
+  await expect(apply).toBeFocused();
+  await expect(filters.getByLabel("Actor email")).toHaveValue(person.email);
+  await page.keyboard.press("Tab");
+  await expect(filters.getByRole("link", { name: "Clear" })).toBeFocused();
+
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/audit$/);
+  await expect(filters.getByLabel("Action")).toHaveValue("");
+  await expect(filters.getByLabel("Actor email")).toHaveValue("");
+  await expect(rows(page).filter({ hasText: "Organization created" })).toHaveCount(1);
+
+  await page.goBack();
+  await expect(page).toHaveURL(/actor=/);
+  await expect(filters.getByLabel("Action")).toHaveValue("token.created");
+  await expect(filters.getByLabel("Actor email")).toHaveValue(person.email);
+  await expect(rows(page)).toHaveCount(2);
 });
 
 test("in the system organization each entry names its organization, which filters the log by a link or by its ID", async ({ page, browser, baseURL }) => {

@@ -1,8 +1,8 @@
 import { DATE_RANGE_REVERSED } from "@contract/date-range";
 import { Form, Link } from "@remix-run/react";
+import { useFormValuesFrom } from "~/lib/use-form-values-from";
 import { AUDIT_ACTION_LABELS, AUDIT_ACTIONS } from "~/platform/audit";
 import type { AuditFilters } from "./audit-filters";
-import { auditSearch } from "./audit-filters";
 
 interface AuditFilterFormProps {
   filters: AuditFilters;
@@ -10,13 +10,26 @@ interface AuditFilterFormProps {
   system: boolean;
 }
 
-/** A plain GET form: the filters land in the URL, with or without JavaScript. */
+/** What each control shows for the filters. */
+const valuesOf = (filters: AuditFilters) => ({
+  organization: String(filters.organization ?? ""),
+  action: filters.action ?? "",
+  actor: filters.actor,
+  from: filters.from,
+  to: filters.to,
+});
+
+/**
+ * A plain GET form: the filters land in the URL, with or without JavaScript. After Apply, Clear or Back
+ * the controls show the loaded filters, and stay mounted: the one in use keeps the keyboard focus.
+ */
 export function AuditFilterForm({ filters, system }: AuditFilterFormProps) {
+  const form = useFormValuesFrom(filters, valuesOf);
+  const shown = valuesOf(filters);
   // Days as YYYY-MM-DD compare as text.
   const reversed = filters.from !== "" && filters.to !== "" && filters.from > filters.to;
   return (
-    // Keyed by the filters: the inputs are uncontrolled, so after Clear or Back they must be drawn anew.
-    <Form key={auditSearch(filters)} method="get" className="flex flex-wrap items-end gap-3" aria-label="Filter the audit log" role="search">
+    <Form ref={form} method="get" className="flex flex-wrap items-end gap-3" aria-label="Filter the audit log" role="search">
       {system ? (
         <label className="flex flex-col gap-1 text-sm">
           Organization ID
@@ -27,14 +40,14 @@ export function AuditFilterForm({ filters, system }: AuditFilterFormProps) {
             step={1}
             inputMode="numeric"
             className="input input-sm w-40"
-            defaultValue={filters.organization ?? ""}
+            defaultValue={shown.organization}
             placeholder="All organizations"
           />
         </label>
       ) : null}
       <label className="flex flex-col gap-1 text-sm">
         Action
-        <select name="action" className="select select-sm" defaultValue={filters.action ?? ""}>
+        <select name="action" className="select select-sm" defaultValue={shown.action}>
           <option value="">All actions</option>
           {AUDIT_ACTIONS.map((a) => (
             <option key={a} value={a}>
@@ -45,11 +58,11 @@ export function AuditFilterForm({ filters, system }: AuditFilterFormProps) {
       </label>
       <label className="flex flex-col gap-1 text-sm">
         Actor email
-        <input type="email" name="actor" className="input input-sm" defaultValue={filters.actor} placeholder="name@example.com" />
+        <input type="email" name="actor" className="input input-sm" defaultValue={shown.actor} placeholder="name@example.com" />
       </label>
       <label className="flex flex-col gap-1 text-sm">
         From
-        <input type="date" name="from" className="input input-sm" defaultValue={filters.from} />
+        <input type="date" name="from" className="input input-sm" defaultValue={shown.from} />
       </label>
       <div className="flex flex-col gap-1 text-sm">
         <label htmlFor="audit-to">To</label>
@@ -58,7 +71,7 @@ export function AuditFilterForm({ filters, system }: AuditFilterFormProps) {
           type="date"
           name="to"
           className={`input input-sm ${reversed ? "input-error" : ""}`}
-          defaultValue={filters.to}
+          defaultValue={shown.to}
           aria-invalid={reversed || undefined}
           aria-describedby={reversed ? "audit-range-error" : undefined}
         />
