@@ -1,6 +1,6 @@
 import { signInWithOrganization } from "./support/auth";
 import { addCardThroughDialog, addCardWithRequests, blockStripeJs, grantCreditWithCli, setBillingMode, useFakeStripe, writeDatabase } from "./support/billing";
-import { expect, test, visibleText } from "./support/test";
+import { expect, hydrated, test, visibleText } from "./support/test";
 
 const BANNER = "No Payment Method: Your organization does not have a payment method set up.";
 
@@ -234,6 +234,29 @@ test("Stripe.js that cannot load shows the initialization error", async ({ page 
   await signInWithOrganization(page);
   await page.goto("/billing?dialog=payment-method");
   await expect(page.getByRole("dialog").getByText("Failed to initialize billing. Please try again later.")).toBeVisible();
+});
+
+test("a refused ledger export's reason goes away once a later export downloads, and stays away on reload", async ({ page }) => {
+  await signInWithOrganization(page, "ExportAgain");
+  await page.goto("/billing");
+  const exportForm = page.getByRole("region", { name: "Export", exact: true });
+  await exportForm.getByLabel("From").fill("2026-12-01");
+  await exportForm.getByLabel("To").fill("2026-11-01");
+  await exportForm.getByRole("button", { name: "Export ledger (CSV)" }).click();
+  await expect(exportForm.getByRole("alert")).toHaveText("To is before From: no day is in this range.");
+  await hydrated(page);
+
+  await exportForm.getByLabel("To").fill("2026-12-31");
+  const download = page.waitForEvent("download");
+  await exportForm.getByRole("button", { name: "Export ledger (CSV)" }).click();
+  expect((await download).suggestedFilename()).toBe("ledger-from-2026-12-01-to-2026-12-31.csv");
+  await expect(exportForm.getByRole("alert")).toHaveCount(0);
+  await expect(page).toHaveURL(/\/billing$/);
+  await expect(exportForm.getByLabel("From")).toHaveValue("2026-12-01");
+  await expect(exportForm.getByLabel("To")).toHaveValue("2026-12-31");
+  await page.reload();
+  await expect(page.getByRole("heading", { name: "Export", exact: true })).toBeVisible();
+  await expect(exportForm.getByRole("alert")).toHaveCount(0);
 });
 
 test.describe("money in and out", () => {
