@@ -1,8 +1,8 @@
 import { Form, Link, useNavigate } from "@remix-run/react";
 import { Download, FilterX } from "lucide-react";
 import type { ChangeEvent } from "react";
-import { useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
+import { useFormValuesFrom } from "~/lib/use-form-values-from";
 import { withPageOrganization } from "~/features/auth/page-organization";
 import { usePageOrganizationId } from "~/features/auth/PageOrganizationField";
 import type { ChartMetric, UsageFilterValues, UsagePeriod } from "./format";
@@ -37,14 +37,10 @@ export function UsageFilters({ days, metric, filters, options, lastDay }: UsageF
   const hydrated = useHydrated();
   const navigate = useNavigate();
   const pageOrganization = usePageOrganizationId();
-  // What the selects show: a choice at once and while its view loads (the view on screen would flick it
-  // back), then whatever the loaded view is filtered by, also when a link (Clear filters, Back) changed it.
-  const [chosen, setChosen] = useState(() => chosenOf(filters));
-  const [loaded, setLoaded] = useState(filters);
-  if (loaded !== filters) {
-    setLoaded(filters);
-    setChosen(chosenOf(filters));
-  }
+  // The selects show a choice at once and while its view loads, then whatever the loaded view is filtered
+  // by, also when a link (Clear filters, Back) changed it; a choice made before hydration is kept.
+  const formRef = useFormValuesFrom(filters, chosenOf);
+  const shown = chosenOf(filters);
   const go = (form: HTMLFormElement) => {
     const data = new FormData(form);
     const text = (name: string) => String(data.get(name) ?? "").trim() || undefined;
@@ -52,13 +48,13 @@ export function UsageFilters({ days, metric, filters, options, lastDay }: UsageF
     navigate(usageSearch(days, metric, { model: text("model"), token: text("token"), member: member > 0 ? member : undefined }), { preventScrollReset: true });
   };
   const choose = (event: ChangeEvent<HTMLSelectElement>) => {
-    const { name, value, form } = event.currentTarget;
-    setChosen((before) => ({ ...before, [name]: value }));
+    const { form } = event.currentTarget;
     if (form) go(form);
   };
   const select = "select select-sm w-full sm:w-48";
   return (
     <Form
+      ref={formRef}
       method="get"
       action="/usage"
       role="search"
@@ -73,7 +69,7 @@ export function UsageFilters({ days, metric, filters, options, lastDay }: UsageF
       {metric !== "tokens" ? <input type="hidden" name="chart" value={metric} /> : null}
       <label className="flex flex-col gap-1 text-sm">
         <span>Model</span>
-        <select name="model" className={select} value={chosen.model} onChange={choose}>
+        <select name="model" className={select} defaultValue={shown.model} onChange={choose}>
           <option value="">All models</option>
           {options.models.map((m) => (
             <option key={m} value={m}>
@@ -84,7 +80,7 @@ export function UsageFilters({ days, metric, filters, options, lastDay }: UsageF
       </label>
       <label className="flex flex-col gap-1 text-sm">
         <span>API token</span>
-        <select name="token" className={select} value={chosen.token} onChange={choose}>
+        <select name="token" className={select} defaultValue={shown.token} onChange={choose}>
           <option value="">All tokens</option>
           {options.tokens.map((t) => (
             <option key={t.publicId} value={t.publicId}>
@@ -96,7 +92,7 @@ export function UsageFilters({ days, metric, filters, options, lastDay }: UsageF
       </label>
       <label className="flex flex-col gap-1 text-sm">
         <span>Member</span>
-        <select name="member" className={select} value={chosen.member} onChange={choose}>
+        <select name="member" className={select} defaultValue={shown.member} onChange={choose}>
           <option value="">All members</option>
           {options.members.map((m) => (
             <option key={m.id} value={m.id}>
