@@ -392,20 +392,21 @@ async function forward(
       watcher.end();
       if (outcome === "completed" && !watcher.done) outcome = "failed";
     } catch (error) {
-      outcome = signal.aborted ? "stopped" : "failed";
+      outcome = "failed";
       broke = error;
     } finally {
       stop();
     }
+    if (signal.aborted) {
+      // Given up before its answer (the client left, or the server stops: chatCompletion tells the two
+      // apart): the client gets none of it, so nothing is charged and the hold goes back, as for a JSON
+      // upstream (decision 0128). Metering it charged each attempt of a client that timed out and retried.
+      timing.fail("aborted");
+      throw new ChatError(400, "The request was cancelled", "request_cancelled");
+    }
     // An answer that broke off is not passed on as if whole, nor charged: the client got none of it.
-    if (outcome === "failed" && !signal.aborted) throw brokeOffError(timing, model.name, receiptId, timeoutMs, broke ?? new Error("it ended without [DONE]"));
-    // Given up because the server is stopping (chatCompletion's signal then carries the stop's reason),
-    // not because the client left: the client gets none of it and is told to try again, so nothing is
-    // charged and the hold goes back, as for a JSON answer still awaited (decision 0102).
-    const stopping = deps.stopping;
-    if (signal.aborted && stopping?.aborted && signal.reason === stopping.reason) throw new ChatError(400, "The request was cancelled", "request_cancelled");
+    if (outcome === "failed") throw brokeOffError(timing, model.name, receiptId, timeoutMs, broke ?? new Error("it ended without [DONE]"));
     await meter(watcher.count(prompt), outcome);
-    if (signal.aborted) throw new ChatError(400, "The request was cancelled", "request_cancelled");
     return Response.json(assembled(body.model, watcher, prompt, outcome === "stopped", deps.now()), { headers });
   }
 

@@ -30,10 +30,11 @@ afterEach(async () => {
   server?.close();
   server = undefined;
   fake.firstTokenDelayMs = 600;
+  fake.delayMs = 5;
   await h?.close();
 });
 
-const UPSTREAMS = ["late-json", "echo", "thinks-first", "done-open"];
+const UPSTREAMS = ["late-json", "echo", "thinks-first", "done-open", "streams-anyway"];
 
 /** The platform over HTTP as the server runs it (a stop it can be told), an organization with $10, and a token's call. */
 async function setup(config: Partial<PlatformConfig> = {}) {
@@ -113,6 +114,28 @@ describe("a JSON answer given up after its upstream's headers came", () => {
     expect(response.headers.get("retry-after")).toBe("1");
     expect((await response.json()).error).toMatchObject({ code: "server_shutting_down", message: SHUTTING_DOWN_MESSAGE });
     await expect.poll(() => fake.closedEarly).toBe(closed + 1);
+    expect(await usageRows()).toEqual([]);
+    expect(await money(admin.orgId)).toEqual(before);
+  });
+});
+
+describe("a JSON answer whose upstream streams anyway, given up mid-way", () => {
+  it("stops the upstream and charges nothing when the client leaves (as OpenAI's SDK does at its timeout, before each retry)", async () => {
+    const { admin, call } = await setup();
+    const before = await money(admin.orgId);
+    // One chunk every 300 ms: the answer takes about 2 s, the client leaves after the first chunks.
+    fake.delayMs = 300;
+    const closed = fake.closedEarly;
+    const requests = fake.requests.filter((r) => r.model === "streams-anyway").length;
+    const client = new AbortController();
+    const answer = call("fake-streams-anyway", false, client.signal).catch((error: unknown) => error);
+    await expect.poll(() => fake.requests.filter((r) => r.model === "streams-anyway").length).toBe(requests + 1);
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    client.abort();
+    expect(await answer).toMatchObject({ name: "AbortError" });
+    await expect.poll(() => fake.closedEarly).toBe(closed + 1);
+    // Past the time the upstream would have finished: the client got no answer, so nothing is charged and the hold is back.
+    await new Promise((resolve) => setTimeout(resolve, 1_600));
     expect(await usageRows()).toEqual([]);
     expect(await money(admin.orgId)).toEqual(before);
   });
