@@ -107,6 +107,13 @@ export function thinkText(content: string): string {
   return close === -1 ? content.slice(open + 7) : content.slice(open + 7, close);
 }
 
+/** One tool call of a JSON completion's message. */
+export interface AssembledToolCall {
+  id: string;
+  type: string;
+  function: { name: string; arguments: string };
+}
+
 /**
  * Watches an SSE chat stream go by (without changing it) and keeps what metering needs: the usage
  * chunk if the upstream sent one, the text generated so far, and whether `[DONE]` arrived.
@@ -115,8 +122,12 @@ export class StreamMeter {
   private parser = createSseParser({ comments: true });
   content = "";
   reasoning = "";
-  /** The tool calls' names and arguments, as streamed (counted, not assembled). */
+  /** The tool calls' names and arguments, as streamed (counted). */
   tools = "";
+  /** The tool calls, merged from their pieces by `index`, for a JSON completion assembled from the stream. */
+  private calls = new Map<number, AssembledToolCall>();
+  /** The per-token log probabilities streamed (`logprobs.content`), or null when the upstream sent none. */
+  logprobs: unknown[] | null = null;
   usage: UpstreamUsage | null = null;
   done = false;
   /** Output tokens so far, counted delta by delta (to cut a stream that passes its reservation). */
@@ -125,6 +136,9 @@ export class StreamMeter {
   id: string | null = null;
   created: number | null = null;
   finishReason: string | null = null;
+
+  /** `assembles`: whether a JSON completion is made from the stream (its tool calls and log probabilities kept), not kept for a relayed one. */
+  constructor(private readonly assembles = false) {}
 
   push(bytes: Uint8Array): void {
     this.read(this.parser.push(bytes));
@@ -157,6 +171,36 @@ export class StreamMeter {
     this.reasoning += delta.reasoning;
     this.tools += toolCallText(chunk.choices?.[0]?.delta);
     this.outputTokens += tokens;
+    if (!this.assembles) return;
+    const choice = chunk.choices?.[0] as { delta?: { tool_calls?: unknown }; logprobs?: { content?: unknown } | null } | undefined;
+    this.mergeToolCalls(choice?.delta?.tool_calls);
+    if (Array.isArray(choice?.logprobs?.content)) (this.logprobs ??= []).push(...(choice.logprobs.content as unknown[]));
+  }
+
+  /** The tool calls so far, in their order, as a JSON completion's message gives them. */
+  get toolCalls(): AssembledToolCall[] {
+    return [...this.calls.entries()].sort(([a], [b]) => a - b).map(([, call]) => call);
+  }
+
+  /**
+   * A delta's tool-call pieces, as OpenAI streams them: the first piece of a call (by `index`) brings its
+   * id, type and name, each later one a further piece of its `arguments`.
+   */
+  private mergeToolCalls(pieces: unknown): void {
+    if (!Array.isArray(pieces)) return;
+    for (const piece of pieces as { index?: unknown; id?: unknown; type?: unknown; function?: { name?: unknown; arguments?: unknown } }[]) {
+      if (!piece || typeof piece !== "object") continue;
+      const index = typeof piece.index === "number" ? piece.index : this.calls.size;
+      let call = this.calls.get(index);
+      if (!call) {
+        call = { id: "", type: "function", function: { name: "", arguments: "" } };
+        this.calls.set(index, call);
+      }
+      if (typeof piece.id === "string" && !call.id) call.id = piece.id;
+      if (typeof piece.type === "string") call.type = piece.type;
+      if (typeof piece.function?.name === "string" && !call.function.name) call.function.name = piece.function.name;
+      if (typeof piece.function?.arguments === "string") call.function.arguments += piece.function.arguments;
+    }
   }
 
   count(messages: { content?: unknown }[] | number): TokenCount {

@@ -368,7 +368,7 @@ async function forward(
 
   if (!body.stream && upstreamStreams) {
     // The client asked for one JSON answer and the upstream streamed anyway: read it all, bill it, assemble it.
-    const watcher = new StreamMeter();
+    const watcher = new StreamMeter(true);
     const chunks = upstream.chunks[Symbol.asyncIterator]();
     let outcome: "completed" | "stopped" | "failed" = "completed";
     let broke: unknown = null;
@@ -716,6 +716,7 @@ interface Completion {
   choices: {
     index?: unknown;
     finish_reason?: unknown;
+    logprobs?: unknown;
     message?: { content?: unknown; reasoning_content?: unknown; reasoning?: unknown; tool_calls?: unknown };
   }[];
 }
@@ -748,7 +749,7 @@ function completionAsEvents(answer: Completion & { model: string }, includeUsage
     const thought = reasoning_content ?? reasoning;
     if (typeof thought === "string") delta.reasoning_content = thought;
     if (Array.isArray(tool_calls)) delta.tool_calls = tool_calls.map((call: object, i) => ({ index: i, ...call }));
-    out += event({ choices: [{ index, delta, finish_reason: null }] });
+    out += event({ choices: [{ index, delta, logprobs: choice.logprobs ?? null, finish_reason: null }] });
     out += event({ choices: [{ index, delta: {}, finish_reason: typeof choice.finish_reason === "string" ? choice.finish_reason : "stop" }] });
   });
   if (includeUsage) out += event({ choices: [], usage: answer.usage });
@@ -760,14 +761,18 @@ function completionAsEvents(answer: Completion & { model: string }, includeUsage
  * `finish_reason: "length"` when it was cut at what was held, the platform's count when the upstream sent no usage.
  */
 function assembled(model: string, watcher: StreamMeter, prompt: { content?: unknown }[] | number, cut: boolean, now: number) {
-  const message: Record<string, string> = { role: "assistant", content: watcher.content };
+  const toolCalls = watcher.toolCalls;
+  // OpenAI's message of a tool call without text has `content: null`.
+  const message: Record<string, unknown> = { role: "assistant", content: watcher.content || toolCalls.length === 0 ? watcher.content : null };
   if (watcher.reasoning) message.reasoning_content = watcher.reasoning;
+  if (toolCalls.length > 0) message.tool_calls = toolCalls;
+  const logprobs = watcher.logprobs ? { content: watcher.logprobs, refusal: null } : null;
   return {
     id: watcher.id ?? `chatcmpl-${randomBytes(12).toString("hex")}`,
     object: "chat.completion",
     created: watcher.created ?? Math.floor(now / 1000),
     model,
-    choices: [{ index: 0, message, finish_reason: cut ? "length" : (watcher.finishReason ?? "stop") }],
+    choices: [{ index: 0, message, logprobs, finish_reason: cut ? "length" : (watcher.finishReason ?? "stop") }],
     usage: watcher.usage ?? usageOf(watcher.count(prompt)),
   };
 }
