@@ -189,9 +189,15 @@ app.all(
   }),
 );
 
+/** How long an idle keep-alive connection stays open. */
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 const listening: Promise<string | null>[] = [];
 for (const host of hosts) {
   const server = http.createServer(app);
+  // Longer than a load balancer's or a reverse proxy's idle keep-alive (AWS's and nginx's 60 s): with
+  // Node's 5 s, this server closed connections the proxy was about to reuse, and the proxy answered 502.
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;
   listening.push(
     new Promise((resolve) => {
       server.on("error", (error: NodeJS.ErrnoException) => {

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import http from "node:http";
+import type { Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawnServer } from "./testing/spawned-server";
 import type { SpawnedServer } from "./testing/spawned-server";
@@ -148,4 +149,30 @@ describe("body limits", () => {
     const grown = rssOf(server.pid) - before;
     expect(grown, `the server's memory grew by ${(grown / 1024 / 1024).toFixed(1)} MB`).toBeLessThan(40 * 1024 * 1024);
   });
+});
+
+describe("idle keep-alive connections", () => {
+  it("stay open longer than a proxy's idle keep-alive would expect of Node's 5 s: a request after 6 s idle reuses the connection", async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const get = () =>
+      new Promise<{ status: number; socket: Socket }>((resolve, reject) => {
+        const req = http.get({ host: "127.0.0.1", port: PORT, path: "/healthz", headers: { host: `localhost:${PORT}` }, agent }, (res) => {
+          res.resume();
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, socket: req.socket! }));
+        });
+        req.on("error", reject);
+      });
+    try {
+      const first = await get();
+      let closed = false;
+      (first.socket as Socket).once("close", () => (closed = true));
+      await new Promise((resolve) => setTimeout(resolve, 6_000));
+      expect(closed).toBe(false);
+      const second = await get();
+      expect(second.status).toBe(200);
+      expect(second.socket).toBe(first.socket);
+    } finally {
+      agent.destroy();
+    }
+  }, 15_000);
 });
