@@ -25,7 +25,8 @@ function modelObject(m: ModelRow): OpenAiModelList["data"][number] {
 
 /**
  * What every answer carries, written into it in place: an id, as OpenAI's answers have (a completion's
- * receipt, anything else a new one), and CORS for browser clients on any origin. Hono's `cors` sets
+ * receipt, anything else a new one), and CORS for browser clients on any origin, who may read the
+ * headers OpenAI's SDKs act on (a browser hides the others: `x-should-retry` unread, a final refusal was retried). Hono's `cors` sets
  * them before the handler runs, which makes Hono rebuild each answer as a full Response with a web
  * stream when the handler returns it, on the path every metered call takes (decision 0098).
  */
@@ -35,7 +36,7 @@ function decorate(response: Response): Response {
   headers.set("access-control-allow-origin", "*");
   headers.set(
     "access-control-expose-headers",
-    `x-request-id, ${RECEIPT_HEADER}, retry-after, x-ratelimit-limit-requests, x-ratelimit-remaining-requests, x-ratelimit-reset-requests`,
+    `x-request-id, ${RECEIPT_HEADER}, retry-after, x-should-retry, x-ratelimit-limit-requests, x-ratelimit-remaining-requests, x-ratelimit-reset-requests`,
   );
   return response;
 }

@@ -97,3 +97,14 @@ describe("an answer in the other form than the one asked for (decision 0084)", (
     expect(chunks[0].choices[0]).toMatchObject({ delta: { content: "Hi" }, logprobs: { content: [LOGPROB("Hi")], refusal: null } });
   });
 });
+
+describe("a browser app calling /openai/v1 from another origin (decision 0098)", () => {
+  it("may read x-should-retry, so OpenAI's SDK does not retry a refusal marked final", async () => {
+    h = await createHarness();
+    const response = await h.fetch("/openai/v1/models", { headers: { authorization: "Bearer sk-wrong", origin: "https://app.example" } });
+    expect(response.status).toBe(401);
+    expect(response.headers.get("access-control-allow-origin")).toBe("*");
+    expect(response.headers.get("x-should-retry")).toBe("false");
+    expect((response.headers.get("access-control-expose-headers") ?? "").split(/,\s*/)).toContain("x-should-retry");
+  });
+});
