@@ -24,7 +24,7 @@ import { usageRoutes } from "./usage/routes";
 /** The embedded platform: the /api/v1 contract of SPEC §7 over its own database. */
 export function createPlatform(deps: Deps) {
   const root = new Hono<PlatformEnv>();
-  root.use(limitBody);
+  root.use("/api/v1/*", limitBody);
   const app = root.basePath("/api/v1");
   app.use(async (c, next) => {
     c.set("deps", deps);

@@ -4,6 +4,7 @@ import type { OpenAiModelList } from "@contract/models";
 import type { Deps, PlatformEnv } from "../context";
 import { ChatError, chatCompletion, chatErrorResponse, NOT_JSON_MESSAGE, parseChatRequest } from "../chat/service";
 import { RECEIPT_HEADER } from "@contract/chat";
+import { bodyTooLargeMessage, limitBodies } from "../http/body-limit";
 import { readNodeJson } from "../http/node-request";
 import type { ModelRow } from "../db/schema";
 import { findModel, listModels } from "../models/service";
@@ -40,6 +41,15 @@ function decorate(response: Response): Response {
   );
   return response;
 }
+
+/**
+ * Bodies are bounded here, after `decorate` is hooked, so that a browser can read the 413 (CORS) and an
+ * SDK gets the OpenAI shape and does not send the same body again. The platform's own limit, answered
+ * before any of this, gave a 413 a browser could not read.
+ */
+const limitBody = limitBodies((_c, limit) =>
+  chatErrorResponse(new ChatError(413, bodyTooLargeMessage(limit), "invalid_request_error", { code: "request_too_large", retryable: false })),
+);
 
 /** A browser's preflight: any origin may call with its bearer token (there is no cookie to protect). */
 function preflight(requested: string | undefined): Response {
@@ -91,6 +101,7 @@ export function openaiRoutes(deps: Deps) {
       await next();
       decorate(c.res);
     })
+    .use(limitBody)
     .get("/models", async (c) => {
       const auth = await authenticateApiToken(deps, c.req.header("authorization"), "models:read");
       if (!auth.ok) return chatErrorResponse(authError(auth.status, auth.error));

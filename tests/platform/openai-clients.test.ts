@@ -108,3 +108,37 @@ describe("a browser app calling /openai/v1 from another origin (decision 0098)",
     expect((response.headers.get("access-control-expose-headers") ?? "").split(/,\s*/)).toContain("x-should-retry");
   });
 });
+
+describe("a body over the limit under /openai/v1", () => {
+  it("is refused 413 in the OpenAI shape, readable cross-origin and marked final, declared or chunked", async () => {
+    h = await createHarness();
+    const chunked = (bytes: number) =>
+      new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (let sent = 0; sent < bytes; sent += 64 * 1024) controller.enqueue(new Uint8Array(64 * 1024).fill(0x20));
+          controller.close();
+        },
+      });
+    const headers = { authorization: "Bearer sk-x", "content-type": "application/json", origin: "https://app.example" };
+    for (const [path, limit, body, length] of [
+      ["/openai/v1/chat/completions", "8 MB", "{}", String(9 * 1024 * 1024)],
+      ["/openai/v1/chat/completions", "8 MB", chunked(9 * 1024 * 1024), undefined],
+      ["/openai/v1/models", "64 KB", chunked(100 * 1024), undefined],
+    ] as const) {
+      const response = await h.fetch(path, {
+        method: "POST",
+        body,
+        headers: { ...headers, ...(length ? { "content-length": length } : {}) },
+        duplex: "half",
+      } as RequestInit);
+      expect(response.status, path).toBe(413);
+      expect(response.headers.get("access-control-allow-origin"), path).toBe("*");
+      expect((response.headers.get("access-control-expose-headers") ?? "").split(/,\s*/), path).toContain("x-should-retry");
+      expect(response.headers.get("x-should-retry"), path).toBe("false");
+      expect(response.headers.get("x-request-id"), path).toMatch(/^req_/);
+      expect(await response.json(), path).toEqual({
+        error: { message: `Request body too large: at most ${limit} here.`, type: "invalid_request_error", param: null, code: "request_too_large" },
+      });
+    }
+  });
+});
