@@ -74,7 +74,7 @@ function TaskRun({ task }: { task: Task }) {
                   {status === "completed" ? (
                     <CheckCircle2 className="size-5 text-success" aria-hidden />
                   ) : status === "running" ? (
-                    <Loader2 className="size-5 animate-spin text-info" aria-hidden />
+                    <Loader2 className="size-5 motion-safe:animate-spin text-info" aria-hidden />
                   ) : (
                     <Circle className="size-5 text-base-content/40" aria-hidden />
                   )}

@@ -69,6 +69,30 @@ test("the avatar thinks, speaks its canned reply, and returns to idle", async ({
   await expect(state).toHaveText("Ready");
 });
 
+test("with reduced motion asked for, the avatar's ring and the voice button stay still in every state", async ({ page }) => {
+  await page.emulateMedia({ reducedMotion: "reduce" });
+  const moving = () =>
+    page.evaluate(() =>
+      document
+        .getAnimations()
+        .filter((a) => a.playState === "running")
+        .map((a) => (a as CSSAnimation).animationName)
+        .filter((name) => name === "pulse" || name === "bounce"),
+    );
+  await page.goto("/avatar-chat");
+  await voiceReady(page);
+  const state = page.getByRole("status", { name: /Avatar is/ });
+  await page.getByRole("button", { name: "Voice input" }).click();
+  await expect(state).toHaveText("Listening...");
+  expect(await moving()).toEqual([]);
+  await page.clock.runFor(500);
+  await expect(state).toHaveText("Thinking...");
+  expect(await moving()).toEqual([]);
+  await page.clock.runFor(1_000);
+  await expect(state).toHaveText("Speaking...");
+  expect(await moving()).toEqual([]);
+});
+
 test("voice input puts the avatar in the listening state and sends what was heard", async ({ page }) => {
   await page.goto("/avatar-chat");
   await voiceReady(page);

@@ -4,8 +4,8 @@ import { AVATAR_STATE_LABELS } from "./avatar";
 
 const rings: Record<AvatarState, string> = {
   idle: "ring-base-300",
-  listening: "ring-error animate-pulse",
-  thinking: "ring-warning animate-pulse",
+  listening: "ring-error motion-safe:animate-pulse",
+  thinking: "ring-warning motion-safe:animate-pulse",
   speaking: "ring-success",
 };
 
@@ -22,7 +22,7 @@ export function AvatarFace({ state, size = "lg" }: { state: AvatarState; size?: 
         {state === "speaking" ? (
           <span className="absolute -bottom-1 flex gap-1">
             {[0, 1, 2].map((i) => (
-              <span key={i} className="h-3 w-1.5 animate-bounce rounded-full bg-success" style={{ animationDelay: `${i * 120}ms` }} />
+              <span key={i} className="h-3 w-1.5 motion-safe:animate-bounce rounded-full bg-success" style={{ animationDelay: `${i * 120}ms` }} />
             ))}
           </span>
         ) : null}

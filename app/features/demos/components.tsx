@@ -128,7 +128,7 @@ export function VoiceButton({ listening, onToggle, className = "btn btn-circle b
   return (
     <button
       type="button"
-      className={`${className} ${listening ? "btn-error text-error-content animate-pulse" : ""}`}
+      className={`${className} ${listening ? "btn-error text-error-content motion-safe:animate-pulse" : ""}`}
       onClick={onToggle}
       disabled={!hydrated}
       aria-pressed={listening}
@@ -161,7 +161,7 @@ export function ToolCallList({ calls }: { calls: ToolCall[] }) {
       {calls.map((call) => (
         <li key={call.id} className="flex items-center gap-2 rounded-lg bg-base-200 px-3 py-1.5 font-mono text-xs">
           {call.status === "running" ? (
-            <Loader2 className="size-4 animate-spin text-info" aria-hidden />
+            <Loader2 className="size-4 motion-safe:animate-spin text-info" aria-hidden />
           ) : call.status === "completed" ? (
             <CheckCircle2 className="size-4 text-success" aria-hidden />
           ) : (
