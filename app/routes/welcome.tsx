@@ -22,7 +22,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export type WelcomeActionResult = OnboardingResult | { intent: "logout"; logoutFailed: true };
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const formData = await readForm(request);
+  // A copy: requireAccess reads the form too (the page's organization), and a body is read once.
+  const formData = await readForm(request.clone());
   if (formData.get("intent") === "logout") {
     const api = platformClient(request, context);
     const result = await api.logout();

@@ -16,6 +16,7 @@ function fakePlatform(session: unknown) {
       calls.push(`${request.method} ${path}`);
       if (path === "/auth/session") return Response.json(session);
       if (path === "/organizations") return Response.json({ error: "Not signed in" }, { status: 401 });
+      if (path.startsWith("/auth/join/")) return Response.json({ error: "This invite code is invalid or has already been used" }, { status: 404 });
       return Response.json({ error: "Not found" }, { status: 404 });
     },
   } as unknown as AppLoadContext;
@@ -35,5 +36,24 @@ describe("/welcome's forms after the session ended", () => {
     expect(answer.status).toBe(302);
     expect(answer.headers.get("Location")).toBe("/login");
     expect(platform.calls).toEqual(["GET /auth/session"]);
+  });
+});
+
+describe("/welcome's forms from a tab left open after joining an organization", () => {
+  it("still reach the platform, which answers the code", async () => {
+    const platform = fakePlatform({
+      valid: true,
+      user: { id: 7, name: "Ada", email: "ada@example.test" },
+      organizations: [{ id: 2, name: "Acme" }],
+      activeOrganization: { id: 2, name: "Acme", hasPaymentMethod: false },
+      activeRole: "admin",
+    });
+    const answer = (await post(platform.context, { intent: "join", code: "NOT-A-CODE" })) as {
+      data: { result: { error: Record<string, string[]> } };
+      init: { status: number };
+    };
+    expect(platform.calls).toEqual(["GET /auth/session", "POST /auth/join/NOT-A-CODE"]);
+    expect(answer.init.status).toBe(400);
+    expect(JSON.stringify(answer.data)).toContain("This invite code is invalid or has already been used");
   });
 });
