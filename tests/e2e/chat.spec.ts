@@ -336,6 +336,46 @@ test("Stop aborts the reply all the way to the upstream", async ({ page }) => {
   }
 });
 
+test("Stop pressed while a refusal's body is still arriving stops for good: no retry is armed", async ({ page }) => {
+  const { names, dispose } = await fakeModels(["hang"]);
+  try {
+    // A 429 whose body comes slowly (a proxy's, a congested link): its headers are in, its body is not,
+    // and it breaks off when the request is aborted, as a browser's fetch body does.
+    await page.addInitScript(() => {
+      const real = window.fetch.bind(window);
+      const counted = window as unknown as { chatSends: number };
+      counted.chatSends = 0;
+      window.fetch = async (input, init) => {
+        const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+        if (!url.endsWith("/resources/chat") || init?.method !== "POST") return real(input, init);
+        counted.chatSends += 1;
+        const signal = init.signal;
+        const body = new ReadableStream<Uint8Array>({
+          start(controller) {
+            signal?.addEventListener("abort", () => controller.error(new DOMException("The user aborted a request.", "AbortError")));
+          },
+        });
+        return new Response(body, { status: 429, statusText: "Too Many Requests", headers: { "content-type": "application/json" } });
+      };
+    });
+    await page.clock.install();
+    await signInWithOrganization(page);
+    await page.goto(`/chat?model=${names.hang}`);
+    await page.clock.pauseAt(new Date(Date.now() + 60_000));
+    await input(page).fill("Anyone there?");
+    await input(page).press("Enter");
+    await page.getByRole("button", { name: "Stop" }).click();
+    await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+    await expect(page.getByText(/Retrying in/)).toHaveCount(0);
+    await page.clock.fastForward(10_000);
+    await expect(page.getByText(/Retrying in/)).toHaveCount(0);
+    expect(await page.evaluate(() => (window as unknown as { chatSends: number }).chatSends)).toBe(1);
+    await expect(page.getByRole("listitem", { name: "Your message" })).toContainText("Anyone there?");
+  } finally {
+    await dispose();
+  }
+});
+
 test("a reply the model broke off says so in the server's words, and a message after a failed one still reaches the model", async ({ page }) => {
   const { fake, names, dispose } = await fakeModels(["mid-error", "server-error"]);
   try {

@@ -111,8 +111,9 @@ export function useChatStream(setMessages: SetMessages, onEnded: (end: ReplyEnd)
         if (!response.ok) {
           endWait();
           const { message, code } = await apiError(response);
-          // Another send (or a Stop) came while the body was read: this answer is no longer the chat's.
-          if (controller.current !== abort) return;
+          // Another send, or a Stop, came while the body was read: this answer is no longer the chat's. A Stop
+          // leaves its controller in place, and the cut body reads as "" (a generic 429), which armed a retry.
+          if (controller.current !== abort || abort.signal.aborted) return;
           const outcome = classifyFailure(response.status, message, statusOf.current(model), code);
           if (outcome.kind === "retry" && mayRetryAgain(outcome.status, attempt)) {
             setRetry({ status: outcome.status, seconds: RETRY_SECONDS[outcome.status], startedAt: Date.now(), history, model, attempt: attempt + 1 });
