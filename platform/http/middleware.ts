@@ -4,6 +4,7 @@ import { resolveCaller } from "../auth/service";
 import { resolvedOnce } from "../auth/shared-sessions";
 import type { PlatformEnv } from "../context";
 import { SYSTEM_ORG_ID } from "@contract/system";
+import { ADMINS_ONLY } from "../orgs/admin-lock";
 import { PlatformError } from "./errors";
 import { consoleOrigins } from "./hosts";
 import { isAllowedOrigin, MUTATING_METHODS } from "./origin";
@@ -34,7 +35,7 @@ export const inOrganization = createMiddleware<PlatformEnv>(async (c, next) => {
 });
 
 export const adminOnly = createMiddleware<PlatformEnv>(async (c, next) => {
-  if (c.var.membership?.role !== "admin") throw new PlatformError(403, "Only admins can do this");
+  if (c.var.membership?.role !== "admin") throw new PlatformError(403, ADMINS_ONLY);
   await next();
 });
 

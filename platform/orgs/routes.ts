@@ -28,7 +28,7 @@ export const orgRoutes = new Hono<PlatformEnv>()
   })
   .get("/invites", signedIn, inOrganization, adminOnly, async (c) => c.json(await listActiveInvites(c.var.deps, c.var.membership.orgId), 200, SECRET_ANSWER))
   .delete("/invites/:id", signedIn, inOrganization, adminOnly, inviteParam, async (c) => {
-    await revokeInvite(c.var.deps, c.var.membership.orgId, c.req.valid("param").id);
+    await revokeInvite(c.var.deps, c.var.membership.orgId, c.var.caller.userId, c.req.valid("param").id);
     return c.json<Ok>({ ok: true });
   })
   .get("/members", signedIn, inOrganization, async (c) => c.json(await listMembers(c.var.deps, c.var.membership.orgId)))
@@ -41,5 +41,5 @@ export const orgRoutes = new Hono<PlatformEnv>()
     return c.json<Ok>({ ok: true });
   })
   .post("/reset-token", signedIn, inOrganization, adminOnly, async (c) =>
-    c.json(await resetPrimaryToken(c.var.deps, c.var.membership.orgId), 200, SECRET_ANSWER),
+    c.json(await resetPrimaryToken(c.var.deps, c.var.membership.orgId, c.var.caller.userId), 200, SECRET_ANSWER),
   );

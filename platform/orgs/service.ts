@@ -13,6 +13,9 @@ import { foldForSearch, normalizeOrganizationName } from "../http/names";
 import { insertPrimaryToken } from "../tokens/service";
 import { insertAccount } from "../billing/accounts";
 import { record } from "../audit/record";
+import { lockedByAdmin } from "./admin-lock";
+
+export { lockOrganization } from "./admin-lock";
 
 /** Organizations one user may create in an hour: each brings a token, an account and audit rows (decision 0100). */
 export const ORGANIZATION_CREATION_LIMIT = 10;
@@ -61,7 +64,7 @@ function inviteTarget(code: string): string {
   return `${code.slice(0, 4)}…`;
 }
 
-/** Creates a code of the organization; a single-use code is one with at most one use. */
+/** Creates a code of the organization (its admins); a single-use code is one with at most one use. */
 export async function createInvite(deps: Deps, orgId: number, userId: number, options: CreateInvite): Promise<Invite> {
   const now = deps.now();
   const expiresAt = options.expiresAt ?? null;
@@ -70,7 +73,7 @@ export async function createInvite(deps: Deps, orgId: number, userId: number, op
   }
   const maxUses = options.status === "single-use" ? 1 : (options.maxUses ?? null);
   const code = inviteCode();
-  await deps.db.transaction().execute(async (trx) => {
+  await lockedByAdmin(deps, orgId, userId, async (trx) => {
     await trx
       .insertInto("invites")
       .values({
@@ -141,17 +144,20 @@ export async function listActiveInvites(deps: Deps, orgId: number): Promise<Acti
   }));
 }
 
-/** Revokes a code of the organization; another organization's (or no) code is 404, an inactive one is left as it is. */
-export async function revokeInvite(deps: Deps, orgId: number, inviteId: number): Promise<void> {
-  const invite = await deps.db
-    .selectFrom("invites")
-    .select(["id", "code", "kind", "revoked_at"])
-    .where("id", "=", inviteId)
-    .where("org_id", "=", orgId)
-    .executeTakeFirst();
-  if (!invite) throw new PlatformError(404, "Invite not found");
-  if (invite.revoked_at !== null) return;
-  await deps.db.transaction().execute(async (trx) => {
+/**
+ * Revokes a code of the organization (its admins); another organization's (or no) code is 404, an
+ * inactive one is left as it is.
+ */
+export async function revokeInvite(deps: Deps, orgId: number, actorId: number, inviteId: number): Promise<void> {
+  await lockedByAdmin(deps, orgId, actorId, async (trx) => {
+    const invite = await trx
+      .selectFrom("invites")
+      .select(["id", "code", "kind", "revoked_at"])
+      .where("id", "=", inviteId)
+      .where("org_id", "=", orgId)
+      .executeTakeFirst();
+    if (!invite) throw new PlatformError(404, "Invite not found");
+    if (invite.revoked_at !== null) return;
     const revoked = await trx
       .updateTable("invites")
       .set({ revoked_at: deps.now() })
@@ -314,33 +320,6 @@ export async function removeMembership(
     .executeTakeFirst();
   if (!removed) throw new PlatformError(409, LAST_ADMIN);
   await record(deps, { orgId, action: "member.removed", target: member.email, old: { role: member.role } }, trx);
-}
-
-/**
- * Takes the organization's row lock: membership changes run one at a time per organization, so each
- * one's last-admin check sees the others' (on PostgreSQL a conditional statement alone would not,
- * under READ COMMITTED).
- */
-export async function lockOrganization(trx: Transaction<Database>, orgId: number): Promise<void> {
-  await trx
-    .updateTable("organizations")
-    .set((eb) => ({ name: eb.ref("name") }))
-    .where("id", "=", orgId)
-    .execute();
-}
-
-/**
- * Runs a membership change while holding the organization's row lock, after checking that the actor
- * is still an admin. Two admins acting on each other at once are serialised: the second one sees the
- * first one's change.
- */
-async function lockedByAdmin<T>(deps: Deps, orgId: number, actorId: number, change: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
-  return deps.db.transaction().execute(async (trx) => {
-    await lockOrganization(trx, orgId);
-    const actor = await trx.selectFrom("memberships").select("role").where("org_id", "=", orgId).where("user_id", "=", actorId).executeTakeFirst();
-    if (actor?.role !== "admin") throw new PlatformError(403, "Only admins can do this");
-    return change(trx);
-  });
 }
 
 function otherAdmins(db: Kysely<Database>, orgId: number, memberId: number) {

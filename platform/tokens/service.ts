@@ -14,6 +14,7 @@ import { monthKey } from "../spend/reservations";
 import { record, recordChange } from "../audit/record";
 import type { RollGrace } from "@contract/token-rotation";
 import { ROLL_GRACE_MS } from "@contract/token-rotation";
+import { lockedByAdmin } from "../orgs/admin-lock";
 
 /** Token creation per organization: at most this many in any window (decision 0010). */
 export const TOKEN_CREATION_LIMIT = 20;
@@ -193,11 +194,12 @@ export async function revokeToken(deps: Deps, orgId: number, publicId: string): 
 
 /**
  * A new secret for the primary token; the old one is refused from this moment (one UPDATE): a roll
- * with no grace period, which also ends any grace left (SPEC §7: "invalidated immediately").
+ * with no grace period, which also ends any grace left (SPEC §7: "invalidated immediately"). Admins only,
+ * checked again in the transaction.
  */
-export async function resetPrimaryToken(deps: Deps, orgId: number): Promise<CreatedApiToken> {
+export async function resetPrimaryToken(deps: Deps, orgId: number, actorId: number): Promise<CreatedApiToken> {
   const secret = newTokenSecret();
-  const row = await deps.db.transaction().execute(async (trx) => {
+  const row = await lockedByAdmin(deps, orgId, actorId, async (trx) => {
     const reset = await trx
       .updateTable("api_tokens")
       .set({ secret_hash: hashTokenSecret(secret), last_used_at: null, previous_secret_hash: null, previous_secret_expires_at: null, rolled_at: deps.now() })

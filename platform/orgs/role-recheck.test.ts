@@ -1,0 +1,99 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { Harness, Session } from "../../tests/platform/harness";
+import { createHarness } from "../../tests/platform/harness";
+import { resetPrimaryToken } from "../tokens/service";
+import { createInvite, revokeInvite } from "./service";
+
+// The adminOnly middleware reads the caller's role when the request begins; these calls stand for a
+// request whose caller another admin demoted (or removed) before its write ran.
+
+let h: Harness;
+let admin: Session & { orgId: number };
+let other: Session;
+
+beforeEach(async () => {
+  h = await createHarness();
+  const team = await h.team();
+  admin = team.admin;
+  other = team.member;
+  // A second admin, so that the first one can lose their role (an organization keeps one admin).
+  expect((await admin.call("PUT", `/organizations/members/${other.userId}`, { role: "admin" })).status).toBe(200);
+});
+afterEach(() => h.close());
+
+async function demote(userId: number) {
+  await h.deps.db.updateTable("memberships").set({ role: "member" }).where("org_id", "=", admin.orgId).where("user_id", "=", userId).execute();
+}
+
+async function remove(userId: number) {
+  await h.deps.db.deleteFrom("memberships").where("org_id", "=", admin.orgId).where("user_id", "=", userId).execute();
+}
+
+async function auditCount() {
+  const row = await h.deps.db
+    .selectFrom("audit_log")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("org_id", "=", admin.orgId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+const refused = { status: 403, message: "Only admins can do this" };
+
+describe.each([
+  ["demoted to member", demote],
+  ["removed from the organization", remove],
+])("an admin %s while their request is in flight", (_, lose) => {
+  it("can't create an invite code: nothing is written", async () => {
+    const invites = async () => h.deps.db.selectFrom("invites").select("id").where("org_id", "=", admin.orgId).execute();
+    const [before, entries] = [await invites(), await auditCount()];
+    await lose(admin.userId);
+    await expect(createInvite(h.deps, admin.orgId, admin.userId, { status: "multi-use" })).rejects.toMatchObject(refused);
+    expect(await invites()).toEqual(before);
+    expect(await auditCount()).toBe(entries);
+  });
+
+  it("can't revoke an invite code: it stays usable and nothing is written", async () => {
+    await createInvite(h.deps, admin.orgId, other.userId, { status: "multi-use" });
+    const invite = await h.deps.db
+      .selectFrom("invites")
+      .select(["id", "code"])
+      .where("org_id", "=", admin.orgId)
+      .where("created_by", "=", other.userId)
+      .executeTakeFirstOrThrow();
+    const entries = await auditCount();
+    await lose(admin.userId);
+    await expect(revokeInvite(h.deps, admin.orgId, admin.userId, invite.id)).rejects.toMatchObject(refused);
+    const after = await h.deps.db.selectFrom("invites").select("revoked_at").where("id", "=", invite.id).executeTakeFirstOrThrow();
+    expect(after.revoked_at).toBeNull();
+    expect(await auditCount()).toBe(entries);
+    // The code still lets someone in.
+    const newcomer = await h.signIn();
+    expect((await newcomer.call("POST", `/auth/join/${invite.code}`)).status).toBe(200);
+  });
+
+  it("can't reset the organization's primary token: its secret stays and nothing is written", async () => {
+    const primary = () =>
+      h.deps.db
+        .selectFrom("api_tokens")
+        .select(["secret_hash", "rolled_at"])
+        .where("org_id", "=", admin.orgId)
+        .where("is_primary", "=", 1)
+        .executeTakeFirstOrThrow();
+    const [before, entries] = [await primary(), await auditCount()];
+    await lose(admin.userId);
+    await expect(resetPrimaryToken(h.deps, admin.orgId, admin.userId)).rejects.toMatchObject(refused);
+    expect(await primary()).toEqual(before);
+    expect(await auditCount()).toBe(entries);
+  });
+});
+
+describe("an admin who still is one", () => {
+  it("creates and revokes invite codes and resets the primary token", async () => {
+    const invite = await createInvite(h.deps, admin.orgId, admin.userId, { status: "single-use" });
+    const { id } = await h.deps.db.selectFrom("invites").select("id").where("code", "=", invite.code).executeTakeFirstOrThrow();
+    await revokeInvite(h.deps, admin.orgId, admin.userId, id);
+    expect((await h.deps.db.selectFrom("invites").select("revoked_at").where("id", "=", id).executeTakeFirstOrThrow()).revoked_at).not.toBeNull();
+    expect((await resetPrimaryToken(h.deps, admin.orgId, admin.userId)).token).toMatch(/^sk-/);
+  });
+});
