@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Harness, Session } from "../../tests/platform/harness";
 import { createHarness } from "../../tests/platform/harness";
-import { resetPrimaryToken } from "../tokens/service";
+import { createToken, resetPrimaryToken, revokeToken, rollToken, updateTokenSettings } from "../tokens/service";
 import { createInvite, revokeInvite } from "./service";
 
 // The adminOnly middleware reads the caller's role when the request begins; these calls stand for a
@@ -84,6 +84,27 @@ describe.each([
     await lose(admin.userId);
     await expect(resetPrimaryToken(h.deps, admin.orgId, admin.userId)).rejects.toMatchObject(refused);
     expect(await primary()).toEqual(before);
+    expect(await auditCount()).toBe(entries);
+  });
+});
+
+describe.each([
+  ["demoted to member", demote],
+  ["removed from the organization", remove],
+])("an admin %s while a token request is in flight", (_, lose) => {
+  const tokens = () => h.deps.db.selectFrom("api_tokens").selectAll().where("org_id", "=", admin.orgId).orderBy("id").execute();
+
+  it("can't create, change, roll or revoke an API token: nothing is written", async () => {
+    const { publicId } = await createToken(h.deps, admin.orgId, other.userId, { scopes: ["chat"], expiresAt: null });
+    const [before, entries] = [await tokens(), await auditCount()];
+    await lose(admin.userId);
+    await expect(createToken(h.deps, admin.orgId, admin.userId, { scopes: ["chat"], expiresAt: null })).rejects.toMatchObject(refused);
+    await expect(
+      updateTokenSettings(h.deps, admin.orgId, admin.userId, publicId, { budget: null, allowedModels: ["x"], rateLimitRpm: 1 }),
+    ).rejects.toMatchObject(refused);
+    await expect(rollToken(h.deps, admin.orgId, admin.userId, publicId, "none")).rejects.toMatchObject(refused);
+    await expect(revokeToken(h.deps, admin.orgId, admin.userId, publicId)).rejects.toMatchObject(refused);
+    expect(await tokens()).toEqual(before);
     expect(await auditCount()).toBe(entries);
   });
 });

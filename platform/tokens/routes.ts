@@ -14,11 +14,15 @@ export const tokenRoutes = new Hono<PlatformEnv>()
     c.json(await createToken(c.var.deps, c.var.membership.orgId, c.var.caller.userId, c.req.valid("json")), 201, SECRET_ANSWER),
   )
   .put("/:publicId", adminOnly, valid("param", tokenParamSchema, { notFound: "Token not found" }), valid("json", tokenSettingsSchema), async (c) =>
-    c.json(await updateTokenSettings(c.var.deps, c.var.membership.orgId, c.req.valid("param").publicId, c.req.valid("json"))),
+    c.json(await updateTokenSettings(c.var.deps, c.var.membership.orgId, c.var.caller.userId, c.req.valid("param").publicId, c.req.valid("json"))),
   )
   .post("/:publicId/roll", adminOnly, valid("param", tokenParamSchema, { notFound: "Token not found" }), valid("json", rollTokenSchema), async (c) =>
-    c.json(await rollToken(c.var.deps, c.var.membership.orgId, c.req.valid("param").publicId, c.req.valid("json").grace), 200, SECRET_ANSWER),
+    c.json(
+      await rollToken(c.var.deps, c.var.membership.orgId, c.var.caller.userId, c.req.valid("param").publicId, c.req.valid("json").grace),
+      200,
+      SECRET_ANSWER,
+    ),
   )
   .delete("/:publicId", adminOnly, valid("param", tokenParamSchema, { notFound: "Token not found" }), async (c) =>
-    c.json(await revokeToken(c.var.deps, c.var.membership.orgId, c.req.valid("param").publicId)),
+    c.json(await revokeToken(c.var.deps, c.var.membership.orgId, c.var.caller.userId, c.req.valid("param").publicId)),
   );

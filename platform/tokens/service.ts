@@ -70,8 +70,8 @@ function settingsColumns(input: Partial<TokenSettings>) {
 }
 
 /** PUT /tokens/{publicId} (admins): a token's budget, allow-list and request rate; null removes each. */
-export async function updateTokenSettings(deps: Deps, orgId: number, publicId: string, input: TokenSettings): Promise<ApiToken> {
-  return deps.db.transaction().execute(async (trx) => {
+export async function updateTokenSettings(deps: Deps, orgId: number, actorId: number, publicId: string, input: TokenSettings): Promise<ApiToken> {
+  return lockedByAdmin(deps, orgId, actorId, async (trx) => {
     const before = await trx.selectFrom("api_tokens").selectAll().where("org_id", "=", orgId).where("public_id", "=", publicId).executeTakeFirst();
     if (!before) throw new PlatformError(404, "Token not found");
     // As the page offers settings for active tokens only: a revoked or expired token is refused every
@@ -133,7 +133,7 @@ export async function createToken(deps: Deps, orgId: number, userId: number, inp
   const secret = newTokenSecret();
   const scopes = TOKEN_SCOPES.filter((s) => input.scopes.includes(s));
   // The change and its audit entry in one transaction: a token never exists without its entry.
-  return deps.db.transaction().execute(async (trx) => {
+  return lockedByAdmin(deps, orgId, userId, async (trx) => {
     const row = await trx
       .insertInto("api_tokens")
       .values({
@@ -167,9 +167,9 @@ export async function createToken(deps: Deps, orgId: number, userId: number, inp
 }
 
 /** Revokes a token of the organization: once, never the primary one, never an expired one. */
-export async function revokeToken(deps: Deps, orgId: number, publicId: string): Promise<ApiToken> {
+export async function revokeToken(deps: Deps, orgId: number, actorId: number, publicId: string): Promise<ApiToken> {
   const now = deps.now();
-  const revoked = await deps.db.transaction().execute(async (trx) => {
+  const revoked = await lockedByAdmin(deps, orgId, actorId, async (trx) => {
     const row = await trx
       .updateTable("api_tokens")
       .set({ revoked_at: now })
@@ -220,11 +220,11 @@ export async function resetPrimaryToken(deps: Deps, orgId: number, actorId: numb
  * during a grace period ends the earlier secret's grace at once: only the last two secrets ever work.
  * The primary token is reset instead (no grace), revoked and expired tokens can't be rolled.
  */
-export async function rollToken(deps: Deps, orgId: number, publicId: string, grace: RollGrace): Promise<CreatedApiToken> {
+export async function rollToken(deps: Deps, orgId: number, actorId: number, publicId: string, grace: RollGrace): Promise<CreatedApiToken> {
   const now = deps.now();
   const secret = newTokenSecret();
   const graceUntil = ROLL_GRACE_MS[grace] > 0 ? now + ROLL_GRACE_MS[grace] : null;
-  return deps.db.transaction().execute(async (trx) => {
+  return lockedByAdmin(deps, orgId, actorId, async (trx) => {
     const row = await trx.selectFrom("api_tokens").selectAll().where("org_id", "=", orgId).where("public_id", "=", publicId).executeTakeFirst();
     if (!row) throw new PlatformError(404, "Token not found");
     if (row.is_primary) throw new PlatformError(409, "The organization token can't be rolled; reset it instead");

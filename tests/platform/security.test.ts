@@ -434,6 +434,8 @@ describe("limits shared across processes", () => {
         .values({ name: "Ada", email: "ada@example.test", email_verified: 1, created_at: Date.now() })
         .returning("id")
         .executeTakeFirstOrThrow();
+      // Token writes check the caller is still the organization's admin.
+      await dbA.insertInto("memberships").values({ org_id: org.id, user_id: user.id, role: "admin", created_at: Date.now() }).execute();
       const input = { scopes: ["chat"], expiresAt: null };
       for (let i = 0; i < 10; i++) {
         await createToken(a, org.id, user.id, input);
