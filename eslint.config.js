@@ -14,8 +14,21 @@ export default tseslint.config(
       ...reactHooks.configs.recommended.rules,
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/consistent-type-imports": "error",
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            {
+              name: "@conform-to/react",
+              importNames: ["useForm"],
+              message: "Use useForm from ~/lib/use-form: it keeps the browser's checks until hydration (decision 0081).",
+            },
+          ],
+        },
+      ],
     },
   },
+  { files: ["app/lib/use-form.ts", "**/*.test.tsx"], rules: { "no-restricted-imports": "off" } },
   // Playwright fixtures call their continuation `use`, which is not React's hook.
   { files: ["tests/e2e/**"], rules: { "react-hooks/rules-of-hooks": "off" } },
 );

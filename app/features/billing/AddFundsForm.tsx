@@ -1,4 +1,5 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getFormProps, getInputProps } from "@conform-to/react";
+import { useForm } from "~/lib/use-form";
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { Form, Link, useSearchParams } from "@remix-run/react";
@@ -13,7 +14,7 @@ import { PageOrganizationField } from "~/features/auth/PageOrganizationField";
 
 /**
  * Add funds (conform): quick amounts are links (`?amount=`) before JavaScript loads and set the field
- * after; the button is disabled below the minimum once hydrated (SPEC §5), the server says why before.
+ * after; the button is disabled below the minimum once hydrated (SPEC §5); before, the browser's own `min` stops it and the server says why.
  */
 export function AddFundsForm({
   nonce,
