@@ -75,15 +75,17 @@ export async function canSpend(deps: Deps, orgId: number): Promise<boolean> {
   return a !== undefined && (a.payment_mode === "invoice" || a.balance_micros > 0);
 }
 
-/** The operator's setting (`npm run billing-mode`, the organization editor). */
-export async function setPaymentMode(deps: Deps, orgId: number, mode: PaymentMode): Promise<void> {
-  await ensureAccount(deps.db, orgId, deps.now());
-  const before = await account(deps, orgId);
-  await deps.db.transaction().execute(async (trx) => {
-    await trx.updateTable("billing_accounts").set({ payment_mode: mode, updated_at: deps.now() }).where("org_id", "=", orgId).execute();
-    if (before.payment_mode !== mode)
-      await record(deps, { orgId, action: "organization.payment_mode_changed", old: { paymentMode: before.payment_mode }, new: { paymentMode: mode } }, trx);
-  });
+/**
+ * The operator's setting (`npm run billing-mode`, the organization editor). The editor passes its
+ * transaction, the one that checked its caller is still a system admin.
+ */
+export async function setPaymentMode(deps: Deps, orgId: number, mode: PaymentMode, trx?: Transaction<Database>): Promise<void> {
+  if (!trx) return deps.db.transaction().execute((own) => setPaymentMode(deps, orgId, mode, own));
+  await ensureAccount(trx, orgId, deps.now());
+  const before = await account({ ...deps, db: trx }, orgId);
+  await trx.updateTable("billing_accounts").set({ payment_mode: mode, updated_at: deps.now() }).where("org_id", "=", orgId).execute();
+  if (before.payment_mode !== mode)
+    await record(deps, { orgId, action: "organization.payment_mode_changed", old: { paymentMode: before.payment_mode }, new: { paymentMode: mode } }, trx);
 }
 
 /** POST /billing/auto-payment-config: the rules of SPEC §5, checked only when enabling. */

@@ -6,6 +6,7 @@ import { PlatformError } from "../http/errors";
 import { exactDollars } from "@contract/money";
 import { dollarsToMicros, microsToDollars } from "./money";
 import { record } from "../audit/record";
+import { bySystemAdmin } from "../orgs/admin-lock";
 
 /** What the ledger says of a reversed credit: the organization sees it beside the credit it takes back. */
 export const creditReversalDescription = (reason: string) => `Credit reversed: ${reason}`;
@@ -13,14 +14,15 @@ export const creditReversalDescription = (reason: string) => `Credit reversed: $
 /**
  * A credit granted by the operator (trials, support, tests that need a balance without a card): the
  * ledger row "Credit: reason" and the balance rise in one transaction. The same rules hold from the
- * organization editor and the CLI, so the input is checked here too.
+ * organization editor and the CLI, so the input is checked here too. From the editor, `actorId` is its
+ * caller, checked in the transaction to still be a system admin.
  */
-export async function grantCredit(deps: Deps, orgId: number, amount: unknown, reason: unknown): Promise<GrantCredit> {
+export async function grantCredit(deps: Deps, orgId: number, amount: unknown, reason: unknown, actorId?: number): Promise<GrantCredit> {
   const parsed = grantCreditSchema.safeParse({ amount, reason });
   if (!parsed.success) throw new PlatformError(400, issueText(parsed.error.issues), { fields: fieldErrors(parsed.error.issues) });
   const credit = parsed.data;
   const micros = dollarsToMicros(credit.amount);
-  await deps.db.transaction().execute(async (trx) => {
+  await bySystemAdmin(deps, actorId, async (trx) => {
     const now = deps.now();
     const raised = await trx
       .updateTable("billing_accounts")
@@ -58,14 +60,14 @@ export interface CreditReversal extends GrantCredit {
  * platform/billing/reversals.ts): at most what the operator granted and has not reversed yet. And never
  * more than the balance, as it can't take back credit already spent, nor the part of it running requests
  * hold, which their charges will spend; except in invoice mode, where a balance below zero is what the
- * organization owes and the reversal adds to its bill.
+ * organization owes and the reversal adds to its bill. `actorId` as for `grantCredit`.
  */
-export async function reverseCredit(deps: Deps, orgId: number, amount: unknown, reason: unknown): Promise<CreditReversal> {
+export async function reverseCredit(deps: Deps, orgId: number, amount: unknown, reason: unknown, actorId?: number): Promise<CreditReversal> {
   const parsed = grantCreditSchema.safeParse({ amount, reason });
   if (!parsed.success) throw new PlatformError(400, issueText(parsed.error.issues), { fields: fieldErrors(parsed.error.issues) });
   const credit = parsed.data;
   const micros = dollarsToMicros(credit.amount);
-  return deps.db.transaction().execute(async (trx) => {
+  return bySystemAdmin(deps, actorId, async (trx) => {
     const now = deps.now();
     // The account's row is locked first: usage debits and another reversal wait, so the checks below hold.
     const account = await trx

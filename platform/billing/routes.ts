@@ -57,5 +57,5 @@ export const billingRoutes = new Hono<PlatformEnv>()
   // Spend control (issue 11): the organization's monthly cap, set by admins.
   .get("/spend-cap", async (c) => c.json(await getSpendCap(c.var.deps, c.var.membership.orgId)))
   .post("/spend-cap", adminOnly, valid("json", spendCapSchema), async (c) =>
-    c.json(await setSpendCap(c.var.deps, c.var.membership.orgId, c.req.valid("json"))),
+    c.json(await setSpendCap(c.var.deps, c.var.membership.orgId, c.var.caller.userId, c.req.valid("json"))),
   );

@@ -21,10 +21,10 @@ export const modelRoutes = new Hono<PlatformEnv>()
     c.json(await modelHistory(c.var.deps, c.var.membership.orgId, c.req.param("name"), c.req.valid("query").days)),
   )
   .put("/:name{.+}", systemOrganization, adminOnly, valid("json", modelBodySchema, { rename: MODEL_FORM_FIELD }), nameParam, async (c) => {
-    await saveModel(c.var.deps, { ...c.req.valid("json"), name: c.req.valid("param").name });
+    await saveModel(c.var.deps, { ...c.req.valid("json"), name: c.req.valid("param").name }, c.var.caller.userId);
     return c.json<Ok>({ ok: true });
   })
   .delete("/:name{.+}", systemOrganization, adminOnly, async (c) => {
-    await deleteModel(c.var.deps, c.req.param("name"));
+    await deleteModel(c.var.deps, c.req.param("name"), c.var.caller.userId);
     return c.json<Ok>({ ok: true });
   });

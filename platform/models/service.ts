@@ -18,6 +18,7 @@ import { SYSTEM_ORG_ID } from "../context";
 import type { DB } from "../db";
 import type { ModelRow } from "../db/schema";
 import { PlatformError } from "../http/errors";
+import { bySystemAdmin } from "../orgs/admin-lock";
 import { probeUpstream } from "../providers/upstream";
 import { compiledOnce } from "../db/compiled";
 import { recordOverride, recordStatuses } from "./history";
@@ -119,11 +120,12 @@ export const MODEL_GONE = "Model not found";
  * Saves a model from the editor. `mode` (decision 0126): "add" refuses a name that is taken (409, on
  * the name field) and "edit" a model that is gone (404), each in the same statement as the write, so a
  * stale edit form never brings a deleted model back and two adds of one name never overwrite each
- * other; without it the PUT creates or replaces, as it always did.
+ * other; without it the PUT creates or replaces, as it always did. From the editor, `actorId` is its
+ * caller, checked in the transaction to still be a system admin.
  */
-export async function saveModel(deps: Deps, input: ModelInput & { mode?: ModelSaveMode }): Promise<void> {
+export async function saveModel(deps: Deps, input: ModelInput & { mode?: ModelSaveMode }, actorId?: number): Promise<void> {
   const { mode, ...model } = input;
-  const existing = await deps.db.transaction().execute(async (trx) => {
+  const existing = await bySystemAdmin(deps, actorId, async (trx) => {
     // Read the row by writing it unchanged: PostgreSQL holds it (what this save read is what it
     // replaces, and what its audit entry says it was), SQLite takes its write lock from the start.
     const existing = await trx
@@ -160,8 +162,9 @@ export async function saveModel(deps: Deps, input: ModelInput & { mode?: ModelSa
   if (model.status && model.status !== existing?.status_override) await recordOverride(deps, model.name, model.status);
 }
 
-export async function deleteModel(deps: Deps, name: string): Promise<void> {
-  await deps.db.transaction().execute(async (trx) => {
+/** DELETE /models/{name}: `actorId` as for `saveModel`. */
+export async function deleteModel(deps: Deps, name: string, actorId?: number): Promise<void> {
+  await bySystemAdmin(deps, actorId, async (trx) => {
     const deleted = await trx.deleteFrom("models").where("name", "=", name).returningAll().executeTakeFirst();
     if (!deleted) throw new PlatformError(404, MODEL_GONE);
     await record(deps, { orgId: SYSTEM_ORG_ID, action: "model.deleted", target: name, old: auditedModel(deleted) }, trx);

@@ -1,4 +1,5 @@
 import type { Transaction } from "kysely";
+import { SYSTEM_ORG_ID } from "@contract/system";
 import type { Deps } from "../context";
 import type { Database } from "../db/schema";
 import { PlatformError } from "../http/errors";
@@ -33,4 +34,13 @@ export async function lockedByAdmin<T>(deps: Pick<Deps, "db">, orgId: number, ac
     if (actor?.role !== "admin") throw new PlatformError(403, ADMINS_ONLY);
     return write(trx);
   });
+}
+
+/**
+ * A write of the system organization's (models, credits, organizations' settings): by one of its
+ * admins, checked as `lockedByAdmin` checks on organization 1; or by the operator's command line
+ * (`actorId` left out), which runs on the server with no caller to check.
+ */
+export async function bySystemAdmin<T>(deps: Pick<Deps, "db">, actorId: number | undefined, write: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  return actorId === undefined ? deps.db.transaction().execute(write) : lockedByAdmin(deps, SYSTEM_ORG_ID, actorId, write);
 }

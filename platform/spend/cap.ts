@@ -5,6 +5,7 @@ import { PlatformError } from "../http/errors";
 import { dollarsToMicros, microsToDollars } from "../billing/money";
 import { monthKey } from "./reservations";
 import { recordChange } from "../audit/record";
+import { lockedByAdmin } from "../orgs/admin-lock";
 
 /** GET /billing/spend-cap: the organization's monthly cap, what this UTC month has spent, what is held. */
 const capOf = compiledOnce((db, orgId: number) =>
@@ -21,12 +22,15 @@ export async function getSpendCap(deps: Deps, orgId: number): Promise<SpendCapSt
   };
 }
 
-/** POST /billing/spend-cap (admins): null removes the cap. A lower cap refuses new requests, never running ones. */
-export async function setSpendCap(deps: Deps, orgId: number, input: SpendCapInput): Promise<SpendCapState> {
-  const before = await getSpendCap(deps, orgId);
+/**
+ * POST /billing/spend-cap (admins, checked again in the transaction): null removes the cap. A lower cap
+ * refuses new requests, never running ones.
+ */
+export async function setSpendCap(deps: Deps, orgId: number, actorId: number, input: SpendCapInput): Promise<SpendCapState> {
   const monthlyCap = input.monthlyCap === null ? null : dollarsToMicros(input.monthlyCap);
   // The change and its audit entry in one transaction.
-  await deps.db.transaction().execute(async (trx) => {
+  await lockedByAdmin(deps, orgId, actorId, async (trx) => {
+    const before = await getSpendCap({ ...deps, db: trx }, orgId);
     await trx.updateTable("billing_accounts").set({ monthly_cap_micros: monthlyCap, updated_at: deps.now() }).where("org_id", "=", orgId).execute();
     await recordChange(
       deps,

@@ -21,18 +21,18 @@ export const systemRoutes = new Hono<PlatformEnv>()
   .get("/organizations", valid("query", organizationQuerySchema), async (c) => c.json(await listOrganizations(c.var.deps, c.req.valid("query"))))
   .get("/organizations/:id", organizationParam, async (c) => c.json(await getOrganization(c.var.deps, c.req.valid("param").id)))
   .put("/organizations/:id", adminOnly, organizationParam, valid("json", organizationChangeSchema), async (c) =>
-    c.json(await updateOrganization(c.var.deps, c.req.valid("param").id, c.req.valid("json"))),
+    c.json(await updateOrganization(c.var.deps, c.req.valid("param").id, c.req.valid("json"), c.var.caller.userId)),
   )
   .post("/organizations/:id/credits", adminOnly, organizationParam, valid("json", grantCreditSchema), async (c) => {
     const { id } = c.req.valid("param");
     const { amount, reason } = c.req.valid("json");
-    await grantCredit(c.var.deps, id, amount, reason);
+    await grantCredit(c.var.deps, id, amount, reason, c.var.caller.userId);
     return c.json(await getOrganization(c.var.deps, id));
   })
   // A reversal names what it takes back as a grant names what it gives: the same body and limits.
   .post("/organizations/:id/credit-reversals", adminOnly, organizationParam, valid("json", grantCreditSchema), async (c) => {
     const { id } = c.req.valid("param");
     const { amount, reason } = c.req.valid("json");
-    await reverseCredit(c.var.deps, id, amount, reason);
+    await reverseCredit(c.var.deps, id, amount, reason, c.var.caller.userId);
     return c.json(await getOrganization(c.var.deps, id));
   });

@@ -11,6 +11,7 @@ import { PlatformError } from "../http/errors";
 import { foldForSearch, normalizeOrganizationName } from "../http/names";
 import { listModels } from "../models/service";
 import { record } from "../audit/record";
+import { bySystemAdmin } from "../orgs/admin-lock";
 
 export function toModelConfig(row: ModelRow): ModelConfig {
   return {
@@ -102,20 +103,23 @@ export async function getOrganization(deps: Deps, id: number): Promise<Organizat
   return toSummary(row);
 }
 
-/** Renames an organization and/or sets its payment mode (the billing service's own operator setting). */
-export async function updateOrganization(deps: Deps, id: number, change: OrganizationChange): Promise<OrganizationSummary> {
-  const before = await getOrganization(deps, id);
-  if (change.name !== undefined) {
-    const name = normalizeOrganizationName(change.name);
-    await deps.db.transaction().execute(async (trx) => {
+/**
+ * Renames an organization and/or sets its payment mode (the billing service's own operator setting),
+ * in one transaction that first checks its caller is still a system admin.
+ */
+export async function updateOrganization(deps: Deps, id: number, change: OrganizationChange, actorId: number): Promise<OrganizationSummary> {
+  await bySystemAdmin(deps, actorId, async (trx) => {
+    const before = await getOrganization({ ...deps, db: trx }, id);
+    if (change.name !== undefined) {
+      const name = normalizeOrganizationName(change.name);
       await trx
         .updateTable("organizations")
         .set({ name, name_search: foldForSearch(name) })
         .where("id", "=", id)
         .execute();
       if (name !== before.name) await record(deps, { orgId: id, action: "organization.renamed", old: { name: before.name }, new: { name } }, trx);
-    });
-  }
-  if (change.paymentMode !== undefined) await setPaymentMode(deps, id, change.paymentMode);
+    }
+    if (change.paymentMode !== undefined) await setPaymentMode(deps, id, change.paymentMode, trx);
+  });
   return getOrganization(deps, id);
 }
