@@ -2,6 +2,7 @@ import { setMaxListeners } from "node:events";
 import { createPlatform } from "../platform/app";
 import { flushPendingMeterings } from "../platform/chat/service";
 import { openMigrated } from "../platform/db";
+import { byDeadline, DeadlinePassed } from "../platform/db/deadline";
 import { lockDatabaseFile } from "../platform/db/process-lock";
 import type { ProcessLock } from "../platform/db/process-lock";
 import { rechargesFinished } from "../platform/billing/charges";
@@ -29,8 +30,12 @@ export interface MountedPlatform {
    * 503 `server_shutting_down`, their holds released (streams are ended by the stream tracker).
    */
   stopRequests: () => void;
-  /** Stops the platform's periodic work (payment reconciliation, usage roll-ups…) and closes its database: for graceful shutdown, after the last request. */
-  close: () => Promise<void>;
+  /**
+   * Stops the platform's periodic work (payment reconciliation, usage roll-ups…) and closes its database:
+   * for graceful shutdown, after the last request. With `deadline` (epoch ms), resolves by then whatever
+   * the database does: what it could not write is named in the log.
+   */
+  close: (deadline?: number) => Promise<void>;
 }
 
 /** The embedded platform over its own database, or a proxy to PLATFORM_URL (DESIGN §1). */
@@ -114,24 +119,39 @@ export function mountEmbedded(db: DB, config: PlatformConfig, lock?: ProcessLock
     },
     ready: databaseReady(db),
     stopRequests: () => stopping.abort("The server is shutting down"),
-    close: async () => {
+    close: async (deadline = Infinity) => {
       stopping.abort("The server is shutting down");
+      // A database that stopped answering (a hung host) must not hold the stop past its deadline: the
+      // writes get until shortly before it, the closing of the connections the rest.
+      const writesBy = deadline - DESTROY_MS;
       // Neither starts another round; the rounds in progress finish before the database closes.
-      const rounds = Promise.all([sweeper.close(), watcher.close()]);
+      const rounds = Promise.all([sweeper.close(), watcher.close(), reconciler.stop(), roller.stop()]);
       // And the recharges they started: a charge the provider makes after this is credited by
       // reconciliation at the next start.
       const settled = Promise.allSettled([...answering, rechargesFinished(deps)]);
-      await Promise.race([settled, new Promise((resolve) => setTimeout(resolve, ANSWERS_WAIT_MS).unref())]);
-      await rounds;
-      await reconciler.stop();
-      await roller.stop();
-      await stopMetrics(db);
-      await flushPendingMeterings(deps);
-      await db.destroy();
+      const answersMs = Math.max(0, Math.min(ANSWERS_WAIT_MS, writesBy - Date.now()));
+      await Promise.race([settled, new Promise((resolve) => setTimeout(resolve, answersMs).unref())]);
+      // Each on its own connection: a charge waiting for the database is not kept waiting behind a metric.
+      await Promise.all([
+        byDeadline(rounds, writesBy).catch(late("Background work (sweeps, reconciliation, roll-ups) not finished")),
+        byDeadline(stopMetrics(db), writesBy).catch(late("Model metrics not written")),
+        flushPendingMeterings(deps, writesBy),
+      ]);
+      // Closing waits for the connections still busy: those of a write given up above wait for the pool's
+      // hold, and are ended by the process's exit instead.
+      await byDeadline(db.destroy(), deadline).catch(late("Database connections not closed"));
       lock?.release();
     },
   };
 }
 
+/** A step of a stop given up at its deadline: one line, then the stop goes on (a failure still fails it). */
+const late = (what: string) => (error: unknown) => {
+  if (!(error instanceof DeadlinePassed)) throw error;
+  console.error(`${what}: ${error.message}`);
+};
+
 /** How long a stop waits for requests still being answered (and their recharges) to finish their writes. */
 const ANSWERS_WAIT_MS = 5_000;
+/** What a stop keeps, of its time, to close the database's connections. */
+const DESTROY_MS = 1_000;

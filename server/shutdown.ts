@@ -75,13 +75,20 @@ export interface ShutdownOptions {
   streams: StreamTracker;
   /** Makes requests still waiting for an answer give up and answer 503 (the platform's `stopRequests`). */
   stopRequests?: () => void;
-  /** Closes what the servers used (the platform's database). */
-  close: () => Promise<void>;
+  /** Closes what the servers used (the platform's database), by `deadline` (epoch ms): the shutdown's own, less a moment to exit. */
+  close: (deadline: number) => Promise<void>;
   /** How long in-flight requests and streams may take to finish on their own. */
   timeoutMs: number;
   log?: (message: string) => void;
   exit?: (code: number) => void;
 }
+
+/** What a shutdown may take past `timeoutMs` to stop streams and close the database before it exits 1. */
+const HARD_EXTRA_MS = 10_000;
+/** Of that, what is kept to log and exit after the database closed, or was given up. */
+const EXIT_MS = 500;
+/** How long stopped streams may take to write their metering. */
+const CANCEL_WAIT_MS = 3_000;
 
 const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
@@ -108,7 +115,9 @@ export function handleShutdown(options: ShutdownOptions): { draining: () => bool
     setTimeout(() => {
       log("Shutdown did not complete in time: exiting");
       exit(1);
-    }, timeoutMs + 10_000).unref();
+    }, timeoutMs + HARD_EXTRA_MS).unref();
+    // The database's writes fit in that: one that stopped answering is given up, named in the log.
+    const closeBy = t0 + timeoutMs + HARD_EXTRA_MS - EXIT_MS;
 
     const closed = Promise.all(servers.map((s) => new Promise<void>((resolve) => (s.listening ? s.close(() => resolve()) : resolve()))));
     // Keep-alive connections that finish their request become idle: close them as they do.
@@ -119,7 +128,10 @@ export function handleShutdown(options: ShutdownOptions): { draining: () => bool
     if (!finished) {
       if (streams.size > 0) log(`Stopping ${streams.size} stream(s) still running`);
       stopRequests();
-      await streams.cancelAll();
+      // A stopped stream's metering waits for the database: one that does not answer leaves its hold,
+      // with the progress it recorded, for the sweeper to charge (decision 0102).
+      const metered = await Promise.race([streams.cancelAll().then(() => true), wait(CANCEL_WAIT_MS).then(() => false)]);
+      if (!metered) log(`Stopped streams not metered: the database did not answer within ${CANCEL_WAIT_MS / 1000} s; the sweeper charges their holds`);
       // A cancelled stream, and a request that gave up, end their responses normally; give those a
       // moment to flush, then cut the rest.
       await Promise.race([closed, wait(1_000)]);
@@ -127,7 +139,7 @@ export function handleShutdown(options: ShutdownOptions): { draining: () => bool
     }
     clearInterval(idle);
     try {
-      await close();
+      await close(closeBy);
     } catch (error) {
       log(`Closing the database failed: ${error instanceof Error ? error.message : String(error)}`);
       exit(1);

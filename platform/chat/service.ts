@@ -13,6 +13,7 @@ import { builtinChatCompletion } from "../providers/upstream-builtin";
 import { recordUsage, refusedForBalance } from "../billing/charges";
 import type { DB } from "../db";
 import { compiledOnce } from "../db/compiled";
+import { byDeadline } from "../db/deadline";
 import { extendReservation, release, reserve, settleWithin, SpendRefused } from "../spend/reservations";
 import { fitToShow, upstreamErrorText, withoutKeys } from "./upstream-text";
 import { apiTokenUsable } from "../tokens/service";
@@ -844,17 +845,23 @@ const pending = new Map<string, { deps: Deps; write: () => Promise<void>; charge
 
 /**
  * At a stop, before the database closes: each charge still waiting for the database is tried once more,
- * and those that still fail are named in the log, one line each, to be billed by hand. A stop used to
- * drop them without a word. Returns how many were not written.
+ * until `deadline` (epoch ms: what the shutdown leaves), and those that still fail, or are not answered
+ * in time, are named in the log, one line each, to be billed by hand. A stop used to drop them without a
+ * word. Returns how many were not written.
  */
-export async function flushPendingMeterings(deps: Deps): Promise<number> {
+export async function flushPendingMeterings(deps: Deps, deadline = Infinity): Promise<number> {
   let unwritten = 0;
   for (const [receiptId, entry] of pending) {
     if (entry.deps.db !== deps.db) continue;
     clearTimeout(entry.timer);
     pending.delete(receiptId);
     try {
-      if ((await usageRecorded(deps.db, receiptId)).length === 0) await entry.write();
+      await byDeadline(
+        (async () => {
+          if ((await usageRecorded(deps.db, receiptId)).length === 0) await entry.write();
+        })(),
+        deadline,
+      );
     } catch (error) {
       unwritten += 1;
       console.error(`Metering of ${receiptId} not written before the stop (${errorText(error)}); bill it by hand. The charge: ${entry.charge}`);
