@@ -266,8 +266,14 @@ describe("configuration", () => {
       "fd00::/8",
     ]);
     // Trusting everyone would let any client write its own address.
-    for (const value of ["true", "*", "10.0.0.0/33", "nginx", "1.5", "loopback,,"]) {
+    for (const value of ["true", "*", "10.0.0.0/33", "nginx", "1.5", "loopback,,", "0.0.0.0/0", "::/0", "loopback, 10.0.0.0/00"]) {
       expect(() => loadEnv({ ...base, TRUST_PROXY: value }), value).toThrow(/TRUST_PROXY/);
+    }
+    // A /0 block is everyone too: refused in the setting's one line, not by proxy-addr's stack at start.
+    for (const value of ["0.0.0.0/0", "::/0"]) {
+      expect(refusal({ TRUST_PROXY: value })).toBe(
+        `Invalid configuration: TRUST_PROXY: must be a number of proxy hops (1) or a comma-separated list of loopback, linklocal, uniquelocal, addresses and CIDR blocks (got "${value}")`,
+      );
     }
   });
 });

@@ -129,12 +129,16 @@ function stripeKey(prefixes: string[], what: string) {
 
 const PROXY_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
 
-/** One entry of a trusted-proxy list, in the forms Express's `proxy-addr` reads: a range's name, an address, or a CIDR block. */
+/**
+ * One entry of a trusted-proxy list, in the forms Express's `proxy-addr` reads: a range's name, an
+ * address, or a CIDR block. Not a /0 block (`0.0.0.0/0`, `::/0`): that is everyone, and proxy-addr
+ * throws on it at start, with a stack.
+ */
 function isProxyEntry(entry: string): boolean {
   if (PROXY_NAMES.has(entry) || ipaddr.isValid(entry)) return true;
   try {
-    ipaddr.parseCIDR(entry);
-    return true;
+    const [, prefix] = ipaddr.parseCIDR(entry);
+    return prefix > 0;
   } catch {
     return false;
   }
