@@ -1,6 +1,6 @@
 import { Writable } from "node:stream";
 import type { AppLoadContext, EntryContext } from "@remix-run/node";
-import { RemixServer } from "@remix-run/react";
+import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream, renderToString } from "react-dom/server";
 import { prerenderSidebarNav } from "./components/layout/Sidebar";
@@ -14,6 +14,9 @@ export const streamTimeout = ABORT_DELAY;
 /** An error a loader, an action or the render threw: logged with the request it served (a cancelled request's are not errors). */
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return;
+  // Remix's own answers to the client's request (a POST to a page without an action: 405, a page that
+  // is not there: 404) are answered as such, not errors: a scanner's requests filled the log with stacks.
+  if (isRouteErrorResponse(error) && error.status < 500) return;
   const path = new URL(request.url).pathname;
   console.error(`Unhandled error in ${request.method} ${path} (request ${request.headers.get("x-request-id") ?? "-"}):`, error);
 }
