@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { data } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
@@ -20,8 +20,6 @@ import { useArrivalKey } from "~/lib/use-arrival";
 
 export const handle: RouteHandle = { title: "Team" };
 
-/** The page and its forms' answers show live invite codes: kept by no cache, for Back to show after signing out. */
-export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });
 /** Reload after every submission, refusals included: a 409 usually means the list is out of date. */
 export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, defaultShouldRevalidate }) => (formMethod ? true : defaultShouldRevalidate);
 

@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { data } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
@@ -64,17 +64,6 @@ export type TokensActionResult =
   | { ok: false; intent: "create" | "settings"; result: SubmissionResult<string[]> }
   | { ok: false; intent: keyof typeof FAILED; message: string };
 
-/**
- * A page that shows a secret is never kept by the browser: without JavaScript it is the answer to the
- * form's POST, which Back (even after signing out) would show again from the cache.
- */
-const SHOWS_A_SECRET = { headers: { "Cache-Control": "no-store" } };
-
-export const headers: HeadersFunction = ({ actionHeaders }) => {
-  const cacheControl = actionHeaders.get("Cache-Control");
-  return cacheControl ? { "Cache-Control": cacheControl } : new Headers();
-};
-
 export async function action({ request, context }: ActionFunctionArgs) {
   const { api } = await requireAccess("organization", request, context);
   const formData = await readForm(request);
@@ -86,7 +75,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const result = await tokens.create({ scopes, expiresAt: expiresAtFor(expiry, Date.now()), ...settingsOf(settings) });
     if (!result.ok)
       return data<TokensActionResult>({ ok: false, intent: "create", result: submission.reply({ formErrors: [result.error] }) }, platformStatus(result.status));
-    return data<TokensActionResult>({ ok: true, intent: "create", secret: { token: result.data.token, publicId: result.data.publicId } }, SHOWS_A_SECRET);
+    return data<TokensActionResult>({ ok: true, intent: "create", secret: { token: result.data.token, publicId: result.data.publicId } });
   }
   if (formData.get("intent") === "settings") {
     const submission = parseWithZod(formData, { schema: tokenSettingsForm });
@@ -115,11 +104,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const result = await tokens.roll(form.publicId, form.grace);
     if (!result.ok) return data<TokensActionResult>({ ok: false, intent: "roll", message: result.error }, platformStatus(result.status));
     const secret = { token: result.data.token, publicId: result.data.publicId };
-    return data<TokensActionResult>({ ok: true, intent: "roll", secret, oldSecretUntil: result.data.previousSecretExpiresAt ?? null }, SHOWS_A_SECRET);
+    return data<TokensActionResult>({ ok: true, intent: "roll", secret, oldSecretUntil: result.data.previousSecretExpiresAt ?? null });
   }
   const result = await tokens.resetOrganizationToken();
   if (!result.ok) return data<TokensActionResult>({ ok: false, intent: "reset", message: result.error }, platformStatus(result.status));
-  return data<TokensActionResult>({ ok: true, intent: "reset", secret: { token: result.data.token, publicId: result.data.publicId } }, SHOWS_A_SECRET);
+  return data<TokensActionResult>({ ok: true, intent: "reset", secret: { token: result.data.token, publicId: result.data.publicId } });
 }
 
 const SECRET_TITLES = { create: "Token created", reset: "Organization token reset", roll: "Token rolled" } as const;

@@ -9,6 +9,9 @@ import { SYSTEM_ORG_ID } from "~/features/auth/guards";
 import { useInactivityCheck } from "~/features/auth/use-inactivity-check";
 import { pageTitle } from "~/lib/route-handle";
 import { requireAccess } from "~/session.server";
+import { noStore } from "~/lib/no-store";
+
+export const headers = noStore;
 
 /** Signed-in users with an active organization: the sidebar layout (SPEC §2). */
 export async function loader({ request, context }: LoaderFunctionArgs) {

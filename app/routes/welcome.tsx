@@ -11,6 +11,9 @@ import { useIsPending } from "~/lib/use-is-pending";
 import { platformClient } from "~/platform/client.server";
 import { requireAccess } from "~/session.server";
 import type { RouteHandle } from "~/lib/route-handle";
+import { noStore } from "~/lib/no-store";
+
+export const headers = noStore;
 
 export const handle: RouteHandle = { title: "Welcome" };
 

@@ -1,6 +1,6 @@
 import http from "node:http";
 import { expect, test } from "./support/test";
-import { createOrganizationWithRequests, newPerson, signInWithRequests } from "./support/auth";
+import { createOrganizationWithRequests, newPerson, signInWithOrganization, signInWithRequests } from "./support/auth";
 
 /** A raw request to the e2e server with a Host header of our choosing (browsers won't forge one). */
 function getWithHost(baseURL: string, path: string, host: string): Promise<number> {
@@ -84,4 +84,28 @@ test("each page has its own script nonce: the policy allows only the document's 
   await page.getByRole("link", { name: "API Tokens", exact: true }).click();
   await expect(page).toHaveURL(/\/tokens$/);
   expect(await page.evaluate(() => (window as { sameDocument?: boolean }).sameDocument)).toBe(true);
+});
+
+test.describe("after signing out, Back does not show the organization's pages from the browser's cache", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("every page of the organization, and its data requests, are kept by no cache; Back asks again and lands on sign in", async ({ page }) => {
+    const { orgName } = await signInWithOrganization(page, "Leaver");
+    const pages = ["/", "/billing", "/tokens", "/usage", "/audit", "/team", "/models", "/chat", "/organizations"];
+    for (const path of pages) {
+      const document = await page.goto(path);
+      expect(document!.status(), path).toBe(200);
+      expect(document!.headers()["cache-control"], path).toBe("no-store");
+      const data = await page.request.get(`${path === "/" ? "/_root" : path}.data`);
+      expect(data.headers()["cache-control"], `${path}.data`).toBe("no-store");
+    }
+    await page.goto("/billing");
+    await expect(page.getByText(orgName).first()).toBeVisible();
+    await page.goto("/terms");
+    // The session ends (signed out in another tab, or expired): the cookie is gone.
+    await page.context().clearCookies();
+    await page.goBack();
+    await expect(page).toHaveURL(/\/login/);
+    await expect(page.getByText(orgName)).toHaveCount(0);
+  });
 });
