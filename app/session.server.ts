@@ -130,11 +130,15 @@ export async function refuseStaleDownload(request: Request, session: OrgSession,
   if (message) throw redirect(page, { headers: { "Set-Cookie": await toastHeader({ kind: "error", message }) } });
 }
 
+const NO_ORGANIZATION_LEFT = "Nothing was sent: you are no longer a member of the organization this page was for.";
+
 /** The same for the console's resource routes, which answer JSON: the refusal's message, or null. */
 export async function staleOrganizationRefusal(request: Request, api: PlatformClient): Promise<string | null> {
   const shown = namedOrganization(request.headers.get(PAGE_ORGANIZATION_HEADER));
   if (shown === null) return null;
   const session = await loadSession(api);
-  if (!session.valid || !session.activeOrganization) return null;
+  if (!session.valid) return null;
+  // Removed from the page's organization, with no other left: the page is for nobody's organization now.
+  if (!session.activeOrganization) return NO_ORGANIZATION_LEFT;
   return staleOrganizationMessage(shown, session as OrgSession, "Nothing was sent");
 }

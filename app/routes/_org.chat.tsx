@@ -139,21 +139,32 @@ export default function ChatPage() {
     if (isUnavailableStatus(pendingStatus)) stopRetryAs(pendingStatus);
   }, [pendingStatus, stopRetryAs]);
 
+  // A send that did nothing: the message just typed goes back into the box, to send again.
+  const putBackLastTyped = useCallback((history: ChatMessage[]) => {
+    const last = history.at(-1);
+    if (last && last.id === lastTyped.current && !inputRef.current?.value) {
+      setMessages((list) => list.filter((m) => m.id !== last.id));
+      setInput(last.content);
+    }
+  }, []);
   // A removed model (audit N L3): the list is reloaded without it, nothing stays chosen, the message
-  // just typed goes back into the box, and focus goes to the picker to choose another.
-  const { removed } = chat;
+  // goes back, and focus goes to the picker to choose another.
+  const { removed, stale } = chat;
   const { revalidate } = useRevalidator();
   useEffect(() => {
     if (!removed) return;
     setModel((current) => (current === removed.model ? null : current));
     revalidate();
-    const last = removed.history.at(-1);
-    if (last && last.id === lastTyped.current && !inputRef.current?.value) {
-      setMessages((list) => list.filter((m) => m.id !== last.id));
-      setInput(last.content);
-    }
+    putBackLastTyped(removed.history);
     pickerRef.current?.focus();
-  }, [removed, revalidate]);
+  }, [removed, revalidate, putBackLastTyped]);
+  // A send from a page of an organization no longer active: the page loads again, so that it shows the
+  // active organization as the refusal says (or goes to /welcome, with none left), and the message goes back.
+  useEffect(() => {
+    if (!stale) return;
+    revalidate();
+    putBackLastTyped(stale.history);
+  }, [stale, revalidate, putBackLastTyped]);
 
   // Follow the list's growth (a streaming reply) only while the user is at its bottom, scrolling the
   // list itself: scrolling up to read stays put, and the page never scrolls.

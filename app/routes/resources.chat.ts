@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { STALE_ORGANIZATION } from "~/features/chat/retry";
 import { chatSendSchema } from "~/platform/chat";
 import { chatReceipt, sendChat } from "~/platform/chat.server";
 import { platformClient } from "~/platform/client.server";
@@ -32,7 +33,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (error instanceof Response) return json({ error: { message: SEND_FAILED } }, 502);
     throw error;
   }
-  if (stale) return json({ error: { message: stale } }, 409, api.headers);
+  // Coded, for the page to load again and show the organization the refusal names.
+  if (stale) return json({ error: { message: stale, code: STALE_ORGANIZATION } }, 409, api.headers);
   let upstream: Response;
   try {
     upstream = await sendChat(api, parsed.data, request.signal);

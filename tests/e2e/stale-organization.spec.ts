@@ -63,6 +63,41 @@ test("a chat sent from a page of an organization no longer active is not sent, n
   await expect(page.getByRole("alert")).toContainText(`Nothing was sent: this page was for ${first}, and ${second} has since been made active in another tab.`);
   // Refused before the platform was called: no reply, nothing metered.
   await expect(page.getByRole("listitem", { name: "Assistant message" })).toHaveCount(0);
+  // The page now shows the active organization, as the refusal says, and the message waits in the box
+  // to be sent there, which works.
+  await expect(page.getByLabel("Active organization").locator("option:checked")).toHaveText(second);
+  await expect(page.getByRole("listitem", { name: "Your message" })).toHaveCount(0);
+  await expect(input).toHaveValue("Who pays for this?");
+  await input.press("Enter");
+  await expect(page.getByRole("listitem", { name: "Assistant message" })).toHaveCount(1);
+  await expect(page.getByRole("alert").filter({ hasText: "Nothing was sent" })).toHaveCount(0);
+});
+
+test("a chat sent after being removed from the page's only organization says so and leads to creating or joining one", async ({ page, browser }) => {
+  const { orgName } = await signInWithOrganization(page, "Removed");
+  const adminPage = await browser.newPage();
+  try {
+    // A second admin of the organization, who removes the first person.
+    await signInWithOrganization(adminPage, "Remover");
+    const code = await page.request.post("/api/v1/organizations/invites", { data: { status: "single-use" } });
+    expect(code.ok()).toBe(true);
+    const joined = await adminPage.request.post(`/api/v1/auth/join/${((await code.json()) as { code: string }).code}`);
+    expect(joined.ok()).toBe(true);
+    const members = (await (await adminPage.request.get("/api/v1/organizations/members")).json()) as { id: number; name: string; role: string }[];
+    const remover = members.find((m) => m.name.startsWith("Remover"))!;
+    expect((await page.request.put(`/api/v1/organizations/members/${remover.id}`, { data: { role: "admin" } })).ok()).toBe(true);
+    await page.goto("/chat?model=builtin");
+    await expect(page.getByText(orgName).first()).toBeVisible();
+    const removed = members.find((m) => m.name.startsWith("Removed"))!;
+    expect((await adminPage.request.delete(`/api/v1/organizations/members/${removed.id}`)).ok()).toBe(true);
+
+    const input = page.getByRole("textbox", { name: "Message" });
+    await input.fill("Still here?");
+    await input.press("Enter");
+    await expect(page).toHaveURL(/\/welcome/);
+  } finally {
+    await adminPage.close();
+  }
 });
 
 test("an export from a page of an organization no longer active downloads nothing, and says why", async ({ page }) => {

@@ -56,8 +56,11 @@ export const REMOVED_NOTICE = "This model was removed. Choose another model.";
  * What the chat does with a failed answer: retry after a countdown, stop on an unavailable model, ask
  * for another model when this one was removed, or show the error.
  */
+/** The code of the chat route's refusal of a send from a page of an organization no longer active (decision 0098). */
+export const STALE_ORGANIZATION = "stale_organization";
+
 export type FailureOutcome =
-  { kind: "retry"; status: RetryStatus } | { kind: "unavailable"; status: UnavailableStatus } | { kind: "removed" } | { kind: "error" };
+  { kind: "retry"; status: RetryStatus } | { kind: "unavailable"; status: UnavailableStatus } | { kind: "removed" } | { kind: "stale" } | { kind: "error" };
 
 /**
  * The rule (issue 14): a 429 is always retried after 5 s. A 503 is "warming up" (retried after 30 s)
@@ -71,6 +74,7 @@ export type FailureOutcome =
  */
 export function classifyFailure(status: number, message: string, modelStatus: ModelStatus | null | undefined, code: string | null = null): FailureOutcome {
   if (status === 404 && code === "model_not_found") return { kind: "removed" };
+  if (status === 409 && code === STALE_ORGANIZATION) return { kind: "stale" };
   if (status === 429) return { kind: "retry", status };
   if (status !== 503) return { kind: "error" };
   if (/under maintenance/i.test(message)) return { kind: "unavailable", status: "maintenance" };

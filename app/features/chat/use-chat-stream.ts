@@ -24,6 +24,14 @@ export interface FailedSend {
   model: string;
 }
 
+/**
+ * A send refused because the page was for an organization no longer active (made active in another tab,
+ * or the user removed from it): nothing was sent, and the page's data is out of date.
+ */
+export interface StaleSend {
+  history: ChatMessage[];
+}
+
 /** A send answered that its model does not exist any more (deleted while the page was open). */
 export interface RemovedModel {
   model: string;
@@ -57,6 +65,7 @@ export function useChatStream(setMessages: SetMessages, onEnded: (end: ReplyEnd)
   const [unavailable, setUnavailable] = useState<UnavailableStatus | null>(null);
   const [failed, setFailed] = useState<FailedSend | null>(null);
   const [removed, setRemoved] = useState<RemovedModel | null>(null);
+  const [stale, setStale] = useState<StaleSend | null>(null);
   const [waiting, setWaiting] = useState(false);
   const controller = useRef<AbortController | null>(null);
   const ended = useRef(onEnded);
@@ -80,6 +89,7 @@ export function useChatStream(setMessages: SetMessages, onEnded: (end: ReplyEnd)
       setUnavailable(null);
       setFailed(null);
       setRemoved(null);
+      setStale(null);
       setWaiting(false);
       let waitTimer: ReturnType<typeof setTimeout> | undefined = setTimeout(() => {
         if (controller.current === abort) setWaiting(true);
@@ -122,7 +132,10 @@ export function useChatStream(setMessages: SetMessages, onEnded: (end: ReplyEnd)
             setFailed({ history, model });
           } else if (outcome.kind === "unavailable") setUnavailable(outcome.status);
           else if (outcome.kind === "removed") setRemoved({ model, history });
-          else setError(message);
+          else if (outcome.kind === "stale") {
+            setError(message);
+            setStale({ history });
+          } else setError(message);
           return;
         }
         if (!response.body) {
@@ -235,7 +248,7 @@ export function useChatStream(setMessages: SetMessages, onEnded: (end: ReplyEnd)
 
   useEffect(() => () => controller.current?.abort(), []);
 
-  return { run, resume, stop, busy, waiting, error, dismissError, failed, retry, cancelRetry, unavailable, removed, stopRetryAs };
+  return { run, resume, stop, busy, waiting, error, dismissError, failed, retry, cancelRetry, unavailable, removed, stale, stopRetryAs };
 }
 
 /** Seconds left of a pending retry, firing `onDone` once at zero (a new retry or null cancels it). */
