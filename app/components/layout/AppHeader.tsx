@@ -29,8 +29,22 @@ export function AppHeader(props: AppHeaderProps) {
   );
 }
 
+/** By grapheme: the same in every locale, as the server's and the browser's renders must be. */
+const graphemes = new Intl.Segmenter("en", { granularity: "grapheme" });
+
+/**
+ * The avatar's letter: the name's first character as a reader sees one (an emoji, a family of them, a
+ * letter outside the BMP, a letter with its accents). The first code unit was half of a surrogate pair
+ * for those: the server wrote U+FFFD, the browser the lone half, and hydration failed on every page.
+ * Upper-cased without the viewer's locale, which the server doesn't share (a Turkish browser's "i").
+ */
+function initialOf(name: string): string {
+  const first = graphemes.segment(name.trim())[Symbol.iterator]().next();
+  return first.done ? "?" : first.value.segment.toUpperCase();
+}
+
 function HeaderContent({ title, user }: AppHeaderProps) {
-  const initial = (user.name || user.email).trim().charAt(0).toUpperCase() || "?";
+  const initial = initialOf(user.name || user.email);
   const location = useLocation();
   const drawer = useNavDrawer();
   const menuClassName = "btn btn-square btn-ghost drawer-button lg:hidden";
@@ -72,8 +86,13 @@ function HeaderContent({ title, user }: AppHeaderProps) {
         role={undefined}
         className="mt-2 w-64 rounded-box bg-base-100 p-3 shadow-lg"
       >
-        <p className="truncate font-semibold">{user.name}</p>
-        <p className="truncate text-sm text-base-content/70">{user.email}</p>
+        {/* Cut to the menu's width, in full on hover; `dir="auto"` cuts a right-to-left name at its end. */}
+        <p className="truncate font-semibold" title={user.name} dir="auto">
+          {user.name}
+        </p>
+        <p className="truncate text-sm text-base-content/70" title={user.email} dir="auto">
+          {user.email}
+        </p>
         {/* Create or join another organization (issue 14). */}
         <Link to="/organizations" className="btn btn-ghost btn-sm mt-3 w-full justify-start">
           <Building2 className="size-4" aria-hidden />
