@@ -1,3 +1,16 @@
+/**
+ * An export's bytes as text, after the UTF-8 byte order mark every export starts with (Excel reads the
+ * file as UTF-8 only with it); throws without it. Strict UTF-8, and a second mark stays in the text.
+ * Bytes, not `Response.text()`: the Fetch standard's decoding drops the mark unseen.
+ */
+export function afterBom(bytes: ArrayBuffer | Uint8Array): string {
+  const view = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
+  if (view[0] !== 0xef || view[1] !== 0xbb || view[2] !== 0xbf) {
+    throw new Error(`The CSV does not start with the UTF-8 byte order mark: ${JSON.stringify(new TextDecoder().decode(view.subarray(0, 12)))}…`);
+  }
+  return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(view.subarray(3));
+}
+
 /** Reading the CSV exports in tests: RFC 4180 cells, no quoted line breaks (a line is a row). */
 export function parseCsv(text: string): string[][] {
   return text

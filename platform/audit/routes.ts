@@ -1,20 +1,16 @@
 import { Hono } from "hono";
 import type { Context } from "hono";
-import { auditQuerySchema, systemAuditQuerySchema } from "@contract/audit";
+import { AUDIT_CSV_COLUMNS, auditQuerySchema, systemAuditQuerySchema } from "@contract/audit";
 import type { PlatformEnv } from "../context";
 import { adminOnly, inOrganization, signedIn, systemOrganization } from "../http/middleware";
 import { valid } from "../http/validate";
+import { csvResponse } from "../usage/csv";
 import { exportAudit, listAudit } from "./service";
 
-function csv(c: Context<PlatformEnv>, body: ReadableStream<Uint8Array>, name: string): Response {
+/** The log's CSV, the exports' one way (byte order mark, header, streamed pages), named for today. */
+function csv(c: Context<PlatformEnv>, pages: AsyncGenerator<string[]>, name: string): Response {
   const day = new Date(c.var.deps.now()).toISOString().slice(0, 10);
-  return new Response(body, {
-    headers: {
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="${name}-${day}.csv"`,
-      "Cache-Control": "no-store",
-    },
-  });
+  return csvResponse(`${name}-${day}.csv`, AUDIT_CSV_COLUMNS, pages);
 }
 
 /**

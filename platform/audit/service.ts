@@ -1,5 +1,4 @@
 import type { AuditEntry, AuditPage, AuditQuery } from "@contract/audit";
-import { AUDIT_CSV_COLUMNS } from "@contract/audit";
 import type { Deps } from "../context";
 import { csvLine } from "../usage/csv";
 
@@ -64,33 +63,21 @@ async function organizationNames(deps: Deps, rows: Row[]): Promise<Map<number, s
 const EXPORT_BATCH = 500;
 
 /**
- * The whole filtered log as CSV, newest first, read in batches by keyset as the client consumes it:
- * a million entries never sit in memory, and no read holds a transaction open between batches.
+ * The whole filtered log's CSV lines, newest first, a batch per page read by keyset as the client
+ * consumes them (`csvResponse`): a million entries never sit in memory, and no read holds a
+ * transaction open between batches.
  */
-export function exportAudit(deps: Deps, orgId: number | "all", query: Omit<AuditQuery, "limit"> & { organization?: number }): ReadableStream<Uint8Array> {
+export async function* exportAudit(deps: Deps, orgId: number | "all", query: Omit<AuditQuery, "limit"> & { organization?: number }): AsyncGenerator<string[]> {
   const scope = orgId === "all" && query.organization !== undefined ? query.organization : orgId;
-  const encoder = new TextEncoder();
   let before = query.before;
-  let done = false;
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      controller.enqueue(encoder.encode(`${AUDIT_CSV_COLUMNS.join(",")}\r\n`));
-    },
-    async pull(controller) {
-      if (done) return;
-      const rows = await entries(deps, { ...query, orgId: scope, before })
-        .limit(EXPORT_BATCH)
-        .execute();
-      if (rows.length > 0) {
-        controller.enqueue(encoder.encode(rows.map(auditCsvLine).join("")));
-        before = Number(rows[rows.length - 1].id);
-      }
-      if (rows.length < EXPORT_BATCH) {
-        done = true;
-        controller.close();
-      }
-    },
-  });
+  for (;;) {
+    const rows = await entries(deps, { ...query, orgId: scope, before })
+      .limit(EXPORT_BATCH)
+      .execute();
+    if (rows.length > 0) yield rows.map(auditCsvLine);
+    if (rows.length < EXPORT_BATCH) return;
+    before = Number(rows[rows.length - 1].id);
+  }
 }
 
 /** One entry as a CSV line: the shared quoting, and a leading `'` on text a spreadsheet would run (names are users'). */

@@ -1,4 +1,4 @@
-/** CSV files of the ledger and of usage (issue 16): RFC 4180 lines, streamed page by page. */
+/** CSV files of the ledger, of usage and of the audit log (issue 16): RFC 4180 lines, streamed page by page. */
 
 /** Rows read per query: memory stays at one page whatever the size of the export. */
 export const CSV_PAGE = 1000;
@@ -28,7 +28,13 @@ export function csvLine(cells: readonly CsvCell[]): string {
 }
 
 /**
- * A streamed CSV answer: the header, then each page `next` yields, pulled only as the client reads
+ * UTF-8's byte order mark, first in every file: without it Excel opens a double-clicked CSV in the
+ * system's ANSI code page, and Arabic, Hebrew, Chinese or emoji names turn to mojibake.
+ */
+const CSV_BOM = "\uFEFF";
+
+/**
+ * A streamed CSV answer: the byte order mark and the header, then each page `next` yields, pulled only as the client reads
  * (back-pressure), so a million rows never sit in memory. A failure mid-way aborts the body, so a
  * truncated file is never mistaken for a whole one.
  */
@@ -39,7 +45,7 @@ export function csvResponse(filename: string, header: readonly string[], pages: 
     async pull(controller) {
       if (!started) {
         started = true;
-        controller.enqueue(encoder.encode(csvLine(header)));
+        controller.enqueue(encoder.encode(CSV_BOM + csvLine(header)));
         return;
       }
       try {

@@ -4,6 +4,7 @@ import { signInWithOrganization } from "./support/auth";
 import { operatorPage } from "./support/system";
 import { organizationWithMember } from "./support/team";
 import { expect, hydrated, test } from "./support/test";
+import { afterBom } from "../csv";
 
 /** Issue 16: the audit log at /audit, for admins, with filters in the URL and a CSV export. */
 
@@ -92,7 +93,9 @@ test("an admin downloads the filtered log as CSV", async ({ page }) => {
   await expect(rows(page)).toHaveCount(3);
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Export CSV" }).click()]);
   expect(download.suggestedFilename()).toMatch(/^audit-log-\d{4}-\d{2}-\d{2}\.csv$/);
-  const lines = (await readFile((await download.path())!, "utf8")).trimEnd().split("\r\n");
+  const lines = afterBom(await readFile((await download.path())!))
+    .trimEnd()
+    .split("\r\n");
   expect(lines[0]).toBe("id,timestamp,organization_id,action,actor_name,actor_email,target,old_value,new_value,address");
   expect(lines).toHaveLength(4);
   for (const line of lines.slice(1)) {

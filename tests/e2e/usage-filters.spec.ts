@@ -5,7 +5,7 @@ import { grantCreditWithCli, writeDatabase } from "./support/billing";
 import { signedInPage } from "./support/team";
 import { expect, hydrated, test } from "./support/test";
 import { statValue } from "./support/usage";
-import { micros, parseCsv } from "../csv";
+import { afterBom, micros, parseCsv } from "../csv";
 
 let receipt = 0;
 
@@ -167,7 +167,7 @@ test("the usage view and the ledger download as CSV whose totals match the scree
   await page.getByRole("link", { name: "Export CSV" }).click();
   const usageFile = await usageDownload;
   expect(usageFile.suggestedFilename()).toMatch(new RegExp(`^usage-\\d{4}-\\d{2}-\\d{2}-to-\\d{4}-\\d{2}-\\d{2}-${tokenA}\\.csv$`));
-  const [usageHeader, ...usageRows] = parseCsv(await fs.readFile((await usageFile.path())!, "utf8"));
+  const [usageHeader, ...usageRows] = parseCsv(afterBom(await fs.readFile((await usageFile.path())!)));
   expect(usageHeader).toEqual([
     "timestamp_utc",
     "receipt_id",
@@ -204,7 +204,7 @@ test("the usage view and the ledger download as CSV whose totals match the scree
   await page.getByRole("button", { name: "Export ledger (CSV)" }).click();
   const ledgerFile = await ledgerDownload;
   expect(ledgerFile.suggestedFilename()).toBe("ledger.csv");
-  const [ledgerHeader, ...ledgerRows] = parseCsv(await fs.readFile((await ledgerFile.path())!, "utf8"));
+  const [ledgerHeader, ...ledgerRows] = parseCsv(afterBom(await fs.readFile((await ledgerFile.path())!)));
   expect(ledgerHeader).toEqual(["id", "timestamp", "description", "model", "rate_card_id", "change_usd"]);
   expect(ledgerRows.map((r) => r.at(-1))).toEqual(["12.340000", "-0.001234"]);
   const total = ledgerRows.reduce((sum, r) => sum + micros(r.at(-1)!), 0);
@@ -264,6 +264,6 @@ test("a member sees the same filters and can download the usage of a token", asy
   await expect(statValue(member, "Cost", "$3.00")).toBeVisible();
   const response = await member.request.get(`/usage.csv?token=${tokenA}`);
   expect(response.status()).toBe(200);
-  expect(parseCsv(await response.text())).toHaveLength(3);
+  expect(parseCsv(afterBom(await response.body()))).toHaveLength(3);
   await member.context().close();
 });

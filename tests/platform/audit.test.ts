@@ -4,6 +4,7 @@ import { grantCredit } from "../../platform/billing/credits";
 import { FakeStripe, TEST_CARDS } from "../fakes/stripe";
 import type { Harness, Session } from "./harness";
 import { createHarness } from "./harness";
+import { afterBom } from "../csv";
 
 /** Issue 16: every admin action and security event leaves one entry; nobody edits or deletes one. */
 
@@ -288,7 +289,9 @@ describe("the organization's audit log", () => {
     const response = await admin.call("GET", "/audit/export?action=token.created");
     expect(response.headers.get("content-type")).toMatch(/^text\/csv/);
     expect(response.headers.get("content-disposition")).toMatch(/attachment; filename="audit-log-\d{4}-\d{2}-\d{2}\.csv"/);
-    const lines = (await response.text()).trimEnd().split("\r\n");
+    const lines = afterBom(await response.arrayBuffer())
+      .trimEnd()
+      .split("\r\n");
     expect(lines[0]).toBe("id,timestamp,organization_id,action,actor_name,actor_email,target,old_value,new_value,address");
     expect(lines).toHaveLength(4);
     expect(lines.slice(1).every((l) => l.includes(",token.created,"))).toBe(true);

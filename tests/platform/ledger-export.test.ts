@@ -4,7 +4,7 @@ import { grantCredit } from "../../platform/billing/credits";
 import { creditPayment, debitUsage } from "../../platform/billing/ledger";
 import type { Harness, Session } from "./harness";
 import { createHarness } from "./harness";
-import { micros as amountMicros, parseCsv } from "../csv";
+import { afterBom, micros as amountMicros, parseCsv } from "../csv";
 
 let clock: number;
 let h: Harness;
@@ -48,7 +48,7 @@ describe("GET /billing/ledger/export", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     expect(response.headers.get("content-disposition")).toBe('attachment; filename="ledger.csv"');
-    const [header, ...rows] = parseCsv(await response.text());
+    const [header, ...rows] = parseCsv(afterBom(await response.arrayBuffer()));
     expect(header).toEqual([...LEDGER_CSV_HEADER]);
     expect(rows).toHaveLength(1234 + 3);
     const exported = rows.reduce((sum, r) => sum + micros(r[5]), 0);
@@ -78,14 +78,18 @@ describe("GET /billing/ledger/export", () => {
     clock = Date.UTC(2025, 2, 10, 10, 0, 0);
     await grantCredit(h.deps, admin.orgId, 20, "morning");
 
-    const paris = parseCsv(await (await admin.call("GET", "/billing/ledger/export?from=2025-03-10&to=2025-03-10&tz=Europe/Paris")).text()).slice(1);
+    const paris = parseCsv(
+      afterBom(await (await admin.call("GET", "/billing/ledger/export?from=2025-03-10&to=2025-03-10&tz=Europe/Paris")).arrayBuffer()),
+    ).slice(1);
     expect(paris.map((r) => r[1])).toEqual(["2025-03-10T00:30:00.000+01:00", "2025-03-10T11:00:00.000+01:00"]);
-    const newYork = parseCsv(await (await admin.call("GET", "/billing/ledger/export?from=2025-03-09&to=2025-03-09&tz=America/New_York")).text()).slice(1);
+    const newYork = parseCsv(
+      afterBom(await (await admin.call("GET", "/billing/ledger/export?from=2025-03-09&to=2025-03-09&tz=America/New_York")).arrayBuffer()),
+    ).slice(1);
     expect(newYork.map((r) => [r[1], r[5]])).toEqual([["2025-03-09T19:30:00.000-04:00", "10.000000"]]);
-    const utc = parseCsv(await (await admin.call("GET", "/billing/ledger/export?from=2025-03-10&tz=")).text()).slice(1);
+    const utc = parseCsv(afterBom(await (await admin.call("GET", "/billing/ledger/export?from=2025-03-10&tz=")).arrayBuffer())).slice(1);
     expect(utc.map((r) => r[1])).toEqual(["2025-03-10T10:00:00.000Z"]);
     // An unknown zone falls back to UTC, as the screen does without the client hint.
-    const unknown = parseCsv(await (await admin.call("GET", "/billing/ledger/export?tz=Mars/Olympus")).text()).slice(1);
+    const unknown = parseCsv(afterBom(await (await admin.call("GET", "/billing/ledger/export?tz=Mars/Olympus")).arrayBuffer())).slice(1);
     expect(unknown.map((r) => r[1])).toEqual(["2025-03-09T23:30:00.000Z", "2025-03-10T10:00:00.000Z"]);
   });
 

@@ -4,6 +4,7 @@ import { AUDIT_ACTION_LABELS } from "@contract/audit";
 import { valueText } from "~/features/audit/audit-filters";
 import type { Harness, Session } from "./harness";
 import { createHarness } from "./harness";
+import { afterBom } from "../csv";
 
 /** Decision 0126: the model editor's changes are audited in the system organization's log, never with the key. */
 
@@ -107,7 +108,7 @@ describe("the model editor's audit entries", () => {
       ["model.changed", 1],
       ["model.changed", 1],
     ]);
-    const csv = await (await operator.call("GET", "/audit/export?action=model.deleted")).text();
+    const csv = afterBom(await (await operator.call("GET", "/audit/export?action=model.deleted")).arrayBuffer());
     const lines = csv.trimEnd().split("\r\n");
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain(",1,model.deleted,Operator,operator@example.test,priced,");

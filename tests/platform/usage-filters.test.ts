@@ -4,7 +4,7 @@ import type { UsageReport } from "@contract/usage";
 import { USAGE_CSV_HEADER } from "@contract/usage";
 import type { Harness, Session } from "./harness";
 import { createHarness } from "./harness";
-import { micros, parseCsv } from "../csv";
+import { afterBom, micros, parseCsv } from "../csv";
 import { usageCsv } from "../../platform/usage/export";
 
 const DAY = 86_400_000;
@@ -157,7 +157,7 @@ describe("GET /usage/export", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     expect(response.headers.get("content-disposition")).toMatch(/^attachment; filename="usage-2024-12-17-to-2025-01-15-llama\.csv"$/);
-    const [header, ...rows] = parseCsv(await response.text());
+    const [header, ...rows] = parseCsv(afterBom(await response.arrayBuffer()));
     expect(header).toEqual([...USAGE_CSV_HEADER]);
     expect(rows).toHaveLength(3);
     const cost = rows.reduce((sum, r) => sum + micros(r[9]), 0);
@@ -191,7 +191,7 @@ describe("GET /usage/export", () => {
         .insertInto("chat_usage")
         .values(values.slice(i, i + 500))
         .execute();
-    const rows = parseCsv(await (await admin.call("GET", "/usage/export?days=7")).text()).slice(1);
+    const rows = parseCsv(afterBom(await (await admin.call("GET", "/usage/export?days=7")).arrayBuffer())).slice(1);
     expect(rows).toHaveLength(2345);
     // Oldest first, then in the order recorded: each page (1,000 rows) ends inside a run of equal times.
     const expected = [...values].sort((a, b) => a.created_at - b.created_at || Number(a.receipt_id.slice(5)) - Number(b.receipt_id.slice(5)));
@@ -216,7 +216,7 @@ describe("GET /usage/export", () => {
       },
       transformResult: async ({ result }) => result,
     });
-    const csv = await (await usageCsv({ ...h.deps, db: watched }, admin.orgId, { days: 7 })).text();
+    const csv = afterBom(await (await usageCsv({ ...h.deps, db: watched }, admin.orgId, { days: 7 })).arrayBuffer());
     expect(parseCsv(csv)).toHaveLength(total + 1);
     expect(pages).toHaveLength(4);
 
@@ -254,13 +254,13 @@ describe("GET /usage/export", () => {
     const pinned = await admin.call("GET", `/usage/export?days=7&to=${shown.to}`);
     expect(pinned.headers.get("content-disposition")).toMatch(/usage-2025-01-09-to-2025-01-15\.csv/);
     expect(
-      parseCsv(await pinned.text())
+      parseCsv(afterBom(await pinned.arrayBuffer()))
         .slice(1)
         .map((r) => r[9]),
     ).toEqual(["0.000001", "0.000002"]);
     // Without `to`, the window ends today: the 9th is out.
     expect(
-      parseCsv(await (await admin.call("GET", "/usage/export?days=7")).text())
+      parseCsv(afterBom(await (await admin.call("GET", "/usage/export?days=7")).arrayBuffer()))
         .slice(1)
         .map((r) => r[9]),
     ).toEqual(["0.000002"]);
