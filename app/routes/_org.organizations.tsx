@@ -38,7 +38,10 @@ export default function OrganizationsPage() {
           <ul className="flex flex-col divide-y divide-base-300">
             {organizations.map((org) => (
               <li key={org.id} className="flex items-center justify-between gap-3 py-2">
-                <span className="truncate font-medium">{org.name}</span>
+                {/* Cut to the card's width, in full on hover; `dir="auto"` cuts a right-to-left name at its end. */}
+                <span className="truncate font-medium" title={org.name} dir="auto">
+                  {org.name}
+                </span>
                 {org.id === activeId ? <span className="badge badge-primary">Active</span> : <SwitchButton organization={org} />}
               </li>
             ))}

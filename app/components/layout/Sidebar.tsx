@@ -37,7 +37,10 @@ function SidebarContent({ organizations, active, showSystem, isAdmin = false }: 
       {organizations.length > 1 ? (
         <OrganizationSwitcher organizations={organizations} active={active} />
       ) : (
-        <p className="truncate px-2 text-sm text-base-content/70">{active.name}</p>
+        // Cut to the sidebar's width, in full on hover; `dir="auto"` cuts a right-to-left name at its end.
+        <p className="truncate px-2 text-sm text-base-content/70" title={active.name} dir="auto">
+          {active.name}
+        </p>
       )}
       <NavSection title="Home" items={homeNav} pathname={pathname} />
       <NavSection title="Organization" items={isAdmin ? organizationNav : memberOrganizationNav} pathname={pathname} />

@@ -48,6 +48,12 @@ describe("the sidebar", () => {
     }
   });
 
+  it("can show the one organization's long name in full, and cuts a right-to-left one at its end", async () => {
+    const only = { id: 7, name: "שירותי ענן ".repeat(8).trim() };
+    const html = (await staticPage("/team", <Sidebar organizations={[only]} active={only} showSystem={false} isAdmin />))();
+    expect(html).toContain(`<p class="truncate px-2 text-sm text-base-content/70" title="${only.name}" dir="auto">${only.name}</p>`);
+  });
+
   it("highlights the demo homes on the later pages of their flows", async () => {
     prerenderSidebarNav(renderToString);
     for (const [page, item] of [
