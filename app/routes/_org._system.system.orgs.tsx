@@ -11,6 +11,7 @@ import { OrgSearchForm } from "~/features/system/OrgSearchForm";
 import { OrgTable } from "~/features/system/OrgTable";
 import { orgEditorSearch, orgEditorQuery, ORG_EDITOR_PAGE } from "~/features/system/org-editor-search";
 import { platformStatus, readForm, redirectWithToast } from "~/lib/actions.server";
+import { isolate } from "~/lib/bidi";
 import { useTimeZone } from "~/lib/use-time-zone";
 import { systemApi } from "~/platform/system.server";
 import { requireAccess } from "~/session.server";
@@ -63,7 +64,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         platformStatus(result.status),
       );
     }
-    return done(`Organization ${result.data.id} is now called ${result.data.name}.`);
+    return done(`Organization ${result.data.id} is now called ${isolate(result.data.name)}.`);
   }
 
   const intent = formData.get("intent");
@@ -91,8 +92,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const balance = formatBalance(result.data.balance);
     return done(
       granting
-        ? `Granted ${formatBalance(amount)} to ${result.data.name}: Credit: ${reason}. Balance ${balance}.`
-        : `Took back ${formatBalance(amount)} from ${result.data.name}: Credit reversed: ${reason}. Balance ${balance}.`,
+        ? `Granted ${formatBalance(amount)} to ${isolate(result.data.name)}: Credit: ${reason}. Balance ${balance}.`
+        : `Took back ${formatBalance(amount)} from ${isolate(result.data.name)}: Credit reversed: ${reason}. Balance ${balance}.`,
     );
   }
 
@@ -111,7 +112,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       { intent: "payment-mode", orgId: parsed.data.orgId, message: result.fields?.paymentMode ?? result.error },
       platformStatus(result.status),
     );
-  return done(`${result.data.name} now uses ${PAYMENT_MODE_LABELS[result.data.paymentMode]} billing.`);
+  return done(`${isolate(result.data.name)} now uses ${PAYMENT_MODE_LABELS[result.data.paymentMode]} billing.`);
 }
 
 export default function OrgEditorPage() {

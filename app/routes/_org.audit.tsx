@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { Download } from "lucide-react";
+import type { ReactNode } from "react";
 import { Alert } from "~/components/Alert";
 import { SYSTEM_ORG_ID } from "~/features/auth/guards";
 import { withPageOrganization } from "~/features/auth/page-organization";
@@ -38,8 +39,17 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-function auditTitle(system: boolean, organization: number | null, name: string | null | undefined): string {
-  if (organization) return name ? `Entries of ${name} (#${organization})` : `Entries of organization #${organization}`;
+function auditTitle(system: boolean, organization: number | null, name: string | null | undefined): ReactNode {
+  if (organization) {
+    // Isolated: a right-to-left name took the number with it ("Entries of (#59) שירותי ענן").
+    return name ? (
+      <>
+        Entries of <bdi>{name}</bdi> (#{organization})
+      </>
+    ) : (
+      `Entries of organization #${organization}`
+    );
+  }
   return system ? "Entries of every organization" : "Entries";
 }
 

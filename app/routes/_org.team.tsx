@@ -11,6 +11,7 @@ import { inviteForm, inviteRequest } from "~/features/team/invite-forms";
 import { useTimeZone } from "~/lib/use-time-zone";
 import { MemberTable } from "~/features/team/MemberTable";
 import { platformStatus, readForm, redirectWithToast } from "~/lib/actions.server";
+import { isolate } from "~/lib/bidi";
 import { teamApi } from "~/platform/team.server";
 import { requireAccess } from "~/session.server";
 import type { RouteHandle } from "~/lib/route-handle";
@@ -92,7 +93,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (!result.ok) return data<TeamActionResult>({ ok: false, intent: "role", message: result.error }, platformStatus(result.status));
     return redirectWithToast(
       "/team",
-      { kind: "success", message: `${result.data.name} is now ${result.data.role === "admin" ? "an Admin" : "a Member"}.` },
+      { kind: "success", message: `${isolate(result.data.name)} is now ${result.data.role === "admin" ? "an Admin" : "a Member"}.` },
       { headers: api.headers },
     );
   }

@@ -1,4 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
+import { isolate } from "~/lib/bidi";
 import { signInWithOrganization } from "./support/auth";
 import { organizationWithMember } from "./support/team";
 import { expect, hydrated, test } from "./support/test";
@@ -208,10 +209,10 @@ test.describe("on a phone", () => {
     const remove = row.getByRole("button", { name: "Remove" });
     await remove.scrollIntoViewIfNeeded();
     await remove.click();
-    const question = page.getByRole("alertdialog", { name: new RegExp(`Remove ${member.person.name}`) });
+    const question = page.getByRole("alertdialog", { name: new RegExp(`Remove ${isolate(member.person.name)}`) });
     await expect(question).toBeVisible();
     await expectInViewport(page, question.getByRole("button", { name: "Remove member" }));
-    await expectInViewport(page, question.getByText(`Remove ${member.person.name} from the organization?`));
+    await expectInViewport(page, question.getByText(`Remove ${isolate(member.person.name)} from the organization?`));
     await question.getByRole("button", { name: "Remove member" }).click();
     await expect(page.getByRole("row", { name: new RegExp(member.person.email) })).toHaveCount(0);
     await member.page.context().close();

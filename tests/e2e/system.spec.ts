@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+import { isolate } from "~/lib/bidi";
 import { API_KEY_FOR_NEW_BASE_URL } from "@contract/models";
 import { createOrganizationWithRequests, newPerson, OPERATOR, signInWithOrganization, signInWithRequests } from "./support/auth";
 import { operatorPage, uniqueModelName } from "./support/system";
@@ -178,7 +179,7 @@ test.describe("the organization editor", () => {
     await expect(row.getByLabel(`Payment mode of ${orgName}`)).toHaveValue("manual");
     await expect(row.getByRole("button", { name: "Save mode" })).toHaveCount(0);
     await row.getByLabel(`Payment mode of ${orgName}`).selectOption("invoice");
-    await expect(operator.getByText(`${orgName} now uses Invoice billing.`)).toBeVisible();
+    await expect(operator.getByText(`${isolate(orgName)} now uses Invoice billing.`)).toBeVisible();
     await operator.goto(editorFor(orgName));
     await expect(operator.getByRole("row", { name: orgName, exact: true }).getByLabel(`Payment mode of ${orgName}`)).toHaveValue("invoice");
 
@@ -194,7 +195,7 @@ test.describe("the organization editor", () => {
     expect(await visibleText(grant)).toBe("Grant credit");
     await row.getByLabel(`Name of organization ${orgId}`).fill(renamed);
     await rename.click();
-    await expect(operator.getByText(`Organization ${orgId} is now called ${renamed}.`)).toBeVisible();
+    await expect(operator.getByText(`Organization ${orgId} is now called ${isolate(renamed)}.`)).toBeVisible();
     await expect(operator.getByRole("row", { name: renamed, exact: true })).toHaveCount(1);
     await operator.context().close();
   });
@@ -263,7 +264,7 @@ test.describe("the organization editor", () => {
       const row = operator.getByRole("row", { name: orgName, exact: true });
       await row.getByLabel(`Payment mode of ${orgName}`).selectOption("auto");
       await row.getByRole("button", { name: `Save mode of ${orgName}`, exact: true }).click();
-      await expect(operator.getByText(`${orgName} now uses Auto-reload (prepaid) billing.`)).toBeVisible();
+      await expect(operator.getByText(`${isolate(orgName)} now uses Auto-reload (prepaid) billing.`)).toBeVisible();
       await expect(operator.getByRole("row", { name: orgName, exact: true }).getByLabel(`Payment mode of ${orgName}`)).toHaveValue("auto");
 
       const again = operator.getByRole("row", { name: orgName, exact: true });
@@ -331,7 +332,7 @@ test.describe("granting credit", () => {
     await form.getByLabel("Amount (USD)").fill("12.5");
     await form.getByLabel("Reason").fill("Welcome trial");
     await form.getByRole("button", { name: "Grant", exact: true }).click();
-    await expect(operator.getByText(`Granted $12.50 to ${orgName}: Credit: Welcome trial. Balance $12.50.`)).toBeVisible();
+    await expect(operator.getByText(`Granted $12.50 to ${isolate(orgName)}: Credit: Welcome trial. Balance $12.50.`)).toBeVisible();
     await expect(operator.getByRole("row", { name: orgName, exact: true })).toContainText("$12.50");
 
     await page.goto("/billing");
@@ -359,7 +360,7 @@ test.describe("granting credit", () => {
       await expect(refused.getByLabel("Amount (USD)")).toHaveValue("5");
       await refused.getByLabel("Reason").fill("Trial");
       await refused.getByRole("button", { name: "Grant", exact: true }).click();
-      await expect(operator.getByText(`Granted $5.00 to ${orgName}: Credit: Trial. Balance $5.00.`)).toBeVisible();
+      await expect(operator.getByText(`Granted $5.00 to ${isolate(orgName)}: Credit: Trial. Balance $5.00.`)).toBeVisible();
       await expect(operator.getByRole("row", { name: orgName, exact: true })).toContainText("$5.00");
       await operator.context().close();
     });
@@ -385,7 +386,7 @@ test.describe("reversing credit", () => {
     await granting.getByLabel("Amount (USD)").fill("20");
     await granting.getByLabel("Reason").fill("Welcome trial");
     await granting.getByRole("button", { name: "Grant", exact: true }).click();
-    await expect(operator.getByText(`Granted $20.00 to ${orgName}: Credit: Welcome trial. Balance $20.00.`)).toBeVisible();
+    await expect(operator.getByText(`Granted $20.00 to ${isolate(orgName)}: Credit: Welcome trial. Balance $20.00.`)).toBeVisible();
 
     const summary = row().locator("summary", { hasText: "Reverse credit" });
     await expect(summary).toHaveAccessibleName(`Reverse credit of ${orgName}`);
@@ -412,7 +413,7 @@ test.describe("reversing credit", () => {
     await operator.keyboard.press("Tab");
     await expect(question.getByRole("button", { name: "Yes, take it back" })).toBeFocused();
     await operator.keyboard.press("Enter");
-    await expect(operator.getByText(`Took back $7.50 from ${orgName}: Credit reversed: Granted twice. Balance $12.50.`)).toBeVisible();
+    await expect(operator.getByText(`Took back $7.50 from ${isolate(orgName)}: Credit reversed: Granted twice. Balance $12.50.`)).toBeVisible();
     await expect(row().getByTestId(/^balance-/)).toHaveText("$12.50");
 
     // More than the credit left: the refusal is the amount's, and what was typed stays.
@@ -455,7 +456,7 @@ test.describe("reversing credit", () => {
     await expect(question).toBeInViewport({ ratio: 1 });
     await operator.screenshot({ path: "/tmp/wtC-phone.png" });
     await question.getByRole("button", { name: "Yes, take it back" }).click();
-    await expect(operator.getByText(`Took back $4.00 from ${orgName}: Credit reversed: Mistake. Balance $6.00.`)).toBeVisible();
+    await expect(operator.getByText(`Took back $4.00 from ${isolate(orgName)}: Credit reversed: Mistake. Balance $6.00.`)).toBeVisible();
     await operator.context().close();
   });
 
@@ -485,7 +486,7 @@ test.describe("reversing credit", () => {
         .getByRole("button", { name: `Take back credit from ${orgName}` })
         .click();
       await operator.getByRole("alertdialog").getByRole("button", { name: "Yes, take it back" }).click();
-      await expect(operator.getByText(`Took back $10.00 from ${orgName}: Credit reversed: Granted twice. Balance $0.00.`)).toBeVisible();
+      await expect(operator.getByText(`Took back $10.00 from ${isolate(orgName)}: Credit reversed: Granted twice. Balance $0.00.`)).toBeVisible();
       await expect(row().getByTestId(/^balance-/)).toHaveText("$0.00");
       await operator.context().close();
     });

@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+import { isolate } from "~/lib/bidi";
 import { newPerson, signInWithOrganization } from "./support/auth";
 import { organizationWithMember, signedInPage } from "./support/team";
 import { expect, test } from "./support/test";
@@ -33,7 +34,7 @@ test("an admin invites, a second user joins with the code, the admin promotes th
   const role = row.getByLabel(`Role of ${joiner.name}`);
   await expect(role).toHaveValue("member");
   await role.selectOption("admin");
-  await expect(page.getByRole("status").filter({ hasText: `${joiner.name} is now an Admin.` })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: `${isolate(joiner.name)} is now an Admin.` })).toBeVisible();
   await page.reload();
   await expect(page.getByRole("row", { name: new RegExp(joiner.email) }).getByLabel(`Role of ${joiner.name}`)).toHaveValue("admin");
 
@@ -46,7 +47,7 @@ test("an admin invites, a second user joins with the code, the admin promotes th
   const toasts = page.locator('.toast-box [role="status"]');
   await expect(toasts).toBeEmpty();
   await promotedRow.getByRole("button", { name: "Remove" }).click();
-  const confirm = page.getByRole("alertdialog", { name: new RegExp(`Remove ${joiner.name}`) });
+  const confirm = page.getByRole("alertdialog", { name: new RegExp(`Remove ${isolate(joiner.name)}`) });
   await expect(confirm).toBeVisible();
   await confirm.getByRole("button", { name: "Remove member" }).click();
   await expect(toasts).toHaveText("Member removed.✕");
@@ -125,7 +126,7 @@ test.describe("with JavaScript disabled", () => {
     const row = page.getByRole("row", { name: new RegExp(member.person.email) });
     await row.getByLabel(`Role of ${member.person.name}`).selectOption("admin");
     await row.getByRole("button", { name: `Save role of ${member.person.name}`, exact: true }).click();
-    await expect(page.getByRole("status").filter({ hasText: `${member.person.name} is now an Admin.` })).toBeVisible();
+    await expect(page.getByRole("status").filter({ hasText: `${isolate(member.person.name)} is now an Admin.` })).toBeVisible();
     await expect(page.getByRole("row", { name: new RegExp(member.person.email) }).getByLabel(`Role of ${member.person.name}`)).toHaveValue("admin");
 
     await page

@@ -1,6 +1,7 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { beforeAll, describe, expect, it } from "vitest";
 import { action } from "~/routes/_org._system.system.orgs";
+import { takeToast } from "~/toast.server";
 
 beforeAll(() => {
   process.env.SESSION_SECRET ??= "test-secret-test-secret-test-secret";
@@ -58,5 +59,46 @@ describe("the Org Editor's action", () => {
       message: "Choose manual, auto or invoice",
       calls: [],
     });
+  });
+});
+
+const HEBREW = "שירותי ענן";
+
+/** The toast the answer's redirect carries, as the next page reads it. */
+async function toastOf(answer: Response) {
+  const cookie = answer.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+  return (await takeToast(new Request("http://console.test/", { headers: { cookie } }))).toast?.message;
+}
+
+/** A write the platform accepts: organization 59, named in Hebrew, afterwards. */
+async function accepted(fields: Record<string, string>) {
+  const context = {
+    clientAddress: "127.0.0.1",
+    platformFetch: async (request: Request | { url: string; method: string }) => {
+      const path = new URL(request.url).pathname.replace(/^\/api\/v1/, "");
+      if (path === "/auth/session") return Response.json(SESSION);
+      return Response.json({ id: 59, name: HEBREW, memberCount: 2, paymentMode: "invoice", balance: 12.5, createdAt: "2026-11-01T00:00:00.000Z" });
+    },
+  } as unknown as AppLoadContext;
+  const request = new Request("http://console.test/system/orgs", {
+    method: "POST",
+    body: new URLSearchParams({ orgId: "59", pageOrganization: "1", ...fields }),
+  });
+  return toastOf((await action({ request, context, params: {} })) as Response);
+}
+
+describe("the Org Editor's toasts", () => {
+  it("isolate the organization's name, so a right-to-left name leaves the numbers and words around it in place", async () => {
+    expect(await accepted({ intent: "rename", name: HEBREW })).toBe(`Organization 59 is now called \u2068${HEBREW}\u2069.`);
+    expect(await accepted({ intent: "payment-mode", paymentMode: "invoice" })).toBe(`\u2068${HEBREW}\u2069 now uses Invoice billing.`);
+    expect(await accepted({ intent: "grant-credit", amount: "12.50", reason: "Welcome trial" })).toBe(
+      `Granted $12.50 to \u2068${HEBREW}\u2069: Credit: Welcome trial. Balance $12.50.`,
+    );
+    expect(await accepted({ intent: "reverse-credit", amount: "7.50", reason: "Granted twice" })).toBe(
+      `Took back $7.50 from \u2068${HEBREW}\u2069: Credit reversed: Granted twice. Balance $12.50.`,
+    );
   });
 });

@@ -4,6 +4,7 @@ import { UserMinus } from "lucide-react";
 import type { Member, Role } from "~/platform/team";
 import { ConfirmAction } from "~/components/ConfirmAction";
 import { SaveOnChangeSelect } from "~/components/SaveOnChangeSelect";
+import { isolate } from "~/lib/bidi";
 import { canManageMember, roleLabel, ROLE_OPTIONS } from "./member-rules";
 
 interface MemberTableProps {
@@ -36,7 +37,8 @@ export function MemberTable({ members, viewer }: MemberTableProps) {
                 return (
                   <tr key={member.id}>
                     <td className="font-medium">
-                      {member.name}
+                      {/* Isolated from the badge after it: a right-to-left name would take it to its other side. */}
+                      <bdi>{member.name}</bdi>
                       {member.id === viewer.userId ? <span className="badge badge-ghost badge-sm ml-2">you</span> : null}
                     </td>
                     <td className="text-base-content/70">{member.email}</td>
@@ -51,7 +53,7 @@ export function MemberTable({ members, viewer }: MemberTableProps) {
                                 <span className="sr-only"> {member.name}</span>
                               </>
                             }
-                            question={`Remove ${member.name} from the organization? They lose access at once.`}
+                            question={`Remove ${isolate(member.name)} from the organization? They lose access at once.`}
                             confirmLabel="Remove member"
                             busyLabel="Removing..."
                             intent="remove"

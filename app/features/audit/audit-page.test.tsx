@@ -1,0 +1,45 @@
+import { describe, expect, it, vi } from "vitest";
+import { staticPage } from "~/lib/static-page.testing";
+import type { AuditEntry } from "~/platform/audit";
+import { filtersFrom } from "./audit-filters";
+
+const loaderData = vi.hoisted(() => ({ current: undefined as unknown }));
+vi.mock("@remix-run/react", async () => ({ ...(await import("react-router-dom")), useLoaderData: () => loaderData.current }));
+
+const { default: AuditPage } = await import("~/routes/_org.audit");
+
+const entry = (organizationName: string): AuditEntry => ({
+  id: 1,
+  organizationId: 59,
+  organizationName,
+  actor: { id: 2, name: "Ada", email: "ada@example.test" },
+  action: "token.created",
+  target: "tok_1",
+  oldValue: null,
+  newValue: null,
+  address: null,
+  timestamp: "2026-11-29T10:00:00.000Z",
+});
+
+/** The heading of the system organization's log filtered to organization 59, named `name`. */
+async function heading(name: string) {
+  loaderData.current = {
+    filters: filtersFrom(new URLSearchParams("organization=59")),
+    system: true,
+    entries: [entry(name)],
+    nextBefore: null,
+    loadError: null,
+  };
+  const html = (await staticPage("/audit?organization=59", <AuditPage />, { organization: 1 }))();
+  return /<h2 id="audit-title"[^>]*>(.*?)<\/h2>/.exec(html)?.[1] ?? "";
+}
+const text = (html: string) => html.replace(/<[^>]*>/g, "");
+
+describe("the audit log of one organization", () => {
+  it("isolates the organization's name in its heading: a right-to-left name leaves the number after it", async () => {
+    const name = "שירותי ענן";
+    expect(await heading(name)).toContain(`<bdi>${name}</bdi>`);
+    expect(text(await heading(name))).toBe(`Entries of ${name} (#59)`);
+    expect(text(await heading("Acme"))).toBe("Entries of Acme (#59)");
+  });
+});

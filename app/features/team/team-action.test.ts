@@ -1,0 +1,50 @@
+import type { AppLoadContext } from "@remix-run/node";
+import { beforeAll, describe, expect, it } from "vitest";
+import { action } from "~/routes/_org.team";
+import { takeToast } from "~/toast.server";
+
+beforeAll(() => {
+  process.env.SESSION_SECRET ??= "test-secret-test-secret-test-secret";
+});
+
+const SESSION = {
+  valid: true,
+  user: { id: 1, name: "Ada", email: "ada@example.test" },
+  organizations: [{ id: 7, name: "Acme" }],
+  activeOrganization: { id: 7, name: "Acme", hasPaymentMethod: false },
+  activeRole: "admin",
+};
+
+/** An admin of organization 7, on a platform that makes member 2, named `name`, an admin. */
+function platform(name: string) {
+  return {
+    clientAddress: "127.0.0.1",
+    platformFetch: async (request: Request | { url: string; method: string }) => {
+      const path = new URL(request.url).pathname.replace(/^\/api\/v1/, "");
+      if (path === "/auth/session") return Response.json(SESSION);
+      if (`${request.method} ${path}` === "PUT /organizations/members/2") return Response.json({ id: 2, name, email: "b@example.test", role: "admin" });
+      return Response.json({ error: "Not found" }, { status: 404 });
+    },
+  } as unknown as AppLoadContext;
+}
+
+/** The toast the answer's redirect carries, as the next page reads it. */
+async function toastOf(answer: Response) {
+  const cookie = answer.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+  return (await takeToast(new Request("http://console.test/", { headers: { cookie } }))).toast?.message;
+}
+
+describe("the team's action", () => {
+  it("names the member whose role changed isolated in its toast, so a right-to-left name leaves the sentence in its order", async () => {
+    const request = new Request("http://console.test/team", {
+      method: "POST",
+      body: new URLSearchParams({ intent: "role", memberId: "2", role: "admin", pageOrganization: "7" }),
+    });
+    const answer = (await action({ request, context: platform("שירה כהן"), params: {} })) as Response;
+    expect(answer.status).toBe(302);
+    expect(await toastOf(answer)).toBe("\u2068שירה כהן\u2069 is now an Admin.");
+  });
+});
