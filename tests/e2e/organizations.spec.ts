@@ -2,6 +2,7 @@ import type { Page } from "@playwright/test";
 import { createOrganizationWithRequests, newPerson, OPERATOR, signInWithOrganization } from "./support/auth";
 import { inviteWithRequests, joinWithRequests, signedInPage, switchOrganization } from "./support/team";
 import { expect, hydrated, test } from "./support/test";
+import { isolate } from "~/lib/bidi";
 
 /** Issue 14: a user who has organizations creates or joins another from inside the console, and switching keeps the page. */
 
@@ -34,7 +35,7 @@ test("a user with an organization creates a second one from the Organizations pa
   await create.click();
 
   await expect(page).toHaveURL(/\/team$/);
-  await expect(page.getByRole("status").filter({ hasText: `You are now working in ${second}.` })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: `You are now working in ${isolate(second)}.` })).toBeVisible();
   await expect(switcher(page).locator("option:checked")).toHaveText(second);
   const session = await (await page.request.get("/api/v1/auth/session")).json();
   expect(session.activeOrganization.name).toBe(second);

@@ -1,6 +1,7 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import { createOrganizationWithRequests, signInWithOrganization } from "./support/auth";
 import { expect, test } from "./support/test";
+import { isolate } from "~/lib/bidi";
 
 /**
  * Decision 0098: the active organization belongs to the session, shared by every tab. A page left open
@@ -21,7 +22,7 @@ async function activate(request: APIRequestContext, organizationId: number) {
 }
 
 const refusal = (first: string, second: string) =>
-  `Nothing was changed: this page was for ${first}, and ${second} has since been made active in another tab. The page now shows ${second}.`;
+  `Nothing was changed: this page was for ${isolate(first)}, and ${isolate(second)} has since been made active in another tab. The page now shows ${isolate(second)}.`;
 
 for (const javaScriptEnabled of [true, false]) {
   test.describe(javaScriptEnabled ? "with JavaScript" : "with JavaScript disabled", () => {
@@ -60,7 +61,9 @@ test("a chat sent from a page of an organization no longer active is not sent, n
   const input = page.getByRole("textbox", { name: "Message" });
   await input.fill("Who pays for this?");
   await input.press("Enter");
-  await expect(page.getByRole("alert")).toContainText(`Nothing was sent: this page was for ${first}, and ${second} has since been made active in another tab.`);
+  await expect(page.getByRole("alert")).toContainText(
+    `Nothing was sent: this page was for ${isolate(first)}, and ${isolate(second)} has since been made active in another tab.`,
+  );
   // Refused before the platform was called: no reply, nothing metered.
   await expect(page.getByRole("listitem", { name: "Assistant message" })).toHaveCount(0);
   // The page now shows the active organization, as the refusal says, and the message waits in the box
@@ -102,7 +105,7 @@ test("a chat sent after being removed from the page's only organization says so 
 
 test("an export from a page of an organization no longer active downloads nothing, and says why", async ({ page }) => {
   const { first, firstId, second, secondId } = await twoOrganizations(page);
-  const refused = `Nothing was downloaded: this page was for ${first}, and ${second} has since been made active in another tab. The page now shows ${second}.`;
+  const refused = `Nothing was downloaded: this page was for ${isolate(first)}, and ${isolate(second)} has since been made active in another tab. The page now shows ${isolate(second)}.`;
   const exports: [string, () => Promise<void>][] = [
     ["/billing", () => page.getByRole("button", { name: "Export ledger (CSV)" }).click()],
     ["/usage", () => page.getByRole("link", { name: "Export CSV" }).click()],

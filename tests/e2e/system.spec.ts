@@ -407,7 +407,7 @@ test.describe("reversing credit", () => {
     await form.getByRole("button", { name: `Take back credit from ${orgName}` }).focus();
     await operator.keyboard.press("Enter");
     const question = operator.getByRole("alertdialog", {
-      name: `Take $7.50 back from ${orgName}? Its balance is $20.00; only a new grant gives it back.`,
+      name: `Take $7.50 back from ${isolate(orgName)}? Its balance is $20.00; only a new grant gives it back.`,
     });
     await expect(question.getByRole("button", { name: "Cancel" })).toBeFocused();
     await operator.keyboard.press("Tab");

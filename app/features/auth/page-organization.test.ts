@@ -16,13 +16,13 @@ describe("an action from a page of another organization than the active one", ()
 
   it("names both organizations when another tab made the other one active", () => {
     expect(staleOrganizationMessage(2, session, "Nothing was changed")).toBe(
-      "Nothing was changed: this page was for Xanadu Labs, and Yellowstone Co has since been made active in another tab. The page now shows Yellowstone Co.",
+      "Nothing was changed: this page was for \u2068Xanadu Labs\u2069, and \u2068Yellowstone Co\u2069 has since been made active in another tab. The page now shows \u2068Yellowstone Co\u2069.",
     );
   });
 
   it("says so when the user was removed from the page's organization, without naming it", () => {
     expect(staleOrganizationMessage(9, session, "Nothing was sent")).toBe(
-      "Nothing was sent: you are no longer a member of the organization this page was for. The page now shows Yellowstone Co.",
+      "Nothing was sent: you are no longer a member of the organization this page was for. The page now shows \u2068Yellowstone Co\u2069.",
     );
   });
 

@@ -1,3 +1,5 @@
+import { isolate } from "~/lib/bidi";
+
 /**
  * The organization a page showed, sent back with what the user does there (decision 0098): the
  * active organization is the session's, shared by every tab, so a page left open can be for another
@@ -33,9 +35,10 @@ export function staleOrganizationMessage(
   const active = session.activeOrganization;
   if (shown === active.id) return null;
   const page = session.organizations.find((o) => o.id === shown);
+  const now = isolate(active.name);
   return page
-    ? `${outcome}: this page was for ${page.name}, and ${active.name} has since been made active in another tab. The page now shows ${active.name}.`
-    : `${outcome}: you are no longer a member of the organization this page was for. The page now shows ${active.name}.`;
+    ? `${outcome}: this page was for ${isolate(page.name)}, and ${now} has since been made active in another tab. The page now shows ${now}.`
+    : `${outcome}: you are no longer a member of the organization this page was for. The page now shows ${now}.`;
 }
 
 /** The organization id a request names, from its header or its form field; null when it names none. */

@@ -5,6 +5,7 @@ import type { PlatformClient } from "~/platform/client.server";
 import { toastHeader } from "~/toast.server";
 import type { OnboardingIntent } from "./forms";
 import { onboardingSchema } from "./forms";
+import { isolate } from "~/lib/bidi";
 
 /** SPEC §8: a failed config fetch defaults to signup enabled, with a warning only. */
 export async function orgSignupEnabled(api: PlatformClient): Promise<boolean> {
@@ -28,6 +29,6 @@ export async function createOrJoinOrganization(api: PlatformClient, formData: Fo
   if (!result.ok) return data<OnboardingResult>({ intent, result: submission.reply({ formErrors: [result.error] }) }, result.status >= 500 ? 502 : 400);
   await api.switchOrganization(result.data.id);
   const headers = api.headers;
-  if (options.toast) headers.append("Set-Cookie", await toastHeader({ kind: "success", message: `You are now working in ${result.data.name}.` }));
+  if (options.toast) headers.append("Set-Cookie", await toastHeader({ kind: "success", message: `You are now working in ${isolate(result.data.name)}.` }));
   throw redirect("/team", { headers });
 }

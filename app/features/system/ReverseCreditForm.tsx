@@ -10,6 +10,7 @@ import type { OrganizationSummary } from "~/platform/system";
 import { CREDIT_AMOUNT_LIMITS, CREDIT_REASON_LIMITS, CreditField } from "./GrantCreditForm";
 import { reverseCreditForm } from "./org-form";
 import type { OrgEditorResult } from "./org-form";
+import { isolate } from "~/lib/bidi";
 
 /**
  * 'Reverse credit' for one organization: takes back credit granted by mistake, under the rules of the
@@ -26,8 +27,8 @@ export function ReverseCreditForm({ org, refusal }: { org: OrganizationSummary; 
   });
   const amount = reverseCreditForm.shape.amount.safeParse(fields.amount.value ?? "");
   const question = amount.success
-    ? `Take ${formatBalance(amount.data)} back from ${org.name}? Its balance is ${formatBalance(org.balance)}; only a new grant gives it back.`
-    : `Take this credit back from ${org.name}? Its balance is ${formatBalance(org.balance)}; only a new grant gives it back.`;
+    ? `Take ${formatBalance(amount.data)} back from ${isolate(org.name)}? Its balance is ${formatBalance(org.balance)}; only a new grant gives it back.`
+    : `Take this credit back from ${isolate(org.name)}? Its balance is ${formatBalance(org.balance)}; only a new grant gives it back.`;
   return (
     <details className="group" open={refusal !== null || undefined}>
       <summary className="btn btn-sm btn-ghost">
