@@ -1,6 +1,6 @@
 import { Link, useLocation, useNavigate, useSearchParams } from "@remix-run/react";
-import type { ReactNode } from "react";
-import { useEffect, useRef } from "react";
+import type { MouseEvent, ReactNode } from "react";
+import { useCallback, useEffect, useRef } from "react";
 
 /** The URL of the current page with `?dialog=name` set (or removed, with null). */
 export function useDialogHref(name: string | null): string {
@@ -22,8 +22,44 @@ export function DialogLink({ name, className, children, disabled }: { name: stri
       </button>
     );
   }
+  // A history entry of its own, so Back closes the dialog rather than leave the page (R5 of 0131).
   return (
-    <Link to={href} className={className} preventScrollReset replace>
+    <Link to={href} className={className} preventScrollReset state={OPENED_HERE}>
+      {children}
+    </Link>
+  );
+}
+
+/** The history state of a dialog a `DialogLink` opened on its page (one reached by its URL has none). */
+const OPENED_HERE = { dialogOpenedHere: true };
+
+/**
+ * How a dialog closes: back to the entry its link came from when a `DialogLink` opened it (so Back and
+ * the close button agree, and Forward opens it again), else to the page's URL without it, in place of
+ * the dialog's (opened by its URL, or without JavaScript, where the link is followed).
+ */
+function useCloseDialog(): { href: string; close: () => void; onClick: (event: MouseEvent<HTMLAnchorElement>) => void } {
+  const href = useDialogHref(null);
+  const navigate = useNavigate();
+  const location = useLocation();
+  const openedHere = (location.state as typeof OPENED_HERE | null)?.dialogOpenedHere === true;
+  const close = useCallback(() => {
+    if (openedHere) navigate(-1);
+    else navigate(href, { replace: true, preventScrollReset: true });
+  }, [openedHere, navigate, href]);
+  const onClick = (event: MouseEvent<HTMLAnchorElement>) => {
+    if (!openedHere || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    navigate(-1);
+  };
+  return { href, close, onClick };
+}
+
+/** A link that closes the open dialog (its ✕, its backdrop, a Cancel), as Escape does. */
+export function DialogCloseLink({ className, children, ...rest }: { className?: string; children?: ReactNode; "aria-label"?: string; tabIndex?: number }) {
+  const { href, onClick } = useCloseDialog();
+  return (
+    <Link to={href} replace preventScrollReset className={className} onClick={onClick} {...rest}>
       {children}
     </Link>
   );
@@ -39,8 +75,7 @@ const FOCUSABLE = `${FIELDS}, button, a[href]:not([tabindex="-1"]), [tabindex="0
 export function UrlDialog({ name, title, children }: { name: string; title: string; children: ReactNode }) {
   const [params] = useSearchParams();
   const open = params.get("dialog") === name;
-  const closeHref = useDialogHref(null);
-  const navigate = useNavigate();
+  const { close } = useCloseDialog();
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (!open) return;
@@ -49,7 +84,7 @@ export function UrlDialog({ name, title, children }: { name: string; title: stri
     // The first field (not the close button, and never a hidden input), else whatever comes first.
     (box.current?.querySelector<HTMLElement>(FIELDS) ?? focusable()[0])?.focus();
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === "Escape") navigate(closeHref, { replace: true, preventScrollReset: true });
+      if (e.key === "Escape") close();
       if (e.key !== "Tab") return;
       // A modal keeps Tab inside it: from its last control back to its first, and the other way.
       const items = focusable();
@@ -70,7 +105,7 @@ export function UrlDialog({ name, title, children }: { name: string; title: stri
       window.removeEventListener("keydown", onKey);
       previous?.focus?.();
     };
-  }, [open, closeHref, navigate]);
+  }, [open, close]);
   if (!open) return null;
   return (
     <div className="modal modal-open" role="dialog" aria-modal="true" aria-labelledby={`${name}-title`}>
@@ -79,13 +114,13 @@ export function UrlDialog({ name, title, children }: { name: string; title: stri
           <h2 id={`${name}-title`} className="text-lg font-bold">
             {title}
           </h2>
-          <Link to={closeHref} replace preventScrollReset className="btn btn-circle btn-ghost btn-sm" aria-label="Close">
+          <DialogCloseLink className="btn btn-circle btn-ghost btn-sm" aria-label="Close">
             ✕
-          </Link>
+          </DialogCloseLink>
         </div>
         {children}
       </div>
-      <Link to={closeHref} replace preventScrollReset className="modal-backdrop" aria-label="Close dialog" tabIndex={-1} />
+      <DialogCloseLink className="modal-backdrop" aria-label="Close dialog" tabIndex={-1} />
     </div>
   );
 }

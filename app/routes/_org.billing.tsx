@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { ClientOnly } from "remix-utils/client-only";
-import { UrlDialog, useDialogHref } from "~/components/UrlDialog";
+import { UrlDialog } from "~/components/UrlDialog";
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { AddFundsForm } from "~/features/billing/AddFundsForm";
@@ -147,7 +147,6 @@ export default function BillingPage() {
   const { hasPaymentMethod, card, balance, config, page, stripePublicKey, nonce, recharges, spendCap, now, isAdmin } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   const timeZone = useTimeZone();
-  const closeHref = useDialogHref(null);
   const autoPaymentAnswer = answer?.intent === "auto-payment" ? answer : undefined;
   return (
     <div className="space-y-6">
@@ -183,7 +182,7 @@ export default function BillingPage() {
       )}
       <UrlDialog name={PAYMENT_METHOD_DIALOG} title={hasPaymentMethod ? "Update payment method" : "Set up payment method"}>
         <ClientOnly fallback={<p className="text-base-content/70">The card form needs JavaScript. Please enable it to add a card.</p>}>
-          {() => <PaymentMethodSetup publishableKey={stripePublicKey} onCancelHref={closeHref} />}
+          {() => <PaymentMethodSetup publishableKey={stripePublicKey} />}
         </ClientOnly>
       </UrlDialog>
     </div>

@@ -75,6 +75,35 @@ test("a declined charge's error takes focus in the add-funds dialog", async ({ p
   await expect(alert).toBeFocused();
 });
 
+test("Back closes a dialog its link opened, focus back on the link; Forward opens it again; Escape and ✕ close it the same way", async ({ page }) => {
+  await signInWithOrganization(page, "DialogBack");
+  await page.goto("/team");
+  await page.goto("/chat?model=builtin");
+  await hydrated(page);
+  const opener = page.getByRole("link", { name: "API examples" });
+  const dialog = page.getByRole("dialog", { name: "API examples" });
+
+  await opener.click();
+  await expect(dialog).toBeVisible();
+  await page.goBack();
+  await expect(dialog).toHaveCount(0);
+  await expect(page).toHaveURL(/\/chat\?model=builtin$/);
+  await expect(opener).toBeFocused();
+  await page.goForward();
+  await expect(dialog).toBeVisible();
+
+  // Escape (and ✕) go back to where the link was followed: one more Back leaves the chat for /team.
+  await page.keyboard.press("Escape");
+  await expect(dialog).toHaveCount(0);
+  await expect(opener).toBeFocused();
+  await opener.click();
+  await dialog.getByRole("link", { name: "Close", exact: true }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page).toHaveURL(/\/chat\?model=builtin$/);
+  await page.goBack();
+  await expect(page).toHaveURL(/\/team$/);
+});
+
 test.describe("with JavaScript disabled", () => {
   test.use({ javaScriptEnabled: false });
 

@@ -1,4 +1,3 @@
-import { Link } from "@remix-run/react";
 import { Elements, PaymentElement, useElements, useStripe } from "@stripe/react-stripe-js";
 import type { Stripe } from "@stripe/stripe-js";
 // The pure entry loads Stripe.js only when loadStripe is called: on this screen, when the form opens.
@@ -8,6 +7,7 @@ import type { FormEvent } from "react";
 import { useEffect, useState } from "react";
 import { SETUP_ENDPOINT, SETUP_MESSAGES } from "./messages";
 import { Alert } from "~/components/Alert";
+import { DialogCloseLink } from "~/components/UrlDialog";
 import { pageOrganizationHeaders } from "~/features/auth/page-organization";
 import { usePageOrganizationId } from "~/features/auth/PageOrganizationField";
 
@@ -46,7 +46,7 @@ async function recordSetup(setupIntentId: string, organizationId: number | undef
  * The card form: Stripe's Payment Element (card only, tabs layout) for a fresh SetupIntent. Shown only
  * in the browser (ClientOnly): Stripe.js needs JavaScript.
  */
-export function PaymentMethodSetup({ publishableKey, onCancelHref }: { publishableKey: string | null; onCancelHref: string }) {
+export function PaymentMethodSetup({ publishableKey }: { publishableKey: string | null }) {
   const [stripe, setStripe] = useState<Stripe | null>(null);
   const [clientSecret, setClientSecret] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(publishableKey ? null : SETUP_MESSAGES.initFailed);
@@ -89,12 +89,12 @@ export function PaymentMethodSetup({ publishableKey, onCancelHref }: { publishab
   }
   return (
     <Elements stripe={stripe} options={{ clientSecret, appearance: { theme: "stripe" } }}>
-      <SetupForm cancelHref={onCancelHref} />
+      <SetupForm />
     </Elements>
   );
 }
 
-function SetupForm({ cancelHref }: { cancelHref: string }) {
+function SetupForm() {
   const stripe = useStripe();
   const elements = useElements();
   const [busy, setBusy] = useState(false);
@@ -148,9 +148,7 @@ function SetupForm({ cancelHref }: { cancelHref: string }) {
       )}
       <div className="modal-action">
         {/* Like the dialog's ✕: a client navigation, so the dialog closes in place and focus goes back to its opener. */}
-        <Link to={cancelHref} replace preventScrollReset className="btn btn-ghost">
-          Cancel
-        </Link>
+        <DialogCloseLink className="btn btn-ghost">Cancel</DialogCloseLink>
         <button type="submit" className="btn btn-primary" disabled={!stripe || !elements || busy || message?.kind === "success"}>
           {busy ? "Saving…" : "Save payment method"}
         </button>
