@@ -1,7 +1,7 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { beforeAll, describe, expect, it } from "vitest";
 import { action } from "~/routes/_org._system.system.orgs";
-import { takeToast } from "~/toast.server";
+import { toastOf } from "~/toast.testing";
 
 beforeAll(() => {
   process.env.SESSION_SECRET ??= "test-secret-test-secret-test-secret";
@@ -63,15 +63,6 @@ describe("the Org Editor's action", () => {
 });
 
 const HEBREW = "שירותי ענן";
-
-/** The toast the answer's redirect carries, as the next page reads it. */
-async function toastOf(answer: Response) {
-  const cookie = answer.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
-  return (await takeToast(new Request("http://console.test/", { headers: { cookie } }))).toast?.message;
-}
 
 /** A write the platform accepts: organization 59, named in Hebrew, afterwards. */
 async function accepted(fields: Record<string, string>) {

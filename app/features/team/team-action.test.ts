@@ -1,7 +1,7 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { beforeAll, describe, expect, it } from "vitest";
 import { action } from "~/routes/_org.team";
-import { takeToast } from "~/toast.server";
+import { toastOf } from "~/toast.testing";
 
 beforeAll(() => {
   process.env.SESSION_SECRET ??= "test-secret-test-secret-test-secret";
@@ -26,15 +26,6 @@ function platform(name: string) {
       return Response.json({ error: "Not found" }, { status: 404 });
     },
   } as unknown as AppLoadContext;
-}
-
-/** The toast the answer's redirect carries, as the next page reads it. */
-async function toastOf(answer: Response) {
-  const cookie = answer.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
-  return (await takeToast(new Request("http://console.test/", { headers: { cookie } }))).toast?.message;
 }
 
 describe("the team's action", () => {
