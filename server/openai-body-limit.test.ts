@@ -1,5 +1,5 @@
-import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rawRequest } from "./testing/raw-request";
 import { spawnServer } from "./testing/spawned-server";
 import type { SpawnedServer } from "./testing/spawned-server";
 
@@ -17,37 +17,9 @@ beforeAll(async () => {
 
 afterAll(() => server?.stop());
 
-/** A POST of `bytes` to 127.0.0.1:PORT from a browser page on another origin, declared or chunked; resolves with the answer once it comes. */
-function post(path: string, bytes: number, chunked: boolean): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
-  const headers: Record<string, string> = { host: `localhost:${PORT}`, "content-type": "application/json", origin: "https://app.example" };
-  if (!chunked) headers["content-length"] = String(bytes);
-  return new Promise((resolve, reject) => {
-    let answered = false;
-    let sent = 0;
-    const req = http.request({ host: "127.0.0.1", port: PORT, method: "POST", path, headers, agent: false });
-    req.on("response", (res) => {
-      answered = true;
-      const parts: Buffer[] = [];
-      res.on("data", (d: Buffer) => parts.push(d));
-      res.on("end", () => {
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts).toString() });
-        req.destroy();
-      });
-    });
-    req.on("error", (error) => {
-      if (!answered) reject(error);
-    });
-    const chunk = Buffer.alloc(64 * 1024, 0x20);
-    const write = () => {
-      while (!answered && sent < bytes && !req.destroyed) {
-        const n = Math.min(chunk.length, bytes - sent);
-        sent += n;
-        if (!req.write(chunk.subarray(0, n))) return void req.once("drain", write);
-      }
-      if (!answered && !req.destroyed) req.end();
-    };
-    write();
-  });
+/** A POST of `bytes` from a browser page on another origin, declared or chunked; resolves with the answer once it comes. */
+function post(path: string, bytes: number, chunked: boolean) {
+  return rawRequest(PORT, { method: "POST", path, headers: { "content-type": "application/json", origin: "https://app.example" }, bytes, chunked });
 }
 
 describe("a body over the limit under /openai/v1, through the server", () => {

@@ -2,6 +2,8 @@ import fs from "node:fs";
 import http from "node:http";
 import type { Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rawRequest } from "./testing/raw-request";
+import type { RawAnswer, RawRequest } from "./testing/raw-request";
 import { spawnServer } from "./testing/spawned-server";
 import type { SpawnedServer } from "./testing/spawned-server";
 
@@ -19,52 +21,8 @@ beforeAll(async () => {
 
 afterAll(() => server?.stop());
 
-interface Sent {
-  status: number;
-  body: string;
-  headers: http.IncomingHttpHeaders;
-  /** Bytes of the body written before the answer came. */
-  sent: number;
-}
-
-/**
- * One request to 127.0.0.1:PORT. A body of `bytes` is written in 64 KB chunks as fast as the socket
- * takes them, and writing stops as soon as the answer arrives.
- */
-function request(options: { method: string; path: string; host?: string; headers?: Record<string, string>; bytes?: number; chunked?: boolean }): Promise<Sent> {
-  const bytes = options.bytes ?? 0;
-  const headers: Record<string, string> = { host: options.host ?? `localhost:${PORT}`, ...options.headers };
-  if (bytes > 0 && !options.chunked) headers["content-length"] = String(bytes);
-  return new Promise((resolve, reject) => {
-    let answered = false;
-    let sent = 0;
-    const req = http.request({ host: "127.0.0.1", port: PORT, method: options.method, path: options.path, headers, agent: false });
-    req.on("response", (res) => {
-      answered = true;
-      const parts: Buffer[] = [];
-      res.on("data", (d: Buffer) => parts.push(d));
-      res.on("end", () => {
-        resolve({ status: res.statusCode ?? 0, body: Buffer.concat(parts).toString(), headers: res.headers, sent });
-        req.destroy();
-      });
-      res.on("error", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(parts).toString(), headers: res.headers, sent }));
-    });
-    req.on("error", (error) => {
-      if (!answered) reject(error);
-    });
-    if (bytes === 0) return void req.end();
-    const chunk = Buffer.alloc(64 * 1024, 0x61);
-    const write = () => {
-      while (!answered && sent < bytes && !req.destroyed) {
-        const n = Math.min(chunk.length, bytes - sent);
-        sent += n;
-        if (!req.write(chunk.subarray(0, n))) return void req.once("drain", write);
-      }
-      if (!answered && !req.destroyed) req.end();
-    };
-    write();
-  });
-}
+/** One request to the server as it runs (server/testing/raw-request.ts). */
+const request = (options: RawRequest): Promise<RawAnswer> => rawRequest(PORT, options);
 
 function rssOf(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
