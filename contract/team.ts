@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { idFromUrl } from "./ids";
+import { idFromUrl, idToFind } from "./ids";
 
 export const ROLES = ["admin", "member"] as const;
 export const roleSchema = z.enum(ROLES);
@@ -13,3 +13,23 @@ export const memberListSchema = z.array(memberSchema);
 /** PUT /api/v1/organizations/members/{id}. */
 export const changeRoleSchema = z.object({ role: roleSchema });
 export const memberParamSchema = z.object({ id: idFromUrl });
+
+/** Members shown on one page of /team; the search box's longest text. */
+export const MEMBER_PAGE_SIZE = 50;
+export const MEMBER_SEARCH_MAX = 100;
+export const MEMBER_PAGE_MAX = 200;
+
+/**
+ * GET /api/v1/organizations/members: the list SPEC §7 names, in the order people joined. Its query,
+ * all optional (without it, every member, as before): `q` keeps the members whose name or email holds
+ * it, in any case; `after={id}` the members who joined after that member, `before={id}` those before
+ * (the last `limit` of them), keyset pages as the ledger's; `limit` at most MEMBER_PAGE_MAX.
+ * A cursor naming no member of the organization gives an empty list.
+ */
+export const memberQuerySchema = z.object({
+  q: z.string().trim().max(MEMBER_SEARCH_MAX).optional(),
+  after: idToFind.text.optional(),
+  before: idToFind.text.optional(),
+  limit: z.coerce.number().int().min(1).max(MEMBER_PAGE_MAX).optional(),
+});
+export type MemberQuery = z.infer<typeof memberQuerySchema>;

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import type { CreateInvite } from "@contract/orgs";
+import type { MemberQuery } from "@contract/team";
 import { activeInviteListSchema } from "@contract/orgs";
+import { queryString } from "~/lib/query-string";
 import type { PlatformClient } from "./client.server";
 import { inviteSchema } from "./schemas";
 import type { Role } from "./team";
@@ -8,7 +10,8 @@ import { memberListSchema, memberSchema } from "./team";
 
 /** The team calls of SPEC §7, with the default error texts of SPEC §8; invite management is issue 14's. */
 export const teamApi = (api: PlatformClient) => ({
-  members: () => api.call("GET", "/organizations/members", memberListSchema, "Failed to load members"),
+  /** Every member, or the search and page asked (contract `memberQuerySchema`). */
+  members: (query: MemberQuery = {}) => api.call("GET", `/organizations/members${queryString(query)}`, memberListSchema, "Failed to load members"),
   invite: (body: CreateInvite) => api.call("POST", "/organizations/invites", inviteSchema, "Failed to generate invite", body),
   invites: () => api.call("GET", "/organizations/invites", activeInviteListSchema, "Failed to load invites"),
   revokeInvite: (inviteId: number) => api.call("DELETE", `/organizations/invites/${inviteId}`, z.unknown(), "Failed to revoke invite"),

@@ -11,7 +11,8 @@ import { BalanceCard, TURN_OFF_FORM } from "~/features/billing/BalanceCard";
 import { LedgerExport } from "~/features/billing/LedgerExport";
 import { LedgerTable } from "~/features/billing/LedgerTable";
 import type { LedgerPage } from "~/features/billing/ledger-page";
-import { LEDGER_PAGE_SIZE, ledgerCursor, ledgerPage } from "~/features/billing/ledger-page";
+import { LEDGER_PAGE_SIZE, ledgerPage } from "~/features/billing/ledger-page";
+import { pageCursor } from "~/lib/keyset-page";
 import { BILLING_MESSAGES, SETUP_MESSAGES } from "~/features/billing/messages";
 import { NoPaymentMethodBanner } from "~/features/billing/NoPaymentMethodBanner";
 import { PAYMENT_METHOD_DIALOG, PaymentMethodCard } from "~/features/billing/PaymentMethodCard";
@@ -44,8 +45,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     return recorded.ok ? toBilling(api.headers, "success", SETUP_MESSAGES.added) : toBilling(api.headers, "error", SETUP_MESSAGES.updateFailed);
   }
 
-  const before = ledgerCursor(url.searchParams.get("before"));
-  const after = before === undefined ? ledgerCursor(url.searchParams.get("after")) : undefined;
+  const before = pageCursor(url.searchParams.get("before"));
+  const after = before === undefined ? pageCursor(url.searchParams.get("after")) : undefined;
   const spendCap = loadSpendCap(api);
   const [balance, ledger, config, paymentMethod, stripe, recharges] = await Promise.all([
     billing.balance(),

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import type { ShouldRevalidateFunction } from "@remix-run/react";
-import { data } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { MEMBER_PAGE_SIZE } from "@contract/team";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
@@ -10,6 +11,8 @@ import { InvitePanel } from "~/features/team/InvitePanel";
 import { inviteForm, inviteRequest } from "~/features/team/invite-forms";
 import { useTimeZone } from "~/lib/use-time-zone";
 import { MemberTable } from "~/features/team/MemberTable";
+import { memberListQuery, teamHref } from "~/features/team/member-page";
+import { keysetPage } from "~/lib/keyset-page";
 import { platformStatus, readForm, redirectWithToast } from "~/lib/actions.server";
 import { isolate } from "~/lib/bidi";
 import { teamApi } from "~/platform/team.server";
@@ -28,11 +31,20 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { session, api } = await requireAccess("organization", request, context);
   const team = teamApi(api);
   const isAdmin = session.activeRole === "admin";
+  const query = memberListQuery(new URL(request.url));
   // Members don't see invite codes: only admins ask for them (the platform refuses the others anyway).
-  const [members, invites] = await Promise.all([team.members(), isAdmin ? team.invites() : null]);
+  const [members, invites] = await Promise.all([
+    // One more than a page: it says whether there is a next one (or, going back, a previous one).
+    team.members({ ...query, limit: MEMBER_PAGE_SIZE + 1 }),
+    isAdmin ? team.invites() : null,
+  ]);
+  // The member a page started from has left since: that page is no more, so its search's first page.
+  if (members.ok && members.data.length === 0 && (query.after ?? query.before) !== undefined) throw redirect(teamHref({ q: query.q }));
+  const from = query.after !== undefined ? "forward" : query.before !== undefined ? "backward" : "start";
   return {
     viewer: { userId: session.user.id, role: session.activeRole },
-    members: members.ok ? members.data : [],
+    q: query.q,
+    page: keysetPage(members.ok ? members.data : [], from, MEMBER_PAGE_SIZE),
     invites: invites?.ok ? invites.data : [],
     loadError: members.ok ? (invites && !invites.ok ? invites.error : null) : members.error,
   };
@@ -57,6 +69,8 @@ export type TeamActionResult =
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { api } = await requireAccess("organization", request, context);
+  // Back to the search and page the form was on.
+  const back = teamHref(memberListQuery(new URL(request.url)));
   const formData = await readForm(request);
   const team = teamApi(api);
   if (formData.get("intent") === "invite") {
@@ -86,24 +100,24 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (form.intent === "revoke-invite") {
     const result = await team.revokeInvite(form.inviteId);
     if (!result.ok) return data<TeamActionResult>({ ok: false, intent: "revoke-invite", message: result.error }, platformStatus(result.status));
-    return redirectWithToast("/team", { kind: "success", message: "Invite code revoked." }, { headers: api.headers });
+    return redirectWithToast(back, { kind: "success", message: "Invite code revoked." }, { headers: api.headers });
   }
   if (form.intent === "role") {
     const result = await team.changeRole(form.memberId, form.role);
     if (!result.ok) return data<TeamActionResult>({ ok: false, intent: "role", message: result.error }, platformStatus(result.status));
     return redirectWithToast(
-      "/team",
+      back,
       { kind: "success", message: `${isolate(result.data.name)} is now ${result.data.role === "admin" ? "an Admin" : "a Member"}.` },
       { headers: api.headers },
     );
   }
   const result = await team.remove(form.memberId);
   if (!result.ok) return data<TeamActionResult>({ ok: false, intent: "remove", message: result.error }, platformStatus(result.status));
-  return redirectWithToast("/team", { kind: "success", message: "Member removed." }, { headers: api.headers });
+  return redirectWithToast(back, { kind: "success", message: "Member removed." }, { headers: api.headers });
 }
 
 export default function TeamPage() {
-  const { viewer, members, invites, loadError } = useLoaderData<typeof loader>();
+  const { viewer, q, page, invites, loadError } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const arrival = useArrivalKey(result);
   const timeZone = useTimeZone();
@@ -119,7 +133,7 @@ export default function TeamPage() {
       {!isAdmin && result && !result.ok && "result" in result ? <FormRefusalAlert key={arrival} result={result.result} /> : null}
       {isAdmin ? <InvitePanel invite={result?.ok ? result.invite : null} lastResult={result?.intent === "invite" ? result.result : undefined} /> : null}
       {isAdmin ? <InviteList invites={invites} timeZone={timeZone} /> : null}
-      <MemberTable members={members} viewer={viewer} />
+      <MemberTable page={page} q={q} viewer={viewer} />
       {!isAdmin ? <p className="text-sm text-base-content/60">Only admins can invite people and change roles.</p> : null}
     </div>
   );

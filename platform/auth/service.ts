@@ -8,7 +8,7 @@ import { lockOrganization, removeMembership } from "../orgs/service";
 import { SESSION_TTL_MS } from "./cookies";
 import { randomToken, sha256 } from "./tokens";
 import { compiledOnce } from "../db/compiled";
-import { normalizeName } from "../http/names";
+import { normalizeName, userSearchText } from "../http/names";
 
 export interface Identity {
   provider: string;
@@ -47,14 +47,20 @@ export async function upsertUser(deps: Deps, raw: Identity): Promise<number> {
     if (account) {
       await trx
         .updateTable("users")
-        .set({ name: identity.name, email: identity.email, email_verified: identity.emailVerified ? 1 : 0 })
+        .set({ name: identity.name, email: identity.email, email_verified: identity.emailVerified ? 1 : 0, search_text: userSearchText(identity) })
         .where("id", "=", account.user_id)
         .execute();
       return account.user_id;
     }
     const user = await trx
       .insertInto("users")
-      .values({ name: identity.name, email: identity.email, email_verified: identity.emailVerified ? 1 : 0, created_at: now() })
+      .values({
+        name: identity.name,
+        email: identity.email,
+        email_verified: identity.emailVerified ? 1 : 0,
+        search_text: userSearchText(identity),
+        created_at: now(),
+      })
       .returning("id")
       .executeTakeFirstOrThrow();
     await trx.insertInto("oauth_accounts").values({ provider: identity.provider, subject: identity.subject, user_id: user.id, created_at: now() }).execute();

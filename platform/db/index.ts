@@ -27,6 +27,7 @@ import * as m0015 from "./migrations/0015-models-file-applied";
 import * as m0016 from "./migrations/0016-reservation-progress";
 import * as m0017 from "./migrations/0017-removed-payment-method";
 import * as m0018 from "./migrations/0018-organization-search-name";
+import * as m0019 from "./migrations/0019-member-search";
 
 export type DB = Kysely<Database>;
 
@@ -50,6 +51,7 @@ const migrations: Record<string, Migration> = {
   "0016-reservation-progress": m0016,
   "0017-removed-payment-method": m0017,
   "0018-organization-search-name": m0018,
+  "0019-member-search": m0019,
 };
 
 export interface DatabaseOptions {

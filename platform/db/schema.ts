@@ -45,6 +45,8 @@ export interface UsersTable {
   created_at: number;
   /** The organization the user last made active: where a new session starts (membership still checked). */
   last_active_org_id: ColumnType<number | null, number | null | undefined, number | null>;
+  /** userSearchText(name, email), written with every name and email: what /team's search matches. */
+  search_text: ColumnType<string, string | undefined, string>;
 }
 
 export interface OAuthAccountsTable {

@@ -34,3 +34,13 @@ export function normalizeOrganizationName(raw: string): string {
 export function foldForSearch(text: string): string {
   return text.normalize("NFC").toLowerCase();
 }
+
+/** A user as /team's member search matches them: name and email, folded (stored as users.search_text). */
+export function userSearchText(user: { name: string; email: string }): string {
+  return foldForSearch(`${user.name}\n${user.email}`);
+}
+
+/** `%text%` for `LIKE … ESCAPE '\'`: the text folded, and its own `%`, `_` and `\` matched as typed. */
+export function containsPattern(text: string): string {
+  return `%${foldForSearch(text).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import type { Ok } from "@contract/session";
 import { createInviteSchema, createOrganizationSchema, inviteParamSchema } from "@contract/orgs";
-import { changeRoleSchema, memberParamSchema } from "@contract/team";
+import { changeRoleSchema, memberParamSchema, memberQuerySchema } from "@contract/team";
 import type { PlatformEnv } from "../context";
 import { setActiveOrganization } from "../auth/service";
 import { adminOnly, inOrganization, SECRET_ANSWER, signedIn } from "../http/middleware";
@@ -31,7 +31,9 @@ export const orgRoutes = new Hono<PlatformEnv>()
     await revokeInvite(c.var.deps, c.var.membership.orgId, c.var.caller.userId, c.req.valid("param").id);
     return c.json<Ok>({ ok: true });
   })
-  .get("/members", signedIn, inOrganization, async (c) => c.json(await listMembers(c.var.deps, c.var.membership.orgId)))
+  .get("/members", signedIn, inOrganization, valid("query", memberQuerySchema), async (c) =>
+    c.json(await listMembers(c.var.deps, c.var.membership.orgId, c.req.valid("query"))),
+  )
   .put("/members/:id", signedIn, inOrganization, adminOnly, memberParam, valid("json", changeRoleSchema), async (c) => {
     const { orgId } = c.var.membership;
     return c.json(await changeMemberRole(c.var.deps, orgId, c.var.caller.userId, c.req.valid("param").id, c.req.valid("json").role));

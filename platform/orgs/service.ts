@@ -1,15 +1,16 @@
 import { randomInt } from "node:crypto";
 import type { Deps } from "../context";
 import type { ExpressionBuilder, Kysely, Transaction } from "kysely";
+import { sql } from "kysely";
 import type { Database } from "../db/schema";
 import type { ActiveInvite, CreateInvite, CreatedOrganization, Invite } from "@contract/orgs";
 import { INVITE_EXPIRED, INVITE_EXPIRY_RULE, INVITE_INVALID, INVITE_MAX_LIFETIME_MS, INVITE_REVOKED } from "@contract/orgs";
-import type { Member, Role } from "@contract/team";
+import type { Member, MemberQuery, Role } from "@contract/team";
 import { compiledOnce } from "../db/compiled";
 import { PlatformError } from "../http/errors";
 import { TooManyRequests } from "../ratelimit/limits";
 import { hit } from "../ratelimit/store";
-import { foldForSearch, normalizeOrganizationName } from "../http/names";
+import { containsPattern, foldForSearch, normalizeOrganizationName } from "../http/names";
 import { insertPrimaryToken } from "../tokens/service";
 import { insertAccount } from "../billing/accounts";
 import { record } from "../audit/record";
@@ -238,18 +239,45 @@ export async function hasPaymentMethod(deps: Deps, orgId: number): Promise<boole
 
 export type { Member };
 
-const membersOf = compiledOnce((db, orgId: number) =>
+const membersOf = compiledOnce((db, orgId: number) => members(db, orgId).orderBy("memberships.created_at").orderBy("users.id"));
+
+const members = (db: Kysely<Database>, orgId: number) =>
   db
     .selectFrom("memberships")
     .innerJoin("users", "users.id", "memberships.user_id")
     .select(["users.id", "users.name", "users.email", "memberships.role"])
-    .where("memberships.org_id", "=", orgId)
-    .orderBy("memberships.created_at")
-    .orderBy("users.id"),
-);
+    .where("memberships.org_id", "=", orgId);
 
-export function listMembers(deps: Deps, orgId: number): Promise<Member[]> {
-  return membersOf(deps.db, orgId);
+/**
+ * The organization's members in the order they joined (SPEC §7), all of them or the page the query
+ * asks for (contract `memberQuerySchema`): keyset on (joined at, user id), so a page costs the same
+ * however many members come before it.
+ */
+export async function listMembers(deps: Deps, orgId: number, query: MemberQuery = {}): Promise<Member[]> {
+  const { q, after, before, limit } = query;
+  if (!q && after === undefined && before === undefined && limit === undefined) return membersOf(deps.db, orgId);
+  let select = members(deps.db, orgId);
+  if (q) select = select.where("users.search_text", "like", sql<string>`${containsPattern(q)} escape '\\'`);
+  // One cursor: `after` when both are given.
+  const backwards = after === undefined && before !== undefined;
+  const cursorId = after ?? before;
+  if (cursorId !== undefined) {
+    const cursor = await deps.db.selectFrom("memberships").select("created_at").where("org_id", "=", orgId).where("user_id", "=", cursorId).executeTakeFirst();
+    if (!cursor) return [];
+    const op = backwards ? "<" : ">";
+    select = select.where((eb) =>
+      eb.or([
+        eb("memberships.created_at", op, cursor.created_at),
+        eb.and([eb("memberships.created_at", "=", cursor.created_at), eb("users.id", op, cursorId)]),
+      ]),
+    );
+  }
+  // Before a cursor: the nearest members first, so the limit keeps those, then back in joined order.
+  const direction = backwards ? "desc" : "asc";
+  select = select.orderBy("memberships.created_at", direction).orderBy("users.id", direction);
+  if (limit !== undefined) select = select.limit(limit);
+  const rows = await select.execute();
+  return backwards ? rows.reverse() : rows;
 }
 
 async function findMember(db: Kysely<Database> | Transaction<Database>, orgId: number, memberId: number): Promise<Member> {

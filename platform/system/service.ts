@@ -8,7 +8,7 @@ import type { OrganizationChange, OrganizationList, OrganizationQuery, Organizat
 import { ORGANIZATION_PAGE_MAX } from "@contract/system";
 import { ID_MAX } from "@contract/ids";
 import { PlatformError } from "../http/errors";
-import { foldForSearch, normalizeOrganizationName } from "../http/names";
+import { containsPattern, foldForSearch, normalizeOrganizationName } from "../http/names";
 import { listModels } from "../models/service";
 import { record } from "../audit/record";
 import { bySystemAdmin } from "../orgs/admin-lock";
@@ -85,7 +85,7 @@ export async function listOrganizations(deps: Deps, query: OrganizationQuery = {
   if (q) {
     // Both sides folded the one way (name_search is the stored name folded): PostgreSQL's LIKE minds case,
     // SQLite's folds A–Z alone. The typed % and _ are matched as written.
-    const pattern = `%${foldForSearch(q).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const pattern = containsPattern(q);
     select = select.where(sql<boolean>`o.name_search like ${pattern} escape '\\'`);
     if (id !== null) select = select.where("o.id", "!=", id);
   }

@@ -44,6 +44,76 @@ describe("GET /organizations/members", () => {
   });
 });
 
+describe("GET /organizations/members with a search and pages", () => {
+  /** The admin, Mia Member, then `count` more who join Acme in turn. */
+  async function joined(count: number, name = (i: number) => `Person ${i}`) {
+    const people: Session[] = [];
+    for (let i = 0; i < count; i++) {
+      const person = await h.signIn(name(i), `person${i}@example.test`);
+      await h.join(admin, person);
+      people.push(person);
+    }
+    return people;
+  }
+  const ids = (list: Member[]) => list.map((m) => m.id);
+  const page = async (query: string) => {
+    const response = await member.call("GET", `/organizations/members?${query}`);
+    expect(response.status).toBe(200);
+    return ids((await response.json()) as Member[]);
+  };
+
+  it("pages in joined order, forwards after a member and backwards before one, the same as the whole list cut", async () => {
+    const people = await joined(5);
+    const all = [admin.userId, member.userId, ...people.map((p) => p.userId)];
+    expect(ids(await members(member))).toEqual(all);
+    expect(await page("limit=3")).toEqual(all.slice(0, 3));
+    expect(await page(`after=${all[2]}&limit=3`)).toEqual(all.slice(3, 6));
+    expect(await page(`after=${all[5]}&limit=3`)).toEqual(all.slice(6));
+    expect(await page(`after=${all[6]}&limit=3`)).toEqual([]);
+    // Backwards: the `limit` members just before, still in joined order.
+    expect(await page(`before=${all[5]}&limit=3`)).toEqual(all.slice(2, 5));
+    expect(await page(`before=${all[1]}&limit=3`)).toEqual(all.slice(0, 1));
+  });
+
+  it("keeps pages apart for members who joined in the same millisecond (ties go by id)", async () => {
+    const people = await joined(4);
+    await h.deps.db.updateTable("memberships").set({ created_at: 1 }).where("org_id", "=", admin.orgId).execute();
+    const all = [admin.userId, member.userId, ...people.map((p) => p.userId)].sort((a, b) => a - b);
+    expect(await page("limit=2")).toEqual(all.slice(0, 2));
+    expect(await page(`after=${all[1]}&limit=2`)).toEqual(all.slice(2, 4));
+    expect(await page(`before=${all[4]}&limit=2`)).toEqual(all.slice(2, 4));
+  });
+
+  it("finds members by any part of the name or email, in any case, with % and _ matched as typed", async () => {
+    const people = await joined(4, (i) => ["Zoë Ångström", "Bob 100%", "Bob_Underscore", "Carol"][i]);
+    expect(await page("q=%C3%85NGSTR")).toEqual([people[0].userId]);
+    expect(await page("q=zo%C3%AB")).toEqual([people[0].userId]);
+    expect(await page("q=100%25")).toEqual([people[1].userId]);
+    expect(await page("q=b_u")).toEqual([people[2].userId]);
+    expect(await page("q=bob")).toEqual([people[1].userId, people[2].userId]);
+    expect(await page("q=PERSON3%40EXAMPLE")).toEqual([people[3].userId]);
+    // Searching and paging together.
+    expect(await page(`q=bob&after=${people[1].userId}&limit=1`)).toEqual([people[2].userId]);
+    expect(await page("q=nobody")).toEqual([]);
+  });
+
+  it("finds a member by the name they sign in with next, not the one they had", async () => {
+    const [person] = await joined(1, () => "Old Name");
+    await h.signIn("New Name", "person0@example.test");
+    expect(await page("q=new%20name")).toEqual([person.userId]);
+    expect(await page("q=old%20name")).toEqual([]);
+  });
+
+  it("gives an empty page for a cursor that names no member of the organization, and refuses a bad limit", async () => {
+    await joined(2);
+    expect(await page(`after=${outsider.userId}`)).toEqual([]);
+    expect(await page("before=2147483648")).toEqual([]);
+    expect((await member.call("GET", "/organizations/members?limit=0")).status).toBe(400);
+    expect((await member.call("GET", "/organizations/members?limit=201")).status).toBe(400);
+    expect((await member.call("GET", `/organizations/members?q=${"x".repeat(101)}`)).status).toBe(400);
+  });
+});
+
 describe("PUT /organizations/members/{id}", () => {
   it("lets an admin promote and demote another member", async () => {
     const promoted = await admin.call("PUT", `/organizations/members/${member.userId}`, { role: "admin" });

@@ -1,6 +1,5 @@
-import { Link } from "@remix-run/react";
-import { ChevronLeft, ChevronRight } from "lucide-react";
 import { Alert } from "~/components/Alert";
+import { Pager } from "~/components/Pager";
 import { TableRegion } from "~/components/TableRegion";
 import { formatChange, formatExactChange, formatLedgerTime } from "./format";
 import type { LedgerPage } from "./ledger-page";
@@ -50,28 +49,11 @@ export function LedgerTable({ page, timeZone }: { page: LedgerPage; timeZone: st
             </table>
           </TableRegion>
         )}
-        {(page.newerCursor !== null || page.olderCursor !== null) && (
-          <nav className="join mt-2 self-end" aria-label="Ledger pages">
-            {page.newerCursor !== null ? (
-              <Link className="join-item btn btn-sm" to={`?after=${page.newerCursor}`} preventScrollReset>
-                <ChevronLeft className="size-4" aria-hidden /> Previous
-              </Link>
-            ) : (
-              <button type="button" className="join-item btn btn-sm" disabled>
-                <ChevronLeft className="size-4" aria-hidden /> Previous
-              </button>
-            )}
-            {page.olderCursor !== null ? (
-              <Link className="join-item btn btn-sm" to={`?before=${page.olderCursor}`} preventScrollReset>
-                Next <ChevronRight className="size-4" aria-hidden />
-              </Link>
-            ) : (
-              <button type="button" className="join-item btn btn-sm" disabled>
-                Next <ChevronRight className="size-4" aria-hidden />
-              </button>
-            )}
-          </nav>
-        )}
+        <Pager
+          label="Ledger pages"
+          previous={page.newerCursor !== null ? `?after=${page.newerCursor}` : null}
+          next={page.olderCursor !== null ? `?before=${page.olderCursor}` : null}
+        />
       </div>
     </section>
   );

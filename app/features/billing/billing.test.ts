@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { parseWithZod } from "@conform-to/zod";
 import { autoPaymentSchema } from "@contract/billing";
 import { cardSubject, describeCard, formatBalance, formatChange, formatLedgerTime } from "./format";
-import { ledgerCursor, ledgerPage } from "./ledger-page";
+import { pageCursor } from "~/lib/keyset-page";
+import { ledgerPage } from "./ledger-page";
 import {
   addFundsError,
   addFundsForm,
@@ -177,9 +178,9 @@ describe("a page of the ledger", () => {
   });
 
   it("reads cursors from the URL as positive integers only", () => {
-    expect(ledgerCursor("12")).toBe(12);
-    expect(ledgerCursor("0")).toBeUndefined();
-    expect(ledgerCursor("1.5")).toBeUndefined();
-    expect(ledgerCursor(null)).toBeUndefined();
+    expect(pageCursor("12")).toBe(12);
+    expect(pageCursor("0")).toBeUndefined();
+    expect(pageCursor("1.5")).toBeUndefined();
+    expect(pageCursor(null)).toBeUndefined();
   });
 });

@@ -1,75 +1,120 @@
 import { TableRegion } from "~/components/TableRegion";
-import { useActionData } from "@remix-run/react";
-import { UserMinus } from "lucide-react";
+import { Form, Link, useActionData } from "@remix-run/react";
+import { Search, UserMinus } from "lucide-react";
+import { MEMBER_SEARCH_MAX } from "@contract/team";
 import type { Member, Role } from "~/platform/team";
 import { ConfirmAction } from "~/components/ConfirmAction";
+import { Pager } from "~/components/Pager";
+import type { KeysetPage } from "~/lib/keyset-page";
 import { SaveOnChangeSelect } from "~/components/SaveOnChangeSelect";
 import { isolate } from "~/lib/bidi";
 import { canManageMember, roleLabel, ROLE_OPTIONS } from "./member-rules";
+import { teamHref } from "./member-page";
 
 interface MemberTableProps {
-  members: Member[];
+  /** A page of the members in joined order, of those the search found when there is one. */
+  page: KeysetPage<Member>;
+  q: string;
   viewer: { userId: number; role: Role };
 }
 
-/** Members with name, email and role; admins change and remove other members (SPEC §2 /team). */
-export function MemberTable({ members, viewer }: MemberTableProps) {
+/**
+ * Members with name, email and role, a page at a time; admins change and remove other members
+ * (SPEC §2 /team). A team larger than a page gets a search by name or email.
+ */
+export function MemberTable({ page, q, viewer }: MemberTableProps) {
   const isAdmin = viewer.role === "admin";
+  const members = page.rows;
+  const paged = page.next !== null || page.previous !== null;
   return (
     <section className="card bg-base-100 shadow-sm" aria-labelledby="members-title">
       <div className="card-body">
-        <h2 id="members-title" className="card-title">
-          Members <span className="badge badge-ghost">{members.length}</span>
-        </h2>
-        <TableRegion label="Members table">
-          <table className="table">
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Email</th>
-                <th>Role</th>
-                {isAdmin ? <th className="text-right">Actions</th> : null}
-              </tr>
-            </thead>
-            <tbody>
-              {members.map((member) => {
-                const manageable = canManageMember(viewer, member);
-                return (
-                  <tr key={member.id}>
-                    <td className="font-medium">
-                      {/* Isolated from the badge after it: a right-to-left name would take it to its other side. */}
-                      <bdi>{member.name}</bdi>
-                      {member.id === viewer.userId ? <span className="badge badge-ghost badge-sm ml-2">you</span> : null}
-                    </td>
-                    <td className="text-base-content/70">{member.email}</td>
-                    <td>{manageable ? <RoleForm member={member} /> : <RoleBadge role={member.role} />}</td>
-                    {isAdmin ? (
-                      <td className="text-right">
-                        {manageable ? (
-                          <ConfirmAction
-                            label={
-                              <>
-                                <UserMinus className="size-4" aria-hidden /> Remove
-                                <span className="sr-only"> {member.name}</span>
-                              </>
-                            }
-                            question={`Remove ${isolate(member.name)} from the organization? They lose access at once.`}
-                            confirmLabel="Remove member"
-                            busyLabel="Removing..."
-                            intent="remove"
-                            fields={{ memberId: member.id }}
-                          />
-                        ) : null}
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <h2 id="members-title" className="card-title">
+            {/* A count only when it is all of them: pages by keyset don't know how many come after. */}
+            Members {paged ? null : <span className="badge badge-ghost">{members.length}</span>}
+          </h2>
+          {paged || q ? <MemberSearch q={q} /> : null}
+        </div>
+        {members.length === 0 && q ? (
+          <p className="py-6 text-center text-base-content/70" role="status">
+            No members match “<bdi>{q}</bdi>”.{" "}
+            <Link to="/team" className="link">
+              Clear search
+            </Link>
+          </p>
+        ) : (
+          <TableRegion label="Members table">
+            <table className="table">
+              <thead>
+                <tr>
+                  <th>Name</th>
+                  <th>Email</th>
+                  <th>Role</th>
+                  {isAdmin ? <th className="text-right">Actions</th> : null}
+                </tr>
+              </thead>
+              <tbody>
+                {members.map((member) => {
+                  const manageable = canManageMember(viewer, member);
+                  return (
+                    <tr key={member.id}>
+                      <td className="font-medium">
+                        {/* Isolated from the badge after it: a right-to-left name would take it to its other side. */}
+                        <bdi>{member.name}</bdi>
+                        {member.id === viewer.userId ? <span className="badge badge-ghost badge-sm ml-2">you</span> : null}
                       </td>
-                    ) : null}
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </TableRegion>
+                      <td className="text-base-content/70">{member.email}</td>
+                      <td>{manageable ? <RoleForm member={member} /> : <RoleBadge role={member.role} />}</td>
+                      {isAdmin ? (
+                        <td className="text-right">
+                          {manageable ? (
+                            <ConfirmAction
+                              label={
+                                <>
+                                  <UserMinus className="size-4" aria-hidden /> Remove
+                                  <span className="sr-only"> {member.name}</span>
+                                </>
+                              }
+                              question={`Remove ${isolate(member.name)} from the organization? They lose access at once.`}
+                              confirmLabel="Remove member"
+                              busyLabel="Removing..."
+                              intent="remove"
+                              fields={{ memberId: member.id }}
+                            />
+                          ) : null}
+                        </td>
+                      ) : null}
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </TableRegion>
+        )}
+        <Pager
+          label="Member pages"
+          previous={page.previous !== null ? teamHref({ q, before: page.previous }) : null}
+          next={page.next !== null ? teamHref({ q, after: page.next }) : null}
+        />
       </div>
     </section>
+  );
+}
+
+/** A GET form: it works before JavaScript, and the search lands in the address, so Back and a link keep it. */
+function MemberSearch({ q }: { q: string }) {
+  return (
+    <Form method="get" action="/team" role="search" className="join">
+      <label className="input input-sm join-item">
+        <Search className="size-4 opacity-60" aria-hidden />
+        {/* Keyed by the search: Back or a new search shows what the list is for. */}
+        <input key={q} type="search" name="q" defaultValue={q} maxLength={MEMBER_SEARCH_MAX} placeholder="Name or email" aria-label="Search members" />
+      </label>
+      <button type="submit" className="btn btn-sm join-item">
+        Search
+      </button>
+    </Form>
   );
 }
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { staticPage } from "~/lib/static-page.testing";
+import type { Member } from "~/platform/team";
+import type { KeysetPage } from "~/lib/keyset-page";
 import { MemberTable } from "./MemberTable";
 
 const HEBREW = "שירה כהן";
@@ -7,8 +9,9 @@ const members = [
   { id: 1, name: "Ada", email: "ada@example.test", role: "admin" as const },
   { id: 2, name: HEBREW, email: "shira@example.test", role: "member" as const },
 ];
-const table = async (viewer: { userId: number; role: "admin" | "member" }) =>
-  (await staticPage("/team", <MemberTable members={members} viewer={viewer} />, { path: "team" }))();
+const onePage = { rows: members, next: null, previous: null };
+const table = async (viewer: { userId: number; role: "admin" | "member" }, page: KeysetPage<Member> = onePage, q = "") =>
+  (await staticPage("/team", <MemberTable page={page} q={q} viewer={viewer} />, { path: "team" }))();
 
 describe("the members table", () => {
   it('isolates each name from the badge after it, so a right-to-left name leaves "you" on its right', async () => {
@@ -20,5 +23,28 @@ describe("the members table", () => {
   it("asks to remove a member with the name isolated in the question's text, which is a plain string", async () => {
     const html = await table({ userId: 1, role: "admin" });
     expect(html).toContain(`Remove \u2068${HEBREW}\u2069 from the organization? They lose access at once.`);
+  });
+
+  it("counts the members and offers no search or pages when they fit on one page", async () => {
+    const html = await table({ userId: 1, role: "admin" });
+    expect(html).toMatch(/Members <span class="badge[^"]*">2<\/span>/);
+    expect(html).not.toContain('role="search"');
+    expect(html).not.toContain("Member pages");
+  });
+
+  it("offers a search and Previous and Next links that keep it on a page between others, without a count", async () => {
+    const html = await table({ userId: 1, role: "admin" }, { rows: members, next: 2, previous: 1 }, "a&b");
+    expect(html).toContain('role="search"');
+    expect(html).toMatch(/<input[^>]*name="q"[^>]*value="a&amp;b"/);
+    expect(html).toContain('href="/team?q=a%26b&amp;before=1"');
+    expect(html).toContain('href="/team?q=a%26b&amp;after=2"');
+    expect(html).not.toMatch(/Members <span class="badge/);
+  });
+
+  it("says when a search found no one, with a way back to everyone", async () => {
+    const html = await table({ userId: 1, role: "admin" }, { rows: [], next: null, previous: null }, "zed");
+    expect(html).toContain("No members match “<bdi>zed</bdi>”.");
+    expect(html).toMatch(/<a[^>]*href="\/team"[^>]*>Clear search<\/a>/);
+    expect(html).not.toContain("Members table");
   });
 });

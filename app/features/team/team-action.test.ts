@@ -38,4 +38,13 @@ describe("the team's action", () => {
     expect(answer.status).toBe(302);
     expect(await toastOf(answer)).toBe("\u2068שירה כהן\u2069 is now an Admin.");
   });
+
+  it("goes back to the search and page the form was posted from", async () => {
+    const request = new Request("http://console.test/team?q=bob&after=40&utm=x", {
+      method: "POST",
+      body: new URLSearchParams({ intent: "role", memberId: "2", role: "admin", pageOrganization: "7" }),
+    });
+    const answer = (await action({ request, context: platform("Bob"), params: {} })) as Response;
+    expect(answer.headers.get("location")).toBe("/team?q=bob&after=40");
+  });
 });

@@ -1,0 +1,101 @@
+import type { Page } from "@playwright/test";
+import { randomUUID } from "node:crypto";
+import { signInWithOrganization } from "./support/auth";
+import { writeDatabase } from "./support/billing";
+import { expect, test } from "./support/test";
+
+/**
+ * `count` people who joined the organization after its admin, one millisecond apart, straight into
+ * the database: signing in 60 people through the pages would take minutes.
+ */
+async function seedMembers(orgId: number, count: number) {
+  const tag = randomUUID().slice(0, 8);
+  const people = Array.from({ length: count }, (_, i) => ({
+    name: `Seeded ${String(i + 1).padStart(2, "0")} ${tag}`,
+    email: `seeded.${i + 1}.${tag}@example.test`,
+  }));
+  const start = Date.now() + 1000;
+  await writeDatabase(
+    people.flatMap((p, i) => [
+      {
+        sql: "insert into users (name, email, email_verified, created_at, search_text) values (?, ?, 1, ?, ?)",
+        params: [p.name, p.email, start, `${p.name}\n${p.email}`.toLowerCase()],
+      },
+      {
+        sql: "insert into memberships (org_id, user_id, role, created_at) values (?, (select id from users where email = ?), 'member', ?)",
+        params: [orgId, p.email, start + i],
+      },
+    ]),
+  );
+  return people;
+}
+
+const memberRows = (page: Page) => page.getByRole("region", { name: "Members table" }).locator("tbody tr");
+
+test("a team of 61 is shown 50 at a time, with Next and Previous, a search, and each answer back on the page it came from", async ({ page }) => {
+  const { orgId } = await signInWithOrganization(page);
+  const people = await seedMembers(orgId, 60);
+  await page.goto("/team");
+  await expect(memberRows(page)).toHaveCount(50);
+  await expect(page.getByRole("heading", { name: "Members", exact: true })).toBeVisible();
+  const pages = page.getByRole("navigation", { name: "Member pages" });
+  await expect(pages.getByRole("button", { name: "Previous" })).toBeDisabled();
+
+  await pages.getByRole("link", { name: "Next" }).click();
+  await expect(page).toHaveURL(/\/team\?after=\d+$/);
+  await expect(memberRows(page)).toHaveCount(11);
+  await expect(memberRows(page).first()).toContainText(people[49].name);
+  await expect(memberRows(page).last()).toContainText(people[59].name);
+  await expect(pages.getByRole("button", { name: "Next" })).toBeDisabled();
+
+  // A change on the second page comes back to the second page.
+  const row = page.getByRole("row", { name: new RegExp(people[55].email) });
+  await row.getByRole("button", { name: "Remove" }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Remove member" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Member removed." })).toBeVisible();
+  await expect(page).toHaveURL(/\/team\?after=\d+$/);
+  await expect(memberRows(page)).toHaveCount(10);
+
+  await pages.getByRole("link", { name: "Previous" }).click();
+  await expect(memberRows(page)).toHaveCount(50);
+  await expect(memberRows(page).last()).toContainText(people[48].name);
+
+  const search = page.getByRole("search");
+  await search.getByLabel("Search members").fill(`SEEDED 07`);
+  await search.getByRole("button", { name: "Search" }).click();
+  await expect(page).toHaveURL(/\/team\?q=SEEDED\+07$/);
+  await expect(memberRows(page)).toHaveCount(1);
+  await expect(memberRows(page)).toContainText(people[6].email);
+  await expect(page.getByRole("heading", { name: "Members 1" })).toBeVisible();
+
+  await search.getByLabel("Search members").fill("nobody-by-this-name");
+  await search.getByRole("button", { name: "Search" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "No members match “nobody-by-this-name”." })).toBeVisible();
+  await page.getByRole("link", { name: "Clear search" }).click();
+  await expect(page).toHaveURL(/\/team$/);
+  await expect(memberRows(page)).toHaveCount(50);
+});
+
+test.describe("with JavaScript disabled", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the search and the pages work, and a role changed on a found member comes back to the search", async ({ page }) => {
+    const { orgId } = await signInWithOrganization(page);
+    const people = await seedMembers(orgId, 55);
+    await page.goto("/team");
+    await expect(memberRows(page)).toHaveCount(50);
+    await page.getByRole("navigation", { name: "Member pages" }).getByRole("link", { name: "Next" }).click();
+    await expect(memberRows(page)).toHaveCount(6);
+
+    await page.getByRole("search").getByLabel("Search members").fill(people[3].email);
+    await page.getByRole("search").getByRole("button", { name: "Search" }).click();
+    await expect(memberRows(page)).toHaveCount(1);
+    const row = page.getByRole("row", { name: new RegExp(people[3].email) });
+    await row.getByLabel(`Role of ${people[3].name}`).selectOption("admin");
+    await row.getByRole("button", { name: `Save role of ${people[3].name}`, exact: true }).click();
+    await expect(page.getByRole("status").filter({ hasText: "is now an Admin." })).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`/team\\?q=${encodeURIComponent(people[3].email).replace(/\./g, "\\.")}$`));
+    await expect(memberRows(page)).toHaveCount(1);
+    await expect(page.getByRole("row", { name: new RegExp(people[3].email) }).getByLabel(`Role of ${people[3].name}`)).toHaveValue("admin");
+  });
+});
