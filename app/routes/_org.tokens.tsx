@@ -17,6 +17,7 @@ import { useTimeZone } from "~/lib/use-time-zone";
 import { formatDateTime } from "~/lib/datetime";
 import { listModels } from "~/platform/models.server";
 import { tokensApi } from "~/platform/tokens.server";
+import { tokenPage, tokenPageNumber, tokensHref } from "~/features/tokens/token-page";
 import { getTokenSpend } from "~/platform/usage.server";
 import { requireAccess } from "~/session.server";
 import type { RouteHandle } from "~/lib/route-handle";
@@ -32,22 +33,27 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { session, api } = await requireAccess("organization", request, context);
   const isAdmin = session.activeRole === "admin";
   const tokens = tokensApi(api);
+  const url = new URL(request.url);
   const [list, scopes, models, monthSpend] = await Promise.all([
     tokens.list(),
     isAdmin ? tokens.scopes() : null,
     isAdmin ? listModels(api) : null,
     getTokenSpend(api),
   ]);
+  // One clock for the page, so the server's and the browser's status and order agree.
+  const now = Date.now();
+  const page = list.ok ? tokenPage(list.data, now, tokenPageNumber(url)) : null;
+  // The token whose settings are open (`?edit=publicId`: a link, so it works without JavaScript).
+  const editing = isAdmin ? url.searchParams.get("edit") : null;
   return {
-    monthSpend,
-    // The token whose settings are open (`?edit=publicId`: a link, so it works without JavaScript).
-    editing: isAdmin ? new URL(request.url).searchParams.get("edit") : null,
+    // This page's tokens' figures only: the page's data grows with the page, not with the organization.
+    monthSpend: monthSpend && page ? Object.fromEntries(page.tokens.map((t) => [t.publicId, monthSpend[t.publicId] ?? 0])) : monthSpend,
+    edited: editing && list.ok ? (list.data.find((t) => t.publicId === editing && !t.revoked) ?? null) : null,
     models: models?.ok ? models.models.map((m) => m.name) : [],
     isAdmin,
-    // One clock for the page, so the server's and the browser's status and order agree.
-    now: Date.now(),
+    now,
     // Null when the list failed: the page says so, not "No tokens yet." (every organization has one).
-    tokens: list.ok ? list.data : null,
+    page,
     loadError: list.ok ? null : list.error,
     scopes: scopes?.ok ? scopes.data : [],
     scopesError: scopes && !scopes.ok ? scopes.error : null,
@@ -66,6 +72,8 @@ export type TokensActionResult =
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { api } = await requireAccess("organization", request, context);
+  // Back to the page of the list the form was on (its settings closed).
+  const back = tokensHref({ page: tokenPageNumber(new URL(request.url)) });
   const formData = await readForm(request);
   const tokens = tokensApi(api);
   if (formData.get("intent") === "create") {
@@ -86,7 +94,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       const reply = Object.keys(fieldErrors).length > 0 ? submission.reply({ fieldErrors }) : submission.reply({ formErrors: [result.error] });
       return data<TokensActionResult>({ ok: false, intent: "settings", result: reply }, platformStatus(result.status));
     }
-    return redirectWithToast("/tokens", { kind: "success", message: `Settings of ${submission.value.publicId} saved.` }, { headers: api.headers });
+    return redirectWithToast(back, { kind: "success", message: `Settings of ${submission.value.publicId} saved.` }, { headers: api.headers });
   }
   const parsed = tokenIntentForm.safeParse(Object.fromEntries(formData));
   if (!parsed.success) {
@@ -98,7 +106,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (form.intent === "revoke") {
     const result = await tokens.revoke(form.publicId);
     if (!result.ok) return data<TokensActionResult>({ ok: false, intent: "revoke", message: result.error }, platformStatus(result.status));
-    return redirectWithToast("/tokens", { kind: "success", message: `Token ${form.publicId} revoked.` }, { headers: api.headers });
+    return redirectWithToast(back, { kind: "success", message: `Token ${form.publicId} revoked.` }, { headers: api.headers });
   }
   if (form.intent === "roll") {
     const result = await tokens.roll(form.publicId, form.grace);
@@ -141,8 +149,7 @@ function useRevealedSecret(result: TokensActionResult | undefined, arrival: numb
 }
 
 export default function ApiTokensPage() {
-  const { isAdmin, now, tokens, loadError, scopes, scopesError, editing, models, monthSpend } = useLoaderData<typeof loader>();
-  const edited = editing ? tokens?.find((t) => t.publicId === editing && !t.revoked) : undefined;
+  const { isAdmin, now, page, loadError, scopes, scopesError, edited, models, monthSpend } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const arrival = useArrivalKey(result);
   const revealed = useRevealedSecret(result, arrival);
@@ -169,6 +176,7 @@ export default function ApiTokensPage() {
             <TokenSettingsForm
               key={edited.publicId}
               token={edited}
+              page={page?.page ?? 1}
               models={models}
               lastResult={result && "result" in result && result.intent === "settings" ? result.result : undefined}
             />
@@ -181,7 +189,7 @@ export default function ApiTokensPage() {
           />
         </>
       ) : null}
-      {tokens ? <TokenTable tokens={tokens} isAdmin={isAdmin} now={now} timeZone={timeZone} monthSpend={monthSpend} /> : null}
+      {page ? <TokenTable page={page} isAdmin={isAdmin} now={now} timeZone={timeZone} monthSpend={monthSpend} /> : null}
       {isAdmin ? <DangerZone /> : <p className="text-sm text-base-content/60">Only admins can create, revoke or reset tokens.</p>}
     </div>
   );

@@ -3,6 +3,7 @@ import { useForm } from "~/lib/use-form";
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { Form, Link } from "@remix-run/react";
+import { tokensHref } from "./token-page";
 import { SlidersHorizontal } from "lucide-react";
 import { Alert } from "~/components/Alert";
 import { useArrivalKey, useFocusOnArrival } from "~/lib/use-arrival";
@@ -14,12 +15,14 @@ import { PageOrganizationField } from "~/features/auth/PageOrganizationField";
 
 interface TokenSettingsFormProps {
   token: ApiToken;
+  /** The page of the list it was opened from, where it goes back to. */
+  page: number;
   models: string[];
   lastResult: SubmissionResult<string[]> | undefined;
 }
 
 /** One token's budget, allow-list and request rate (admins), opened by `?edit=publicId`: works without JavaScript. */
-export function TokenSettingsForm({ token, models, lastResult }: TokenSettingsFormProps) {
+export function TokenSettingsForm({ token, page, models, lastResult }: TokenSettingsFormProps) {
   const arrival = useArrivalKey(lastResult);
   const [form, fields] = useForm({
     id: `token-settings-${token.publicId}`,
@@ -51,7 +54,7 @@ export function TokenSettingsForm({ token, models, lastResult }: TokenSettingsFo
           <SlidersHorizontal className="size-5" aria-hidden />
           Settings of {token.publicId}
         </h2>
-        <Form method="post" action={`/tokens?edit=${encodeURIComponent(token.publicId)}`} className="flex flex-col gap-4" {...getFormProps(form)}>
+        <Form method="post" action={tokensHref({ page, edit: token.publicId })} className="flex flex-col gap-4" {...getFormProps(form)}>
           <input type="hidden" name="intent" value="settings" />
           <PageOrganizationField />
           <input type="hidden" name="publicId" value={token.publicId} />
@@ -65,7 +68,7 @@ export function TokenSettingsForm({ token, models, lastResult }: TokenSettingsFo
             <button type="submit" className="btn btn-primary" disabled={pending}>
               {pending ? "Saving…" : "Save settings"}
             </button>
-            <Link to="/tokens" className="btn btn-ghost">
+            <Link to={tokensHref({ page })} className="btn btn-ghost">
               Cancel
             </Link>
           </div>

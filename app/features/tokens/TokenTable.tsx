@@ -3,10 +3,13 @@ import { Link } from "@remix-run/react";
 import { Ban, SlidersHorizontal, TriangleAlert } from "lucide-react";
 import { RollTokenAction } from "./RollTokenAction";
 import { ConfirmAction } from "~/components/ConfirmAction";
+import { Pager } from "~/components/Pager";
 import { formatDateTime } from "~/lib/datetime";
 import type { ApiToken } from "~/platform/tokens";
 import type { TokenStatus } from "./token-rules";
-import { expiryWarningText, sortTokens, tokenStatus } from "./token-rules";
+import { expiryWarningText, tokenStatus } from "./token-rules";
+import type { TokenPage } from "./token-page";
+import { tokensHref } from "./token-page";
 import { budgetText, modelsText, rateText } from "./spend-text";
 import { MonthSpend } from "./MonthSpend";
 import { utcMonthStartText } from "~/lib/utc-month";
@@ -19,7 +22,8 @@ const STATUS_BADGE: Record<TokenStatus, string> = {
 };
 
 interface TokenTableProps {
-  tokens: ApiToken[];
+  /** The page shown, already in SPEC §4's order. */
+  page: TokenPage<ApiToken>;
   isAdmin: boolean;
   now: number;
   timeZone: string;
@@ -27,14 +31,15 @@ interface TokenTableProps {
   monthSpend: Record<string, number> | null;
 }
 
-/** Every token of the organization, in the order of SPEC §4, with status, dates and Revoke for admins. */
-export function TokenTable({ tokens, isAdmin, now, timeZone, monthSpend }: TokenTableProps) {
+/** The organization's tokens, a page at a time in the order of SPEC §4, with status, dates and Revoke for admins. */
+export function TokenTable({ page, isAdmin, now, timeZone, monthSpend }: TokenTableProps) {
   const date = (value: number) => formatDateTime(value, timeZone);
+  const { tokens } = page;
   return (
     <section className="card bg-base-100 shadow-sm" aria-labelledby="tokens-title">
       <div className="card-body">
         <h2 id="tokens-title" className="card-title">
-          Tokens <span className="badge badge-ghost">{tokens.length}</span>
+          Tokens <span className="badge badge-ghost">{page.total}</span>
         </h2>
         {tokens.length === 0 ? (
           <p className="text-base-content/70">No tokens yet.</p>
@@ -57,7 +62,7 @@ export function TokenTable({ tokens, isAdmin, now, timeZone, monthSpend }: Token
                 </tr>
               </thead>
               <tbody>
-                {sortTokens(tokens, now).map((token) => {
+                {tokens.map((token) => {
                   const status = tokenStatus(token, now);
                   const warning = expiryWarningText(token, now);
                   return (
@@ -105,7 +110,7 @@ export function TokenTable({ tokens, isAdmin, now, timeZone, monthSpend }: Token
                         <td className={`text-right ${PINNED_END_CELL}`}>
                           {status === "active" ? (
                             <Link
-                              to={`/tokens?edit=${encodeURIComponent(token.publicId)}`}
+                              to={tokensHref({ page: page.page, edit: token.publicId })}
                               className="btn btn-ghost btn-sm"
                               aria-label={`Settings of ${token.publicId}`}
                               preventScrollReset
@@ -139,6 +144,11 @@ export function TokenTable({ tokens, isAdmin, now, timeZone, monthSpend }: Token
             </table>
           </TableRegion>
         )}
+        <Pager
+          label="Token pages"
+          previous={page.page > 1 ? tokensHref({ page: page.page - 1 }) : null}
+          next={page.page < page.pages ? tokensHref({ page: page.page + 1 }) : null}
+        />
         {tokens.length === 0 ? null : (
           <p id="tokens-month-note" className="text-sm text-base-content/70">
             This month (UTC) and monthly budgets count from {utcMonthStartText(now, timeZone)}.

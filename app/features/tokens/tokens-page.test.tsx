@@ -58,12 +58,12 @@ function fakePlatform(answers: Record<string, Answer> = {}) {
   } as unknown as AppLoadContext;
 }
 
-async function load(context: AppLoadContext) {
-  return loader({ request: new Request("http://console.test/tokens"), context, params: {} });
+async function load(context: AppLoadContext, url = "http://console.test/tokens") {
+  return loader({ request: new Request(url), context, params: {} });
 }
 
-async function post(context: AppLoadContext, fields: string) {
-  const request = new Request("http://console.test/tokens", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: fields });
+async function post(context: AppLoadContext, fields: string, url = "http://console.test/tokens") {
+  const request = new Request(url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: fields });
   return ((await action({ request, context, params: {} })) as unknown as { data: unknown }).data;
 }
 
@@ -115,5 +115,57 @@ describe("/tokens without JavaScript", () => {
     const html = await render();
     expect(html).toContain('<span class="tabular-nums">$4.50</span>');
     expect(html).not.toContain("Failed to load token spend");
+  });
+});
+
+describe("/tokens with more tokens than a page", () => {
+  // 119 revoked tokens, newest first by number, after the primary token: 120 in all, pages of 50.
+  const many = [
+    PRIMARY,
+    ...Array.from({ length: 119 }, (_, i) => ({
+      ...PRIMARY,
+      publicId: `tok_${String(i + 1).padStart(3, "0")}`,
+      primary: false,
+      revoked: true,
+      createdAt: 1000 - i,
+    })),
+  ];
+  const context = () =>
+    fakePlatform({
+      "GET /tokens": { body: many },
+      "GET /usage/token-spend": { body: { month: "2026-11", tokens: many.map((t) => ({ token: t.publicId, spent: 1 })) } },
+    });
+  const rowsOf = (html: string) => [...html.matchAll(/<code[^>]*>(tok_[a-z0-9]+)<\/code>/g)].map((m) => m[1]);
+
+  it("shows 50 in SPEC's order with the count of all of them, Previous and Next, and only that page's figures", async () => {
+    page.loader = await load(context(), "http://console.test/tokens?page=2");
+    const data = page.loader as { monthSpend: Record<string, number>; page: { tokens: unknown[] } };
+    expect(Object.keys(data.monthSpend)).toHaveLength(50);
+    const html = await render();
+    expect(rowsOf(html)).toEqual(many.slice(50, 100).map((t) => t.publicId));
+    expect(html).toMatch(/Tokens <span class="badge[^"]*">120<\/span>/);
+    expect(html).toContain('href="/tokens"');
+    expect(html).toContain('href="/tokens?page=3"');
+  });
+
+  it("shows the last page for a page past the end", async () => {
+    page.loader = await load(context(), "http://console.test/tokens?page=9");
+    const html = await render();
+    expect(rowsOf(html)).toEqual(many.slice(100).map((t) => t.publicId));
+    expect(html).toContain('href="/tokens?page=2"');
+  });
+
+  it("goes back to the page a revoke was made from", async () => {
+    const request = new Request("http://console.test/tokens?page=2", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "intent=revoke&pageOrganization=7&publicId=tok_060",
+    });
+    const answer = (await action({
+      request,
+      context: fakePlatform({ "DELETE /tokens/tok_060": { body: { ...many[60], revoked: true } } }),
+      params: {},
+    })) as Response;
+    expect(answer.headers.get("location")).toBe("/tokens?page=2");
   });
 });
