@@ -2,6 +2,8 @@ import type { GrantCredit } from "@contract/system";
 import { creditDescription, grantCreditSchema } from "@contract/system";
 import { fieldErrors, issueText } from "@contract/errors";
 import type { Deps } from "../context";
+import type { DB } from "../db";
+import { sql } from "kysely";
 import { PlatformError } from "../http/errors";
 import { exactDollars } from "@contract/money";
 import { dollarsToMicros, microsToDollars } from "./money";
@@ -62,6 +64,15 @@ export interface CreditReversal extends GrantCredit {
  * hold, which their charges will spend; except in invoice mode, where a balance below zero is what the
  * organization owes and the reversal adds to its bill. `actorId` as for `grantCredit`.
  */
+/** What the operator granted the organization and has not reversed: read through its own index (0020). */
+export const grantedCreditSum = (db: DB, orgId: number) =>
+  db
+    .selectFrom("ledger_entries")
+    .select((eb) => eb.fn.sum<number | string | null>("change_micros").as("sum"))
+    .where("org_id", "=", orgId)
+    // Neither a payment nor a model, said as the index says it (migration 0020).
+    .where(sql`coalesce(payment_intent_id, model)`, "is", null);
+
 export async function reverseCredit(deps: Deps, orgId: number, amount: unknown, reason: unknown, actorId?: number): Promise<CreditReversal> {
   const parsed = grantCreditSchema.safeParse({ amount, reason });
   if (!parsed.success) throw new PlatformError(400, issueText(parsed.error.issues), { fields: fieldErrors(parsed.error.issues) });
@@ -78,13 +89,7 @@ export async function reverseCredit(deps: Deps, orgId: number, amount: unknown, 
       .executeTakeFirst();
     if (!account) throw new PlatformError(404, "Organization not found");
     // Granted credits and their reversals are the ledger's only rows with neither a payment nor a model.
-    const granted = await trx
-      .selectFrom("ledger_entries")
-      .select((eb) => eb.fn.sum<number | string | null>("change_micros").as("sum"))
-      .where("org_id", "=", orgId)
-      .where("payment_intent_id", "is", null)
-      .where("model", "is", null)
-      .executeTakeFirst();
+    const granted = await grantedCreditSum(trx, orgId).executeTakeFirst();
     const left = Number(granted?.sum ?? 0);
     // Each refusal is about the amount: `fields` lets the organization editor show it beside that field.
     const refuse = (message: string) => new PlatformError(409, message, { fields: { amount: message } });

@@ -18,6 +18,16 @@ export const REVERSAL_DESCRIPTIONS = { refunded: "Refund", dispute_withdrawn: "C
  * refunded total it brings the charge to (Stripe sends the total), a chargeback on its dispute. A
  * payment this platform never credited is not its business.
  */
+/** What the refunds of one charge (rows keyed `prefix…`) took so far: read through the index of payment rows (0020). */
+export const refundedSum = (db: DB, orgId: number, prefix: string) =>
+  db
+    .selectFrom("ledger_entries")
+    .select((eb) => eb.fn.sum<number>("change_micros").as("sum"))
+    .where("org_id", "=", orgId)
+    // Said outright: the index holds only rows with a payment, and the planner can't see that the prefix match implies one.
+    .where("payment_intent_id", "is not", null)
+    .where(sql<string>`substr(payment_intent_id, 1, ${prefix.length})`, "=", prefix);
+
 export async function applyReversal(deps: Deps, reversal: Reversal, trx: DB): Promise<void> {
   if (!reversal.paymentIntentId) return;
   const credit = await trx.selectFrom("ledger_entries").select("org_id").where("payment_intent_id", "=", reversal.paymentIntentId).executeTakeFirst();
@@ -35,12 +45,7 @@ export async function applyReversal(deps: Deps, reversal: Reversal, trx: DB): Pr
   let key: string;
   if (reversal.kind === "refunded") {
     const prefix = `${reversal.sourceId}:refunded:`;
-    const before = await trx
-      .selectFrom("ledger_entries")
-      .select((eb) => eb.fn.sum<number>("change_micros").as("sum"))
-      .where("org_id", "=", orgId)
-      .where(sql<string>`substr(payment_intent_id, 1, ${prefix.length})`, "=", prefix)
-      .executeTakeFirst();
+    const before = await refundedSum(trx, orgId, prefix).executeTakeFirst();
     change = -(centsToMicros(reversal.amountCents) + Number(before?.sum ?? 0));
     key = `${prefix}${reversal.amountCents}`;
   } else {

@@ -28,6 +28,7 @@ import * as m0016 from "./migrations/0016-reservation-progress";
 import * as m0017 from "./migrations/0017-removed-payment-method";
 import * as m0018 from "./migrations/0018-organization-search-name";
 import * as m0019 from "./migrations/0019-member-search";
+import * as m0020 from "./migrations/0020-ledger-credit-indexes";
 
 export type DB = Kysely<Database>;
 
@@ -52,6 +53,7 @@ const migrations: Record<string, Migration> = {
   "0017-removed-payment-method": m0017,
   "0018-organization-search-name": m0018,
   "0019-member-search": m0019,
+  "0020-ledger-credit-indexes": m0020,
 };
 
 export interface DatabaseOptions {
