@@ -8,6 +8,12 @@ import type { ChatChunk } from "./chat";
  * character, so they are decoded in stream mode before it sees them. One parser for the console's
  * reader and the platform's meter.
  */
+/**
+ * A stream that has sent nothing for one tick of this sends a comment (`: keep-alive`) at the next:
+ * it is never silent for two. The console's reader takes three as a connection lost (decision 0134).
+ */
+export const STREAM_KEEP_ALIVE_MS = 15_000;
+
 export type SseEvent = { type: "chunk"; chunk: ChatChunk } | { type: "done" } | { type: "comment"; text: string };
 
 export interface SseParser {

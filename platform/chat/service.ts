@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { ChatRequest, Receipt, UpstreamUsage } from "@contract/chat";
 import { allowListMessage, chatRequestSchema, DEFAULT_MAX_REQUEST_CHARS, RECEIPT_HEADER, tooLargeMessage } from "@contract/chat";
+import { STREAM_KEEP_ALIVE_MS } from "@contract/sse";
 import type { Deps } from "../context";
 import type { ModelRow } from "../db/schema";
 import { findModel, isBuiltin, isPriced } from "../models/service";
@@ -550,7 +551,7 @@ async function forward(
       keepAlive = setInterval(() => {
         if (!sentSinceTick) send(KEEP_ALIVE);
         sentSinceTick = false;
-      }, deps.config.streamKeepAliveMs ?? KEEP_ALIVE_MS);
+      }, deps.config.streamKeepAliveMs ?? STREAM_KEEP_ALIVE_MS);
       keepAlive.unref();
       recheck = setInterval(() => void recheckStream(), deps.config.streamRecheckMs ?? RECHECK_MS);
       recheck.unref();
@@ -644,7 +645,6 @@ async function lostRight(deps: Deps, caller: ChatCaller): Promise<{ message: str
   return { message: "You are no longer a member of this organization: the reply was stopped.", code: "membership_revoked" };
 }
 
-const KEEP_ALIVE_MS = 15_000;
 const KEEP_ALIVE = new TextEncoder().encode(": keep-alive\n\n");
 /** How often a running stream's hold is extended and its token checked again. */
 const RECHECK_MS = 60_000;

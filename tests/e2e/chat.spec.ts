@@ -716,6 +716,29 @@ test("a model slow to its first token: after 5 s the chat says it is waiting, po
   }
 });
 
+test("a reply whose connection goes silent, not even a keep-alive for 45 s, ends as broken off instead of streaming for ever", async ({ page }) => {
+  const { names, dispose } = await fakeModels(["hang"]);
+  try {
+    await page.clock.install();
+    await signInWithOrganization(page);
+    await page.goto(`/chat?model=${names.hang}`);
+    // The browser's clock runs ahead of the server's keep-alives (every 15 s of real time): to the page,
+    // the connection is silent, as one lost without a FIN.
+    await page.clock.pauseAt(new Date(Date.now() + 60_000));
+    await input(page).fill("Are you there?");
+    await input(page).press("Enter");
+    await expect(replies(page)).toHaveCount(1);
+    await page.clock.fastForward(44_000);
+    await expect(page.getByRole("button", { name: "Stop" })).toBeVisible();
+    await page.clock.fastForward(1_000);
+    await expect(replies(page)).toContainText("The reply broke off.");
+    await expect(page.getByRole("alert")).toContainText("Failed to send message");
+    await expect(page.getByRole("button", { name: "Stop" })).toHaveCount(0);
+  } finally {
+    await dispose();
+  }
+});
+
 test("the API examples dialog copies its snippet, which runs as shown with a real token", async ({ page, context }) => {
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   await signInWithOrganization(page);

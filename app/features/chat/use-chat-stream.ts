@@ -7,6 +7,7 @@ import type { ModelStatus } from "~/features/models/status";
 import type { RetryStatus, UnavailableStatus } from "./retry";
 import { classifyFailure, mayRetryAgain, RETRY_SECONDS, secondsLeft } from "./retry";
 import { createSseParser, deltaOf } from "./sse";
+import { readUntilSilent } from "./silence";
 
 export interface PendingRetry {
   status: RetryStatus;
@@ -156,6 +157,8 @@ export function useChatStream(setMessages: SetMessages, onEnded: (end: ReplyEnd)
         setMessages((list) => [...list, first]);
         const parser = createSseParser();
         const reader = response.body.getReader();
+        // A connection lost without closing sends nothing, not even the keep-alives: it ends as failed.
+        const body = readUntilSilent(reader);
         let content = "";
         let reasoning = "";
         let done = false;
@@ -163,7 +166,7 @@ export function useChatStream(setMessages: SetMessages, onEnded: (end: ReplyEnd)
         // The error event a stream may end with (a revoked token, a model that broke off): its message is the server's.
         let failure: string | null = null;
         while (!done) {
-          const { value, done: ended } = await reader.read();
+          const { value, done: ended } = await body.read();
           const events = ended ? parser.end() : parser.push(value);
           for (const event of events) {
             if (event.type === "done") {
