@@ -10,6 +10,7 @@ import { apiBaseUrl } from "~/features/chat/hosts";
 import type { ChatMessage } from "~/features/chat/messages";
 import { messageId, truncateAfter } from "~/features/chat/messages";
 import { ModelSelector } from "~/features/chat/ModelSelector";
+import { NewChatButton } from "~/features/chat/NewChatButton";
 import { splitReasoning } from "~/features/chat/reasoning";
 import type { RetryStatus } from "~/features/chat/retry";
 import { isUnavailableStatus, REMOVED_NOTICE, RETRY_NOTICES, retryChip, UNAVAILABLE_NOTICES } from "~/features/chat/retry";
@@ -266,6 +267,16 @@ export default function ChatPage() {
   const onDelete = useCallback((id: string) => latest.current.deleteMessage(id), []);
   const onRegenerate = useCallback((id: string) => latest.current.regenerate(id), []);
 
+  // What was typed in the box stays: it may be the new chat's first message.
+  const newChat = () => {
+    chat.cancelRetry();
+    chat.dismissError();
+    setMessages([]);
+    following.current = true;
+    setAnnouncement("New chat started.");
+    inputRef.current?.focus();
+  };
+
   const rows = Math.min(MAX_INPUT_ROWS, Math.max(1, input.split("\n").length));
   const selected = models.find((m) => m.name === model);
 
@@ -273,10 +284,14 @@ export default function ChatPage() {
     <div className="card flex h-[calc(100vh-9rem)] min-h-[28rem] flex-col bg-base-100 shadow-sm">
       <div className="flex flex-wrap items-center justify-between gap-3 border-b border-base-300 p-4">
         <ModelSelector models={models} selected={model} status={status} firstToken={firstToken} onSelect={chooseModel} buttonRef={pickerRef} />
-        <DialogLink name={API_DIALOG} className="btn btn-ghost btn-sm" disabled={!selected}>
-          <Code2 className="size-4" aria-hidden />
-          API examples
-        </DialogLink>
+        <div className="flex flex-wrap items-center gap-2">
+          {/* Not while a reply comes: Stop first, so nothing half-sent is dropped unseen. */}
+          {messages.length > 0 && !chat.busy ? <NewChatButton onConfirm={newChat} /> : null}
+          <DialogLink name={API_DIALOG} className="btn btn-ghost btn-sm" disabled={!selected}>
+            <Code2 className="size-4" aria-hidden />
+            API examples
+          </DialogLink>
+        </div>
       </div>
 
       {modelsError && (

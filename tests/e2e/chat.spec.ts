@@ -65,6 +65,36 @@ test("choose a model, send, watch the reply stream in, open and close its thinki
   await expect(page.getByText("Send a message to start chatting")).toBeVisible();
 });
 
+test("New chat clears the conversation after asking, keeps what is typed in the box, and is not offered while a reply comes", async ({ page }) => {
+  await signInWithOrganization(page);
+  await page.goto("/chat?model=builtin");
+  const newChat = page.getByRole("button", { name: "New chat" });
+  await expect(newChat).toHaveCount(0);
+  await input(page).fill("Hello there");
+  await input(page).press("Enter");
+  await expect(page.getByRole("button", { name: "Stop" })).toBeVisible();
+  await expect(newChat).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+
+  // Cancel (focused first, so Enter cannot clear by surprise) keeps everything.
+  await newChat.click();
+  const question = page.getByRole("alertdialog", { name: /^Start a new chat\?/ });
+  await expect(question.getByRole("button", { name: "Cancel" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(question).toBeHidden();
+  await expect(replies(page)).toHaveCount(1);
+
+  await input(page).fill("A second thought");
+  await newChat.click();
+  await question.getByRole("button", { name: "Clear chat" }).click();
+  await expect(page.getByRole("list", { name: "Messages" })).toHaveCount(0);
+  await expect(page.getByText("Send a message to start chatting")).toBeVisible();
+  await expect(input(page)).toBeFocused();
+  await expect(input(page)).toHaveValue("A second thought");
+  await expect(page.locator('[aria-live="polite"]').filter({ hasText: "New chat started." })).toHaveCount(1);
+  await expect(newChat).toHaveCount(0);
+});
+
 test("deleting a message from the keyboard moves focus to the next message's Delete, else the previous one's, else the message box", async ({ page }) => {
   await signInWithOrganization(page);
   await page.goto("/chat?model=builtin");
