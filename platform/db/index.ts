@@ -33,7 +33,7 @@ import * as m0020 from "./migrations/0020-ledger-credit-indexes";
 export type DB = Kysely<Database>;
 
 /** Migrations are listed here (not read from disk) so bundlers and tsx agree on what runs. */
-const migrations: Record<string, Migration> = {
+export const migrations: Record<string, Migration> = {
   "0001-foundation": m0001,
   "0002-tokens": m0002,
   "0003-billing": m0003,

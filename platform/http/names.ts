@@ -29,10 +29,16 @@ export function normalizeOrganizationName(raw: string): string {
 
 /**
  * Text as a search compares it, in any case: folded here, not by the database's lower(), which on
- * SQLite folds A–Z alone and on PostgreSQL follows the cluster's locale (decision 0120).
+ * SQLite folds A–Z alone and on PostgreSQL follows the cluster's locale (decision 0120). Beyond
+ * toLowerCase: a final sigma is a sigma (ΚΩΝΣ is the start of κωνσταντινος), and Turkish İ, which
+ * lowercases to i with a combining dot, is an i (decision 0132).
  */
 export function foldForSearch(text: string): string {
-  return text.normalize("NFC").toLowerCase();
+  return text
+    .normalize("NFC")
+    .toLowerCase()
+    .replace(/ς/g, "σ")
+    .replace(/i\u0307/g, "i");
 }
 
 /** A user as /team's member search matches them: name and email, folded (stored as users.search_text). */

@@ -257,7 +257,17 @@ export async function listMembers(deps: Deps, orgId: number, query: MemberQuery 
   const { q, after, before, limit } = query;
   if (!q && after === undefined && before === undefined && limit === undefined) return membersOf(deps.db, orgId);
   let select = members(deps.db, orgId);
-  if (q) select = select.where("users.search_text", "like", sql<string>`${containsPattern(q)} escape '\\'`);
+  if (q) {
+    const pattern = sql<string>`${containsPattern(q)} escape '\\'`;
+    // A user an older build signed in during a rolling upgrade has no search text yet: matched as the
+    // database folds (A–Z alone on SQLite) until their next sign-in writes it.
+    select = select.where((eb) =>
+      eb.or([
+        eb("users.search_text", "like", pattern),
+        eb.and([eb("users.search_text", "=", ""), eb(sql<string>`lower(users.name || ' ' || users.email)`, "like", pattern)]),
+      ]),
+    );
+  }
   // One cursor: `after` when both are given.
   const backwards = after === undefined && before !== undefined;
   const cursorId = after ?? before;

@@ -41,9 +41,12 @@ test("a team of 61 is shown 50 at a time, with Next and Previous, a search, and 
   const pages = page.getByRole("navigation", { name: "Member pages" });
   await expect(pages.getByRole("button", { name: "Previous" })).toBeDisabled();
 
-  await pages.getByRole("link", { name: "Next" }).click();
+  // From the keyboard: Next to the last page leaves focus on the pager's remaining link, not the page's start.
+  await pages.getByRole("link", { name: "Next" }).focus();
+  await page.keyboard.press("Enter");
   await expect(page).toHaveURL(/\/team\?after=\d+$/);
   await expect(memberRows(page)).toHaveCount(11);
+  await expect(pages.getByRole("link", { name: "Previous" })).toBeFocused();
   await expect(memberRows(page).first()).toContainText(people[49].name);
   await expect(memberRows(page).last()).toContainText(people[59].name);
   await expect(pages.getByRole("button", { name: "Next" })).toBeDisabled();
@@ -62,9 +65,13 @@ test("a team of 61 is shown 50 at a time, with Next and Previous, a search, and 
 
   const search = page.getByRole("search");
   await search.getByLabel("Search members").fill(`SEEDED 07`);
-  await search.getByRole("button", { name: "Search" }).click();
+  await search.getByLabel("Search members").press("Enter");
   await expect(page).toHaveURL(/\/team\?q=SEEDED\+07$/);
   await expect(memberRows(page)).toHaveCount(1);
+  // The box keeps focus and what was typed, and a screen reader hears what the search found.
+  await expect(search.getByLabel("Search members")).toBeFocused();
+  await expect(search.getByLabel("Search members")).toHaveValue("SEEDED 07");
+  await expect(page.getByRole("status").filter({ hasText: "1 member matches." })).toHaveCount(1);
   await expect(memberRows(page)).toContainText(people[6].email);
   await expect(page.getByRole("heading", { name: "Members 1" })).toBeVisible();
 

@@ -47,7 +47,7 @@ afterAll(async () => {
  * A fresh database: in-memory SQLite, or with TEST_DATABASE_URL=postgres://… a new database on that
  * PostgreSQL server (the whole platform suite runs on both: see README).
  */
-async function freshDatabase(): Promise<{ db: DB; close: () => Promise<void> }> {
+export async function freshDatabase(): Promise<{ db: DB; close: () => Promise<void> }> {
   const url = process.env.TEST_DATABASE_URL;
   if (!url) {
     const db = openDatabase({ path: ":memory:" });

@@ -85,7 +85,10 @@ describe("GET /organizations/members with a search and pages", () => {
   });
 
   it("finds members by any part of the name or email, in any case, with % and _ matched as typed", async () => {
-    const people = await joined(4, (i) => ["Zoë Ångström", "Bob 100%", "Bob_Underscore", "Carol"][i]);
+    const people = await joined(6, (i) => ["Zoë Ångström", "Bob 100%", "Bob_Underscore", "Carol", "İlker Yılmaz", "ΚΩΝΣΤΑΝΤΙΝΟΣ Παππάς"][i]);
+    // Turkish İ is an i, and a final sigma typed at the end of a search is a sigma.
+    expect(await page("q=ilker")).toEqual([people[4].userId]);
+    expect(await page(`q=${encodeURIComponent("ΚΩΝΣ")}`)).toEqual([people[5].userId]);
     expect(await page("q=%C3%85NGSTR")).toEqual([people[0].userId]);
     expect(await page("q=zo%C3%AB")).toEqual([people[0].userId]);
     expect(await page("q=100%25")).toEqual([people[1].userId]);
@@ -102,6 +105,13 @@ describe("GET /organizations/members with a search and pages", () => {
     await h.signIn("New Name", "person0@example.test");
     expect(await page("q=new%20name")).toEqual([person.userId]);
     expect(await page("q=old%20name")).toEqual([]);
+  });
+
+  it("finds a member an older build signed in (no search text yet) by the name as the database folds it", async () => {
+    const [person] = await joined(1, () => "Dana Older");
+    await h.deps.db.updateTable("users").set({ search_text: "" }).where("id", "=", person.userId).execute();
+    expect(await page("q=DANA%20old")).toEqual([person.userId]);
+    expect(await page("q=person0%40example")).toEqual([person.userId]);
   });
 
   it("gives an empty page for a cursor that names no member of the organization, and refuses a bad limit", async () => {

@@ -1,5 +1,6 @@
 import { TableRegion } from "~/components/TableRegion";
 import { Form, Link, useActionData } from "@remix-run/react";
+import { useEffect, useRef } from "react";
 import { Search, UserMinus } from "lucide-react";
 import { MEMBER_SEARCH_MAX } from "@contract/team";
 import type { Member, Role } from "~/platform/team";
@@ -36,6 +37,14 @@ export function MemberTable({ page, q, viewer }: MemberTableProps) {
           </h2>
           {paged || q ? <MemberSearch q={q} /> : null}
         </div>
+        {/* What a search found, for those who don't see the table change: always there, so it is heard. */}
+        <p className="sr-only" role="status">
+          {q && members.length > 0 && page.previous === null
+            ? page.next !== null
+              ? `More than ${members.length} members match.`
+              : `${members.length} ${members.length === 1 ? "member matches" : "members match"}.`
+            : null}
+        </p>
         {members.length === 0 && q ? (
           <p className="py-6 text-center text-base-content/70" role="status">
             No members match “<bdi>{q}</bdi>”.{" "}
@@ -104,12 +113,17 @@ export function MemberTable({ page, q, viewer }: MemberTableProps) {
 
 /** A GET form: it works before JavaScript, and the search lands in the address, so Back and a link keep it. */
 function MemberSearch({ q }: { q: string }) {
+  const box = useRef<HTMLInputElement>(null);
+  // Back, or a search from a link, shows what the list is for. The box is kept (not made anew with
+  // each search), so Enter leaves focus where it was.
+  useEffect(() => {
+    if (box.current && box.current.value.trim() !== q) box.current.value = q;
+  }, [q]);
   return (
     <Form method="get" action="/team" role="search" className="join">
       <label className="input input-sm join-item">
         <Search className="size-4 opacity-60" aria-hidden />
-        {/* Keyed by the search: Back or a new search shows what the list is for. */}
-        <input key={q} type="search" name="q" defaultValue={q} maxLength={MEMBER_SEARCH_MAX} placeholder="Name or email" aria-label="Search members" />
+        <input ref={box} type="search" name="q" defaultValue={q} maxLength={MEMBER_SEARCH_MAX} placeholder="Name or email" aria-label="Search members" />
       </label>
       <button type="submit" className="btn btn-sm join-item">
         Search
