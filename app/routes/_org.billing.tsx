@@ -177,7 +177,7 @@ export default function BillingPage() {
             />
           </UrlDialog>
           <UrlDialog name="auto-payment" title="Auto-payment">
-            <AutoPaymentForm config={config} lastResult={autoPaymentAnswer?.from ? undefined : autoPaymentAnswer?.result} />
+            <AutoPaymentForm config={config} balance={balance} lastResult={autoPaymentAnswer?.from ? undefined : autoPaymentAnswer?.result} />
           </UrlDialog>
         </>
       )}

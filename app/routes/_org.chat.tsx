@@ -11,7 +11,6 @@ import type { ChatMessage } from "~/features/chat/messages";
 import { messageId, truncateAfter } from "~/features/chat/messages";
 import { ModelSelector } from "~/features/chat/ModelSelector";
 import { NewChatButton } from "~/features/chat/NewChatButton";
-import { splitReasoning } from "~/features/chat/reasoning";
 import type { RetryStatus } from "~/features/chat/retry";
 import { isUnavailableStatus, REMOVED_NOTICE, RETRY_NOTICES, retryChip, UNAVAILABLE_NOTICES } from "~/features/chat/retry";
 import type { ReplyEnd } from "~/features/chat/use-chat-stream";
@@ -101,6 +100,12 @@ function RetryNotice({
   );
 }
 
+/** A reply's answer as the page renders it (its Markdown as text, one space between blocks). */
+function renderedAnswer(list: HTMLElement | null, id: string): string {
+  const answer = list?.querySelector<HTMLElement>(`[data-message-id="${CSS.escape(id)}"] [data-answer]`);
+  return (answer?.innerText ?? "").replace(/\s+/g, " ").trim();
+}
+
 export default function ChatPage() {
   const { models, modelsError, status: initialStatus, firstToken, initialModel, apiBase } = useLoaderData<typeof loader>();
   const status = useModelStatus(initialStatus);
@@ -120,16 +125,18 @@ export default function ChatPage() {
   /** The message the user typed last, taken back into the box if its model turns out removed. */
   const lastTyped = useRef<string | null>(null);
 
-  // The live region says when a reply ends, with its answer (the part that came, when stopped).
-  const onEnded = useCallback(
-    (end: ReplyEnd) => {
-      const answer = end.message ? splitReasoning(end.message.content, end.message.reasoning).answer.slice(0, 500) : "";
-      if (end.kind === "finished" && end.message.cutAtLimit) setAnnouncement(`Reply stopped at its length limit: ${answer}`);
-      else if (end.kind === "finished") setAnnouncement(`Reply finished: ${answer}`);
-      else setAnnouncement(answer ? `Reply stopped: ${answer}` : "Reply stopped");
-    },
-    [setAnnouncement],
-  );
+  // The live region says when a reply ends, with its answer (the part that came, when stopped), as the
+  // page shows it: read from the rendered reply once it is on the page, so no Markdown marks are read out.
+  const [ended, setEnded] = useState<ReplyEnd | null>(null);
+  const onEnded = useCallback((end: ReplyEnd) => setEnded(end), []);
+  useEffect(() => {
+    if (!ended) return;
+    setEnded(null);
+    const answer = ended.message ? renderedAnswer(list.current, ended.message.id).slice(0, 500) : "";
+    if (ended.kind === "finished" && ended.message.cutAtLimit) setAnnouncement(`Reply stopped at its length limit: ${answer}`);
+    else if (ended.kind === "finished") setAnnouncement(`Reply finished: ${answer}`);
+    else setAnnouncement(answer ? `Reply stopped: ${answer}` : "Reply stopped");
+  }, [ended, setAnnouncement]);
   const chat = useChatStream(setMessages, onEnded, (name) => statusOf(status, name));
   const retryLeft = useRetryCountdown(chat.retry, (retry) => void chat.resume(retry));
 

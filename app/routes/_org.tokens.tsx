@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { data } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { CreateTokenForm } from "~/features/tokens/CreateTokenForm";
@@ -148,11 +148,28 @@ function useRevealedSecret(result: TokensActionResult | undefined, arrival: numb
   return revealed;
 }
 
+/**
+ * Settings saved or cancelled take the form away, and with it the focus: it goes back to the token's
+ * own Settings link, where the person came from (as after a revoke, 0098), not to the page's start.
+ */
+function useFocusBackFromSettings(editing: string | null) {
+  const last = useRef<string | null>(null);
+  useEffect(() => {
+    const closed = last.current;
+    last.current = editing;
+    if (!closed || editing !== null) return;
+    const active = document.activeElement;
+    if (active && active !== document.body && document.contains(active)) return;
+    document.querySelector<HTMLElement>(`tr[data-token="${CSS.escape(closed)}"] a[href*="edit="]`)?.focus();
+  }, [editing]);
+}
+
 export default function ApiTokensPage() {
   const { isAdmin, now, page, loadError, scopes, scopesError, edited, models, monthSpend } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const arrival = useArrivalKey(result);
   const revealed = useRevealedSecret(result, arrival);
+  useFocusBackFromSettings(edited?.publicId ?? null);
   const timeZone = useTimeZone();
   return (
     <div className="flex flex-col gap-6">

@@ -119,7 +119,13 @@ test("configure auto-payment: both validation texts, then saved and Enabled", as
   const dialog = page.getByRole("dialog", { name: "Auto-payment" });
   await expect(dialog.getByLabel("Threshold amount (USD)")).toHaveValue("20");
   await expect(dialog.getByLabel("Recharge amount (USD)")).toHaveValue("10");
+  // A new organization's $0.00 is under any threshold: saving would charge the card at once, and says so as it is typed.
+  const chargeNow = dialog.getByRole("alert").filter({ hasText: "is below the threshold" });
+  await expect(chargeNow).toHaveCount(0);
   await dialog.getByLabel("Enable auto-payment").check();
+  await expect(chargeNow).toHaveText("Your balance ($0.00) is below the threshold: saving charges your card $10.00 now.");
+  await dialog.getByLabel("Recharge amount (USD)").fill("25");
+  await expect(chargeNow).toHaveText("Your balance ($0.00) is below the threshold: saving charges your card $25.00 now.");
   await dialog.getByLabel("Threshold amount (USD)").fill("-1");
   await dialog.getByLabel("Recharge amount (USD)").fill("5");
   await dialog.getByRole("button", { name: "Save" }).click();

@@ -95,6 +95,16 @@ test("New chat clears the conversation after asking, keeps what is typed in the 
   await expect(newChat).toHaveCount(0);
 });
 
+test("a finished reply is announced as the page shows it, not as its Markdown source", async ({ page }) => {
+  await signInWithOrganization(page);
+  await page.goto("/chat?model=builtin");
+  await input(page).fill("Hello there");
+  await input(page).press("Enter");
+  await expect(announcer(page)).toHaveText(
+    "Reply finished: You said: Hello there I am the built-in development model. I answer without an upstream so that a fresh install can chat; configure real models with MODELS_FILE. messages in this conversation: 1",
+  );
+});
+
 test("deleting a message from the keyboard moves focus to the next message's Delete, else the previous one's, else the message box", async ({ page }) => {
   await signInWithOrganization(page);
   await page.goto("/chat?model=builtin");

@@ -40,6 +40,8 @@ test("56 tokens are shown 50 at a time, and a token's settings opened on the sec
   await expect(page.getByRole("status").filter({ hasText: `Settings of ${publicId} saved.` })).toBeVisible();
   await expect(page).toHaveURL(/\/tokens\?page=2$/);
   await expect(page.locator(`tr[data-token="${publicId}"]`)).toContainText("30 / min");
+  // The form went with its focus: it is back on the token's Settings link.
+  await expect(page.getByRole("link", { name: `Settings of ${publicId}` })).toBeFocused();
 
   await page.getByRole("link", { name: `Settings of ${publicId}` }).click();
   await page
@@ -48,6 +50,7 @@ test("56 tokens are shown 50 at a time, and a token's settings opened on the sec
     .click();
   await expect(page).toHaveURL(/\/tokens\?page=2$/);
   await expect(page.getByRole("region", { name: `Settings of ${publicId}` })).toHaveCount(0);
+  await expect(page.getByRole("link", { name: `Settings of ${publicId}` })).toBeFocused();
 
   await page.getByRole("navigation", { name: "Token pages" }).getByRole("link", { name: "Previous" }).click();
   await expect(page).toHaveURL(/\/tokens$/);

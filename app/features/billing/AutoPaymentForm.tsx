@@ -3,6 +3,7 @@ import { useForm } from "~/lib/use-form";
 import type { FieldMetadata, SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { Form } from "@remix-run/react";
+import { formatMoney } from "@contract/money";
 import { Alert } from "~/components/Alert";
 import { useArrivalKey } from "~/lib/use-arrival";
 import { useIsPending } from "~/lib/use-is-pending";
@@ -10,8 +11,19 @@ import type { BillingConfig } from "~/platform/billing";
 import { autoPaymentDefaults, autoPaymentForm } from "./validation";
 import { PageOrganizationField } from "~/features/auth/PageOrganizationField";
 
-/** Auto-payment (conform): the amounts are checked only when enabled, next to each field (SPEC §5). */
-export function AutoPaymentForm({ config, lastResult }: { config: BillingConfig; lastResult: SubmissionResult<string[]> | undefined }) {
+/**
+ * Auto-payment (conform): the amounts are checked only when enabled, next to each field (SPEC §5).
+ * `balance` (null: unknown) lets it say, before saving, that the save itself charges the card.
+ */
+export function AutoPaymentForm({
+  config,
+  balance,
+  lastResult,
+}: {
+  config: BillingConfig;
+  balance: number | null;
+  lastResult: SubmissionResult<string[]> | undefined;
+}) {
   const defaults = autoPaymentDefaults(config);
   const arrival = useArrivalKey(lastResult);
   const [form, fields] = useForm({
@@ -35,9 +47,17 @@ export function AutoPaymentForm({ config, lastResult }: { config: BillingConfig;
         <input key={enabledKey} {...enabledProps} className="toggle toggle-primary" />
         <span className="font-medium">Enable auto-payment</span>
       </label>
-      <p className="text-sm text-base-content/70">When your balance falls below the threshold, your card is charged the recharge amount.</p>
+      <p className="text-sm text-base-content/70">
+        When your balance falls below the threshold, your card is charged the recharge amount; if it is already below when you save, at once.
+      </p>
       <AmountField label="Threshold amount (USD)" field={fields.thresholdAmount} />
       <AmountField label="Recharge amount (USD)" field={fields.rechargeAmount} />
+      <ChargeOnSave
+        balance={balance}
+        enabled={fields.enabled.value === "on"}
+        threshold={Number(fields.thresholdAmount.value)}
+        recharge={Number(fields.rechargeAmount.value)}
+      />
       {form.errors?.[0] && (
         <Alert key={arrival} kind="error" focus={lastResult !== undefined}>
           <span>{form.errors[0]}</span>
@@ -49,6 +69,23 @@ export function AutoPaymentForm({ config, lastResult }: { config: BillingConfig;
         </button>
       </div>
     </Form>
+  );
+}
+
+/**
+ * Said as the figures are typed: saving with the balance already under the threshold charges the card
+ * the recharge amount right away (the platform starts the recharge on save), which a first-time admin
+ * accepting the suggested amounts would not expect.
+ */
+function ChargeOnSave({ balance, enabled, threshold, recharge }: { balance: number | null; enabled: boolean; threshold: number; recharge: number }) {
+  const charges = balance !== null && enabled && Number.isFinite(threshold) && balance < threshold && Number.isFinite(recharge) && recharge > 0;
+  if (!charges) return null;
+  return (
+    <Alert kind="warning">
+      <span>
+        Your balance ({formatMoney(balance)}) is below the threshold: saving charges your card {formatMoney(recharge)} now.
+      </span>
+    </Alert>
   );
 }
 

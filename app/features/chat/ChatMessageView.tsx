@@ -40,7 +40,9 @@ export const ChatMessageView = memo(function ChatMessageView({ message, timeZone
           <>
             {split && (split.reasoning || split.thinking) && <Thinking reasoning={split.reasoning} thinking={streaming && split.thinking} />}
             {split?.answer ? (
-              <Markdown text={split.answer} />
+              <div data-answer>
+                <Markdown text={split.answer} />
+              </div>
             ) : streaming && !split?.thinking ? (
               <span className="loading loading-dots loading-sm" aria-label="Waiting for the reply" />
             ) : null}

@@ -1,0 +1,23 @@
+import { describe, expect, it } from "vitest";
+import { staticPage } from "~/lib/static-page.testing";
+import { AutoPaymentForm } from "./AutoPaymentForm";
+
+const ON = { paymentMode: "auto" as const, autoPaymentConfig: { thresholdAmount: 20, rechargeAmount: 10 } };
+const OFF = { paymentMode: "manual" as const, autoPaymentConfig: null };
+const form = async (config: typeof ON | typeof OFF, balance: number | null) =>
+  (await staticPage("/billing?dialog=auto-payment", <AutoPaymentForm config={config} balance={balance} lastResult={undefined} />))().replace(/<!-- -->/g, "");
+const WARNING = "Your balance ($10.00) is below the threshold: saving charges your card $10.00 now.";
+
+describe("the auto-payment form", () => {
+  it("says, before anything is saved, that a save below the threshold charges the card at once", async () => {
+    const html = await form(OFF, 10);
+    expect(html).toContain("if it is already below when you save, at once.");
+    expect(html).not.toContain(WARNING);
+  });
+
+  it("warns with the figures when auto-payment is on and the balance is under its threshold", async () => {
+    expect(await form(ON, 10)).toContain(WARNING);
+    expect(await form(ON, 25)).not.toContain("saving charges your card");
+    expect(await form(ON, null)).not.toContain("saving charges your card");
+  });
+});
