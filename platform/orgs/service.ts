@@ -240,6 +240,8 @@ export async function hasPaymentMethod(deps: Deps, orgId: number): Promise<boole
 export type { Member };
 
 const membersOf = compiledOnce((db, orgId: number) => members(db, orgId).orderBy("memberships.created_at").orderBy("users.id"));
+/** /team's usual page, the first without a search: compiled once, as the page is measured (issue 15). */
+const firstMembers = compiledOnce((db, orgId: number, limit: number) => members(db, orgId).orderBy("memberships.created_at").orderBy("users.id").limit(limit));
 
 const members = (db: Kysely<Database>, orgId: number) =>
   db
@@ -255,7 +257,7 @@ const members = (db: Kysely<Database>, orgId: number) =>
  */
 export async function listMembers(deps: Deps, orgId: number, query: MemberQuery = {}): Promise<Member[]> {
   const { q, after, before, limit } = query;
-  if (!q && after === undefined && before === undefined && limit === undefined) return membersOf(deps.db, orgId);
+  if (!q && after === undefined && before === undefined) return limit === undefined ? membersOf(deps.db, orgId) : firstMembers(deps.db, orgId, limit);
   let select = members(deps.db, orgId);
   if (q) {
     const pattern = sql<string>`${containsPattern(q)} escape '\\'`;
