@@ -246,18 +246,30 @@ export async function usageBreakdown(deps: Deps, orgId: number, since: number, u
   return breakdown;
 }
 
+/**
+ * Ids per `IN (…)` list: SQLite takes at most 32,766 bound values in a statement, and an organization
+ * whose 32,767 members chatted in the period answered 500 (PostgreSQL's limit is 65,535).
+ */
+const IDS_PER_QUERY = 10_000;
+
+/** `find(chunk)` over `ids` (deduplicated, nulls dropped) a chunk at a time, the rows together. */
+async function byChunks<Row>(ids: (number | null | undefined)[], find: (chunk: number[]) => Promise<Row[]>): Promise<Row[]> {
+  const wanted = [...new Set(ids.filter((id): id is number => !!id))];
+  const rows: Row[] = [];
+  for (let i = 0; i < wanted.length; i += IDS_PER_QUERY) rows.push(...(await find(wanted.slice(i, i + IDS_PER_QUERY))));
+  return rows;
+}
+
 /** The public ids of the organization's tokens among `ids`. */
 async function tokenNames(deps: Deps, orgId: number, ids: (number | null | undefined)[]): Promise<Map<number, string>> {
-  const wanted = [...new Set(ids.filter((id): id is number => !!id))];
-  if (wanted.length === 0) return new Map();
-  const rows = await deps.db.selectFrom("api_tokens").select(["id", "public_id"]).where("org_id", "=", orgId).where("id", "in", wanted).execute();
+  const rows = await byChunks(ids, (chunk) =>
+    deps.db.selectFrom("api_tokens").select(["id", "public_id"]).where("org_id", "=", orgId).where("id", "in", chunk).execute(),
+  );
   return new Map(rows.map((t) => [t.id, t.public_id]));
 }
 
 async function userNames(deps: Deps, ids: (number | null | undefined)[]): Promise<Map<number, string>> {
-  const wanted = [...new Set(ids.filter((id): id is number => !!id))];
-  if (wanted.length === 0) return new Map();
-  const rows = await deps.db.selectFrom("users").select(["id", "name"]).where("id", "in", wanted).execute();
+  const rows = await byChunks(ids, (chunk) => deps.db.selectFrom("users").select(["id", "name"]).where("id", "in", chunk).execute());
   return new Map(rows.map((u) => [u.id, u.name]));
 }
 

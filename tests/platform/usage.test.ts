@@ -142,6 +142,32 @@ describe("GET /usage", () => {
   });
 });
 
+describe("an organization with more members at work than a statement takes ids", () => {
+  it("reports on 32,767 members who chatted in the period (SQLite takes at most 32,766 bound values at once)", async () => {
+    const people = 32_767;
+    for (let start = 0; start < people; start += 1000) {
+      const rows = Array.from({ length: Math.min(1000, people - start) }, (_, k) => ({
+        receipt_id: `many_${start + k}`,
+        org_id: admin.orgId,
+        user_id: 1_000_000 + start + k,
+        token_id: null,
+        model: "builtin",
+        rate_card_id: null,
+        prompt_tokens: 1,
+        completion_tokens: 1,
+        reasoning_tokens: 0,
+        cost_micros: 0,
+        estimated: 0,
+        outcome: "completed" as const,
+        created_at: clock - 60_000,
+      }));
+      await h.deps.db.insertInto("chat_usage").values(rows).execute();
+    }
+    const shown = await report(admin, 7);
+    expect(shown.members).toHaveLength(people);
+  }, 120_000);
+});
+
 describe("who sees what", () => {
   it("shows a member the whole organization's usage, as the admin sees it", async () => {
     await record({ orgId: admin.orgId, at: clock, costMicros: 10_000 });
