@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { idFromUrl } from "./ids";
+import { afterId, beforeId, idFromUrl } from "./ids";
 
 /** SPEC §3: organization names, as the welcome form, the platform and the system editor check them. */
 export const ORGANIZATION_NAME_MAX = 100;
@@ -65,6 +65,20 @@ export const activeInviteSchema = z.object({
 });
 export type ActiveInvite = z.infer<typeof activeInviteSchema>;
 export const activeInviteListSchema = z.array(activeInviteSchema);
+/** Active codes on one page of /team; the most one call lists. */
+export const INVITE_PAGE_SIZE = 50;
+export const INVITE_PAGE_MAX = 200;
+/**
+ * GET /api/v1/organizations/invites?before=&after=&limit=: the active codes, newest first, keyset
+ * pages on the invite's id (`before`: older, `after`: newer, still newest first); without a limit the
+ * newest INVITE_PAGE_MAX. A list, as the ledger's is.
+ */
+export const inviteQuerySchema = z.object({
+  before: beforeId.optional(),
+  after: afterId.optional(),
+  limit: z.coerce.number().int().min(1).max(INVITE_PAGE_MAX).optional(),
+});
+export type InviteQuery = z.infer<typeof inviteQuerySchema>;
 
 /** DELETE /api/v1/organizations/invites/{id}. */
 export const inviteParamSchema = z.object({ id: idFromUrl });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { CreateInvite } from "@contract/orgs";
+import type { CreateInvite, InviteQuery } from "@contract/orgs";
 import type { MemberQuery } from "@contract/team";
 import { activeInviteListSchema } from "@contract/orgs";
 import { queryString } from "~/lib/query-string";
@@ -13,7 +13,8 @@ export const teamApi = (api: PlatformClient) => ({
   /** Every member, or the search and page asked (contract `memberQuerySchema`). */
   members: (query: MemberQuery = {}) => api.call("GET", `/organizations/members${queryString(query)}`, memberListSchema, "Failed to load members"),
   invite: (body: CreateInvite) => api.call("POST", "/organizations/invites", inviteSchema, "Failed to generate invite", body),
-  invites: () => api.call("GET", "/organizations/invites", activeInviteListSchema, "Failed to load invites"),
+  /** The newest active codes, or the page asked (contract `inviteQuerySchema`). */
+  invites: (query: InviteQuery = {}) => api.call("GET", `/organizations/invites${queryString(query)}`, activeInviteListSchema, "Failed to load invites"),
   revokeInvite: (inviteId: number) => api.call("DELETE", `/organizations/invites/${inviteId}`, z.unknown(), "Failed to revoke invite"),
   changeRole: (memberId: number, role: Role) => api.call("PUT", `/organizations/members/${memberId}`, memberSchema, "Failed to update role", { role }),
   remove: (memberId: number) => api.call("DELETE", `/organizations/members/${memberId}`, z.unknown(), "Failed to remove member"),

@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { data, redirect } from "@remix-run/node";
 import { MEMBER_PAGE_SIZE } from "@contract/team";
+import { INVITE_PAGE_SIZE } from "@contract/orgs";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
@@ -11,8 +12,9 @@ import { InvitePanel } from "~/features/team/InvitePanel";
 import { inviteForm, inviteRequest } from "~/features/team/invite-forms";
 import { useTimeZone } from "~/lib/use-time-zone";
 import { MemberTable } from "~/features/team/MemberTable";
-import { memberListQuery, teamHref } from "~/features/team/member-page";
+import { teamQuery, teamHref } from "~/features/team/team-query";
 import { keysetPage } from "~/lib/keyset-page";
+import type { PageFrom } from "~/lib/keyset-page";
 import { platformStatus, readForm, redirectWithToast } from "~/lib/actions.server";
 import { isolate } from "~/lib/bidi";
 import { teamApi } from "~/platform/team.server";
@@ -31,21 +33,22 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { session, api } = await requireAccess("organization", request, context);
   const team = teamApi(api);
   const isAdmin = session.activeRole === "admin";
-  const query = memberListQuery(new URL(request.url));
+  const query = teamQuery(new URL(request.url));
+  const { q, after, before, invitesBefore, invitesAfter } = query;
   // Members don't see invite codes: only admins ask for them (the platform refuses the others anyway).
+  // One more than a page of each: it says whether there is a next one (or, going back, a previous one).
   const [members, invites] = await Promise.all([
-    // One more than a page: it says whether there is a next one (or, going back, a previous one).
-    team.members({ ...query, limit: MEMBER_PAGE_SIZE + 1 }),
-    isAdmin ? team.invites() : null,
+    team.members({ q, after, before, limit: MEMBER_PAGE_SIZE + 1 }),
+    isAdmin ? team.invites({ before: invitesBefore, after: invitesAfter, limit: INVITE_PAGE_SIZE + 1 }) : null,
   ]);
   // The member a page started from has left since: that page is no more, so its search's first page.
-  if (members.ok && members.data.length === 0 && (query.after ?? query.before) !== undefined) throw redirect(teamHref({ q: query.q }));
-  const from = query.after !== undefined ? "forward" : query.before !== undefined ? "backward" : "start";
+  if (members.ok && members.data.length === 0 && (after ?? before) !== undefined) throw redirect(teamHref({ ...query, after: undefined, before: undefined }));
   return {
     viewer: { userId: session.user.id, role: session.activeRole },
-    q: query.q,
-    page: keysetPage(members.ok ? members.data : [], from, MEMBER_PAGE_SIZE),
-    invites: invites?.ok ? invites.data : [],
+    query,
+    page: keysetPage(members.ok ? members.data : [], pageFrom(after, before), MEMBER_PAGE_SIZE),
+    // Newest first: older codes are the next page (`invitesBefore`), newer the previous one.
+    invites: keysetPage(invites?.ok ? invites.data : [], pageFrom(invitesBefore, invitesAfter), INVITE_PAGE_SIZE),
     loadError: members.ok ? (invites && !invites.ok ? invites.error : null) : members.error,
   };
 }
@@ -69,8 +72,8 @@ export type TeamActionResult =
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { api } = await requireAccess("organization", request, context);
-  // Back to the search and page the form was on.
-  const back = teamHref(memberListQuery(new URL(request.url)));
+  // Back to the search and pages the form was on.
+  const back = teamHref(teamQuery(new URL(request.url)));
   const formData = await readForm(request);
   const team = teamApi(api);
   if (formData.get("intent") === "invite") {
@@ -116,8 +119,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return redirectWithToast(back, { kind: "success", message: "Member removed." }, { headers: api.headers });
 }
 
+/** How a keyset page was asked for, from its two cursors: forward past the first, backward before the second. */
+function pageFrom(forward: number | undefined, backward: number | undefined): PageFrom {
+  return forward !== undefined ? "forward" : backward !== undefined ? "backward" : "start";
+}
+
 export default function TeamPage() {
-  const { viewer, q, page, invites, loadError } = useLoaderData<typeof loader>();
+  const { viewer, query, page, invites, loadError } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const arrival = useArrivalKey(result);
   const timeZone = useTimeZone();
@@ -132,8 +140,8 @@ export default function TeamPage() {
       ) : null}
       {!isAdmin && result && !result.ok && "result" in result ? <FormRefusalAlert key={arrival} result={result.result} /> : null}
       {isAdmin ? <InvitePanel invite={result?.ok ? result.invite : null} lastResult={result?.intent === "invite" ? result.result : undefined} /> : null}
-      {isAdmin ? <InviteList invites={invites} timeZone={timeZone} /> : null}
-      <MemberTable page={page} q={q} viewer={viewer} />
+      {isAdmin ? <InviteList page={invites} query={query} timeZone={timeZone} /> : null}
+      <MemberTable page={page} query={query} viewer={viewer} />
       {!isAdmin ? <p className="text-sm text-base-content/60">Only admins can invite people and change roles.</p> : null}
     </div>
   );

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { Ok } from "@contract/session";
-import { createInviteSchema, createOrganizationSchema, inviteParamSchema } from "@contract/orgs";
+import { createInviteSchema, createOrganizationSchema, inviteParamSchema, inviteQuerySchema } from "@contract/orgs";
 import { changeRoleSchema, memberParamSchema, memberQuerySchema } from "@contract/team";
 import type { PlatformEnv } from "../context";
 import { setActiveOrganization } from "../auth/service";
@@ -26,7 +26,9 @@ export const orgRoutes = new Hono<PlatformEnv>()
     const invite = await createInvite(c.var.deps, c.var.membership.orgId, c.var.caller.userId, c.req.valid("json"));
     return c.json(invite, 201, SECRET_ANSWER);
   })
-  .get("/invites", signedIn, inOrganization, adminOnly, async (c) => c.json(await listActiveInvites(c.var.deps, c.var.membership.orgId), 200, SECRET_ANSWER))
+  .get("/invites", signedIn, inOrganization, adminOnly, valid("query", inviteQuerySchema), async (c) =>
+    c.json(await listActiveInvites(c.var.deps, c.var.membership.orgId, c.req.valid("query")), 200, SECRET_ANSWER),
+  )
   .delete("/invites/:id", signedIn, inOrganization, adminOnly, inviteParam, async (c) => {
     await revokeInvite(c.var.deps, c.var.membership.orgId, c.var.caller.userId, c.req.valid("param").id);
     return c.json<Ok>({ ok: true });

@@ -3,8 +3,8 @@ import type { Deps } from "../context";
 import type { ExpressionBuilder, Kysely, Transaction } from "kysely";
 import { sql } from "kysely";
 import type { Database } from "../db/schema";
-import type { ActiveInvite, CreateInvite, CreatedOrganization, Invite } from "@contract/orgs";
-import { INVITE_EXPIRED, INVITE_EXPIRY_RULE, INVITE_INVALID, INVITE_MAX_LIFETIME_MS, INVITE_REVOKED } from "@contract/orgs";
+import type { ActiveInvite, CreateInvite, CreatedOrganization, Invite, InviteQuery } from "@contract/orgs";
+import { INVITE_EXPIRED, INVITE_EXPIRY_RULE, INVITE_INVALID, INVITE_MAX_LIFETIME_MS, INVITE_PAGE_MAX, INVITE_REVOKED } from "@contract/orgs";
 import type { Member, MemberQuery, Role } from "@contract/team";
 import { compiledOnce } from "../db/compiled";
 import { PlatformError } from "../http/errors";
@@ -105,11 +105,7 @@ function usable(now: number) {
     ]);
 }
 
-/** Every code of the organization that can still be used, newest first, with its maker (admins, issue 14). */
-/** At most this many active codes are listed (newest first): a list longer than that is noise. */
-const INVITE_LIST_LIMIT = 200;
-
-const activeInvites = compiledOnce((db, orgId: number, now: number) =>
+const activeInvites = (db: Kysely<Database>, orgId: number, now: number) =>
   db
     .selectFrom("invites")
     .innerJoin("users", "users.id", "invites.created_by")
@@ -125,14 +121,26 @@ const activeInvites = compiledOnce((db, orgId: number, now: number) =>
       "users.name as creator_name",
     ])
     .where("invites.org_id", "=", orgId)
-    .where(usable(now))
-    .orderBy("invites.created_at", "desc")
-    .orderBy("invites.id", "desc")
-    .limit(INVITE_LIST_LIMIT),
-);
+    .where(usable(now));
 
-export async function listActiveInvites(deps: Deps, orgId: number): Promise<ActiveInvite[]> {
-  const rows = await activeInvites(deps.db, orgId, deps.now());
+/** The first page, the one /team shows: compiled once. Ids grow with time, so newest first is by id. */
+const newestInvites = compiledOnce((db, orgId: number, now: number, limit: number) => activeInvites(db, orgId, now).orderBy("invites.id", "desc").limit(limit));
+
+/**
+ * The organization's codes that can still be used, newest first, with their makers (admins, issue 14):
+ * the page the query asks for (contract `inviteQuerySchema`), keyset on the id.
+ */
+export async function listActiveInvites(deps: Deps, orgId: number, query: InviteQuery = {}): Promise<ActiveInvite[]> {
+  const { before, after, limit = INVITE_PAGE_MAX } = query;
+  let rows;
+  if (before === undefined && after === undefined) rows = await newestInvites(deps.db, orgId, deps.now(), limit);
+  else if (after === undefined)
+    rows = await activeInvites(deps.db, orgId, deps.now()).where("invites.id", "<", before!).orderBy("invites.id", "desc").limit(limit).execute();
+  else {
+    // Newer than `after`: the nearest ones first, so the limit keeps those, then newest first again.
+    const nearest = await activeInvites(deps.db, orgId, deps.now()).where("invites.id", ">", after).orderBy("invites.id", "asc").limit(limit).execute();
+    rows = nearest.reverse();
+  }
   return rows.map((r) => ({
     id: r.id,
     code: r.code,

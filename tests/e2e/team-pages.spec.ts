@@ -83,6 +83,34 @@ test("a team of 61 is shown 50 at a time, with Next and Previous, a search, and 
   await expect(memberRows(page)).toHaveCount(50);
 });
 
+test("55 invite codes are shown 50 at a time, newest first, and the member pages keep the invite page", async ({ page }) => {
+  const { orgId } = await signInWithOrganization(page);
+  await seedMembers(orgId, 55);
+  const tag = randomUUID().replace(/-/g, "").slice(0, 8).toUpperCase();
+  const codes = Array.from({ length: 55 }, (_, i) => `S${tag}${String(i).padStart(3, "0")}`);
+  await writeDatabase(
+    codes.map((code, i) => ({
+      sql: "insert into invites (code, org_id, kind, created_by, created_at, use_count, max_uses) values (?, ?, 'multi-use', (select user_id from memberships where org_id = ? and role = 'admin'), ?, 0, null)",
+      params: [code, orgId, orgId, Date.now() + i],
+    })),
+  );
+  await page.goto("/team");
+  const invites = page.getByRole("region", { name: "Invite codes table" }).locator("tbody tr");
+  await expect(invites).toHaveCount(50);
+  await expect(invites.first()).toContainText(codes[54]);
+  await expect(page.getByRole("heading", { name: "Active invite codes", exact: true })).toBeVisible();
+  await page.getByRole("navigation", { name: "Invite code pages" }).getByRole("link", { name: "Next" }).click();
+  await expect(page).toHaveURL(/\/team\?invitesBefore=\d+$/);
+  await expect(invites).toHaveCount(5);
+  await expect(invites.last()).toContainText(codes[0]);
+
+  // The members' Next keeps the invite codes' page.
+  await page.getByRole("navigation", { name: "Member pages" }).getByRole("link", { name: "Next" }).click();
+  await expect(page).toHaveURL(/\/team\?after=\d+&invitesBefore=\d+$/);
+  await expect(invites).toHaveCount(5);
+  await expect(memberRows(page)).toHaveCount(6);
+});
+
 test.describe("with JavaScript disabled", () => {
   test.use({ javaScriptEnabled: false });
 

@@ -72,6 +72,25 @@ describe("GET /organizations/invites", () => {
     expect(await list(admin)).toEqual([]);
   });
 
+  it("pages the codes newest first: older ones before an id, newer ones after it, none lost past the first page", async () => {
+    const admin = await h.admin("Acme");
+    const codes: string[] = [];
+    for (let i = 0; i < 7; i++) codes.push((await create(admin, { status: "single-use" })).code);
+    const newestFirst = [...codes].reverse();
+    const page = async (query: string) => {
+      const response = await admin.call("GET", `/organizations/invites?${query}`);
+      expect(response.status).toBe(200);
+      return ((await response.json()) as { id: number; code: string }[]).map((i) => i.code);
+    };
+    const ids = (await list(admin)).map((i) => i.id);
+    expect(await page("limit=3")).toEqual(newestFirst.slice(0, 3));
+    expect(await page(`before=${ids[2]}&limit=3`)).toEqual(newestFirst.slice(3, 6));
+    expect(await page(`before=${ids[5]}&limit=3`)).toEqual(newestFirst.slice(6));
+    expect(await page(`after=${ids[6]}&limit=3`)).toEqual(newestFirst.slice(3, 6));
+    expect(await page(`after=${ids[3]}&limit=3`)).toEqual(newestFirst.slice(0, 3));
+    expect((await admin.call("GET", "/organizations/invites?limit=201")).status).toBe(400);
+  });
+
   it("is for admins only: a member and an outsider are refused with 403, a signed-out caller with 401", async () => {
     const { member, outsider } = await h.team();
     expect((await member.call("GET", "/organizations/invites")).status).toBe(403);

@@ -1,18 +1,28 @@
 import { Ban } from "lucide-react";
 import type { ActiveInvite } from "@contract/orgs";
 import { ConfirmAction } from "~/components/ConfirmAction";
+import { Pager } from "~/components/Pager";
+import type { KeysetPage } from "~/lib/keyset-page";
+import type { TeamQuery } from "./team-query";
+import { teamHref } from "./team-query";
 import { CopyButton } from "~/components/CopyButton";
 import { TableRegion } from "~/components/TableRegion";
 import { formatDateTime } from "~/lib/datetime";
 import { INVITE_KIND_LABEL, usesText } from "./invite-forms";
 
-/** Every code that still works (issue 14): kind, maker, time, uses, limits, and Revoke after a confirmation. */
-export function InviteList({ invites, timeZone }: { invites: ActiveInvite[]; timeZone: string }) {
+/**
+ * Every code that still works (issue 14), newest first, a page at a time: kind, maker, time, uses,
+ * limits, and Revoke after a confirmation.
+ */
+export function InviteList({ page, query, timeZone }: { page: KeysetPage<ActiveInvite>; query: TeamQuery; timeZone: string }) {
+  const invites = page.rows;
+  const paged = page.next !== null || page.previous !== null;
   return (
     <section className="card bg-base-100 shadow-sm" aria-labelledby="invites-title">
       <div className="card-body">
         <h2 id="invites-title" className="card-title">
-          Active invite codes <span className="badge badge-ghost">{invites.length}</span>
+          {/* A count only when it is all of them, as for the members. */}
+          Active invite codes {paged ? null : <span className="badge badge-ghost">{invites.length}</span>}
         </h2>
         {invites.length === 0 ? (
           <p className="text-base-content/70">No active invite codes.</p>
@@ -65,6 +75,11 @@ export function InviteList({ invites, timeZone }: { invites: ActiveInvite[]; tim
             </table>
           </TableRegion>
         )}
+        <Pager
+          label="Invite code pages"
+          previous={page.previous !== null ? teamHref({ ...query, invitesBefore: undefined, invitesAfter: page.previous }) : null}
+          next={page.next !== null ? teamHref({ ...query, invitesBefore: page.next, invitesAfter: undefined }) : null}
+        />
       </div>
     </section>
   );

@@ -10,12 +10,14 @@ import type { KeysetPage } from "~/lib/keyset-page";
 import { SaveOnChangeSelect } from "~/components/SaveOnChangeSelect";
 import { isolate } from "~/lib/bidi";
 import { canManageMember, roleLabel, ROLE_OPTIONS } from "./member-rules";
-import { teamHref } from "./member-page";
+import type { TeamQuery } from "./team-query";
+import { teamHref } from "./team-query";
 
 interface MemberTableProps {
   /** A page of the members in joined order, of those the search found when there is one. */
   page: KeysetPage<Member>;
-  q: string;
+  /** The page's address: the search, and the invite list's page, which the pager keeps. */
+  query: TeamQuery;
   viewer: { userId: number; role: Role };
 }
 
@@ -23,7 +25,8 @@ interface MemberTableProps {
  * Members with name, email and role, a page at a time; admins change and remove other members
  * (SPEC §2 /team). A team larger than a page gets a search by name or email.
  */
-export function MemberTable({ page, q, viewer }: MemberTableProps) {
+export function MemberTable({ page, query, viewer }: MemberTableProps) {
+  const { q } = query;
   const isAdmin = viewer.role === "admin";
   const members = page.rows;
   const paged = page.next !== null || page.previous !== null;
@@ -103,8 +106,8 @@ export function MemberTable({ page, q, viewer }: MemberTableProps) {
         )}
         <Pager
           label="Member pages"
-          previous={page.previous !== null ? teamHref({ q, before: page.previous }) : null}
-          next={page.next !== null ? teamHref({ q, after: page.next }) : null}
+          previous={page.previous !== null ? teamHref({ ...query, after: undefined, before: page.previous }) : null}
+          next={page.next !== null ? teamHref({ ...query, after: page.next, before: undefined }) : null}
         />
       </div>
     </section>

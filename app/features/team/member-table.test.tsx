@@ -11,7 +11,7 @@ const members = [
 ];
 const onePage = { rows: members, next: null, previous: null };
 const table = async (viewer: { userId: number; role: "admin" | "member" }, page: KeysetPage<Member> = onePage, q = "") =>
-  (await staticPage("/team", <MemberTable page={page} q={q} viewer={viewer} />, { path: "team" }))();
+  (await staticPage("/team", <MemberTable page={page} query={{ q }} viewer={viewer} />, { path: "team" }))();
 
 describe("the members table", () => {
   it('isolates each name from the badge after it, so a right-to-left name leaves "you" on its right', async () => {
