@@ -34,6 +34,8 @@ interface PopoverProps {
   busy?: boolean;
   /** Runs before the panel opens; `preventDefault()` keeps it closed. */
   onTriggerClick?: (event: MouseEvent<HTMLButtonElement>) => void;
+  /** The trigger can't open the panel now (it stays where it is, so focus and layout don't jump). */
+  triggerDisabled?: boolean;
   /** The panel's id, for a popover that is one of a kind on every page (kept markup takes no generated ids). */
   id?: string;
   children: ReactNode;
@@ -57,6 +59,7 @@ export function Popover({
   focusFirstButton = false,
   busy = false,
   onTriggerClick,
+  triggerDisabled,
   id: fixedId,
   children,
 }: PopoverProps) {
@@ -114,6 +117,7 @@ export function Popover({
         popovertarget={id}
         className={triggerClassName}
         aria-label={triggerLabel}
+        disabled={triggerDisabled}
         onClick={onTriggerClick}
         style={{ anchorName: anchor } as CSSProperties}
       >

@@ -177,7 +177,11 @@ export default function BillingPage() {
             />
           </UrlDialog>
           <UrlDialog name="auto-payment" title="Auto-payment">
-            <AutoPaymentForm config={config} balance={balance} lastResult={autoPaymentAnswer?.from ? undefined : autoPaymentAnswer?.result} />
+            <AutoPaymentForm
+              config={config}
+              balance={hasPaymentMethod ? balance : null}
+              lastResult={autoPaymentAnswer?.from ? undefined : autoPaymentAnswer?.result}
+            />
           </UrlDialog>
         </>
       )}

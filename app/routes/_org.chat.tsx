@@ -281,7 +281,8 @@ export default function ChatPage() {
     setMessages([]);
     following.current = true;
     setAnnouncement("New chat started.");
-    inputRef.current?.focus();
+    // The box is disabled while no model is chosen (one removed, say): the picker is where to go next.
+    (model ? inputRef : pickerRef).current?.focus();
   };
 
   const rows = Math.min(MAX_INPUT_ROWS, Math.max(1, input.split("\n").length));
@@ -292,8 +293,8 @@ export default function ChatPage() {
       <div className="flex flex-wrap items-center justify-between gap-3 border-b border-base-300 p-4">
         <ModelSelector models={models} selected={model} status={status} firstToken={firstToken} onSelect={chooseModel} buttonRef={pickerRef} />
         <div className="flex flex-wrap items-center gap-2">
-          {/* Not while a reply comes: Stop first, so nothing half-sent is dropped unseen. */}
-          {messages.length > 0 && !chat.busy ? <NewChatButton onConfirm={newChat} /> : null}
+          {/* Not while a reply comes: Stop first, so nothing half-received is dropped unseen. */}
+          {messages.length > 0 ? <NewChatButton onConfirm={newChat} disabled={chat.busy} /> : null}
           <DialogLink name={API_DIALOG} className="btn btn-ghost btn-sm" disabled={!selected}>
             <Code2 className="size-4" aria-hidden />
             API examples

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { data } from "@remix-run/node";
-import { useActionData, useLoaderData } from "@remix-run/react";
-import { useEffect, useRef, useState } from "react";
+import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { CreateTokenForm } from "~/features/tokens/CreateTokenForm";
@@ -151,17 +151,22 @@ function useRevealedSecret(result: TokensActionResult | undefined, arrival: numb
 /**
  * Settings saved or cancelled take the form away, and with it the focus: it goes back to the token's
  * own Settings link, where the person came from (as after a revoke, 0098), not to the page's start.
+ * Only a form left from inside (Save sent, Cancel): one closed by something else (a revoke of another
+ * token) leaves focus to that. A save refused keeps the form open, and forgets it was left.
  */
-function useFocusBackFromSettings(editing: string | null) {
-  const last = useRef<string | null>(null);
+function useFocusBackFromSettings(editing: string | null): (publicId: string) => void {
+  const left = useRef<string | null>(null);
+  const idle = useNavigation().state === "idle";
   useEffect(() => {
-    const closed = last.current;
-    last.current = editing;
-    if (!closed || editing !== null) return;
-    const active = document.activeElement;
-    if (active && active !== document.body && document.contains(active)) return;
-    document.querySelector<HTMLElement>(`tr[data-token="${CSS.escape(closed)}"] a[href*="edit="]`)?.focus();
-  }, [editing]);
+    const publicId = left.current;
+    if (!publicId || !idle) return;
+    left.current = null;
+    if (editing === publicId) return;
+    document.querySelector<HTMLElement>(`tr[data-token="${CSS.escape(publicId)}"] a[href*="edit="]`)?.focus();
+  });
+  return useCallback((publicId: string) => {
+    left.current = publicId;
+  }, []);
 }
 
 export default function ApiTokensPage() {
@@ -169,7 +174,7 @@ export default function ApiTokensPage() {
   const result = useActionData<typeof action>();
   const arrival = useArrivalKey(result);
   const revealed = useRevealedSecret(result, arrival);
-  useFocusBackFromSettings(edited?.publicId ?? null);
+  const leaveSettings = useFocusBackFromSettings(edited?.publicId ?? null);
   const timeZone = useTimeZone();
   return (
     <div className="flex flex-col gap-6">
@@ -194,6 +199,7 @@ export default function ApiTokensPage() {
               key={edited.publicId}
               token={edited}
               page={page?.page ?? 1}
+              onLeave={leaveSettings}
               models={models}
               lastResult={result && "result" in result && result.intent === "settings" ? result.result : undefined}
             />

@@ -73,7 +73,7 @@ test("New chat clears the conversation after asking, keeps what is typed in the 
   await input(page).fill("Hello there");
   await input(page).press("Enter");
   await expect(page.getByRole("button", { name: "Stop" })).toBeVisible();
-  await expect(newChat).toHaveCount(0);
+  await expect(newChat).toBeDisabled();
   await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
 
   // Cancel (focused first, so Enter cannot clear by surprise) keeps everything.
@@ -93,6 +93,43 @@ test("New chat clears the conversation after asking, keeps what is typed in the 
   await expect(input(page)).toHaveValue("A second thought");
   await expect(page.locator('[aria-live="polite"]').filter({ hasText: "New chat started." })).toHaveCount(1);
   await expect(newChat).toHaveCount(0);
+});
+
+test("New chat's open question stays, with focus, when a pending retry fires; after a model was removed, Clear chat goes to the picker", async ({ page }) => {
+  const { fake, names, remove, dispose } = await fakeModels(["rate-limited", "echo"]);
+  try {
+    await page.clock.install();
+    await signInWithOrganization(page);
+    await page.goto(`/chat?model=${names["rate-limited"]}`);
+    await page.clock.pauseAt(new Date(Date.now() + 60_000));
+    await input(page).fill("Anyone there?");
+    await input(page).press("Enter");
+    await expect(page.getByText("Retrying in 5s")).toBeVisible();
+    await page.getByRole("button", { name: "New chat" }).click();
+    const question = page.getByRole("alertdialog", { name: /^Start a new chat\?/ });
+    await expect(question.getByRole("button", { name: "Cancel" })).toBeFocused();
+    await page.clock.fastForward(5_000);
+    await expect.poll(() => fake.requests.length).toBe(2);
+    await expect(question.getByRole("button", { name: "Cancel" })).toBeFocused();
+    await page.keyboard.press("Enter");
+    await page.clock.resume();
+
+    await picker(page).click();
+    await page.getByRole("option", { name: new RegExp(`Fake echo ${names.echo.slice(-6)}`) }).click();
+    await input(page).fill("Hello");
+    await input(page).press("Enter");
+    await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+    await remove("echo");
+    await input(page).fill("Are you still there?");
+    await input(page).press("Enter");
+    await expect(page.getByRole("alert")).toHaveText("This model was removed. Choose another model.");
+    await page.getByRole("button", { name: "New chat" }).click();
+    await question.getByRole("button", { name: "Clear chat" }).click();
+    await expect(page.getByRole("list", { name: "Messages" })).toHaveCount(0);
+    await expect(picker(page)).toBeFocused();
+  } finally {
+    await dispose();
+  }
 });
 
 test("a finished reply is announced as the page shows it, not as its Markdown source", async ({ page }) => {

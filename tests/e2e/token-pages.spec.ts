@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { signInWithOrganization } from "./support/auth";
 import { writeDatabase } from "./support/billing";
-import { expect, test } from "./support/test";
+import { expect, hydrated, test } from "./support/test";
 
 /** `count` active tokens, newer than the primary one, straight into the database. */
 async function seedTokens(orgId: number, count: number) {
@@ -55,4 +55,21 @@ test("56 tokens are shown 50 at a time, and a token's settings opened on the sec
   await page.getByRole("navigation", { name: "Token pages" }).getByRole("link", { name: "Previous" }).click();
   await expect(page).toHaveURL(/\/tokens$/);
   await expect(rows).toHaveCount(50);
+});
+
+test("revoking another token while one's Settings is open leaves focus to the revoke, not to that Settings link", async ({ page }) => {
+  await signInWithOrganization(page, "FocusBack");
+  const ids: string[] = [];
+  for (let i = 0; i < 2; i++) {
+    const created = await page.request.post("/api/v1/tokens", { data: { scopes: ["chat"], expiresAt: null } });
+    ids.push(((await created.json()) as { publicId: string }).publicId);
+  }
+  const [other, open] = ids;
+  await page.goto(`/tokens?edit=${open}`);
+  await hydrated(page);
+  await page.locator(`tr[data-token="${other}"]`).getByRole("button", { name: "Revoke" }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Revoke token" }).click();
+  await expect(page.getByRole("status").filter({ hasText: `Token ${other} revoked.` })).toBeVisible();
+  await expect(page.getByRole("link", { name: `Settings of ${open}` })).not.toBeFocused();
+  await expect(page.getByRole("heading", { name: /^Tokens/ })).toBeFocused();
 });

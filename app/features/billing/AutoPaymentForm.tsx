@@ -3,6 +3,7 @@ import { useForm } from "~/lib/use-form";
 import type { FieldMetadata, SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { Form } from "@remix-run/react";
+import { MIN_AMOUNT } from "@contract/billing";
 import { formatMoney } from "@contract/money";
 import { Alert } from "~/components/Alert";
 import { useArrivalKey } from "~/lib/use-arrival";
@@ -48,7 +49,8 @@ export function AutoPaymentForm({
         <span className="font-medium">Enable auto-payment</span>
       </label>
       <p className="text-sm text-base-content/70">
-        When your balance falls below the threshold, your card is charged the recharge amount; if it is already below when you save, at once.
+        When your balance falls below the threshold, your card is charged the recharge amount; if it is already below, or nothing is left, when you save, at
+        once.
       </p>
       <AmountField label="Threshold amount (USD)" field={fields.thresholdAmount} />
       <AmountField label="Recharge amount (USD)" field={fields.rechargeAmount} />
@@ -78,12 +80,16 @@ export function AutoPaymentForm({
  * accepting the suggested amounts would not expect.
  */
 function ChargeOnSave({ balance, enabled, threshold, recharge }: { balance: number | null; enabled: boolean; threshold: number; recharge: number }) {
-  const charges = balance !== null && enabled && Number.isFinite(threshold) && balance < threshold && Number.isFinite(recharge) && recharge > 0;
+  // The platform's rule (claimRecharge): under the threshold, or nothing left at all (a $0 threshold);
+  // and only a save it takes (a recharge of at least the minimum).
+  const below = balance !== null && Number.isFinite(threshold) && (balance < threshold || balance <= 0);
+  const charges = enabled && below && Number.isFinite(recharge) && recharge >= MIN_AMOUNT;
   if (!charges) return null;
+  const why = balance < threshold ? `Your balance (${formatMoney(balance)}) is below the threshold` : `Your balance is ${formatMoney(balance)}`;
   return (
     <Alert kind="warning">
       <span>
-        Your balance ({formatMoney(balance)}) is below the threshold: saving charges your card {formatMoney(recharge)} now.
+        {why}: saving charges your card {formatMoney(recharge)} now.
       </span>
     </Alert>
   );

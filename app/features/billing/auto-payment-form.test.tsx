@@ -11,7 +11,7 @@ const WARNING = "Your balance ($10.00) is below the threshold: saving charges yo
 describe("the auto-payment form", () => {
   it("says, before anything is saved, that a save below the threshold charges the card at once", async () => {
     const html = await form(OFF, 10);
-    expect(html).toContain("if it is already below when you save, at once.");
+    expect(html).toContain("if it is already below, or nothing is left, when you save, at once.");
     expect(html).not.toContain(WARNING);
   });
 
@@ -19,5 +19,13 @@ describe("the auto-payment form", () => {
     expect(await form(ON, 10)).toContain(WARNING);
     expect(await form(ON, 25)).not.toContain("saving charges your card");
     expect(await form(ON, null)).not.toContain("saving charges your card");
+  });
+
+  it("warns at $0 with a $0 threshold (nothing left is recharged too), and not for a recharge the platform would refuse", async () => {
+    const zero = { paymentMode: "auto" as const, autoPaymentConfig: { thresholdAmount: 0, rechargeAmount: 10 } };
+    expect(await form(zero, 0)).toContain("Your balance is $0.00: saving charges your card $10.00 now.");
+    expect(await form(zero, 5)).not.toContain("saving charges your card");
+    const tooSmall = { paymentMode: "auto" as const, autoPaymentConfig: { thresholdAmount: 20, rechargeAmount: 5 } };
+    expect(await form(tooSmall, 0)).not.toContain("saving charges your card");
   });
 });

@@ -5,9 +5,10 @@ export const NEW_CHAT_QUESTION = "Start a new chat? This conversation is not sav
 
 /**
  * Clears the conversation, after a question: messages live only in the page (SPEC §4), so what is
- * cleared cannot be brought back.
+ * cleared cannot be brought back. `disabled` while a reply comes (Stop first): the button and an open
+ * question stay, so focus stays too, but nothing can be cleared from under the reply.
  */
-export function NewChatButton({ onConfirm }: { onConfirm: () => void }) {
+export function NewChatButton({ onConfirm, disabled }: { onConfirm: () => void; disabled: boolean }) {
   return (
     <Popover
       trigger={
@@ -16,6 +17,7 @@ export function NewChatButton({ onConfirm }: { onConfirm: () => void }) {
         </>
       }
       triggerClassName="btn btn-ghost btn-sm"
+      triggerDisabled={disabled}
       role="alertdialog"
       label={NEW_CHAT_QUESTION}
       focusFirstButton
@@ -24,7 +26,7 @@ export function NewChatButton({ onConfirm }: { onConfirm: () => void }) {
       <p className="mb-3 text-sm font-normal whitespace-normal">{NEW_CHAT_QUESTION}</p>
       <div className="flex justify-end gap-2">
         <PopoverClose className="btn btn-ghost btn-sm">Cancel</PopoverClose>
-        <PopoverClose className="btn btn-sm btn-error" onClick={onConfirm}>
+        <PopoverClose className="btn btn-sm btn-error" onClick={onConfirm} disabled={disabled}>
           Clear chat
         </PopoverClose>
       </div>

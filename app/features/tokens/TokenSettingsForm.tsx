@@ -19,10 +19,12 @@ interface TokenSettingsFormProps {
   page: number;
   models: string[];
   lastResult: SubmissionResult<string[]> | undefined;
+  /** Told when the form is left from inside (Save sent, Cancel), so the page can put focus back once it closes. */
+  onLeave: (publicId: string) => void;
 }
 
 /** One token's budget, allow-list and request rate (admins), opened by `?edit=publicId`: works without JavaScript. */
-export function TokenSettingsForm({ token, page, models, lastResult }: TokenSettingsFormProps) {
+export function TokenSettingsForm({ token, page, models, lastResult, onLeave }: TokenSettingsFormProps) {
   const arrival = useArrivalKey(lastResult);
   const [form, fields] = useForm({
     id: `token-settings-${token.publicId}`,
@@ -47,6 +49,7 @@ export function TokenSettingsForm({ token, page, models, lastResult }: TokenSett
   // Opened from a row far down the list, the form appears above it: it takes focus, which scrolls it
   // into view. After a refused save the error takes focus instead (decision 0091).
   const opened = useFocusOnArrival<HTMLElement>(lastResult === undefined);
+  const formProps = getFormProps(form);
   return (
     <section className="card bg-base-100 shadow-sm" aria-labelledby={titleId} {...opened}>
       <div className="card-body">
@@ -54,7 +57,17 @@ export function TokenSettingsForm({ token, page, models, lastResult }: TokenSett
           <SlidersHorizontal className="size-5" aria-hidden />
           Settings of {token.publicId}
         </h2>
-        <Form method="post" action={tokensHref({ page, edit: token.publicId })} className="flex flex-col gap-4" {...getFormProps(form)}>
+        <Form
+          method="post"
+          action={tokensHref({ page, edit: token.publicId })}
+          className="flex flex-col gap-4"
+          {...formProps}
+          onSubmit={(event) => {
+            formProps.onSubmit(event);
+            // Not a save that conform's checks stopped in place.
+            if (!event.defaultPrevented) onLeave(token.publicId);
+          }}
+        >
           <input type="hidden" name="intent" value="settings" />
           <PageOrganizationField />
           <input type="hidden" name="publicId" value={token.publicId} />
@@ -68,7 +81,7 @@ export function TokenSettingsForm({ token, page, models, lastResult }: TokenSett
             <button type="submit" className="btn btn-primary" disabled={pending}>
               {pending ? "Saving…" : "Save settings"}
             </button>
-            <Link to={tokensHref({ page })} className="btn btn-ghost">
+            <Link to={tokensHref({ page })} className="btn btn-ghost" onClick={() => onLeave(token.publicId)}>
               Cancel
             </Link>
           </div>
