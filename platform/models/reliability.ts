@@ -3,7 +3,7 @@ import type { HourlyFigures, ModelAlert, ModelHistory, ModelMetrics, Reliability
 import { ALERT_WINDOW_MINUTES } from "@contract/models";
 import type { Deps } from "../context";
 import { PlatformError } from "../http/errors";
-import { statusBands, uptime, uptimeOf } from "./history";
+import { statusBands, uptimeOf, uptimes } from "./history";
 import { flushMetrics, STAT_COLUMNS, TTFT_BOUNDS } from "./metrics";
 import { findModel, listModels } from "./service";
 
@@ -46,6 +46,8 @@ export function figuresOf(s: Sums): ReliabilityFigures {
 }
 
 const EMPTY = figuresOf({} as Sums);
+/** A model listed after the uptimes were read (added meanwhile): nothing known yet. */
+const NO_UPTIME = { uptime24h: null, uptime7d: null };
 
 /** Summed figures per model (and per hour when asked) since `from`, for one organization or all. */
 async function sums(deps: Deps, options: { from: number; orgId?: number; model?: string; hourly?: boolean }) {
@@ -76,18 +78,15 @@ function byModel(rows: { model: string; sums: Sums }[]): Map<string, Reliability
 export async function organizationMetrics(deps: Deps, orgId: number): Promise<ModelMetrics[]> {
   await flushMetrics(deps.db);
   const from = deps.now() - HOUR;
-  const [models, own, all] = await Promise.all([listModels(deps), sums(deps, { from, orgId }), sums(deps, { from })]);
+  const [models, own, all, up] = await Promise.all([listModels(deps), sums(deps, { from, orgId }), sums(deps, { from }), uptimes(deps, DAY)]);
   const ownBy = byModel(own);
   const allBy = byModel(all);
-  return Promise.all(
-    models.map(async (m) => ({
-      name: m.name,
-      lastHour: ownBy.get(m.name) ?? EMPTY,
-      platformLastHour: m.publish_metrics ? (allBy.get(m.name) ?? EMPTY) : null,
-      uptime24h: await uptime(deps, m.name, DAY),
-      uptime7d: await uptime(deps, m.name, 7 * DAY),
-    })),
-  );
+  return models.map((m) => ({
+    name: m.name,
+    lastHour: ownBy.get(m.name) ?? EMPTY,
+    platformLastHour: m.publish_metrics ? (allBy.get(m.name) ?? EMPTY) : null,
+    ...(up.get(m.name) ?? NO_UPTIME),
+  }));
 }
 
 /** GET /models/{name}/history: status bands and hourly figures of the last `days` days. */
@@ -115,31 +114,29 @@ export async function modelHistory(deps: Deps, orgId: number, name: string, days
 export async function systemMetrics(deps: Deps): Promise<SystemModelMetrics> {
   await flushMetrics(deps.db);
   const now = deps.now();
-  const [models, hour, recent] = await Promise.all([
+  const [models, hour, recent, up] = await Promise.all([
     listModels(deps),
     sums(deps, { from: now - HOUR }),
     sums(deps, { from: now - ALERT_WINDOW_MINUTES * MINUTE }),
+    uptimes(deps, DAY),
   ]);
   const hourBy = byModel(hour);
   const recentBy = byModel(recent);
   const alerts: ModelAlert[] = [];
-  const data = await Promise.all(
-    models.map(async (m) => {
-      const last15m = recentBy.get(m.name) ?? EMPTY;
-      if (m.alert_error_rate_pct !== null && last15m.errorRate !== null && last15m.errorRate * 100 > m.alert_error_rate_pct) {
-        alerts.push({ model: m.name, kind: "errorRate", value: Math.round(last15m.errorRate * 1000) / 10, threshold: m.alert_error_rate_pct });
-      }
-      if (m.alert_ttft_ms !== null && last15m.p50TtftMs !== null && last15m.p50TtftMs > m.alert_ttft_ms) {
-        alerts.push({ model: m.name, kind: "latency", value: last15m.p50TtftMs, threshold: m.alert_ttft_ms });
-      }
-      return {
-        name: m.name,
-        lastHour: hourBy.get(m.name) ?? EMPTY,
-        last15m,
-        uptime24h: await uptime(deps, m.name, DAY),
-        uptime7d: await uptime(deps, m.name, 7 * DAY),
-      };
-    }),
-  );
+  const data = models.map((m) => {
+    const last15m = recentBy.get(m.name) ?? EMPTY;
+    if (m.alert_error_rate_pct !== null && last15m.errorRate !== null && last15m.errorRate * 100 > m.alert_error_rate_pct) {
+      alerts.push({ model: m.name, kind: "errorRate", value: Math.round(last15m.errorRate * 1000) / 10, threshold: m.alert_error_rate_pct });
+    }
+    if (m.alert_ttft_ms !== null && last15m.p50TtftMs !== null && last15m.p50TtftMs > m.alert_ttft_ms) {
+      alerts.push({ model: m.name, kind: "latency", value: last15m.p50TtftMs, threshold: m.alert_ttft_ms });
+    }
+    return {
+      name: m.name,
+      lastHour: hourBy.get(m.name) ?? EMPTY,
+      last15m,
+      ...(up.get(m.name) ?? NO_UPTIME),
+    };
+  });
   return { data, alerts };
 }

@@ -8,6 +8,7 @@ import type { DB } from "../../platform/db";
 import { migrate, openDatabase } from "../../platform/db";
 import { beginRequest, flushMetrics, stopMetrics } from "../../platform/models/metrics";
 import { p50Of } from "../../platform/models/reliability";
+import { statusBands, uptimeOf } from "../../platform/models/history";
 import { clearStatusCache, modelStatuses, saveModel } from "../../platform/models/service";
 import { startStatusWatcher } from "../../platform/models/status-watcher";
 import type { FakeUpstream } from "../fakes/openai-upstream";
@@ -191,6 +192,32 @@ describe("status history and uptime", () => {
       ["starting", 2],
       ["online", 2],
     ]);
+  });
+
+  it("reads every model's 24-hour and 7-day uptime in one go, the same as each model's bands would say", async () => {
+    const clock = Date.UTC(2026, 0, 20);
+    const { acme } = await setup(() => clock);
+    const HOUR = 3_600_000;
+    const DAY = 24 * HOUR;
+    const changes: [string, number][] = [
+      ["offline", clock - 9 * DAY], // in force when the 7 days begin
+      ["online", clock - 5 * DAY],
+      ["maintenance", clock - 30 * HOUR], // in force when the 24 hours begin
+      ["online", clock - 20 * HOUR],
+      ["starting", clock - 2 * HOUR],
+    ];
+    await h.deps.db
+      .insertInto("model_status_history")
+      .values(changes.map(([status, at]) => ({ model: "fake-echo", status, source: "probe", at })))
+      .execute();
+    const expected = async (days: number) => uptimeOf(await statusBands(h.deps, "fake-echo", clock - days * DAY, clock));
+    const shown = (await metrics(acme))["fake-echo"];
+    expect(shown.uptime24h).toBeCloseTo(18 / 24, 9);
+    expect(shown.uptime24h).toBe(await expected(1));
+    expect(shown.uptime7d).toBe(await expected(7));
+    expect(shown.uptime7d).toBeCloseTo((5 * DAY - 30 * HOUR + 18 * HOUR) / (7 * DAY), 9);
+    // A model with no history has none to show.
+    expect((await metrics(acme))["fake-broken"]).toMatchObject({ uptime24h: null, uptime7d: null });
   });
 
   it("returns hourly latency and error figures for the organization", async () => {
