@@ -54,7 +54,23 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     tokens: tokens.ok ? tokens.data.map((t) => ({ publicId: t.publicId, revoked: t.revoked })) : [],
     members: members.ok ? members.data.map((m) => ({ id: m.id, name: m.name })) : [],
   };
-  return { days, metric, filters, ignored, options, usage };
+  return { days, metric, filters, ignored, options, usage: usage.ok ? { ...usage, report: busiestOnly(usage.report) } : usage };
+}
+
+/** Rows shown per breakdown (sources, members): the busiest; the rest are counted, and in the CSV. */
+const BREAKDOWN_ROWS = 50;
+
+/**
+ * The report with its source and member breakdowns cut to the busiest (the platform ranks them so): an
+ * organization of thousands who all chatted made a page of thousands of rows (decision 0137).
+ */
+function busiestOnly(report: UsageReport) {
+  return {
+    ...report,
+    sources: report.sources.slice(0, BREAKDOWN_ROWS),
+    members: report.members.slice(0, BREAKDOWN_ROWS),
+    more: { sources: Math.max(0, report.sources.length - BREAKDOWN_ROWS), members: Math.max(0, report.members.length - BREAKDOWN_ROWS) },
+  };
 }
 
 export default function UsagePage() {
@@ -90,7 +106,17 @@ export default function UsagePage() {
   );
 }
 
-function UsageContent({ report, days, metric, filters }: { report: UsageReport; days: UsagePeriod; metric: ChartMetric; filters: UsageFilterValues }) {
+function UsageContent({
+  report,
+  days,
+  metric,
+  filters,
+}: {
+  report: ReturnType<typeof busiestOnly>;
+  days: UsagePeriod;
+  metric: ChartMetric;
+  filters: UsageFilterValues;
+}) {
   return (
     <div className="flex flex-col gap-6">
       <UsageStats totals={report.totals} />
@@ -100,8 +126,8 @@ function UsageContent({ report, days, metric, filters }: { report: UsageReport; 
         <>
           <DailyChart daily={report.daily} days={days} metric={metric} filters={filters} />
           <ModelTable models={report.models} totals={report.totals} />
-          <SourceTable sources={report.sources} />
-          {report.members.length > 0 ? <MemberTable members={report.members} /> : null}
+          <SourceTable sources={report.sources} more={report.more.sources} />
+          {report.members.length > 0 ? <MemberTable members={report.members} more={report.more.members} /> : null}
         </>
       )}
     </div>

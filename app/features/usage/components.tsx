@@ -146,9 +146,11 @@ function FigureCells({ figures }: { figures: UsageFigures }) {
   );
 }
 
-export function SourceTable({ sources }: { sources: SourceUsage[] }) {
+export function SourceTable({ sources, more = 0 }: { sources: SourceUsage[]; more?: number }) {
   return (
     <BreakdownTable
+      more={more}
+      moreWhat={more === 1 ? "token" : "tokens"}
       title="Console and API tokens"
       caption="Usage per source"
       rowHeader="Source"
@@ -169,9 +171,11 @@ export function SourceTable({ sources }: { sources: SourceUsage[] }) {
 }
 
 /** The console's chat per member: who used what (issue 16). */
-export function MemberTable({ members }: { members: MemberUsage[] }) {
+export function MemberTable({ members, more = 0 }: { members: MemberUsage[]; more?: number }) {
   return (
     <BreakdownTable
+      more={more}
+      moreWhat={more === 1 ? "member" : "members"}
       title="Console chat by member"
       caption="Console chat usage per member"
       rowHeader="Member"
@@ -186,11 +190,16 @@ function BreakdownTable({
   caption,
   rowHeader,
   rows,
+  more,
+  moreWhat,
 }: {
   title: string;
   caption: string;
   rowHeader: string;
   rows: { key: string; label: ReactNode; figures: UsageFigures }[];
+  /** Rows left out, the least busy ones, and what they are. */
+  more: number;
+  moreWhat: string;
 }) {
   return (
     <div className="card bg-base-100 shadow-sm">
@@ -223,6 +232,16 @@ function BreakdownTable({
             </tbody>
           </table>
         </TableRegion>
+        {more > 0 ? (
+          <p className="text-sm text-base-content/70">
+            The busiest {rows.length} are shown; {more.toLocaleString("en-US")} more {moreWhat} used less, and are in the CSV export.
+          </p>
+        ) : null}
+        {more > 0 ? (
+          <p className="text-sm text-base-content/70">
+            The busiest {rows.length} are shown; {more.toLocaleString("en-US")} more {moreWhat} used less, and are in the CSV export.
+          </p>
+        ) : null}
       </div>
     </div>
   );
