@@ -96,29 +96,26 @@ function clip(bands: StatusBand[], from: number, to: number): StatusBand[] {
 export async function uptimes(deps: Deps, dayMs: number): Promise<Map<string, { uptime24h: number | null; uptime7d: number | null }>> {
   const to = deps.now();
   const from = to - 7 * dayMs;
+  // Each model with the last change at or before `from` (the status in force then), if any.
   const inForce = await deps.db
     .selectFrom("models as m")
-    .select((eb) => [
-      "m.name",
-      eb
-        .selectFrom("model_status_history as h")
-        .select("h.status")
-        .whereRef("h.model", "=", "m.name")
-        .where("h.at", "<=", from)
-        .orderBy("h.at", "desc")
-        .orderBy("h.id", "desc")
-        .limit(1)
-        .as("status"),
-      eb
-        .selectFrom("model_status_history as h")
-        .select("h.at")
-        .whereRef("h.model", "=", "m.name")
-        .where("h.at", "<=", from)
-        .orderBy("h.at", "desc")
-        .orderBy("h.id", "desc")
-        .limit(1)
-        .as("at"),
-    ])
+    .leftJoin("model_status_history as h", (join) =>
+      join.on((eb) =>
+        eb(
+          "h.id",
+          "=",
+          eb
+            .selectFrom("model_status_history as last")
+            .select("last.id")
+            .whereRef("last.model", "=", "m.name")
+            .where("last.at", "<=", from)
+            .orderBy("last.at", "desc")
+            .orderBy("last.id", "desc")
+            .limit(1),
+        ),
+      ),
+    )
+    .select(["m.name", "h.status", "h.at"])
     .execute();
   const since = await deps.db
     .selectFrom("model_status_history")
