@@ -13,6 +13,11 @@ export interface KeysetPage<T> {
 /** How the rows were asked for: the first page, the page after a cursor, or the page before one. */
 export type PageFrom = "start" | "forward" | "backward";
 
+/** How a page was asked for, from its two cursors: forward past the first, else backward before the second. */
+export function pageFrom(forward: number | undefined, backward: number | undefined): PageFrom {
+  return forward !== undefined ? "forward" : backward !== undefined ? "backward" : "start";
+}
+
 /** A positive integer row id from the URL (`?before=`, `?after=`), else undefined. */
 export function pageCursor(value: string | null): number | undefined {
   const n = Number(value);

@@ -13,8 +13,7 @@ import { inviteForm, inviteRequest } from "~/features/team/invite-forms";
 import { useTimeZone } from "~/lib/use-time-zone";
 import { MemberTable } from "~/features/team/MemberTable";
 import { teamQuery, teamHref } from "~/features/team/team-query";
-import { keysetPage } from "~/lib/keyset-page";
-import type { PageFrom } from "~/lib/keyset-page";
+import { keysetPage, pageFrom } from "~/lib/keyset-page";
 import { platformStatus, readForm, redirectWithToast } from "~/lib/actions.server";
 import { isolate } from "~/lib/bidi";
 import { teamApi } from "~/platform/team.server";
@@ -117,11 +116,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const result = await team.remove(form.memberId);
   if (!result.ok) return data<TeamActionResult>({ ok: false, intent: "remove", message: result.error }, platformStatus(result.status));
   return redirectWithToast(back, { kind: "success", message: "Member removed." }, { headers: api.headers });
-}
-
-/** How a keyset page was asked for, from its two cursors: forward past the first, backward before the second. */
-function pageFrom(forward: number | undefined, backward: number | undefined): PageFrom {
-  return forward !== undefined ? "forward" : backward !== undefined ? "backward" : "start";
 }
 
 export default function TeamPage() {

@@ -1,5 +1,5 @@
 import type { LedgerRow } from "~/platform/billing";
-import { keysetPage } from "~/lib/keyset-page";
+import { keysetPage, pageFrom } from "~/lib/keyset-page";
 
 /** One page of the ledger as the billing screen shows it; null rows when the ledger failed to load. */
 export interface LedgerPage {
@@ -15,7 +15,7 @@ export const LEDGER_PAGE_SIZE = 50;
  * or after one (newer: the previous page).
  */
 export function ledgerPage(fetched: LedgerRow[], cursor: { before?: number; after?: number }, size = LEDGER_PAGE_SIZE): LedgerPage {
-  const from = cursor.after !== undefined ? "backward" : cursor.before !== undefined ? "forward" : "start";
-  const { rows, next, previous } = keysetPage(fetched, from, size);
+  // Newest first: older rows (`before`) are the next page, newer ones (`after`) the previous.
+  const { rows, next, previous } = keysetPage(fetched, pageFrom(cursor.before, cursor.after), size);
   return { rows, olderCursor: next, newerCursor: previous };
 }
