@@ -179,7 +179,7 @@ export default function BillingPage() {
           <UrlDialog name="auto-payment" title="Auto-payment">
             <AutoPaymentForm
               config={config}
-              balance={hasPaymentMethod ? balance : null}
+              funds={hasPaymentMethod && balance !== null ? { balance, held: spendCap?.reserved ?? 0 } : null}
               lastResult={autoPaymentAnswer?.from ? undefined : autoPaymentAnswer?.result}
             />
           </UrlDialog>

@@ -14,15 +14,15 @@ import { PageOrganizationField } from "~/features/auth/PageOrganizationField";
 
 /**
  * Auto-payment (conform): the amounts are checked only when enabled, next to each field (SPEC §5).
- * `balance` (null: unknown) lets it say, before saving, that the save itself charges the card.
+ * `funds` (null: unknown) lets it say, before saving, that the save itself charges the card.
  */
 export function AutoPaymentForm({
   config,
-  balance,
+  funds,
   lastResult,
 }: {
   config: BillingConfig;
-  balance: number | null;
+  funds: Funds | null;
   lastResult: SubmissionResult<string[]> | undefined;
 }) {
   const defaults = autoPaymentDefaults(config);
@@ -55,7 +55,7 @@ export function AutoPaymentForm({
       <AmountField label="Threshold amount (USD)" field={fields.thresholdAmount} />
       <AmountField label="Recharge amount (USD)" field={fields.rechargeAmount} />
       <ChargeOnSave
-        balance={balance}
+        funds={funds}
         enabled={fields.enabled.value === "on"}
         threshold={Number(fields.thresholdAmount.value)}
         recharge={Number(fields.rechargeAmount.value)}
@@ -74,18 +74,30 @@ export function AutoPaymentForm({
   );
 }
 
+/** The balance, and what running requests hold of it until they are metered (the spend cap's `reserved`). */
+export type Funds = { balance: number; held: number };
+
 /**
- * Said as the figures are typed: saving with the balance already under the threshold charges the card
- * the recharge amount right away (the platform starts the recharge on save), which a first-time admin
- * accepting the suggested amounts would not expect.
+ * Said as the figures are typed: saving with what can be spent already under the threshold charges the
+ * card the recharge amount right away (the platform starts the recharge on save), which a first-time
+ * admin accepting the suggested amounts would not expect.
  */
-function ChargeOnSave({ balance, enabled, threshold, recharge }: { balance: number | null; enabled: boolean; threshold: number; recharge: number }) {
-  // The platform's rule (claimRecharge): under the threshold, or nothing left at all (a $0 threshold);
-  // and only a save it takes (a recharge of at least the minimum).
-  const below = balance !== null && Number.isFinite(threshold) && (balance < threshold || balance <= 0);
+function ChargeOnSave({ funds, enabled, threshold, recharge }: { funds: Funds | null; enabled: boolean; threshold: number; recharge: number }) {
+  if (funds === null) return null;
+  // The platform's rule (claimRecharge): what can be spent (the balance less what running requests
+  // hold) under the threshold, or nothing left at all (a $0 threshold); and only a save it takes (a
+  // recharge of at least the minimum).
+  const spendable = funds.balance - funds.held;
+  const below = Number.isFinite(threshold) && (spendable < threshold || spendable <= 0);
   const charges = enabled && below && Number.isFinite(recharge) && recharge >= MIN_AMOUNT;
   if (!charges) return null;
-  const why = balance < threshold ? `Your balance (${formatMoney(balance)}) is below the threshold` : `Your balance is ${formatMoney(balance)}`;
+  const what = funds.held > 0 ? `What you can spend (${formatMoney(spendable)}: your balance less ${formatMoney(funds.held)} held by running requests)` : null;
+  const why =
+    spendable < threshold
+      ? `${what ?? `Your balance (${formatMoney(spendable)})`} is below the threshold`
+      : what !== null
+        ? `${what} is nothing`
+        : `Your balance is ${formatMoney(spendable)}`;
   return (
     <Alert kind="warning">
       <span>

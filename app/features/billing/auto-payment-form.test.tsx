@@ -4,8 +4,13 @@ import { AutoPaymentForm } from "./AutoPaymentForm";
 
 const ON = { paymentMode: "auto" as const, autoPaymentConfig: { thresholdAmount: 20, rechargeAmount: 10 } };
 const OFF = { paymentMode: "manual" as const, autoPaymentConfig: null };
-const form = async (config: typeof ON | typeof OFF, balance: number | null) =>
-  (await staticPage("/billing?dialog=auto-payment", <AutoPaymentForm config={config} balance={balance} lastResult={undefined} />))().replace(/<!-- -->/g, "");
+const form = async (config: typeof ON | typeof OFF, balance: number | null, held = 0) =>
+  (
+    await staticPage(
+      "/billing?dialog=auto-payment",
+      <AutoPaymentForm config={config} funds={balance === null ? null : { balance, held }} lastResult={undefined} />,
+    )
+  )().replace(/<!-- -->/g, "");
 const WARNING = "Your balance ($10.00) is below the threshold: saving charges your card $10.00 now.";
 
 describe("the auto-payment form", () => {
@@ -27,5 +32,16 @@ describe("the auto-payment form", () => {
     expect(await form(zero, 5)).not.toContain("saving charges your card");
     const tooSmall = { paymentMode: "auto" as const, autoPaymentConfig: { thresholdAmount: 20, rechargeAmount: 5 } };
     expect(await form(tooSmall, 0)).not.toContain("saving charges your card");
+  });
+
+  it("compares what can be spent, the balance less what running requests hold, as the platform does", async () => {
+    expect(await form(ON, 25, 10)).toContain(
+      "What you can spend ($15.00: your balance less $10.00 held by running requests) is below the threshold: saving charges your card $10.00 now.",
+    );
+    expect(await form(ON, 35, 10)).not.toContain("saving charges your card");
+    const zero = { paymentMode: "auto" as const, autoPaymentConfig: { thresholdAmount: 0, rechargeAmount: 10 } };
+    expect(await form(zero, 4, 4)).toContain(
+      "What you can spend ($0.00: your balance less $4.00 held by running requests) is nothing: saving charges your card $10.00 now.",
+    );
   });
 });

@@ -222,6 +222,27 @@ describe("the auto-payment dialog's toggle", () => {
   });
 });
 
+describe("the auto-payment dialog's charge warning", () => {
+  const AUTO: Answer = { body: { paymentMode: "auto", autoPaymentConfig: { thresholdAmount: 20, rechargeAmount: 10 } } };
+  it("counts what running requests hold, as the platform's recharge rule does", async () => {
+    const platform = fakePlatform({
+      "GET /billing/config": AUTO,
+      "GET /billing/balance": { body: 25 },
+      "GET /billing/spend-cap": { body: { monthlyCap: null, spentThisMonth: 0, reserved: 10 } },
+    });
+    page.loader = await load(platform);
+    expect(text(await render("/billing?dialog=auto-payment"))).toContain(
+      "What you can spend ($15.00: your balance less $10.00 held by running requests) is below the threshold: saving charges your card $10.00 now.",
+    );
+  });
+
+  it("still warns from the balance alone when the hold could not be read (what can be spent is never more)", async () => {
+    const platform = fakePlatform({ "GET /billing/config": AUTO, "GET /billing/balance": { body: 5 }, "GET /billing/spend-cap": FAILED });
+    page.loader = await load(platform);
+    expect(text(await render("/billing?dialog=auto-payment"))).toContain("Your balance ($5.00) is below the threshold: saving charges your card $10.00 now.");
+  });
+});
+
 describe("switching auto-payment off in the dialog", () => {
   it("sends the platform no amounts, so amounts left in the fields (10.001) cannot refuse it", async () => {
     const platform = fakePlatform({
