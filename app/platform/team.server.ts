@@ -12,6 +12,8 @@ import { memberListSchema, memberSchema } from "./team";
 export const teamApi = (api: PlatformClient) => ({
   /** Every member, or the search and page asked (contract `memberQuerySchema`). */
   members: (query: MemberQuery = {}) => api.call("GET", `/organizations/members${queryString(query)}`, memberListSchema, "Failed to load members"),
+  /** One member by id (anyone else: 404). */
+  member: (memberId: number) => api.call("GET", `/organizations/members/${memberId}`, memberSchema, "Failed to load members"),
   invite: (body: CreateInvite) => api.call("POST", "/organizations/invites", inviteSchema, "Failed to generate invite", body),
   /** The newest active codes, or the page asked (contract `inviteQuerySchema`). */
   invites: (query: InviteQuery = {}) => api.call("GET", `/organizations/invites${queryString(query)}`, activeInviteListSchema, "Failed to load invites"),

@@ -4,7 +4,7 @@ import { useLoaderData, useNavigation } from "@remix-run/react";
 import { Alert } from "~/components/Alert";
 import { EmptyUsage, MemberTable, ModelTable, PeriodTabs, SourceTable, UsageError, UsageStats } from "~/features/usage/components";
 import { DailyChart } from "~/features/usage/DailyChart";
-import { filtersFrom, hasFilters, metricFrom, periodFrom, usageSearch } from "~/features/usage/format";
+import { filtersFrom, hasFilters, MEMBER_CHOICES, memberSearchFrom, metricFrom, periodFrom, usageSearch } from "~/features/usage/format";
 import type { ChartMetric, UsageFilterValues, UsagePeriod } from "~/features/usage/format";
 import type { FilterOptions } from "~/features/usage/UsageFilters";
 import { UsageFilters } from "~/features/usage/UsageFilters";
@@ -20,9 +20,10 @@ export const handle: RouteHandle = { title: "Usage" };
 
 /**
  * The period comes from `?days=` (7, 30 or 90; 30 otherwise), the chart from `?chart=`, the filters
- * from `?model=&token=&member=` (decision 0088). The report is grouped on the platform from rollups, so
- * the loader waits for it: the page is whole on first paint, with or without JavaScript. A token or
- * member the organization does not have (a stale shared link) is ignored, and the page says so.
+ * from `?model=&token=&member=` (decision 0088), the member choices from `?who=` (0138). The report is
+ * grouped on the platform from rollups, so the loader waits for it: the page is whole on first paint,
+ * with or without JavaScript. A token or member the organization does not have (a stale shared link) is
+ * ignored, and the page says so.
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { api } = await requireAccess("organization", request, context);
@@ -30,19 +31,31 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const days = periodFrom(url.searchParams.get("days"));
   const metric = metricFrom(url.searchParams.get("chart"));
   const asked = filtersFrom(url.searchParams);
+  const who = memberSearchFrom(url.searchParams);
   // A GET form without JavaScript sends unchosen selects as `token=`: the canonical URL leaves them out.
-  const canonical = usageSearch(days, metric, asked);
+  const canonical = usageSearch(days, metric, asked, who);
   if (url.searchParams.has("days") && [...url.searchParams.values()].some((v) => v.trim() === "") && canonical !== url.search) {
     throw redirect(`/usage${canonical}`);
   }
-  const [tokens, members, models, first] = await Promise.all([tokensApi(api).list(), teamApi(api).members(), listModels(api), getUsage(api, days, asked)]);
+  const team = teamApi(api);
+  const [tokens, members, chosen, models, first] = await Promise.all([
+    tokensApi(api).list(),
+    // The member choices: the first MEMBER_CHOICES who joined, or who match the search, and one more to
+    // know there are more (decision 0138); the chosen member is read on their own.
+    team.members({ limit: MEMBER_CHOICES + 1, ...(who ? { q: who } : {}) }),
+    asked.member !== undefined ? team.member(asked.member) : null,
+    listModels(api),
+    getUsage(api, days, asked),
+  ]);
   const filters: UsageFilterValues = {
     model: asked.model,
     token: tokens.ok && !tokens.data.some((t) => t.publicId === asked.token) ? undefined : asked.token,
-    member: members.ok && !members.data.some((m) => m.id === asked.member) ? undefined : asked.member,
+    member: chosen !== null && !chosen.ok && chosen.status === 404 ? undefined : asked.member,
   };
   const ignored = asked.token !== filters.token || asked.member !== filters.member;
   const usage = ignored ? await getUsage(api, days, filters) : first;
+  const found = members.ok ? members.data.slice(0, MEMBER_CHOICES) : [];
+  const more = members.ok && members.data.length > MEMBER_CHOICES;
   const options: FilterOptions = {
     models: [
       ...new Set([
@@ -52,7 +65,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       ]),
     ].sort(),
     tokens: tokens.ok ? tokens.data.map((t) => ({ publicId: t.publicId, revoked: t.revoked })) : [],
-    members: members.ok ? members.data.map((m) => ({ id: m.id, name: m.name })) : [],
+    members: [...(chosen?.ok && !found.some((m) => m.id === chosen.data.id) ? [chosen.data] : []), ...found].map((m) => ({ id: m.id, name: m.name })),
+    memberSearch: who !== undefined || more ? { query: who ?? "", matched: found.length, more } : undefined,
   };
   return { days, metric, filters, ignored, options, usage: usage.ok ? { ...usage, report: busiestOnly(usage.report) } : usage };
 }

@@ -7,7 +7,7 @@ import { setActiveOrganization } from "../auth/service";
 import { adminOnly, inOrganization, SECRET_ANSWER, signedIn } from "../http/middleware";
 import { valid } from "../http/validate";
 import { resetPrimaryToken } from "../tokens/service";
-import { changeMemberRole, createInvite, createOrganization, listActiveInvites, listMembers, removeMember, revokeInvite } from "./service";
+import { changeMemberRole, createInvite, createOrganization, findMember, listActiveInvites, listMembers, removeMember, revokeInvite } from "./service";
 
 export { organizationName } from "@contract/orgs";
 
@@ -35,6 +35,10 @@ export const orgRoutes = new Hono<PlatformEnv>()
   })
   .get("/members", signedIn, inOrganization, valid("query", memberQuerySchema), async (c) =>
     c.json(await listMembers(c.var.deps, c.var.membership.orgId, c.req.valid("query"))),
+  )
+  // One member by id, for a page that names a member its list does not hold (/usage's filter, 0138).
+  .get("/members/:id", signedIn, inOrganization, memberParam, async (c) =>
+    c.json(await findMember(c.var.deps.db, c.var.membership.orgId, c.req.valid("param").id)),
   )
   .put("/members/:id", signedIn, inOrganization, adminOnly, memberParam, valid("json", changeRoleSchema), async (c) => {
     const { orgId } = c.var.membership;

@@ -300,7 +300,8 @@ export async function listMembers(deps: Deps, orgId: number, query: MemberQuery 
   return backwards ? rows.reverse() : rows;
 }
 
-async function findMember(db: Kysely<Database> | Transaction<Database>, orgId: number, memberId: number): Promise<Member> {
+/** A member of the organization by user id; 404 "Member not found" for anyone else. */
+export async function findMember(db: Kysely<Database> | Transaction<Database>, orgId: number, memberId: number): Promise<Member> {
   const member = await db
     .selectFrom("memberships")
     .innerJoin("users", "users.id", "memberships.user_id")

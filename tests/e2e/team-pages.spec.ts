@@ -2,33 +2,8 @@ import type { Page } from "@playwright/test";
 import { randomUUID } from "node:crypto";
 import { signInWithOrganization } from "./support/auth";
 import { writeDatabase } from "./support/billing";
+import { seedMembers } from "./support/team";
 import { expect, test } from "./support/test";
-
-/**
- * `count` people who joined the organization after its admin, one millisecond apart, straight into
- * the database: signing in 60 people through the pages would take minutes.
- */
-async function seedMembers(orgId: number, count: number) {
-  const tag = randomUUID().slice(0, 8);
-  const people = Array.from({ length: count }, (_, i) => ({
-    name: `Seeded ${String(i + 1).padStart(2, "0")} ${tag}`,
-    email: `seeded.${i + 1}.${tag}@example.test`,
-  }));
-  const start = Date.now() + 1000;
-  await writeDatabase(
-    people.flatMap((p, i) => [
-      {
-        sql: "insert into users (name, email, email_verified, created_at, search_text) values (?, ?, 1, ?, ?)",
-        params: [p.name, p.email, start, `${p.name}\n${p.email}`.toLowerCase()],
-      },
-      {
-        sql: "insert into memberships (org_id, user_id, role, created_at) values (?, (select id from users where email = ?), 'member', ?)",
-        params: [orgId, p.email, start + i],
-      },
-    ]),
-  );
-  return people;
-}
 
 const memberRows = (page: Page) => page.getByRole("region", { name: "Members table" }).locator("tbody tr");
 

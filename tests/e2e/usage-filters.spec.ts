@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import type { Page } from "@playwright/test";
 import { newPerson, signInWithOrganization } from "./support/auth";
 import { grantCreditWithCli, writeDatabase } from "./support/billing";
-import { signedInPage } from "./support/team";
+import { seedMembers, signedInPage } from "./support/team";
 import { expect, hydrated, test } from "./support/test";
 import { statValue } from "./support/usage";
 import { afterBom, micros, parseCsv } from "../csv";
@@ -92,6 +92,10 @@ test("each token on /tokens shows its spend this month and links to /usage filte
   await page.goto("/usage?token=tok_not_mine");
   await expect(page.getByText("A token or member in the link is not in this organization")).toBeVisible();
   await expect(statValue(page, "Requests", "4")).toBeVisible();
+  await page.goto("/usage?member=999999");
+  await expect(page.getByText("A token or member in the link is not in this organization")).toBeVisible();
+  await expect(page.getByRole("combobox", { name: "Member" })).toHaveValue("");
+  await expect(statValue(page, "Requests", "4")).toBeVisible();
 });
 
 test("a filter chosen with the keyboard keeps the focus on its select, which shows the choice while the view loads", async ({ page }) => {
@@ -157,6 +161,58 @@ test("without JavaScript the filters are a GET form: Apply loads the filtered UR
   await expect(statValue(noJs, "Requests", "1")).toBeVisible();
   await expect(statValue(noJs, "Cost", "$0.50")).toBeVisible();
   await expect(noJs.getByRole("link", { name: "Clear filters" })).toBeVisible();
+  await context.close();
+});
+
+test("an organization of more than 100 members finds the member to filter by with a search, with and without JavaScript", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  const { orgId } = await seedUsage(page);
+  const people = await seedMembers(orgId, 101);
+  const last = people[100];
+  await page.goto("/usage");
+  await hydrated(page);
+  const member = page.getByRole("combobox", { name: "Member" });
+  const search = page.getByRole("searchbox", { name: "Find a member" });
+  // The first 100 who joined are offered, and the select says there are more rather than listing 102.
+  await expect(member.locator("option")).toHaveCount(102);
+  await expect(member.locator("option", { hasText: "More members match: search by name or email" })).toBeDisabled();
+  await expect(member.locator("option", { hasText: last.name })).toHaveCount(0);
+
+  await search.fill(last.email.toUpperCase());
+  await search.press("Enter");
+  await expect(page).toHaveURL((url) => url.searchParams.get("who") === last.email.toUpperCase());
+  await expect(search).toBeFocused();
+  await expect(page.getByRole("status").filter({ hasText: "1 member matches" })).toBeAttached();
+  await expect(member.locator("option")).toHaveText(["All members", last.name]);
+  const id = await member.locator("option", { hasText: last.name }).getAttribute("value");
+  await recordUsage(orgId, { userId: Number(id), costMicros: 750_000 });
+  await member.selectOption(id!);
+  await expect(page).toHaveURL((url) => url.searchParams.get("member") === id);
+  await expect(statValue(page, "Cost", "$0.75")).toBeVisible();
+
+  // A link to the view names the member alone: they are still the select's choice, beside the first 100.
+  await page.goto(`/usage?days=30&member=${id}`);
+  await expect(member).toHaveValue(id!);
+  await expect(member.locator("option").nth(1)).toHaveText(last.name);
+  await expect(statValue(page, "Cost", "$0.75")).toBeVisible();
+
+  await search.fill("nobody by this name");
+  await search.press("Enter");
+  await expect(member.locator("option", { hasText: "No member matches “nobody by this name”" })).toBeAttached();
+  await expect(member).toHaveValue(id!);
+
+  // Without JavaScript the search is part of the GET form: Apply loads the matches.
+  const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
+  await context.addCookies(await page.context().cookies());
+  const noJs = await context.newPage();
+  await noJs.goto("/usage");
+  await noJs.getByRole("searchbox", { name: "Find a member" }).fill(last.name);
+  await noJs.getByRole("button", { name: "Apply" }).click();
+  await expect(noJs).toHaveURL((url) => url.search === `?${new URLSearchParams({ days: "30", who: last.name })}`);
+  await expect(noJs.getByRole("combobox", { name: "Member" }).locator("option")).toHaveText(["All members", last.name]);
   await context.close();
 });
 

@@ -124,6 +124,25 @@ describe("GET /organizations/members with a search and pages", () => {
   });
 });
 
+describe("GET /organizations/members/{id}", () => {
+  it("answers one member of the organization, to admins and members alike", async () => {
+    for (const who of [admin, member]) {
+      const response = await who.call("GET", `/organizations/members/${member.userId}`);
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ id: member.userId, name: "Mia Member", email: member.email, role: "member" });
+    }
+  });
+
+  it("answers 404 for a member of another organization or no one, and 401 signed out", async () => {
+    for (const id of [outsider.userId, 999_999, "abc"]) {
+      const response = await member.call("GET", `/organizations/members/${id}`);
+      expect(response.status, String(id)).toBe(404);
+      expect(await response.json()).toEqual({ error: "Member not found" });
+    }
+    expect((await h.fetch(`/organizations/members/${member.userId}`)).status).toBe(401);
+  });
+});
+
 describe("PUT /organizations/members/{id}", () => {
   it("lets an admin promote and demote another member", async () => {
     const promoted = await admin.call("PUT", `/organizations/members/${member.userId}`, { role: "admin" });

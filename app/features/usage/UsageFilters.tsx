@@ -6,12 +6,18 @@ import { useFormValuesFrom } from "~/lib/use-form-values-from";
 import { withPageOrganization } from "~/features/auth/page-organization";
 import { usePageOrganizationId } from "~/features/auth/PageOrganizationField";
 import type { ChartMetric, UsageFilterValues, UsagePeriod } from "./format";
-import { hasFilters, usageCsvHref, usageSearch } from "./format";
+import { MEMBER_SEARCH_MAX } from "@contract/team";
+import { hasFilters, MEMBER_CHOICES, usageCsvHref, usageSearch } from "./format";
 
 export interface FilterOptions {
   models: string[];
   tokens: { publicId: string; revoked: boolean }[];
   members: { id: number; name: string }[];
+  /**
+   * Set when the members are chosen from a search (more than MEMBER_CHOICES, or a search in the URL):
+   * what was searched, how many of `members` match it, and whether more match than it holds.
+   */
+  memberSearch?: { query: string; matched: number; more: boolean };
 }
 
 interface UsageFiltersProps {
@@ -39,13 +45,15 @@ export function UsageFilters({ days, metric, filters, options, lastDay }: UsageF
   const pageOrganization = usePageOrganizationId();
   // The selects show a choice at once and while its view loads, then whatever the loaded view is filtered
   // by, also when a link (Clear filters, Back) changed it; a choice made before hydration is kept.
-  const formRef = useFormValuesFrom(filters, chosenOf);
+  const search = options.memberSearch;
+  const formRef = useFormValuesFrom(filters, (loaded) => ({ ...chosenOf(loaded), who: search?.query ?? "" }));
   const shown = chosenOf(filters);
   const go = (form: HTMLFormElement) => {
     const data = new FormData(form);
     const text = (name: string) => String(data.get(name) ?? "").trim() || undefined;
     const member = Number(text("member"));
-    navigate(usageSearch(days, metric, { model: text("model"), token: text("token"), member: member > 0 ? member : undefined }), { preventScrollReset: true });
+    const chosen = { model: text("model"), token: text("token"), member: member > 0 ? member : undefined };
+    navigate(usageSearch(days, metric, chosen, text("who")), { preventScrollReset: true });
   };
   const choose = (event: ChangeEvent<HTMLSelectElement>) => {
     const { form } = event.currentTarget;
@@ -90,6 +98,7 @@ export function UsageFilters({ days, metric, filters, options, lastDay }: UsageF
           ))}
         </select>
       </label>
+      {search ? <MemberSearch search={search} /> : null}
       <label className="flex flex-col gap-1 text-sm">
         <span>Member</span>
         <select name="member" className={select} defaultValue={shown.member} onChange={choose}>
@@ -99,6 +108,8 @@ export function UsageFilters({ days, metric, filters, options, lastDay }: UsageF
               {m.name}
             </option>
           ))}
+          {search?.more ? <option disabled>More members match: search by name or email</option> : null}
+          {search?.query && search.matched === 0 ? <option disabled>No member matches “{search.query}”</option> : null}
         </select>
       </label>
       {hydrated ? null : (
@@ -116,5 +127,30 @@ export function UsageFilters({ days, metric, filters, options, lastDay }: UsageF
         <Download className="size-4" aria-hidden /> Export CSV
       </a>
     </Form>
+  );
+}
+
+/**
+ * The member search of an organization too large to list every member in a select: Enter (or Apply,
+ * without JavaScript) loads the members who match into the Member select, and says how many.
+ */
+function MemberSearch({ search }: { search: NonNullable<FilterOptions["memberSearch"]> }) {
+  const { matched } = search;
+  const count = search.more ? `More than ${MEMBER_CHOICES} members match` : `${matched} member${matched === 1 ? " matches" : "s match"}`;
+  return (
+    <label className="flex flex-col gap-1 text-sm">
+      <span>Find a member</span>
+      <input
+        type="search"
+        name="who"
+        defaultValue={search.query}
+        maxLength={MEMBER_SEARCH_MAX}
+        placeholder="Name or email, then Enter"
+        className="input input-sm w-full sm:w-48"
+      />
+      <span className="sr-only" role="status">
+        {search.query ? `${count} “${search.query}”.` : ""}
+      </span>
+    </label>
   );
 }

@@ -16,6 +16,7 @@ import {
   totalTokens,
   usageCsvHref,
   usageSearch,
+  memberSearchFrom,
 } from "./format";
 
 const figures = { requests: 3, promptTokens: 1200, completionTokens: 300, reasoningTokens: 100, cost: 0.125 };
@@ -38,6 +39,14 @@ describe("the period and chart in the URL", () => {
   it("builds links that keep the other choice and leave out the default chart", () => {
     expect(usageSearch(7, "tokens")).toBe("?days=7");
     expect(usageSearch(90, "cost")).toBe("?days=90&chart=cost");
+  });
+
+  it("keeps the member search last, trimmed, and leaves it out when blank", () => {
+    expect(usageSearch(30, "tokens", { member: 4 }, "ada lovelace")).toBe("?days=30&member=4&who=ada+lovelace");
+    expect(usageSearch(30, "tokens", {}, "")).toBe("?days=30");
+    expect(memberSearchFrom(new URLSearchParams("who=%20Ada%20"))).toBe("Ada");
+    expect(memberSearchFrom(new URLSearchParams("who=%20"))).toBeUndefined();
+    expect(memberSearchFrom(new URLSearchParams(`who=${"a".repeat(150)}`))).toHaveLength(100);
   });
 });
 

@@ -1,6 +1,7 @@
 import { formatMoney } from "@contract/money";
 import type { UsagePeriod } from "@contract/usage";
 import { USAGE_PERIODS } from "@contract/usage";
+import { MEMBER_SEARCH_MAX } from "@contract/team";
 import type { UsageFigures } from "~/platform/usage";
 
 /** The periods offered on /usage (`?days=`), and the one shown when the URL names none or another. */
@@ -36,6 +37,17 @@ export function filtersFrom(params: URLSearchParams): UsageFilterValues {
   return { model: text("model"), token: text("token"), member: Number.isSafeInteger(member) && member > 0 ? member : undefined };
 }
 
+/**
+ * The member filter's choices: an organization of more members than this picks from a search (`?who=`,
+ * by name or email) rather than from every member (decision 0138).
+ */
+export const MEMBER_CHOICES = 100;
+
+/** The member search of the filters (`?who=`), trimmed; absent or blank is none. */
+export function memberSearchFrom(params: URLSearchParams): string | undefined {
+  return params.get("who")?.trim().slice(0, MEMBER_SEARCH_MAX) || undefined;
+}
+
 export function hasFilters(filters: UsageFilterValues): boolean {
   return FILTER_NAMES.some((name) => filters[name] !== undefined);
 }
@@ -46,11 +58,16 @@ export function filterParams(filters: UsageFilterValues, params = new URLSearchP
   return params;
 }
 
-/** The query string of a period, chart and filters, leaving out defaults: `?days=7&chart=cost&token=tok_1`. */
-export function usageSearch(days: UsagePeriod, metric: ChartMetric, filters: UsageFilterValues = {}): string {
+/**
+ * The query string of a period, chart and filters, leaving out defaults: `?days=7&chart=cost&token=tok_1`;
+ * `who`, the member search the member choices come from, goes last.
+ */
+export function usageSearch(days: UsagePeriod, metric: ChartMetric, filters: UsageFilterValues = {}, who?: string): string {
   const params = new URLSearchParams({ days: String(days) });
   if (metric !== "tokens") params.set("chart", metric);
-  return `?${filterParams(filters, params)}`;
+  filterParams(filters, params);
+  if (who) params.set("who", who);
+  return `?${params}`;
 }
 
 /**
