@@ -91,9 +91,15 @@ export const modelConfigSchema = z.object({
   alertErrorRatePct: z.number().nullable().optional(),
   alertTtftMs: z.number().nullable().optional(),
   publishMetrics: z.boolean().optional(),
+  /**
+   * Opaque: changes whenever the stored record does (decision 0138). An edit that sends it back is
+   * refused 409 when someone saved the model since (absent from a platform that keeps none).
+   */
+  version: z.string().optional(),
 });
 export type ModelConfig = z.infer<typeof modelConfigSchema>;
 export const modelConfigListSchema = z.object({ data: z.array(modelConfigSchema) });
+export type ModelConfigList = z.infer<typeof modelConfigListSchema>;
 
 const price = z.number().min(0).max(PRICE_MAX);
 
@@ -143,9 +149,13 @@ export type ModelInput = z.infer<typeof modelInputSchema>;
 export const MODEL_SAVE_MODES = ["add", "edit"] as const;
 export type ModelSaveMode = (typeof MODEL_SAVE_MODES)[number];
 export const MODEL_NAME_TAKEN = "A model with this name already exists";
+/** PUT /models/{name} with `mode: "edit"` and a `version` the model no longer has: nothing is written (409). */
+export const MODEL_CHANGED = "The model was changed since this version was read; nothing was saved";
 
 /** PUT /api/v1/models/{name}: the name travels in the path. */
-export const modelBodySchema = modelInputSchema.omit({ name: true }).extend({ mode: z.enum(MODEL_SAVE_MODES).optional() });
+export const modelBodySchema = modelInputSchema
+  .omit({ name: true })
+  .extend({ mode: z.enum(MODEL_SAVE_MODES).optional(), version: z.string().max(100).optional() });
 export type ModelBody = z.input<typeof modelBodySchema>;
 /** The path parameter of PUT/DELETE /models/{name} (a name may hold slashes). */
 export const modelNameParamSchema = z.object({ name: modelInputSchema.shape.name });

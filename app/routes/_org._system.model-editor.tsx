@@ -7,7 +7,16 @@ import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { Plus } from "lucide-react";
 import { z } from "zod";
 import { Alert } from "~/components/Alert";
-import { EMPTY_MODEL_FORM, modeOf, modelFieldErrorsOf, modelForm, modelGoneMessage, valuesOf } from "~/features/system/model-form";
+import {
+  EMPTY_MODEL_FORM,
+  modeOf,
+  modelChangedMessage,
+  modelFieldErrorsOf,
+  modelForm,
+  modelGoneMessage,
+  valuesOf,
+  versionOf,
+} from "~/features/system/model-form";
 import type { ModelFormValues } from "~/features/system/model-form";
 import { ModelForm } from "~/features/system/ModelForm";
 import { ModelTable } from "~/features/system/ModelTable";
@@ -70,6 +79,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
 
   const mode = modeOf(formData.get("mode"));
+  const version = mode === "edit" ? versionOf(formData.get("version")) : undefined;
   const submission = parseWithZod(formData, { schema: modelForm, disableAutoCoercion: true });
   const typedName = String(formData.get("name") ?? "");
   const refuse = (result: SubmissionResult<string[]>, message = "Check the highlighted fields.", code = 400) =>
@@ -77,8 +87,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (submission.status !== "success") return refuse(submission.reply({ hideFields }));
   const { name, body } = submission.value;
   // The platform checks the mode in the write itself (decision 0126): an add never replaces a model
-  // (409 under the name), an edit never brings back one another admin deleted meanwhile (404).
-  const saved = await system.saveModel(name, { ...body, mode });
+  // (409 under the name), an edit never brings back one another admin deleted meanwhile (404), nor
+  // overwrites one another admin saved since the form was opened (409, decision 0138).
+  const saved = await system.saveModel(name, { ...body, mode, ...(version ? { version } : {}) });
   if (!saved.ok) {
     const placed = saved.status === 400 || saved.status === 409 ? modelFieldErrorsOf(saved.fields) : null;
     if (placed)
@@ -89,6 +100,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         { intent: "save", mode: "add", name: typedName, message: modelGoneMessage(name), result: submission.reply({ hideFields }) },
         404,
       );
+    if (saved.status === 409 && mode === "edit") return refuse(submission.reply({ hideFields }), modelChangedMessage(name), 409);
     return refuse(submission.reply({ hideFields }), saved.error, platformStatus(saved.status));
   }
   return done(mode === "add" ? `Model ${name} added.` : `Model ${name} saved.`);
@@ -149,6 +161,7 @@ export default function ModelEditorPage() {
               values={values}
               lastResult={refusedSave?.result}
               hasApiKey={Boolean(editing?.hasApiKey ?? models.find((m) => m.name === values.name)?.hasApiKey)}
+              version={editing?.version}
             />
           </div>
         </section>

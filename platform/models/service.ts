@@ -5,6 +5,7 @@ import {
   API_KEY_FOR_NEW_BASE_URL,
   BASE_URL_REQUIRED,
   BUILTIN_PROVIDER,
+  MODEL_CHANGED,
   MODEL_NAME_DOT_SEGMENT,
   MODEL_NAME_EMPTY_SEGMENT,
   MODEL_NAME_TAKEN,
@@ -113,6 +114,31 @@ export async function upsertModel(db: DB, input: ModelInput, position: number, n
   return written !== undefined;
 }
 
+/**
+ * What an edit was made from (decision 0138): a digest of every stored field the editor shows, so any
+ * save in between that changed one (the editor's, MODELS_FILE's) gives another. Not the key: it is
+ * write-only (a form that sends none keeps the one stored when it saves), and a digest of it would be a
+ * way to test guesses of it. Read and compared on the same database, so its numbers' types agree.
+ */
+export function modelVersion(row: ModelRow): string {
+  const fields = [
+    row.display_name,
+    row.provider,
+    row.context_size,
+    row.base_url,
+    row.upstream_model,
+    row.rate_card_id,
+    row.input_micros_per_million,
+    row.output_micros_per_million,
+    row.status_override,
+    row.alert_error_rate_pct,
+    row.alert_ttft_ms,
+    row.publish_metrics,
+    row.default_max_tokens,
+  ].map((v) => (v === null || v === undefined ? null : String(v)));
+  return createHash("sha256").update(JSON.stringify(fields)).digest("base64url").slice(0, 22);
+}
+
 /** PUT /models/{name} with `mode: "edit"` on a model that is gone (another admin deleted it): nothing is written. */
 export const MODEL_GONE = "Model not found";
 
@@ -123,8 +149,8 @@ export const MODEL_GONE = "Model not found";
  * other; without it the PUT creates or replaces, as it always did. From the editor, `actorId` is its
  * caller, checked in the transaction to still be a system admin.
  */
-export async function saveModel(deps: Deps, input: ModelInput & { mode?: ModelSaveMode }, actorId?: number): Promise<void> {
-  const { mode, ...model } = input;
+export async function saveModel(deps: Deps, input: ModelInput & { mode?: ModelSaveMode; version?: string }, actorId?: number): Promise<void> {
+  const { mode, version, ...model } = input;
   const existing = await bySystemAdmin(deps, actorId, async (trx) => {
     // Read the row by writing it unchanged: PostgreSQL holds it (what this save read is what it
     // replaces, and what its audit entry says it was), SQLite takes its write lock from the start.
@@ -135,6 +161,8 @@ export async function saveModel(deps: Deps, input: ModelInput & { mode?: ModelSa
       .returningAll()
       .executeTakeFirst();
     if (mode === "edit" && !existing) throw new PlatformError(404, MODEL_GONE);
+    // Another admin saved it after this edit's form was filled: theirs is not overwritten unseen.
+    if (mode === "edit" && version !== undefined && existing && modelVersion(existing) !== version) throw new PlatformError(409, MODEL_CHANGED);
     if (mode === "add" && existing) throw new PlatformError(409, `name: ${MODEL_NAME_TAKEN}`, { fields: { name: MODEL_NAME_TAKEN } });
     // The key is write-only: an edit that sends no apiKey keeps the current one (as stored); null removes it.
     // But not for another host: whoever may edit a model could otherwise point it at their own server and

@@ -9,7 +9,7 @@ import { ORGANIZATION_PAGE_MAX } from "@contract/system";
 import { ID_MAX } from "@contract/ids";
 import { PlatformError } from "../http/errors";
 import { containsPattern, foldForSearch, normalizeOrganizationName } from "../http/names";
-import { listModels } from "../models/service";
+import { listModels, modelVersion } from "../models/service";
 import { record } from "../audit/record";
 import { bySystemAdmin } from "../orgs/admin-lock";
 
@@ -36,6 +36,7 @@ export function toModelConfig(row: ModelRow): ModelConfig {
     alertErrorRatePct: row.alert_error_rate_pct ?? undefined,
     alertTtftMs: row.alert_ttft_ms ?? undefined,
     publishMetrics: row.publish_metrics ? true : undefined,
+    version: modelVersion(row),
   };
 }
 

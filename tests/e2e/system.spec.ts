@@ -1,6 +1,7 @@
 import type { Page } from "@playwright/test";
 import { isolate } from "~/lib/bidi";
 import { API_KEY_FOR_NEW_BASE_URL } from "@contract/models";
+import type { ModelConfig } from "@contract/models";
 import { createOrganizationWithRequests, newPerson, OPERATOR, signInWithOrganization, signInWithRequests } from "./support/auth";
 import { operatorPage, uniqueModelName } from "./support/system";
 import { expect, hydrated, test, visibleText } from "./support/test";
@@ -83,6 +84,33 @@ test.describe("the model editor", () => {
     await expect(modelRow(page, name)).toHaveCount(0);
     await page.goto("/models");
     await expect(page.getByRole("row").filter({ hasText: name })).toHaveCount(0);
+  });
+
+  test("an edit saved after another admin changed the model is refused with what was typed kept; saving again is taken", async ({ page }) => {
+    const name = uniqueModelName();
+    await signInWithRequests(page.request, OPERATOR);
+    const body = { displayName: `Shared ${name}`, provider: "vllm", contextSize: 8192, baseUrl: "http://127.0.0.1:9/v1" };
+    expect((await page.request.put(`/api/v1/models/${name}`, { data: body })).ok()).toBe(true);
+
+    await page.goto(`/model-editor?model=${encodeURIComponent(name)}`);
+    const edit = page.getByRole("form", { name: `Edit ${name}` });
+    await edit.getByLabel("Display name").fill(`Mine ${name}`);
+    // Another admin reprices it meanwhile.
+    const rateCard = { id: "rc-other", inputPerMillion: 3, outputPerMillion: 6 };
+    expect((await page.request.put(`/api/v1/models/${name}`, { data: { ...body, rateCard } })).ok()).toBe(true);
+    await edit.getByRole("button", { name: "Save changes" }).click();
+
+    await expect(page.getByText(`Another admin saved model ${name} after you opened it. Nothing was saved.`)).toBeVisible();
+    await expect(edit.getByLabel("Display name")).toHaveValue(`Mine ${name}`);
+    await expect(modelRow(page, name)).toContainText(`Shared ${name}`);
+    await expect(modelRow(page, name)).toContainText("$3.00");
+    const stored = async () => ((await (await page.request.get("/api/v1/system/models")).json()) as { data: ModelConfig[] }).data.find((m) => m.name === name);
+    expect(await stored()).toMatchObject({ displayName: `Shared ${name}`, rateCard });
+
+    // Saving again is a deliberate choice: the form now carries the version it was refused over.
+    await edit.getByRole("button", { name: "Save changes" }).click();
+    await expect(page.getByText(`Model ${name} saved.`)).toBeVisible();
+    expect(await stored()).toMatchObject({ displayName: `Mine ${name}` });
   });
 
   test("an edit saved after another admin deleted the model brings nothing back and keeps what was typed; the audit log names each change", async ({

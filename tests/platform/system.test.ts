@@ -8,8 +8,10 @@ import {
   BASE_URL_REQUIRED,
   BASE_URL_RULE,
   MODEL_NAME_RULE,
+  MODEL_CHANGED,
   MODEL_NAME_TAKEN,
 } from "@contract/models";
+import type { ModelConfigList } from "@contract/models";
 import { ORGANIZATION_PAGE_MAX } from "@contract/system";
 import { MODEL_GONE, saveModel } from "../../platform/models/service";
 import type { Harness, Session } from "./harness";
@@ -64,6 +66,7 @@ describe("GET /system/models", () => {
         hasApiKey: false,
         rateCard: null,
         status: null,
+        version: expect.any(String),
       },
       {
         name: "qwen",
@@ -75,6 +78,7 @@ describe("GET /system/models", () => {
         hasApiKey: true,
         rateCard: { id: "rc-qwen", inputPerMillion: 0.5, outputPerMillion: 1.5 },
         status: "maintenance",
+        version: expect.any(String),
       },
     ]);
   });
@@ -169,6 +173,32 @@ describe("PUT /models/{name} from the model editor", () => {
     expect(await h.deps.db.selectFrom("models").select("name").where("name", "=", "old").execute()).toEqual([]);
     // An edit of a model that is there is an edit.
     expect((await operator.call("PUT", "/models/builtin", { displayName: "Dev", provider: "builtin", contextSize: 4096, mode: "edit" })).status).toBe(200);
+  });
+
+  it("refuses an edit made from a version another save replaced 409, writing nothing; the version it read saves (decision 0138)", async () => {
+    const { operator } = await cast();
+    const body = { displayName: "Priced", provider: "vllm", contextSize: 4096, baseUrl: "http://upstream.test/v1", mode: "add" };
+    expect((await operator.call("PUT", "/models/priced", body)).status).toBe(200);
+    const read = async () => ((await (await operator.call("GET", "/system/models")).json()) as ModelConfigList).data.find((m) => m.name === "priced")!;
+    const opened = (await read()).version!;
+    expect(opened).toMatch(/^[\w-]{22}$/);
+    // Another admin reprices it; the first admin's form still holds the version it was opened with.
+    const rateCard = { id: "rc", inputPerMillion: 2, outputPerMillion: 4 };
+    expect((await operator.call("PUT", "/models/priced", { ...body, mode: "edit", version: opened, rateCard })).status).toBe(200);
+    const stale = await operator.call("PUT", "/models/priced", { ...body, displayName: "Renamed", mode: "edit", version: opened });
+    expect(stale.status).toBe(409);
+    expect(((await stale.json()) as ErrorBody).error).toBe(MODEL_CHANGED);
+    const now = await read();
+    expect(now).toMatchObject({ displayName: "Priced", rateCard });
+    expect(now.version).not.toBe(opened);
+    // Saved again from what it reads now: taken. A save that changes nothing keeps the version.
+    expect((await operator.call("PUT", "/models/priced", { ...body, displayName: "Renamed", rateCard, mode: "edit", version: now.version })).status).toBe(200);
+    const renamed = await read();
+    expect(renamed.displayName).toBe("Renamed");
+    expect((await operator.call("PUT", "/models/priced", { ...body, displayName: "Renamed", rateCard, mode: "edit", version: renamed.version })).status).toBe(
+      200,
+    );
+    expect((await read()).version).toBe(renamed.version);
   });
 
   it("refuses an add under a name that is taken 409 on the name field, even two adds at once, keeping the first", async () => {

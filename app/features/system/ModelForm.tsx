@@ -17,10 +17,12 @@ interface ModelFormProps {
   lastResult: SubmissionResult<string[]> | undefined;
   /** Whether the stored model has an upstream key (edit mode). */
   hasApiKey: boolean;
+  /** The stored model's version (edit mode): a save over someone else's newer one is refused (decision 0138). */
+  version?: string;
 }
 
 /** Add or edit one model: a conform form posting `intent=save`, so it works before JavaScript loads. */
-export function ModelForm({ values, lastResult, hasApiKey }: ModelFormProps) {
+export function ModelForm({ values, lastResult, hasApiKey, version }: ModelFormProps) {
   const [form, fields] = useForm<ModelFormFields, z.output<typeof modelForm>>({
     id: "model-form",
     lastResult,
@@ -60,6 +62,7 @@ export function ModelForm({ values, lastResult, hasApiKey }: ModelFormProps) {
     <Form method="post" className="flex flex-col gap-4" aria-label={editing ? `Edit ${values.name}` : "Add a model"} {...getFormProps(form)}>
       <input type="hidden" name="intent" value="save" />
       <input type="hidden" name="mode" value={values.mode} />
+      {editing && version ? <input type="hidden" name="version" value={version} /> : null}
       <PageOrganizationField />
       <div className="grid gap-4 md:grid-cols-2">
         {field(

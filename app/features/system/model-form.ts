@@ -228,6 +228,16 @@ export const modelForm = z
 export const modelGoneMessage = (name: string) =>
   `Model ${name} no longer exists: another admin deleted it. Nothing was saved. Your changes are kept below; Add model adds it again (type its API key again if it needs one).`;
 
+/**
+ * An edit made from a version someone else's save replaced (decision 0138). The form, still an edit,
+ * now carries the new version: saving again is a deliberate choice to replace theirs.
+ */
+export const modelChangedMessage = (name: string) =>
+  `Another admin saved model ${name} after you opened it. Nothing was saved. Your changes are kept below, and the list shows theirs; Save changes again to replace them with yours.`;
+
+/** The version an edit was made from, which the schema leaves aside; blank is none. */
+export const versionOf = (raw: FormDataEntryValue | null): string | undefined => (typeof raw === "string" && raw.trim() ? raw.trim().slice(0, 100) : undefined);
+
 /** The submitted mode, which the schema leaves aside (add or edit). */
 export const modeOf = (raw: FormDataEntryValue | null): ModelFormValues["mode"] => (raw === "edit" ? "edit" : "add");
 
