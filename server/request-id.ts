@@ -1,9 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { RequestHandler } from "express";
 import { format } from "node:util";
-
-/** An id a proxy in front may send: a plain token, so a log line can't be forged through it. */
-const PROXY_ID = /^[\w.:@+=/-]{1,128}$/;
+import { PLAIN_REQUEST_ID } from "@contract/request-id";
 
 /**
  * Every request gets an id, the proxy's `X-Request-Id` when it sent a plain one: it is answered in
@@ -14,7 +12,7 @@ const PROXY_ID = /^[\w.:@+=/-]{1,128}$/;
 export function requestIds(): RequestHandler {
   return (req, res, next) => {
     const sent = req.headers["x-request-id"];
-    const id = typeof sent === "string" && PROXY_ID.test(sent) ? sent : randomUUID();
+    const id = typeof sent === "string" && PLAIN_REQUEST_ID.test(sent) ? sent : randomUUID();
     if (id !== sent) {
       req.headers["x-request-id"] = id;
       // The platform's Request is built from the raw headers (@hono/node-server), not from `headers`:

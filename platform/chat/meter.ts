@@ -249,6 +249,18 @@ export function costMicros(count: Pick<TokenCount, "promptTokens" | "completionT
   return Math.round((count.promptTokens * inputPerMillion + count.completionTokens * outputPerMillion) / 1e6);
 }
 
+/**
+ * The usage a client is told, which is what is billed: the upstream's report when it is believed (with
+ * its other details, such as cached tokens), else the platform's own count (decision 0138). A report
+ * of 10.5 prompt tokens or a reasoning figure of "6" is not shown as if it were the bill.
+ */
+export function billedUsage(count: TokenCount, reported: UpstreamUsage | null): UpstreamUsage {
+  if (count.estimated || !reported) return usageOf(count);
+  const reasoning = reported.completion_tokens_details?.reasoning_tokens;
+  if (reasoning === count.reasoningTokens || (reasoning === undefined && count.reasoningTokens === 0)) return reported;
+  return { ...reported, completion_tokens_details: { ...reported.completion_tokens_details, reasoning_tokens: count.reasoningTokens } };
+}
+
 /** A count in the usage shape of an OpenAI answer. */
 export function usageOf(count: TokenCount): UpstreamUsage {
   return {
@@ -266,8 +278,8 @@ export interface RelayOptions {
   includeUsage: boolean;
   /** Whether generating this many output tokens would cost more than the request holds. */
   passesHold: (outputTokens: number) => boolean;
-  /** The usage the platform bills when the upstream sent none: its own count of what was sent. */
-  estimate: () => UpstreamUsage;
+  /** The usage the platform bills for what was sent so far (`billedUsage`), which the client is told. */
+  usage: () => UpstreamUsage;
   now: () => number;
 }
 
@@ -316,7 +328,7 @@ export class StreamRelay {
         continue;
       }
       if (event.type === "done") {
-        if (this.options.includeUsage && !this.meter.usage) out += this.data(this.usageChunk(this.options.estimate()));
+        if (this.options.includeUsage && !this.meter.usage) out += this.data(this.usageChunk(this.options.usage()));
         this.meter.done = true;
         out += "data: [DONE]\n\n";
         continue;
@@ -332,21 +344,22 @@ export class StreamRelay {
       if (!Array.isArray(choices) || !choices.every((choice) => choice && typeof choice === "object")) {
         if (!usage || typeof usage !== "object") continue;
         this.meter.readChunk({ ...event.chunk, choices: [] }, 0);
-        if (this.options.includeUsage) out += this.data({ ...event.chunk, choices: [], model: this.options.model });
+        if (this.options.includeUsage) out += this.data({ ...event.chunk, choices: [], model: this.options.model, usage: this.options.usage() });
         continue;
       }
       const tokens = outputTokensOf(event.chunk);
       if (tokens > 0 && this.options.passesHold(this.meter.outputTokens + tokens)) {
         this.cut = true;
         out += this.data({ ...this.chunkBase(), choices: [{ index: 0, delta: {}, finish_reason: "length" }] });
-        if (this.options.includeUsage) out += this.data(this.usageChunk(this.options.estimate()));
+        if (this.options.includeUsage) out += this.data(this.usageChunk(this.options.usage()));
         out += "data: [DONE]\n\n";
         break;
       }
       this.meter.readChunk(event.chunk, tokens);
       const usageOnly = event.chunk.usage && (event.chunk.choices?.length ?? 0) === 0;
       if (usageOnly && !this.options.includeUsage) continue;
-      out += this.data("model" in event.chunk ? { ...event.chunk, model: this.options.model } : event.chunk);
+      const chunk = event.chunk.usage ? { ...event.chunk, usage: this.options.usage() } : event.chunk;
+      out += this.data("model" in chunk ? { ...chunk, model: this.options.model } : chunk);
     }
     return out ? this.encoder.encode(out) : EMPTY;
   }

@@ -22,6 +22,7 @@ import { isMember } from "../orgs/service";
 import { ROLLUP_GRACE_MS } from "../usage/rollup";
 import type { TokenCount } from "./meter";
 import {
+  billedUsage,
   costMicros,
   countPromptTokensAsync,
   mediaPartsOf,
@@ -31,7 +32,6 @@ import {
   StreamRelay,
   tokenCount,
   toolCallText,
-  usageOf,
 } from "./meter";
 
 /** Who a completion is billed to: a member through the console, or an API token. */
@@ -60,6 +60,12 @@ export interface ChatErrorDetails {
 
 /** An OpenAI-shaped refusal: `{"error": {"message", "type", "param", "code"}}` with its status (and Retry-After). */
 export class ChatError extends Error {
+  /**
+   * The receipt made for the request before it failed, which the error lines name: the public API
+   * answers it as the request's id, as it does a completion's (decision 0138).
+   */
+  receiptId?: string;
+
   constructor(
     readonly status: 400 | 401 | 402 | 403 | 404 | 413 | 429 | 500 | 502 | 503 | 504,
     message: string,
@@ -99,21 +105,23 @@ export function parseChatRequest(body: unknown): ChatRequest {
 export { RECEIPT_HEADER };
 
 /**
- * The output a request may generate: its own cap (the larger of `max_tokens` and
- * `max_completion_tokens`, since upstreams differ on which one wins), else the model's default, never
- * past the context.
+ * The output a request may generate: its own cap, else the model's default, never past the context.
+ * Its own cap is `max_completion_tokens` when given (OpenAI's current field, which `max_tokens` is the
+ * deprecated form of; vLLM and SGLang take it over `max_tokens` too), else `max_tokens` (decision 0138).
  */
 export function maxOutputTokens(model: Pick<ModelRow, "default_max_tokens" | "context_size">, body: ChatRequest): number {
-  const asked = [body.max_tokens, body.max_completion_tokens].filter((v): v is number => typeof v === "number" && Number.isFinite(v) && v > 0);
-  return Math.min(Math.ceil(asked.length > 0 ? Math.max(...asked) : (model.default_max_tokens ?? model.context_size)), model.context_size);
+  const usable = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v) && v > 0;
+  const asked = usable(body.max_completion_tokens) ? body.max_completion_tokens : usable(body.max_tokens) ? body.max_tokens : null;
+  return Math.min(Math.ceil(asked ?? model.default_max_tokens ?? model.context_size), model.context_size);
 }
 
 /**
  * The request as the upstream gets it, told the output cap that was held, in the field it reads:
- * vLLM and SGLang take `max_completion_tokens` over `max_tokens`, older servers read only `max_tokens`,
- * and OpenAI's reasoning models refuse `max_tokens`. So each cap field the client sent carries the held
- * cap, and `max_tokens` is added for an upstream other than OpenAI. A client that sent
- * `max_tokens: 1, max_completion_tokens: 100000` made a compliant upstream generate past the hold.
+ * older servers read only `max_tokens`, and OpenAI's reasoning models refuse it. So each cap field the
+ * client sent carries the held cap (the same number in both: an upstream that reads the other one can
+ * neither pass the hold nor, as 0101 had it, generate more than the client asked for in
+ * `max_completion_tokens`), and `max_tokens` is added for an upstream other than OpenAI. A client that
+ * sent `max_tokens: 1, max_completion_tokens: 100000` made a compliant upstream generate past the hold.
  */
 export function withHeldOutputCap(model: Pick<ModelRow, "default_max_tokens" | "context_size" | "provider">, body: ChatRequest): ChatRequest {
   const gaveMax = typeof body.max_tokens === "number";
@@ -214,9 +222,12 @@ export async function chatCompletion(deps: Deps, caller: ChatCaller, body: ChatR
   } catch (error) {
     // Nothing was generated: what was held goes back now rather than at expiry.
     if (priced) await release(deps, receiptId).catch((e) => console.error(`Releasing ${receiptId} failed:`, e));
-    if (stopping?.aborted && !signal.aborted && error instanceof ChatError && error.type === "request_cancelled")
-      throw new ChatError(503, SHUTTING_DOWN_MESSAGE, "server_error", { code: "server_shutting_down", retryAfter: "1" });
-    throw error;
+    const failed =
+      stopping?.aborted && !signal.aborted && error instanceof ChatError && error.type === "request_cancelled"
+        ? new ChatError(503, SHUTTING_DOWN_MESSAGE, "server_error", { code: "server_shutting_down", retryAfter: "1" })
+        : error;
+    if (failed instanceof ChatError) failed.receiptId = receiptId;
+    throw failed;
   } finally {
     clearInterval(keepHeld);
     unlink();
@@ -275,7 +286,7 @@ async function forward(
       );
     }
     timing.fail(502);
-    console.error(`Upstream of ${model.name} unreachable:`, errorText(error));
+    console.error(`Upstream of ${model.name} unreachable for ${receiptId}:`, errorText(error));
     throw new ChatError(502, `The model '${model.name}' could not be reached`, "server_error", { code: "upstream_unreachable" });
   }
 
@@ -290,7 +301,7 @@ async function forward(
     const retryAfter = upstream.header("retry-after");
     // Refusals that asking again cannot change until the operator acts (credentials, the provider account's
     // credit, the model's name at the provider) say so: OpenAI's SDKs would otherwise retry each twice.
-    const logged = () => console.error(`Upstream of ${model.name} answered ${upstream.status}: ${withoutKeys(said) || "(no message)"}`);
+    const logged = () => console.error(`Upstream of ${model.name} answered ${upstream.status} to ${receiptId}: ${withoutKeys(said) || "(no message)"}`);
     if (upstream.status === 401 || upstream.status === 403) {
       // The platform's own credentials were refused: the operator's to fix, and no business of the caller's.
       logged();
@@ -436,7 +447,7 @@ async function forward(
       // nothing is charged, and its words (keys, hosts) are the operator's (decision 0107).
       timing.fail(502);
       console.error(
-        `Upstream of ${model.name} sent an answer that is not a chat completion (${contentType}): ${withoutKeys(upstreamErrorText(text)) || "(empty)"}`,
+        `Upstream of ${model.name} sent ${receiptId} an answer that is not a chat completion (${contentType}): ${withoutKeys(upstreamErrorText(text)) || "(empty)"}`,
       );
       throw new ChatError(502, `The model '${model.name}' sent an answer that could not be read. Try again.`, "server_error", {
         code: "upstream_invalid_response",
@@ -446,8 +457,8 @@ async function forward(
     const content = typeof message?.content === "string" ? message.content : "";
     const r = message?.reasoning_content ?? message?.reasoning;
     const count = tokenCount(prompt, content, typeof r === "string" ? r : "", parsed.usage ?? null, toolCallText(message));
-    // The model the client asked for, and the usage the platform bills when the upstream gave none.
-    const answer = { ...parsed, model: body.model, usage: parsed.usage ?? usageOf(count) };
+    // The model the client asked for, and the usage the platform bills (its own count when the upstream's is not believed).
+    const answer = { ...parsed, model: body.model, usage: billedUsage(count, parsed.usage ?? null) };
     await meter(count, "completed");
     if (body.stream) {
       // Asked to stream, the upstream answered at once: the client still gets the stream it asked for.
@@ -464,7 +475,7 @@ async function forward(
     model: body.model,
     includeUsage: body.stream_options?.include_usage === true,
     passesHold,
-    estimate: () => usageOf(watcher.count(prompt)),
+    usage: () => billedUsage(watcher.count(prompt), watcher.usage),
     now: deps.now,
   });
   let metering: Promise<void> | undefined;
@@ -774,7 +785,7 @@ function assembled(model: string, watcher: StreamMeter, prompt: { content?: unkn
     created: watcher.created ?? Math.floor(now / 1000),
     model,
     choices: [{ index: 0, message, logprobs, finish_reason: cut ? "length" : (watcher.finishReason ?? "stop") }],
-    usage: watcher.usage ?? usageOf(watcher.count(prompt)),
+    usage: billedUsage(watcher.count(prompt), watcher.usage),
   };
 }
 

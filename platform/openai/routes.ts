@@ -4,6 +4,7 @@ import type { OpenAiModelList } from "@contract/models";
 import type { Deps, PlatformEnv } from "../context";
 import { ChatError, chatCompletion, chatErrorResponse, NOT_JSON_MESSAGE, parseChatRequest } from "../chat/service";
 import { RECEIPT_HEADER } from "@contract/chat";
+import { PLAIN_REQUEST_ID } from "@contract/request-id";
 import { bodyTooLargeMessage, limitBodies } from "../http/body-limit";
 import { readNodeJson } from "../http/node-request";
 import type { ModelRow } from "../db/schema";
@@ -26,14 +27,18 @@ function modelObject(m: ModelRow): OpenAiModelList["data"][number] {
 
 /**
  * What every answer carries, written into it in place: an id, as OpenAI's answers have (a completion's
- * receipt, anything else a new one), and CORS for browser clients on any origin, who may read the
+ * receipt; anything else the request's own, which the access log and error lines name (decision 0138),
+ * or a new one when it came without a plain one), and CORS for browser clients on any origin, who may read the
  * headers OpenAI's SDKs act on (a browser hides the others: `x-should-retry` unread, a final refusal was retried). Hono's `cors` sets
  * them before the handler runs, which makes Hono rebuild each answer as a full Response with a web
  * stream when the handler returns it, on the path every metered call takes (decision 0098).
  */
-function decorate(response: Response): Response {
+function decorate(response: Response, requestId: string | undefined): Response {
   const headers = response.headers;
-  if (!headers.has("x-request-id")) headers.set("x-request-id", headers.get(RECEIPT_HEADER) ?? `req_${randomBytes(12).toString("hex")}`);
+  if (!headers.has("x-request-id")) {
+    const own = requestId !== undefined && PLAIN_REQUEST_ID.test(requestId) ? requestId : `req_${randomBytes(12).toString("hex")}`;
+    headers.set("x-request-id", headers.get(RECEIPT_HEADER) ?? own);
+  }
   headers.set("access-control-allow-origin", "*");
   headers.set(
     "access-control-expose-headers",
@@ -99,7 +104,7 @@ export function openaiRoutes(deps: Deps) {
       if (c.req.method === "OPTIONS") return preflight(c.req.header("access-control-request-headers"));
       c.set("deps", deps);
       await next();
-      decorate(c.res);
+      decorate(c.res, c.req.header("x-request-id"));
     })
     .use(limitBody)
     .get("/models", async (c) => {
@@ -152,15 +157,17 @@ export function openaiRoutes(deps: Deps) {
       ),
     )
     .onError((error, c) => {
-      if (error instanceof ChatError) return decorate(chatErrorResponse(error));
+      const requestId = c.req.header("x-request-id");
+      if (error instanceof ChatError) return decorate(chatErrorResponse(error), error.receiptId ?? requestId);
       if (databaseUnavailable(error)) {
         databaseAway(c.req.method, c.req.path, c.req.header("x-request-id"), error);
         return decorate(
           chatErrorResponse(new ChatError(503, UNAVAILABLE_MESSAGE, "server_error", { code: "service_unavailable", retryAfter: UNAVAILABLE_RETRY_AFTER })),
+          requestId,
         );
       }
-      if (nulRefusedByDatabase(error)) return decorate(chatErrorResponse(new ChatError(400, NUL_REFUSED_MESSAGE, "invalid_request_error")));
+      if (nulRefusedByDatabase(error)) return decorate(chatErrorResponse(new ChatError(400, NUL_REFUSED_MESSAGE, "invalid_request_error")), requestId);
       console.error(`Unhandled error in ${c.req.method} ${c.req.path} (request ${c.req.header("x-request-id") ?? "-"}):`, error);
-      return decorate(chatErrorResponse(new ChatError(500, "Internal server error", "server_error")));
+      return decorate(chatErrorResponse(new ChatError(500, "Internal server error", "server_error")), requestId);
     });
 }

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
 import OpenAI from "openai";
 import type { LedgerRow } from "@contract/billing";
+import type { UpstreamUsage } from "@contract/chat";
 import type { CreatedApiToken } from "@contract/tokens";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createPlatform } from "../../platform/app";
@@ -381,10 +382,11 @@ describe("POST /chat/completions", () => {
     };
     expect(await forwarded({})).toMatchObject({ max_tokens: 64 });
     expect(await forwarded({ max_tokens: 10 })).toMatchObject({ max_tokens: 10 });
-    // Each cap field carries the cap that was held, the larger one: an upstream reads one or the other.
+    // Each cap field carries the cap that was held: max_completion_tokens when given (OpenAI's current
+    // field), whichever field an upstream reads; never more than the client asked for in it.
     expect(await forwarded({ max_completion_tokens: 12 })).toMatchObject({ max_completion_tokens: 12, max_tokens: 12 });
     expect(await forwarded({ max_tokens: 1, max_completion_tokens: 100_000 })).toMatchObject({ max_completion_tokens: 32768, max_tokens: 32768 });
-    expect(await forwarded({ max_tokens: 20, max_completion_tokens: 5 })).toMatchObject({ max_completion_tokens: 20, max_tokens: 20 });
+    expect(await forwarded({ max_tokens: 20, max_completion_tokens: 5 })).toMatchObject({ max_completion_tokens: 5, max_tokens: 5 });
     // OpenAI's reasoning models refuse max_tokens: not added for an OpenAI upstream.
     await saveModel(h.deps, {
       name: "fake-openai",
@@ -411,12 +413,30 @@ describe("POST /chat/completions", () => {
   it("bills its own count when the upstream's usage is not whole numbers, streamed or not (PostgreSQL refused to store 10.5)", async () => {
     const admin = await setup();
     for (const stream of [true, false]) {
-      const response = await admin.call("POST", "/chat/completions", { ...ask("fake-odd-usage"), stream });
+      const response = await admin.call("POST", "/chat/completions", { ...ask("fake-odd-usage"), stream, stream_options: { include_usage: true } });
       expect(response.status).toBe(200);
-      await readAll(response.clone());
+      const text = await readAll(response.clone());
       const billed = await receipt(admin, response);
       expect(billed).toMatchObject({ estimated: true, outputTokens: expect.any(Number) });
       expect(Number.isInteger(billed.inputTokens)).toBe(true);
+      // The client is told the figures it is billed, not the ones that were not believed (decision 0138).
+      const told = stream
+        ? (
+            JSON.parse(
+              text
+                .split("\n\n")
+                .filter((e) => e.includes('"usage":{'))
+                .at(-1)!
+                .slice("data: ".length),
+            ) as { usage: UpstreamUsage }
+          ).usage
+        : (JSON.parse(text) as { usage: UpstreamUsage }).usage;
+      expect(told).toEqual({
+        prompt_tokens: billed.inputTokens,
+        completion_tokens: billed.outputTokens,
+        total_tokens: billed.inputTokens + billed.outputTokens,
+        completion_tokens_details: { reasoning_tokens: billed.reasoningTokens },
+      });
     }
     expect((await ledger(admin)).filter((row) => row.model === "fake-odd-usage")).toHaveLength(2);
   });

@@ -109,6 +109,27 @@ describe("a browser app calling /openai/v1 from another origin (decision 0098)",
   });
 });
 
+describe("the x-request-id of a /openai/v1 answer (decision 0138)", () => {
+  it("is the request's own id, which the access log and error lines name, except a completion's, which is its receipt", async () => {
+    const call = await tokenCall();
+    const models = (headers: Record<string, string>) => h.fetch("/openai/v1/models", { headers: { authorization: "Bearer sk-wrong", ...headers } });
+    expect((await models({ "x-request-id": "nginx-7f3a9c" })).headers.get("x-request-id")).toBe("nginx-7f3a9c");
+    // Not a plain token (the front door replaces those before the platform sees them), or none: a new one.
+    expect((await models({ "x-request-id": 'x" 200 "forged' })).headers.get("x-request-id")).toMatch(/^req_[0-9a-f]{24}$/);
+    expect((await models({})).headers.get("x-request-id")).toMatch(/^req_[0-9a-f]{24}$/);
+    const completion = await h.fetch("/openai/v1/chat/completions", {
+      method: "POST",
+      headers: { "x-request-id": "nginx-1", "content-type": "application/json" },
+      body: "{}",
+    });
+    expect(completion.status).toBe(401);
+    expect(completion.headers.get("x-request-id")).toBe("nginx-1");
+    const metered = await call({ model: "fake-json-anyway", stream: false, messages: [{ role: "user", content: "Hi" }] });
+    expect(metered.status).toBe(200);
+    expect(metered.headers.get("x-request-id")).toBe(metered.headers.get("x-receipt-id"));
+  });
+});
+
 describe("a body over the limit under /openai/v1", () => {
   it("is refused 413 in the OpenAI shape, readable cross-origin and marked final, declared or chunked", async () => {
     h = await createHarness();

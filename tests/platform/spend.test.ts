@@ -137,7 +137,7 @@ describe("admission by reservation", () => {
     expect((await account(admin.orgId)).balance_micros).toBeGreaterThanOrEqual(0);
   });
 
-  it("holds what tools, response formats and images add to the prompt, and the larger output cap; refuses n other than 1 (decision 0100)", async () => {
+  it("holds what tools, response formats and images add to the prompt, and the output cap asked (max_completion_tokens first); refuses n other than 1 (decisions 0100, 0138)", async () => {
     const admin = await setup(0);
     await creditPayment(h.deps, { orgId: admin.orgId, paymentIntentId: `pi_one_${Math.random()}`, amountMicros: 1, description: "Test funds" });
     /** The worst case the refusal names, in micro-dollars ($1 per million input tokens: one a token). */
@@ -166,9 +166,11 @@ describe("admission by reservation", () => {
       ],
     };
     expect(await worstCase({ messages: [image] })).toBeGreaterThanOrEqual(plain + 1_500);
-    // vLLM and SGLang generate up to max_completion_tokens when both are sent: the larger one is held.
+    // max_completion_tokens is the cap when both are sent (OpenAI's current field; vLLM and SGLang read
+    // it first), and the upstream is told it in both (decision 0138): it is what is held.
     expect(await worstCase({ max_completion_tokens: 1_000 })).toBe(plain + 999 * OUTPUT);
-    expect(await worstCase({ max_tokens: 1_000, max_completion_tokens: 1 })).toBe(plain + 999 * OUTPUT);
+    expect(await worstCase({ max_tokens: 1, max_completion_tokens: 1_000 })).toBe(plain + 999 * OUTPUT);
+    expect(await worstCase({ max_tokens: 1_000, max_completion_tokens: 1 })).toBe(plain);
 
     for (const n of [2, 0]) {
       const many = await admin.call("POST", "/chat/completions", { ...ask("fake-echo"), n });

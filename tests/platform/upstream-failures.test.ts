@@ -169,6 +169,13 @@ describe("an upstream that fails says nothing of its own to the client (decision
           const text = await response.text();
           expect(response.status, model).toBe(status);
           expect(response.headers.get("x-should-retry"), model).toBe(shouldRetry);
+          // The id the client is answered (OpenAI's SDK shows it as _request_id) is the one the log names.
+          const id = response.headers.get("x-request-id") ?? "";
+          expect(id, model).toMatch(/^rcpt_[0-9a-f]{24}$/);
+          expect(
+            logged.filter((line) => line.includes(id)),
+            model,
+          ).toHaveLength(1);
           expect(JSON.parse(text).error, model).toEqual({ message, type: "server_error", param: null, code });
           expect(text).not.toContain("openrouter.ai");
           expectNothingInternal(text);
@@ -177,8 +184,8 @@ describe("an upstream that fails says nothing of its own to the client (decision
     } finally {
       spy.mockRestore();
     }
-    // The operator reads the provider's words, keys cut.
-    expect(logged.find((line) => line.includes("fake-out-of-credit"))).toContain("answered 402: Insufficient credits for key [redacted]");
+    // The operator reads the provider's words, keys cut, with the receipt the client was answered as its request id.
+    expect(logged.find((line) => line.includes("fake-out-of-credit"))).toMatch(/answered 402 to rcpt_\w+: Insufficient credits for key \[redacted\]/);
     expect(logged.join("\n")).not.toContain(UPSTREAM_KEY);
     expect(await money(admin.orgId)).toEqual(before);
   });
