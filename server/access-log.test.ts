@@ -30,7 +30,12 @@ async function logged(): Promise<{ port: number; lines: () => string[] }> {
     }),
   );
   // The platform's shape (server/index.ts): a Hono listener that answers the request id it was given.
-  const platform = getRequestListener((request: Request) => new Response(request.headers.get("x-request-id") ?? "none"));
+  // A completion's answer names its receipt instead (decision 0138), as /openai/v1 does.
+  const platform = getRequestListener((request: Request) =>
+    new URL(request.url).pathname.endsWith("/receipted")
+      ? new Response("ok", { headers: { "x-request-id": "rcpt_0123456789abcdef01234567" } })
+      : new Response(request.headers.get("x-request-id") ?? "none"),
+  );
   app.all("/api/v1/*", (req, res) => void platform(req, res));
   app.all("*", (_req, res) => res.send("ok"));
   const server = http.createServer(app);
@@ -101,6 +106,14 @@ describe("the access log (LOG_REQUESTS)", () => {
     expect(proxied.headers["x-request-id"]).toBe("nginx-7f3a9c");
     expect(forged.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
     expect(lines().map((line) => line.split(" ").at(-1))).toEqual([id, "nginx-7f3a9c", forged.headers["x-request-id"]]);
+  });
+
+  it("ends a line with the id the answer names when the platform answers another (a completion's receipt)", async () => {
+    const { port, lines } = await logged();
+    const receipted = await answer(port, "/api/v1/receipted", "console.example.test", undefined, { "x-request-id": "nginx-7f3a9c" });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(receipted.headers["x-request-id"]).toBe("rcpt_0123456789abcdef01234567");
+    expect(lines().at(-1)!.split(" ").at(-1)).toBe("rcpt_0123456789abcdef01234567");
   });
 
   it("gives the platform the same id, so an error it logs names the request the access log names", async () => {
