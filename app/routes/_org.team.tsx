@@ -40,8 +40,18 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     team.members({ q, after, before, limit: MEMBER_PAGE_SIZE + 1 }),
     isAdmin ? team.invites({ before: invitesBefore, after: invitesAfter, limit: INVITE_PAGE_SIZE + 1 }) : null,
   ]);
-  // The member a page started from has left since: that page is no more, so its search's first page.
-  if (members.ok && members.data.length === 0 && (after ?? before) !== undefined) throw redirect(teamHref({ ...query, after: undefined, before: undefined }));
+  // A page reached by a cursor that is empty now (the member it started from left, its codes were all
+  // revoked or used): that page is no more, so the first page of that list, the other one kept.
+  const membersGone = members.ok && members.data.length === 0 && (after ?? before) !== undefined;
+  const invitesGone = invites?.ok === true && invites.data.length === 0 && (invitesAfter ?? invitesBefore) !== undefined;
+  if (membersGone || invitesGone)
+    throw redirect(
+      teamHref({
+        ...query,
+        ...(membersGone ? { after: undefined, before: undefined } : {}),
+        ...(invitesGone ? { invitesAfter: undefined, invitesBefore: undefined } : {}),
+      }),
+    );
   return {
     viewer: { userId: session.user.id, role: session.activeRole },
     query,

@@ -84,6 +84,23 @@ test("55 invite codes are shown 50 at a time, newest first, and the member pages
   await expect(page).toHaveURL(/\/team\?after=\d+&invitesBefore=\d+$/);
   await expect(invites).toHaveCount(5);
   await expect(memberRows(page)).toHaveCount(6);
+
+  // The last code of the older page revoked (the others meanwhile elsewhere): that page is no more, and
+  // the newest codes show again rather than "No active invite codes"; the member page stays.
+  await writeDatabase([{ sql: "update invites set revoked_at = ? where code in (?, ?, ?, ?)", params: [Date.now(), ...codes.slice(1, 5)] }]);
+  await page
+    .getByRole("row", { name: new RegExp(codes[0]) })
+    .getByRole("button", { name: "Revoke" })
+    .click();
+  await page
+    .getByRole("alertdialog", { name: new RegExp(`Revoke invite code ${codes[0]}`) })
+    .getByRole("button", { name: "Revoke invite" })
+    .click();
+  await expect(page).toHaveURL(/\/team\?after=\d+$/);
+  await expect(invites).toHaveCount(50);
+  await expect(invites.first()).toContainText(codes[54]);
+  await expect(page.getByText("No active invite codes.")).toHaveCount(0);
+  await expect(memberRows(page)).toHaveCount(6);
 });
 
 test.describe("with JavaScript disabled", () => {
