@@ -12,24 +12,29 @@ const TONE: Record<AlertKind, string> = { error: "alert-error", warning: "alert-
  * `focus`: the message answers a submission, so it takes focus when it appears (issue 14, decision 0091):
  * a keyboard or screen-reader user lands on the result instead of the page body, with or without
  * JavaScript. Give it a changing `key` (`useArrivalKey`) to take focus again when the same text comes back.
+ *
+ * `live={false}`: no role of its own, for a message that changes as the person types, which a polite
+ * region around it announces once they pause (an alert would interrupt each keystroke's echo).
  */
 export function Alert({
   kind,
   id,
   className = "",
   focus = false,
+  live = true,
   children,
 }: {
   kind: AlertKind;
   id?: string;
   className?: string;
   focus?: boolean;
+  live?: boolean;
   children: ReactNode;
 }) {
   const urgent = kind === "error" || kind === "warning";
   const focusProps = useFocusOnArrival<HTMLDivElement>(focus);
   return (
-    <div id={id} role={urgent ? "alert" : "status"} className={`alert ${TONE[kind]} ${className}`.trim()} {...focusProps}>
+    <div id={id} role={live ? (urgent ? "alert" : "status") : undefined} className={`alert ${TONE[kind]} ${className}`.trim()} {...focusProps}>
       {children}
     </div>
   );

@@ -22,7 +22,7 @@ export function Pager({ label, previous, next }: { label: string; previous: stri
   };
   if (previous === null && next === null) return null;
   return (
-    <nav ref={nav} className="join mt-2 self-end" aria-label={label}>
+    <nav ref={nav} className="join mt-2 max-w-full flex-wrap self-end" aria-label={label}>
       {previous !== null ? (
         <Link className="join-item btn btn-sm" to={previous} preventScrollReset onClick={follow}>
           <ChevronLeft className="size-4" aria-hidden /> Previous

@@ -58,6 +58,7 @@ export default function AuditPage() {
   const timeZone = useTimeZone();
   const pageOrganization = usePageOrganizationId();
   const filtered = auditSearch(filters) !== "";
+  const empty = entries.length === 0 && !loadError;
   const organization = system && filters.organization ? filters.organization : null;
   const organizationName = organization ? entries.find((e) => e.organizationId === organization)?.organizationName : null;
   return (
@@ -81,9 +82,10 @@ export default function AuditPage() {
           </div>
           <AuditFilterForm filters={filters} system={system} />
           {loadError ? <Alert kind="error">{loadError}</Alert> : null}
-          {entries.length === 0 && !loadError ? (
-            <p className="text-base-content/70">{filtered ? "No entries match these filters." : "No entries yet."}</p>
-          ) : null}
+          {/* A status always there, so a filter applied from the keyboard says it found nothing (WCAG 4.1.3). */}
+          <p role="status" className={empty ? "text-base-content/70" : "sr-only"}>
+            {empty ? (filtered ? "No entries match these filters." : "No entries yet.") : ""}
+          </p>
           {entries.length > 0 ? (
             <AuditTable
               entries={entries}
@@ -91,18 +93,20 @@ export default function AuditPage() {
               organizationFilter={system ? (id) => `/audit${auditSearch({ ...filters, organization: id, before: null })}` : null}
             />
           ) : null}
-          <nav aria-label="Audit log pages" className="flex gap-2">
-            {filters.before ? (
-              <Link to={`/audit${auditSearch({ ...filters, before: null })}`} className="btn btn-sm btn-ghost">
-                Newest
-              </Link>
-            ) : null}
-            {nextBefore ? (
-              <Link to={`/audit${auditSearch(filters, { before: nextBefore })}`} className="btn btn-sm">
-                Older entries
-              </Link>
-            ) : null}
-          </nav>
+          {filters.before || nextBefore ? (
+            <nav aria-label="Audit log pages" className="flex gap-2">
+              {filters.before ? (
+                <Link to={`/audit${auditSearch({ ...filters, before: null })}`} className="btn btn-sm btn-ghost">
+                  Newest
+                </Link>
+              ) : null}
+              {nextBefore ? (
+                <Link to={`/audit${auditSearch(filters, { before: nextBefore })}`} className="btn btn-sm">
+                  Older entries
+                </Link>
+              ) : null}
+            </nav>
+          ) : null}
         </div>
       </section>
     </div>

@@ -89,7 +89,7 @@ function StartTask({ task }: { task: Task }) {
         </h3>
         <ModelChips models={task.models} />
       </div>
-      <div className="modal-action">
+      <div className="modal-action flex-wrap">
         <Link to="/task-home" replace preventScrollReset className="btn btn-ghost">
           Cancel
         </Link>

@@ -75,7 +75,7 @@ export async function issueDevCode(deps: Deps, form: z.infer<typeof devAuthorize
 
 const pageStyle = `
   body{font-family:system-ui,sans-serif;background:#f4f4f5;color:#18181b;display:grid;place-items:center;min-height:100vh;margin:0}
-  main{background:#fff;border-radius:12px;box-shadow:0 1px 3px #0002;padding:2rem;width:min(24rem,90vw)}
+  main{background:#fff;border-radius:12px;box-shadow:0 1px 3px #0002;padding:2rem;width:min(24rem,90vw);box-sizing:border-box}
   h1{font-size:1.25rem;margin:0 0 .5rem} p{font-size:.875rem;line-height:1.4}
   .warn{background:#fef3c7;border:1px solid #f59e0b;border-radius:8px;padding:.75rem}
   .error{background:#fee2e2;border:1px solid #ef4444;border-radius:8px;padding:.75rem}

@@ -222,6 +222,31 @@ test("Enter or Esc that ends an IME composition (Safari's keyCode 229) neither s
   }
 });
 
+test("while a reply is awaited, the wait is named to a screen reader, axe finds nothing serious, and the dots stand still when less motion is asked", async ({
+  page,
+}) => {
+  // The model starts its answer at once and sends its first word much later: the wait is what is looked at.
+  const { fake, names, dispose } = await fakeModels(["thinks-first"]);
+  fake.firstTokenDelayMs = 20_000;
+  try {
+    await signInWithOrganization(page);
+    await page.goto(`/chat?model=${names["thinks-first"]}`);
+    await input(page).fill("Hello");
+    await input(page).press("Enter");
+    const waiting = replies(page).getByRole("img", { name: "Waiting for the reply" });
+    await expect(waiting).toBeVisible();
+    const results = await new AxeBuilder({ page }).include("main").withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+    expect(results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
+    const animated = () => waiting.evaluate((el) => getComputedStyle(el).maskImage.includes("animate"));
+    expect(await animated()).toBe(true);
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    expect(await animated()).toBe(false);
+    await page.getByRole("button", { name: "Stop" }).click();
+  } finally {
+    await dispose();
+  }
+});
+
 /** Answers the chat's next send with this reply, whole, in the platform's stream format. */
 async function replyOnce(page: Page, content: string, finish = "stop") {
   const chunk = (payload: unknown) => `data: ${JSON.stringify(payload)}\n\n`;

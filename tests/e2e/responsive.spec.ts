@@ -1,5 +1,7 @@
 import type { Page } from "@playwright/test";
 import { signInWithOrganization } from "./support/auth";
+import { operatorPage } from "./support/system";
+import { seedMembers } from "./support/team";
 import { expect, hydrated, test } from "./support/test";
 
 /** Issue 14.1: below `lg` the sidebar is a drawer behind the header's menu button; at 1440 px it stays. */
@@ -151,6 +153,47 @@ test.describe("at 390 px", () => {
       expect(widths.page, `${path} scrolls sideways at ${width} px`).toBeLessThanOrEqual(widths.viewport);
       expect(widths.main, `${path}'s content is wider than the screen at ${width} px`).toBeLessThanOrEqual(widths.mainClient + 1);
     }
+  });
+
+  test("at 200 % text on a 360 px phone, nothing is pushed past the screen's start, and the sign-in page does not scroll sideways", async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    test.slow();
+    await page.setViewportSize({ width: 360, height: 740 });
+    /** Text twice its size, as a phone's text-size setting makes it (Chromium's default font size). */
+    const enlarge = async (target: Page) => (await target.context().newCDPSession(target)).send("Page.setFontSizes", { fontSizes: { standard: 32 } });
+    /** Visible buttons, links and headings whose start is left of the screen's: unreachable, as the page never scrolls there. */
+    const pushedOff = (target: Page) =>
+      target.evaluate(() =>
+        [...document.querySelectorAll<HTMLElement>("main a, main button, dialog a, dialog button, .modal a, .modal button, header h1")]
+          .filter((el) => el.checkVisibility() && el.getBoundingClientRect().width > 0)
+          .filter((el) => el.getBoundingClientRect().left < -1 || el.scrollWidth > el.clientWidth + 1)
+          .map((el) => `${el.tagName} ${el.textContent?.trim().slice(0, 40)}`),
+      );
+    await enlarge(page);
+    const { orgId } = await signInWithOrganization(page);
+    await seedMembers(orgId, 55);
+    for (const path of ["/team", "/billing?dialog=add-funds", "/task-home?dialog=start-task&task=social-posts", "/video-generation", "/usage"]) {
+      await page.goto(path);
+      await page.waitForLoadState("networkidle");
+      expect(await pushedOff(page), path).toEqual([]);
+    }
+    const operator = await operatorPage(browser, baseURL!);
+    await operator.setViewportSize({ width: 360, height: 740 });
+    await enlarge(operator);
+    await operator.goto("/model-editor?model=builtin");
+    await operator.waitForLoadState("networkidle");
+    expect(await pushedOff(operator), "/model-editor").toEqual([]);
+    await operator.context().close();
+
+    // The development sign-in page (the platform's own markup) fits a 360 px screen.
+    const signedOut = await browser.newContext({ baseURL, viewport: { width: 360, height: 740 } });
+    const signIn = await signedOut.newPage();
+    await signIn.goto("/api/v1/auth/google");
+    expect(await signIn.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    await signedOut.close();
   });
 
   test.describe("without JavaScript", () => {

@@ -74,7 +74,7 @@ function HeaderContent({ title, user }: AppHeaderProps) {
             {menuContent}
           </label>
         )}
-        <h1 className="truncate text-xl font-semibold">{title}</h1>
+        <h1 className="line-clamp-2 min-w-0 break-words text-xl font-semibold">{title}</h1>
       </div>
       {/* Keyed by the path: a link in the menu navigates without a page load, and the menu closes behind it. */}
       <Popover

@@ -57,7 +57,7 @@ export function AddFundsForm({
         <p className="mb-2 text-sm font-medium" id="quick-amounts">
           Quick amounts
         </p>
-        <div className="flex gap-2" role="group" aria-labelledby="quick-amounts">
+        <div className="flex flex-wrap gap-2" role="group" aria-labelledby="quick-amounts">
           {QUICK_AMOUNTS.map((quick) => {
             const search = new URLSearchParams(quickHref.split("?")[1] ?? "");
             search.set("amount", String(quick));

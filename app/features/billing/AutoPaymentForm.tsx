@@ -83,7 +83,15 @@ export type Funds = { balance: number; held: number };
  * admin accepting the suggested amounts would not expect.
  */
 function ChargeOnSave({ funds, enabled, threshold, recharge }: { funds: Funds | null; enabled: boolean; threshold: number; recharge: number }) {
-  if (funds === null) return null;
+  // A polite region that stays: the figures change as they are typed, and an alert interrupted each keystroke.
+  return (
+    <div role="status" className="empty:m-0">
+      {funds === null ? null : <ChargeWarning funds={funds} enabled={enabled} threshold={threshold} recharge={recharge} />}
+    </div>
+  );
+}
+
+function ChargeWarning({ funds, enabled, threshold, recharge }: { funds: Funds; enabled: boolean; threshold: number; recharge: number }) {
   // The platform's rule (claimRecharge): what can be spent (the balance less what running requests
   // hold) under the threshold, or nothing left at all (a $0 threshold); and only a save it takes (a
   // recharge of at least the minimum).
@@ -99,7 +107,7 @@ function ChargeOnSave({ funds, enabled, threshold, recharge }: { funds: Funds | 
         ? `${what} is nothing`
         : `Your balance is ${formatMoney(spendable)}`;
   return (
-    <Alert kind="warning">
+    <Alert kind="warning" live={false}>
       <span>
         {why}: saving charges your card {formatMoney(recharge)} now.
       </span>

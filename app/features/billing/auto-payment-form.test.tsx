@@ -22,6 +22,10 @@ describe("the auto-payment form", () => {
 
   it("warns with the figures when auto-payment is on and the balance is under its threshold", async () => {
     expect(await form(ON, 10)).toContain(WARNING);
+    // Politely, from a region that stays: it changes as the figures are typed, and an alert interrupted each keystroke.
+    expect(await form(ON, 10)).toMatch(/<div role="status"[^>]*><div class="alert alert-warning">/);
+    expect(await form(ON, 10)).not.toContain('role="alert"');
+    expect(await form(ON, 25)).toMatch(/<div role="status"[^>]*><\/div>/);
     expect(await form(ON, 25)).not.toContain("saving charges your card");
     expect(await form(ON, null)).not.toContain("saving charges your card");
   });

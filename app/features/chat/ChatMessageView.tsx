@@ -44,7 +44,7 @@ export const ChatMessageView = memo(function ChatMessageView({ message, timeZone
                 <Markdown text={split.answer} />
               </div>
             ) : streaming && !split?.thinking ? (
-              <span className="loading loading-dots loading-sm" aria-label="Waiting for the reply" />
+              <span className="loading loading-dots loading-sm" role="img" aria-label="Waiting for the reply" />
             ) : null}
             {message.cutAtLimit && <p className="mt-2 text-xs italic text-base-content/60">{LENGTH_LIMIT_NOTE}</p>}
             {message.status === "stopped" && <p className="mt-2 text-xs italic text-base-content/60">Stopped.</p>}
@@ -85,7 +85,7 @@ function Thinking({ reasoning, thinking }: { reasoning: string; thinking: boolea
       <button type="button" className="btn btn-ghost btn-xs w-full justify-start" aria-expanded={open} aria-controls={id} onClick={() => setOpen(!open)}>
         <Brain className="size-3" aria-hidden />
         {open ? "Hide thinking" : "Show thinking"}
-        {thinking && <span className="loading loading-dots loading-xs" aria-label="Thinking" />}
+        {thinking && <span className="loading loading-dots loading-xs" role="img" aria-label="still thinking" />}
       </button>
       {open && (
         <div id={id} className="whitespace-pre-wrap border-t border-base-300 px-3 py-2 text-sm text-base-content/70">

@@ -161,7 +161,7 @@ export function ModelForm({ values, lastResult, hasApiKey, version }: ModelFormP
           </span>
         </label>
       </fieldset>
-      <div className="flex justify-end gap-2">
+      <div className="flex flex-wrap justify-end gap-2">
         {editing ? (
           <Link to="." className="btn btn-ghost" preventScrollReset>
             Cancel
