@@ -120,7 +120,8 @@ test("configure auto-payment: both validation texts, then saved and Enabled", as
   await expect(dialog.getByLabel("Threshold amount (USD)")).toHaveValue("20");
   await expect(dialog.getByLabel("Recharge amount (USD)")).toHaveValue("10");
   // A new organization's $0.00 is under any threshold: saving would charge the card at once, and says so as it is typed.
-  const chargeNow = dialog.getByRole("alert").filter({ hasText: "is below the threshold" });
+  // Said politely, from a region that stays: an alert would interrupt each typed character (decision 0138).
+  const chargeNow = dialog.getByRole("status").filter({ hasText: "is below the threshold" });
   await expect(chargeNow).toHaveCount(0);
   await dialog.getByLabel("Enable auto-payment").check();
   await expect(chargeNow).toHaveText("Your balance ($0.00) is below the threshold: saving charges your card $10.00 now.");
