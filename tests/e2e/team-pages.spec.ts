@@ -22,6 +22,8 @@ test("a team of 61 is shown 50 at a time, with Next and Previous, a search, and 
   await expect(page).toHaveURL(/\/team\?after=\d+$/);
   await expect(memberRows(page)).toHaveCount(11);
   await expect(pages.getByRole("link", { name: "Previous" })).toBeFocused();
+  // The rows changed while focus stayed on the pager: a screen reader is told what the page now holds.
+  await expect(pages.getByRole("status")).toHaveText(`11 members, from ${people[49].name}`);
   await expect(memberRows(page).first()).toContainText(people[49].name);
   await expect(memberRows(page).last()).toContainText(people[59].name);
   await expect(pages.getByRole("button", { name: "Next" })).toBeDisabled();

@@ -55,6 +55,7 @@ test("56 tokens are shown 50 at a time, and a token's settings opened on the sec
   await page.getByRole("navigation", { name: "Token pages" }).getByRole("link", { name: "Previous" }).click();
   await expect(page).toHaveURL(/\/tokens$/);
   await expect(rows).toHaveCount(50);
+  await expect(page.getByRole("navigation", { name: "Token pages" }).getByRole("status")).toHaveText("Page 1 of 2: 50 tokens");
 });
 
 test("revoking another token while one's Settings is open leaves focus to the revoke, not to that Settings link", async ({ page }) => {

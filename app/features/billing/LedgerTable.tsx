@@ -1,5 +1,5 @@
 import { Alert } from "~/components/Alert";
-import { Pager } from "~/components/Pager";
+import { Pager, rowsShown } from "~/components/Pager";
 import { TableRegion } from "~/components/TableRegion";
 import { formatChange, formatExactChange, formatLedgerTime } from "./format";
 import type { LedgerPage } from "./ledger-page";
@@ -51,6 +51,7 @@ export function LedgerTable({ page, timeZone }: { page: LedgerPage; timeZone: st
         )}
         <Pager
           label="Ledger pages"
+          shown={rowsShown(page.rows?.length ?? 0, "ledger entry")}
           previous={page.newerCursor !== null ? `?after=${page.newerCursor}` : null}
           next={page.olderCursor !== null ? `?before=${page.olderCursor}` : null}
         />

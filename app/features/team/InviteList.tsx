@@ -1,7 +1,7 @@
 import { Ban } from "lucide-react";
 import type { ActiveInvite } from "@contract/orgs";
 import { ConfirmAction } from "~/components/ConfirmAction";
-import { Pager } from "~/components/Pager";
+import { Pager, rowsShown } from "~/components/Pager";
 import type { KeysetPage } from "~/lib/keyset-page";
 import type { TeamQuery } from "./team-query";
 import { teamHref } from "./team-query";
@@ -77,6 +77,7 @@ export function InviteList({ page, query, timeZone }: { page: KeysetPage<ActiveI
         )}
         <Pager
           label="Invite code pages"
+          shown={rowsShown(invites.length, "invite code", invites[0]?.code)}
           previous={page.previous !== null ? teamHref({ ...query, invitesBefore: undefined, invitesAfter: page.previous }) : null}
           next={page.next !== null ? teamHref({ ...query, invitesBefore: page.next, invitesAfter: undefined }) : null}
         />

@@ -5,7 +5,7 @@ import { Search, UserMinus } from "lucide-react";
 import { MEMBER_SEARCH_MAX } from "@contract/team";
 import type { Member, Role } from "~/platform/team";
 import { ConfirmAction } from "~/components/ConfirmAction";
-import { Pager } from "~/components/Pager";
+import { Pager, rowsShown } from "~/components/Pager";
 import type { KeysetPage } from "~/lib/keyset-page";
 import { SaveOnChangeSelect } from "~/components/SaveOnChangeSelect";
 import { isolate } from "~/lib/bidi";
@@ -106,6 +106,7 @@ export function MemberTable({ page, query, viewer }: MemberTableProps) {
         )}
         <Pager
           label="Member pages"
+          shown={rowsShown(members.length, "member", members[0]?.name)}
           previous={page.previous !== null ? teamHref({ ...query, after: undefined, before: page.previous }) : null}
           next={page.next !== null ? teamHref({ ...query, after: page.next, before: undefined }) : null}
         />

@@ -3,7 +3,7 @@ import { Link } from "@remix-run/react";
 import { Ban, SlidersHorizontal, TriangleAlert } from "lucide-react";
 import { RollTokenAction } from "./RollTokenAction";
 import { ConfirmAction } from "~/components/ConfirmAction";
-import { Pager } from "~/components/Pager";
+import { Pager, rowsShown } from "~/components/Pager";
 import { formatDateTime } from "~/lib/datetime";
 import type { ApiToken } from "~/platform/tokens";
 import type { TokenStatus } from "./token-rules";
@@ -146,6 +146,7 @@ export function TokenTable({ page, isAdmin, now, timeZone, monthSpend }: TokenTa
         )}
         <Pager
           label="Token pages"
+          shown={`Page ${page.page} of ${page.pages}: ${rowsShown(tokens.length, "token")}`}
           previous={page.page > 1 ? tokensHref({ page: page.page - 1 }) : null}
           next={page.page < page.pages ? tokensHref({ page: page.page + 1 }) : null}
         />
