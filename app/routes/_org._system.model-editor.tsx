@@ -166,7 +166,11 @@ export default function ModelEditorPage() {
           </div>
         </section>
       ) : (
-        <p className="text-sm text-base-content/60">Only admins of the system organization can change models.</p>
+        <>
+          {/* A save refused because the person is no longer an admin: the form went with the role, the reason stays. */}
+          {refusedSave ? <Alert kind="error">{refusedSave.message}</Alert> : null}
+          <p className="text-sm text-base-content/60">Only admins of the system organization can change models.</p>
+        </>
       )}
     </div>
   );

@@ -115,6 +115,11 @@ function SpendCapFields({
             </Alert>
           ) : null}
         </Form>
+      ) : form.errors?.[0] ? (
+        // A save refused because the person is no longer an admin: the form went with the role, the reason stays.
+        <Alert key={arrival} kind="error" focus={lastResult !== undefined}>
+          {form.errors[0]}
+        </Alert>
       ) : null}
     </div>
   );

@@ -222,6 +222,23 @@ describe("the auto-payment dialog's toggle", () => {
   });
 });
 
+describe("a spend cap saved by an admin demoted meanwhile", () => {
+  it("shows the platform's refusal without JavaScript, though the form went with the role", async () => {
+    const demoted = { ...SESSION, activeRole: "member" };
+    const platform = fakePlatform({
+      "GET /auth/session": { body: demoted },
+      "POST /billing/spend-cap": { status: 403, body: { error: "Only admins can do this" } },
+    });
+    page.loader = await load(platform);
+    const answer = await post(platform, { intent: "spend-cap", monthlyCap: "50" });
+    expect(answer.init?.status).toBe(403);
+    page.action = answer.data;
+    const html = await render();
+    expect(html).not.toContain('value="spend-cap"');
+    expect(text(html)).toContain("Only admins can do this");
+  });
+});
+
 describe("the auto-payment dialog's charge warning", () => {
   const AUTO: Answer = { body: { paymentMode: "auto", autoPaymentConfig: { thresholdAmount: 20, rechargeAmount: 10 } } };
   it("counts what running requests hold, as the platform's recharge rule does", async () => {

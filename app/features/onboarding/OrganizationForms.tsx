@@ -25,8 +25,19 @@ interface OrganizationFormsProps {
 export function OrganizationForms({ orgSignupEnabled, resultFor }: OrganizationFormsProps) {
   // Any submission (the other form, Sign Out) disables both, as before (SPEC §5).
   const busy = useIsPending();
+  // A create sent from a page made before the operator turned sign-up off: its form is gone, its refusal is not.
+  const createRefused = orgSignupEnabled
+    ? undefined
+    : Object.values(resultFor("create")?.error ?? {})
+        .flat()
+        .find(Boolean);
   return (
     <>
+      {createRefused ? (
+        <Alert kind="error" focus>
+          {createRefused}
+        </Alert>
+      ) : null}
       {orgSignupEnabled ? (
         <OrgForm
           intent="create"
