@@ -28,6 +28,11 @@ export interface AuditRecord {
   new?: unknown;
   /** Who, when not the request's signed-in caller (a sign-in: the user just signed in). */
   actorId?: number;
+  /**
+   * Written on the payment provider's word (its webhook): the request's address is the provider's, not
+   * the person's, so none is recorded (decision 0138).
+   */
+  viaProvider?: boolean;
 }
 
 /**
@@ -57,7 +62,7 @@ export async function record(deps: Pick<Deps, "db" | "now" | "request" | "operat
       target: entry.target ?? null,
       old_value: json(entry.old),
       new_value: json(entry.new),
-      address: (c && clientAddress(c)) ?? null,
+      address: entry.viaProvider ? null : ((c && clientAddress(c)) ?? null),
       created_at: deps.now(),
     })
     .execute();

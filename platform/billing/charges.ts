@@ -44,6 +44,8 @@ async function chargeAndCredit(
       orgId: a.org_id,
       kind,
       description: CREDIT_DESCRIPTIONS[kind],
+      // Who asked for funds: the webhook's credit, when it comes first, says who.
+      ...(kind === "add_funds" && deps.request?.var.caller ? { userId: deps.request.var.caller.userId } : {}),
     });
   } catch (error) {
     if (error instanceof PaymentDeclined) {
@@ -182,15 +184,48 @@ export async function refusedForBalance(deps: Deps, orgId: number, refusal: Spen
     console.error(`Auto-recharge of organization ${orgId} could not be started:`, error);
     return refusal.message;
   }
-  if (!claim) return refusal.message;
+  if (!claim) {
+    // Another request's recharge is being charged (decision 0138): saying "Add funds" then invited a
+    // second, unneeded charge by hand. The daily limit, or no recharge at all, keeps the plain refusal.
+    const underway = await rechargeUnderway(deps, orgId);
+    return underway !== null ? rechargeMessage(short.needMicros, short.availableMicros, underway, "is under way") : refusal.message;
+  }
   inBackground(deps, orgId, chargeClaimed(deps, claim));
-  return rechargeStartedMessage(short.needMicros, short.availableMicros, claim.amountMicros);
+  return rechargeMessage(short.needMicros, short.availableMicros, claim.amountMicros, "has started");
 }
 
-/** The 402 of a request refused for balance while the automatic recharge it started is being charged. */
-export function rechargeStartedMessage(needMicros: number, availableMicros: number, rechargeMicros: number): string {
+/**
+ * The amount of an automatic recharge being charged now, or null: one recorded and not settled, or one
+ * claimed a moment ago whose charge is not recorded yet (neither declined nor stopped by the daily limit,
+ * which leave the claim held without a charge).
+ */
+async function rechargeUnderway(deps: Deps, orgId: number): Promise<number | null> {
+  const recorded = await deps.db
+    .selectFrom("payment_intents")
+    .select("amount_micros")
+    .where("org_id", "=", orgId)
+    .where("kind", "=", "auto_recharge")
+    .where("status", "in", ["pending", "succeeded"])
+    .executeTakeFirst();
+  if (recorded) return Number(recorded.amount_micros);
+  const a = await account(deps, orgId);
+  const now = deps.now();
+  if (a.recharge_claimed_at === null || Number(a.recharge_claimed_at) < now - RECHARGE_CLAIM_MS || a.auto_recharge_micros === null) return null;
+  // Its charge may have been recorded since the read above: declined is not under way, anything else is.
+  const charged = await deps.db
+    .selectFrom("payment_intents")
+    .select(["status", "amount_micros"])
+    .where("idempotency_key", "=", rechargeKey(orgId, Number(a.recharge_claimed_at)))
+    .executeTakeFirst();
+  if (charged) return charged.status === "failed" ? null : Number(charged.amount_micros);
+  const { tried } = await rechargesInLastDay(deps, orgId, now);
+  return tried < Number(a.recharges_per_day) ? Number(a.auto_recharge_micros) : null;
+}
+
+/** The 402 of a request refused for balance while an automatic recharge (this one's, or another's) is being charged. */
+export function rechargeMessage(needMicros: number, availableMicros: number, rechargeMicros: number, state: "has started" | "is under way"): string {
   const refused = `Insufficient balance: this request may cost up to ${exactDollars(microsToDollars(needMicros))}, ${exactDollars(microsToDollars(Math.max(0, availableMicros)))} is available.`;
-  const recharge = `An automatic recharge of ${exactDollars(microsToDollars(rechargeMicros))} has started`;
+  const recharge = `An automatic recharge of ${exactDollars(microsToDollars(rechargeMicros))} ${state}`;
   return Math.max(0, availableMicros) + rechargeMicros >= needMicros
     ? `${refused} ${recharge}: try again in a moment.`
     : `${refused} ${recharge}, which is not enough for this request. Add funds to use this model.`;

@@ -103,6 +103,8 @@ export async function creditPayment(
   deps: Deps,
   payment: { orgId: number; paymentIntentId: string; amountMicros: number; description: string },
   trx?: DB,
+  /** Credited on the payment provider's word (its webhook), for the person who asked (null: nobody, a recharge). */
+  viaProvider?: { userId: number | null },
 ): Promise<boolean> {
   const run = async (db: DB) => {
     const inserted = await db
@@ -125,9 +127,10 @@ export async function creditPayment(
       .set((eb) => ({ balance_micros: eb("balance_micros", "+", payment.amountMicros), updated_at: deps.now() }))
       .where("org_id", "=", payment.orgId)
       .execute();
+    const by = viaProvider ? { viaProvider: true, ...(viaProvider.userId !== null ? { actorId: viaProvider.userId } : {}) } : {};
     await record(
       deps,
-      { orgId: payment.orgId, action: "funds.added", new: { amount: microsToDollars(payment.amountMicros), description: payment.description } },
+      { orgId: payment.orgId, action: "funds.added", new: { amount: microsToDollars(payment.amountMicros), description: payment.description }, ...by },
       db,
     );
     return true;

@@ -18,7 +18,7 @@ export async function startPaymentMethodSetup(deps: Deps, orgId: number, orgName
       .execute();
     a = await account(deps, orgId);
   }
-  const intent = await stripe.createSetupIntent({ customerId: a.stripe_customer_id!, orgId });
+  const intent = await stripe.createSetupIntent({ customerId: a.stripe_customer_id!, orgId, userId: deps.request?.var.caller?.userId });
   return { clientSecret: intent.clientSecret };
 }
 
@@ -28,7 +28,7 @@ export async function startPaymentMethodSetup(deps: Deps, orgId: number, orgName
  * put back by a setup's late webhook, whether Stripe shows it detached or the removal ran while the
  * card was being fetched.
  */
-export async function recordPaymentMethod(deps: Deps, orgId: number, paymentMethodId: string): Promise<boolean> {
+export async function recordPaymentMethod(deps: Deps, orgId: number, paymentMethodId: string, viaProvider?: { userId: number | null }): Promise<boolean> {
   const stripe = payments(deps);
   const card = await stripe.retrievePaymentMethod(paymentMethodId);
   // The browser's return and Stripe's webhook (sometimes twice) record the same card at once: the row
@@ -57,7 +57,9 @@ export async function recordPaymentMethod(deps: Deps, orgId: number, paymentMeth
       })
       .where("org_id", "=", orgId)
       .execute();
-    await record(deps, { orgId, action: "payment_method.added", old: cardOf(before), new: { brand: card.brand, last4: card.last4 } }, trx);
+    // From the webhook: the person who started the setup (its metadata), not the provider's request.
+    const by = viaProvider ? { viaProvider: true, ...(viaProvider.userId !== null ? { actorId: viaProvider.userId } : {}) } : {};
+    await record(deps, { orgId, action: "payment_method.added", old: cardOf(before), new: { brand: card.brand, last4: card.last4 }, ...by }, trx);
     return { current: true, replaced: before.payment_method_id };
   });
   // An update replaces the card: the old one is detached from the customer.

@@ -32,7 +32,7 @@ export async function handleWebhook(deps: Deps, rawBody: string, signature: stri
       ? await deps.db.selectFrom("billing_accounts").select("org_id").where("stripe_customer_id", "=", customerId).executeTakeFirst()
       : undefined;
     // The card details come from Stripe before the transaction below (no network call inside one).
-    if (owner && paymentMethodId) await recordPaymentMethod(deps, owner.org_id, paymentMethodId);
+    if (owner && paymentMethodId) await recordPaymentMethod(deps, owner.org_id, paymentMethodId, { userId: event.userId });
     return answer(await markEvent(deps, event));
   }
 
@@ -55,6 +55,7 @@ export async function handleWebhook(deps: Deps, rawBody: string, signature: stri
           deps,
           { orgId: owner.org_id, paymentIntentId: event.paymentIntentId, amountMicros: centsToMicros(event.amountCents), description },
           trx,
+          { userId: event.userId },
         );
         await markCreditedByProviderId(deps, event.paymentIntentId, trx);
       }

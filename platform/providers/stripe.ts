@@ -7,7 +7,8 @@ import type { StripeConfig } from "../config";
  */
 export interface PaymentProvider {
   createCustomer(input: { orgId: number; name: string }): Promise<string>;
-  createSetupIntent(input: { customerId: string; orgId: number }): Promise<{ id: string; clientSecret: string }>;
+  /** `userId`: who started it, carried in its metadata so the webhook can say who added the card. */
+  createSetupIntent(input: { customerId: string; orgId: number; userId?: number }): Promise<{ id: string; clientSecret: string }>;
   retrieveSetupIntent(id: string): Promise<{ id: string; status: string; customerId: string | null; paymentMethodId: string | null }>;
   retrievePaymentMethod(id: string): Promise<CardSummary>;
   detachPaymentMethod(id: string): Promise<void>;
@@ -22,7 +23,13 @@ export interface PaymentProvider {
  * recorded as seen). Stripe's object shapes (expandable ids, metadata) stay in this file.
  */
 export type PaymentEvent = { id: string; type: string } & (
-  | { kind: "setup_succeeded"; customerId: string | null; paymentMethodId: string | null }
+  | {
+      kind: "setup_succeeded";
+      customerId: string | null;
+      paymentMethodId: string | null;
+      /** Who started the setup (its metadata); null when absent. */
+      userId: number | null;
+    }
   | {
       kind: "payment_succeeded";
       paymentIntentId: string;
@@ -31,6 +38,8 @@ export type PaymentEvent = { id: string; type: string } & (
       orgId: number | null;
       purpose: "add_funds" | "auto_recharge";
       amountCents: number;
+      /** Who asked for the payment (its metadata); null for an automatic recharge or when absent. */
+      userId: number | null;
     }
   | {
       /**
@@ -53,7 +62,13 @@ export function paymentEvent(event: Stripe.Event): PaymentEvent {
   const base = { id: event.id, type: event.type };
   if (event.type === "setup_intent.succeeded") {
     const intent = event.data.object;
-    return { ...base, kind: "setup_succeeded", customerId: idOf(intent.customer), paymentMethodId: idOf(intent.payment_method) };
+    return {
+      ...base,
+      kind: "setup_succeeded",
+      customerId: idOf(intent.customer),
+      paymentMethodId: idOf(intent.payment_method),
+      userId: userIdOf(intent.metadata),
+    };
   }
   if (event.type === "payment_intent.succeeded") {
     const intent = event.data.object;
@@ -66,6 +81,7 @@ export function paymentEvent(event: Stripe.Event): PaymentEvent {
       orgId: intent.metadata?.org_id && Number.isSafeInteger(orgId) ? orgId : null,
       purpose: intent.metadata?.kind === "auto_recharge" ? "auto_recharge" : "add_funds",
       amountCents: intent.amount_received || intent.amount,
+      userId: userIdOf(intent.metadata),
     };
   }
   if (event.type === "charge.refunded") {
@@ -101,6 +117,8 @@ export interface ChargeInput {
   orgId: number;
   kind: "add_funds" | "auto_recharge";
   description: string;
+  /** Who asked for it (add funds), carried in its metadata so the webhook's credit says who. */
+  userId?: number;
 }
 
 /** The card was refused (or the charge needs the customer and can't happen off-session). */
@@ -137,12 +155,12 @@ function createProvider(config: StripeConfig): PaymentProvider {
       const customer = await stripe.customers.create({ name, metadata: { org_id: String(orgId) } });
       return customer.id;
     },
-    async createSetupIntent({ customerId, orgId }) {
+    async createSetupIntent({ customerId, orgId, userId }) {
       const intent = await stripe.setupIntents.create({
         customer: customerId,
         allowed_payment_method_types: ["card"],
         usage: "off_session",
-        metadata: { org_id: String(orgId) },
+        metadata: { org_id: String(orgId), ...(userId !== undefined ? { user_id: String(userId) } : {}) },
       });
       if (!intent.client_secret) throw new Error("Stripe returned a SetupIntent without a client secret");
       return { id: intent.id, clientSecret: intent.client_secret };
@@ -169,7 +187,7 @@ function createProvider(config: StripeConfig): PaymentProvider {
             off_session: true,
             confirm: true,
             description: input.description,
-            metadata: { org_id: String(input.orgId), kind: input.kind },
+            metadata: { org_id: String(input.orgId), kind: input.kind, ...(input.userId !== undefined ? { user_id: String(input.userId) } : {}) },
           },
           { idempotencyKey: input.idempotencyKey },
         );
@@ -184,4 +202,10 @@ function createProvider(config: StripeConfig): PaymentProvider {
       return paymentEvent(stripe.webhooks.constructEvent(rawBody, signature, config.webhookSecret));
     },
   };
+}
+
+/** A user id from an object's metadata (`user_id`), or null. */
+function userIdOf(metadata: Stripe.Metadata | null | undefined): number | null {
+  const id = Number(metadata?.user_id);
+  return metadata?.user_id && Number.isSafeInteger(id) && id > 0 ? id : null;
 }

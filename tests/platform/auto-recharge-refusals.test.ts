@@ -114,7 +114,10 @@ describe("an automatic recharge when the organization can't be admitted", () => 
     const messages = refusals.map((r) => r.body.error.message);
     expect(messages.filter((m) => started.test(m))).toHaveLength(1);
     expect(messages.find((m) => started.test(m))).toMatch(/may cost up to \$0\.0010\d+, \$0\.00 is available\. An automatic recharge of \$10\.00 has started/);
-    expect(messages.filter((m) => !started.test(m)).every((m) => m.endsWith("is available. Add funds to use this model."))).toBe(true);
+    // Not "Add funds" (decision 0138): that invited a second, unneeded charge by hand.
+    expect(
+      messages.filter((m) => !started.test(m)).every((m) => m.endsWith("is available. An automatic recharge of $10.00 is under way: try again in a moment.")),
+    ).toBe(true);
     expect(refusals[0].body.error.code).toBe("insufficient_quota");
     await rechargesFinished(h.deps);
     expect(autoRecharges().length - before).toBe(1);

@@ -159,6 +159,25 @@ describe("payment method", () => {
     expect((await json(await admin.call("GET", "/auth/session"))).activeOrganization.hasPaymentMethod).toBe(true);
   });
 
+  it("names the member who added the card when the webhook records it before their return, with no address of Stripe's (decision 0138)", async () => {
+    const { admin, member: setupBy } = await h.team();
+    const { clientSecret } = await json(await setupBy.call("POST", "/billing/payment-method"));
+    const done = fake.confirmSetup(clientSecret);
+    if (!done.ok) throw new Error("setup failed");
+    const event = fake.event("setup_intent.succeeded", done.setupIntent);
+    const delivered = await h.fetch("/billing/webhook", { method: "POST", body: event.payload, headers: { "stripe-signature": event.signature } });
+    expect(await delivered.json()).toEqual({ received: true });
+    // The person's own return finds the card recorded: nothing more is written.
+    expect((await setupBy.call("POST", "/billing/payment-method/confirm", { setupIntentId: clientSecret.split("_secret_")[0] })).status).toBe(200);
+    const entries = await h.deps.db
+      .selectFrom("audit_log")
+      .select(["actor_id", "address"])
+      .where("org_id", "=", admin.orgId)
+      .where("action", "=", "payment_method.added")
+      .execute();
+    expect(entries).toEqual([{ actor_id: setupBy.userId, address: null }]);
+  });
+
   it("still refuses other cross-origin billing calls", async () => {
     const admin = await h.admin();
     const response = await h.fetch("/billing/add-funds", {
@@ -318,6 +337,26 @@ describe("POST /billing/add-funds", () => {
     await h.fetch("/billing/webhook", { method: "POST", body: other.payload, headers: { "stripe-signature": other.signature } });
     expect(await json(await admin.call("GET", "/billing/balance"))).toBe(25);
     expect(await json(await admin.call("GET", "/billing/ledger"))).toHaveLength(1);
+  });
+  it("names who added funds when Stripe's webhook credits the payment first, with no address of Stripe's (decision 0138)", async () => {
+    const admin = await h.admin();
+    await addCard(admin);
+    await admin.call("POST", "/billing/add-funds", { amount: 25 });
+    const paid = [...fake.paymentIntents.values()].filter((p) => p.status === "succeeded").at(-1)!;
+    expect(paid.metadata.user_id).toBe(String(admin.userId));
+    // A payment whose synchronous answer never came: only the webhook credits it.
+    const event = fake.event("payment_intent.succeeded", { ...paid, id: `${paid.id}_webhook_first` });
+    await h.fetch("/billing/webhook", { method: "POST", body: event.payload, headers: { "stripe-signature": event.signature } });
+    expect(await json(await admin.call("GET", "/billing/balance"))).toBe(50);
+    const entries = await h.deps.db
+      .selectFrom("audit_log")
+      .select(["actor_id", "address"])
+      .where("org_id", "=", admin.orgId)
+      .where("action", "=", "funds.added")
+      .orderBy("id")
+      .execute();
+    expect(entries.map((e) => e.actor_id)).toEqual([admin.userId, admin.userId]);
+    expect(entries[1].address).toBeNull();
   });
 });
 
