@@ -33,7 +33,9 @@ async function chargeAndCredit(
 ): Promise<void> {
   if (!a.stripe_customer_id || !a.payment_method_id) throw new PlatformError(400, NO_PAYMENT_METHOD);
   const stripe = payments(deps);
-  await recordIntent(deps, { orgId: a.org_id, kind, amountMicros, key: idempotencyKey }, { alone: kind === "add_funds" });
+  // Who asked for funds: a credit made away from this request (the webhook's, reconciliation's) says who.
+  const userId = kind === "add_funds" ? (deps.request?.var.caller?.userId ?? null) : null;
+  await recordIntent(deps, { orgId: a.org_id, kind, amountMicros, key: idempotencyKey, userId }, { alone: kind === "add_funds" });
   let intent;
   try {
     intent = await stripe.charge({
@@ -44,8 +46,7 @@ async function chargeAndCredit(
       orgId: a.org_id,
       kind,
       description: CREDIT_DESCRIPTIONS[kind],
-      // Who asked for funds: the webhook's credit, when it comes first, says who.
-      ...(kind === "add_funds" && deps.request?.var.caller ? { userId: deps.request.var.caller.userId } : {}),
+      ...(userId !== null ? { userId } : {}),
     });
   } catch (error) {
     if (error instanceof PaymentDeclined) {

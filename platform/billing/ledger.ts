@@ -103,8 +103,11 @@ export async function creditPayment(
   deps: Deps,
   payment: { orgId: number; paymentIntentId: string; amountMicros: number; description: string },
   trx?: DB,
-  /** Credited on the payment provider's word (its webhook), for the person who asked (null: nobody, a recharge). */
-  viaProvider?: { userId: number | null },
+  /**
+   * Credited away from the request that asked (the provider's webhook, reconciliation): the person who
+   * asked (null: nobody, a recharge). No address is recorded: the request's, if any, is not theirs.
+   */
+  askedBy?: { userId: number | null },
 ): Promise<boolean> {
   const run = async (db: DB) => {
     const inserted = await db
@@ -127,7 +130,7 @@ export async function creditPayment(
       .set((eb) => ({ balance_micros: eb("balance_micros", "+", payment.amountMicros), updated_at: deps.now() }))
       .where("org_id", "=", payment.orgId)
       .execute();
-    const by = viaProvider ? { viaProvider: true, ...(viaProvider.userId !== null ? { actorId: viaProvider.userId } : {}) } : {};
+    const by = askedBy ? { viaProvider: true, ...(askedBy.userId !== null ? { actorId: askedBy.userId } : {}) } : {};
     await record(
       deps,
       { orgId: payment.orgId, action: "funds.added", new: { amount: microsToDollars(payment.amountMicros), description: payment.description }, ...by },

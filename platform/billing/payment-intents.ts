@@ -37,11 +37,7 @@ export function earlierPaymentMessage(amountMicros: number): string {
  * and not yet credited. A person who tries again after "could not be reached" from a reopened dialog
  * has a new key, and reconciliation would charge both once the provider answered (decision 0128).
  */
-export async function recordIntent(
-  deps: Deps,
-  intent: { orgId: number; kind: IntentKind; amountMicros: number; key: string },
-  { alone = false } = {},
-): Promise<void> {
+export async function recordIntent(deps: Deps, intent: NewIntent, { alone = false } = {}): Promise<void> {
   if (!alone) return insertIntent(deps.db, deps.now(), intent);
   await deps.db.transaction().execute(async (trx) => {
     // The account's row lock: two new keys at once see each other.
@@ -65,7 +61,16 @@ export async function recordIntent(
   });
 }
 
-async function insertIntent(db: DB, now: number, intent: { orgId: number; kind: IntentKind; amountMicros: number; key: string }): Promise<void> {
+/** `userId`: who asked (add funds), so that a credit reconciliation makes is theirs in the audit log; null for a recharge. */
+interface NewIntent {
+  orgId: number;
+  kind: IntentKind;
+  amountMicros: number;
+  key: string;
+  userId: number | null;
+}
+
+async function insertIntent(db: DB, now: number, intent: NewIntent): Promise<void> {
   await db
     .insertInto("payment_intents")
     .values({
@@ -77,6 +82,7 @@ async function insertIntent(db: DB, now: number, intent: { orgId: number; kind: 
       status: "pending",
       created_at: now,
       updated_at: now,
+      user_id: intent.userId,
     })
     .onConflict((oc) => oc.column("idempotency_key").doNothing())
     .execute();
@@ -110,12 +116,15 @@ function claimOf(key: string): number | null {
 export async function creditIntent(
   deps: Deps,
   intent: { orgId: number; kind: IntentKind; key: string; providerIntentId: string; amountMicros: number },
+  /** Credited by reconciliation, not in the request that asked: who asked, as the intent recorded. */
+  askedBy?: { userId: number | null },
 ): Promise<boolean> {
   return deps.db.transaction().execute(async (trx) => {
     const first = await creditPayment(
       deps,
       { orgId: intent.orgId, paymentIntentId: intent.providerIntentId, amountMicros: intent.amountMicros, description: CREDIT_DESCRIPTIONS[intent.kind] },
       trx,
+      askedBy,
     );
     const now = deps.now();
     await trx
@@ -179,8 +188,9 @@ export async function reconcilePayments(deps: Deps): Promise<{ credited: number 
 
 async function reconcileOne(deps: Deps, row: IntentRow): Promise<boolean> {
   const base = { orgId: row.org_id, kind: row.kind, key: row.idempotency_key };
+  const askedBy = { userId: row.user_id };
   if (row.status === "succeeded" && row.provider_intent_id) {
-    return creditIntent(deps, { ...base, providerIntentId: row.provider_intent_id, amountMicros: Number(row.amount_micros) });
+    return creditIntent(deps, { ...base, providerIntentId: row.provider_intent_id, amountMicros: Number(row.amount_micros) }, askedBy);
   }
   if (Number(row.created_at) < deps.now() - RECONCILE_GIVE_UP_MS) {
     console.error(
@@ -215,7 +225,7 @@ async function reconcileOne(deps: Deps, row: IntentRow): Promise<boolean> {
     return false;
   }
   await markIntent(deps, row.idempotency_key, "succeeded", answer.id);
-  return creditIntent(deps, { ...base, providerIntentId: answer.id, amountMicros: centsToMicros(answer.amountCents) });
+  return creditIntent(deps, { ...base, providerIntentId: answer.id, amountMicros: centsToMicros(answer.amountCents) }, askedBy);
 }
 
 /**

@@ -29,6 +29,7 @@ import * as m0017 from "./migrations/0017-removed-payment-method";
 import * as m0018 from "./migrations/0018-organization-search-name";
 import * as m0019 from "./migrations/0019-member-search";
 import * as m0020 from "./migrations/0020-ledger-credit-indexes";
+import * as m0021 from "./migrations/0021-payment-intent-requester";
 
 export type DB = Kysely<Database>;
 
@@ -54,6 +55,7 @@ export const migrations: Record<string, Migration> = {
   "0018-organization-search-name": m0018,
   "0019-member-search": m0019,
   "0020-ledger-credit-indexes": m0020,
+  "0021-payment-intent-requester": m0021,
 };
 
 export interface DatabaseOptions {

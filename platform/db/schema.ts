@@ -279,6 +279,8 @@ export interface PaymentIntentsTable {
   status: "pending" | "succeeded" | "failed" | "credited";
   created_at: number;
   updated_at: number;
+  /** Who asked (add funds); null for an automatic recharge. */
+  user_id: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /** Fixed-window counters shared by every process (sign-in, invite joins, token creation, API requests). */

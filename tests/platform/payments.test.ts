@@ -379,6 +379,34 @@ describe("adding funds while an earlier charge's outcome is unknown", () => {
   });
 });
 
+describe("a payment reconciliation credits", () => {
+  const fundsAdded = (orgId: number) =>
+    h.deps.db.selectFrom("audit_log").select(["actor_id", "actor_name", "address"]).where("org_id", "=", orgId).where("action", "=", "funds.added").execute();
+
+  it("is audited as the person who asked, with no address, as the request's own credit would have been", async () => {
+    await platform();
+    const admin = await h.admin();
+    await addCard(admin);
+    // The connection drops on this charge and on the client's retry; the person goes away.
+    expect((await admin.call("POST", "/billing/add-funds", { amount: UNREACHABLE_TWICE_CENTS / 100, idempotencyKey: "nonce-lost" })).status).toBe(502);
+    clock += RECONCILE_AFTER_MS + 1;
+    expect(await reconcilePayments(h.deps)).toEqual({ credited: 1 });
+    const { name } = await h.deps.db.selectFrom("users").select("name").where("id", "=", admin.userId).executeTakeFirstOrThrow();
+    expect(await fundsAdded(admin.orgId)).toEqual([{ actor_id: admin.userId, actor_name: name, address: null }]);
+  });
+
+  it("is the platform's when it was an automatic recharge, which nobody asked for then", async () => {
+    await platform();
+    const admin = await h.admin();
+    await addCard(admin);
+    await admin.call("POST", "/billing/auto-payment-config", { enabled: true, thresholdAmount: 5, rechargeAmount: UNREACHABLE_TWICE_CENTS / 100 });
+    await rechargesFinished(h.deps);
+    clock += RECONCILE_AFTER_MS + 1;
+    expect(await reconcilePayments(h.deps)).toEqual({ credited: 1 });
+    expect(await fundsAdded(admin.orgId)).toEqual([{ actor_id: null, actor_name: null, address: null }]);
+  });
+});
+
 describe("an automatic recharge whose outcome is unknown", () => {
   it("is not charged again under a new key while the provider is away, however long; reconciliation credits it once", async () => {
     await platform();
