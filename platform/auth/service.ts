@@ -86,6 +86,16 @@ type AuditedDeps = Pick<Deps, "db" | "now" | "request" | "operator">;
  */
 export async function grantSystemAdmin(deps: AuditedDeps, userId: number, via: SystemAdminGrant): Promise<boolean> {
   return deps.db.transaction().execute(async (trx) => {
+    if (via === "first sign-in") {
+      // Two people signing in at once on a fresh install both found no user before them: the system
+      // organization's row lock lets the first through, and the second finds an admin there already.
+      await trx
+        .updateTable("organizations")
+        .set((eb) => ({ name: eb.ref("name") }))
+        .where("id", "=", SYSTEM_ORG_ID)
+        .execute();
+      if (await trx.selectFrom("memberships").select("user_id").where("org_id", "=", SYSTEM_ORG_ID).limit(1).executeTakeFirst()) return false;
+    }
     const user = await trx.selectFrom("users").select("email").where("id", "=", userId).executeTakeFirstOrThrow();
     const joined = await trx
       .insertInto("memberships")

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { AuditEntry, AuditPage } from "@contract/audit";
+import { upsertUser } from "../../platform/auth/service";
 import { grantCredit } from "../../platform/billing/credits";
 import { FakeStripe, TEST_CARDS } from "../fakes/stripe";
 import type { Harness, Session } from "./harness";
@@ -223,6 +224,14 @@ describe("the organization's audit log", () => {
       { actor: null, target: "Grace@Example.test", newValue: { role: "admin", via: "SYSTEM_ADMINS" } },
       { actor: null, target: "operator@example.test", newValue: { role: "admin", via: "first sign-in" } },
     ]);
+  });
+
+  it("makes one system admin of two people signing in at once on a fresh install", async () => {
+    await platform();
+    const identity = (name: string) => ({ provider: "google", subject: name, name, email: `${name}@example.test`, emailVerified: true }) as const;
+    await Promise.all([upsertUser(h.deps, identity("ada")), upsertUser(h.deps, identity("bob"))]);
+    const admins = await h.deps.db.selectFrom("memberships").select("user_id").where("org_id", "=", 1).where("role", "=", "admin").execute();
+    expect(admins).toHaveLength(1);
   });
 
   it("is for admins only: members get 403, other organizations' entries are invisible", async () => {
