@@ -8,6 +8,7 @@ import type { OnboardingResult } from "~/features/onboarding/onboarding.server";
 import { createOrJoinOrganization, orgSignupEnabled } from "~/features/onboarding/onboarding.server";
 import { readForm } from "~/lib/actions.server";
 import { useIsPending } from "~/lib/use-is-pending";
+import { useInactivityCheck } from "~/features/auth/use-inactivity-check";
 import { platformClient } from "~/platform/client.server";
 import { requireAccess } from "~/session.server";
 import type { RouteHandle } from "~/lib/route-handle";
@@ -43,6 +44,8 @@ export default function Welcome() {
   const { user, orgSignupEnabled } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const busy = useIsPending();
+  // A signed-in screen outside the sidebar layout, so it checks the session itself (SPEC §4).
+  useInactivityCheck(user.id);
 
   if (result && "logoutFailed" in result) {
     return (

@@ -74,3 +74,16 @@ test("the inactivity check that finds the session ended keeps what was typed too
   await expect(page).toHaveURL(/\/billing$/);
   await expect(cap.getByLabel("Monthly spend cap (USD)")).toHaveValue("42");
 });
+
+test("/welcome, outside the sidebar layout, is re-checked after 5 idle minutes as well", async ({ page }) => {
+  await page.clock.install();
+  const person = newPerson("Newcomer");
+  await signInWithRequests(page.request, person);
+  await page.goto("/welcome");
+  await hydrated(page);
+  await page.request.post("/api/v1/auth/logout");
+  await page.clock.runFor(240_000);
+  await expect(page).toHaveURL(/\/welcome$/);
+  await page.clock.runFor(61_000);
+  await expect(page).toHaveURL(/\/login\?redirectTo=%2Fwelcome$/);
+});
