@@ -8,8 +8,9 @@ function entries(deps: Deps, f: Filters) {
   let q = deps.db.selectFrom("audit_log").selectAll();
   if (f.orgId !== "all") q = q.where("org_id", "=", f.orgId);
   if (f.action) q = q.where("action", "=", f.action);
-  // Emails are stored as the provider gave them; the filter matches any case.
-  if (f.actor) q = q.where((eb) => eb(eb.fn("lower", ["actor_email"]), "=", f.actor!.toLowerCase()));
+  // Emails are stored as the provider gave them; the filter matches any case the database folds, and
+  // an email typed as shown always: both sides through the same lower(), as SQLite's folds A–Z alone.
+  if (f.actor) q = q.where((eb) => eb(eb.fn("lower", ["actor_email"]), "=", eb.fn("lower", [eb.val(f.actor!)])));
   if (f.from !== undefined) q = q.where("created_at", ">=", f.from);
   if (f.to !== undefined) q = q.where("created_at", "<", f.to);
   if (f.before !== undefined) q = q.where("id", "<", f.before);

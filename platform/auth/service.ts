@@ -34,10 +34,27 @@ export function userDisplayName(name: string, email: string): string {
 
 /** Finds or creates the user behind a provider account; users are keyed by (provider, subject). */
 export async function upsertUser(deps: Deps, raw: Identity): Promise<number> {
-  const { db, now } = deps;
   const identity = { ...raw, name: userDisplayName(raw.name, raw.email) };
-  const firstEver = !(await db.selectFrom("users").select("id").limit(1).executeTakeFirst());
-  const userId = await db.transaction().execute(async (trx) => {
+  const firstEver = !(await deps.db.selectFrom("users").select("id").limit(1).executeTakeFirst());
+  const userId = await linkAccount(deps, identity).catch((error: unknown) => {
+    // The same person signing in from two tabs at once on PostgreSQL: the other sign-in made the
+    // account while this one made its own user. That user was rolled back; the account is found now.
+    if (error instanceof AccountLinkedMeanwhile) return linkAccount(deps, identity);
+    throw error;
+  });
+
+  const listed = identity.emailVerified && deps.config.systemAdmins.includes(identity.email.toLowerCase());
+  if (listed) await grantSystemAdmin(deps, userId, "SYSTEM_ADMINS");
+  // On a fresh install in development sign-in mode, the operator is whoever signs in first.
+  else if (firstEver && isDevSignin(deps.config)) await grantSystemAdmin(deps, userId, "first sign-in");
+  return userId;
+}
+
+class AccountLinkedMeanwhile extends Error {}
+
+/** The user of a provider account, updated from what the provider says now; created with the account if new. */
+async function linkAccount({ db, now }: Deps, identity: Identity): Promise<number> {
+  return db.transaction().execute(async (trx) => {
     const account = await trx
       .selectFrom("oauth_accounts")
       .select("user_id")
@@ -63,15 +80,15 @@ export async function upsertUser(deps: Deps, raw: Identity): Promise<number> {
       })
       .returning("id")
       .executeTakeFirstOrThrow();
-    await trx.insertInto("oauth_accounts").values({ provider: identity.provider, subject: identity.subject, user_id: user.id, created_at: now() }).execute();
+    const linked = await trx
+      .insertInto("oauth_accounts")
+      .values({ provider: identity.provider, subject: identity.subject, user_id: user.id, created_at: now() })
+      .onConflict((oc) => oc.columns(["provider", "subject"]).doNothing())
+      .returning("user_id")
+      .executeTakeFirst();
+    if (!linked) throw new AccountLinkedMeanwhile();
     return user.id;
   });
-
-  const listed = identity.emailVerified && deps.config.systemAdmins.includes(identity.email.toLowerCase());
-  if (listed) await grantSystemAdmin(deps, userId, "SYSTEM_ADMINS");
-  // On a fresh install in development sign-in mode, the operator is whoever signs in first.
-  else if (firstEver && isDevSignin(deps.config)) await grantSystemAdmin(deps, userId, "first sign-in");
-  return userId;
 }
 
 /** What made someone a system admin, kept in the audit entry ("Platform" is the actor but for the CLI's). */

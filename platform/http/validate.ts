@@ -15,7 +15,7 @@ export function valid<T extends ZodSchema, Target extends keyof ValidationTarget
   options: { rename?: Record<string, string>; notFound?: string; message?: string; fields?: boolean } = {},
 ) {
   return zValidator(target, schema, (result) => {
-    const issues = result.success ? nulIssues(result.data) : result.error.issues;
+    const issues = result.success ? unstorableIssues(result.data) : result.error.issues;
     if (issues.length === 0) return;
     if (options.notFound) throw new PlatformError(404, options.notFound);
     const message = options.message ?? issueText(issues);
@@ -25,16 +25,24 @@ export function valid<T extends ZodSchema, Target extends keyof ValidationTarget
 }
 
 const NUL_MESSAGE = "must not contain a NUL character";
+const BROKEN_MESSAGE = "must be valid Unicode text (it holds half of a surrogate pair)";
+// Half of a UTF-16 pair, which JSON's \u escapes can spell: SQLite stored it as invalid UTF-8 (read
+// back as three replacement characters) and PostgreSQL as one, so the same name read differently.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /**
- * The first string of a valid input that holds a NUL character, as a refusal. PostgreSQL can't store
- * NUL in text (every statement binding it fails, a 500) and SQLite can: refused alike on both (0130).
+ * The first string of a valid input that can't be stored as it was sent, as a refusal, alike on both
+ * databases: a NUL character (PostgreSQL can't store it in text, every statement binding it failed with
+ * a 500, and SQLite can: 0130), or a lone surrogate (decision 0139).
  */
-function nulIssues(value: unknown, path: (string | number)[] = []): ZodIssue[] {
-  if (typeof value === "string") return value.includes("\0") ? [{ code: "custom", path, message: NUL_MESSAGE }] : [];
+function unstorableIssues(value: unknown, path: (string | number)[] = []): ZodIssue[] {
+  if (typeof value === "string") {
+    if (value.includes("\0")) return [{ code: "custom", path, message: NUL_MESSAGE }];
+    return LONE_SURROGATE.test(value) ? [{ code: "custom", path, message: BROKEN_MESSAGE }] : [];
+  }
   if (typeof value !== "object" || value === null) return [];
   for (const [key, item] of Array.isArray(value) ? value.entries() : Object.entries(value)) {
-    const found = nulIssues(item, [...path, key]);
+    const found = unstorableIssues(item, [...path, key]);
     if (found.length > 0) return found;
   }
   return [];

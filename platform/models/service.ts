@@ -52,8 +52,14 @@ export function isPriced(row: Pick<ModelRow, "input_micros_per_million" | "outpu
   return !isBuiltin(row) && (row.input_micros_per_million > 0 || row.output_micros_per_million > 0);
 }
 
+/**
+ * In position order, ties (the editor's `max + 1` and MODELS_FILE's `index + 1` can meet) by name in
+ * code-unit order: sorted here, as a PostgreSQL cluster's collation would order "alpha" and "Zephyr"
+ * unlike SQLite (decision 0139).
+ */
 export async function listModels(deps: Deps): Promise<ModelRow[]> {
-  return deps.db.selectFrom("models").selectAll().orderBy("position").orderBy("name").execute();
+  const rows = await deps.db.selectFrom("models").selectAll().execute();
+  return rows.sort((a, b) => a.position - b.position || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 const modelByName = compiledOnce((db, name: string) => db.selectFrom("models").selectAll().where("name", "=", name));

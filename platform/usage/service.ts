@@ -31,6 +31,8 @@ function figures({ costMicros, ...counts }: Sums): UsageFigures {
 }
 
 const busiest = (a: Sums, b: Sums) => b.costMicros - a.costMicros || b.requests - a.requests;
+/** Ties in code-unit order, so the report reads the same on SQLite and on any PostgreSQL collation. */
+const byKey = <K>(a: K, b: K) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** A window's usage summed along each dimension the report shows (never the full cross product). */
 export interface UsageBreakdown {
@@ -59,7 +61,7 @@ export function buildReport(
     add(totals, sum);
     add(daily[day - first], sum);
   }
-  const ranked = <K>(map: Map<K, Sums>) => [...map].filter(([, sum]) => sum.requests > 0).sort(([, a], [, b]) => busiest(a, b));
+  const ranked = <K>(map: Map<K, Sums>) => [...map].filter(([, sum]) => sum.requests > 0).sort(([ka, a], [kb, b]) => busiest(a, b) || byKey(ka, kb));
   return {
     days,
     from: utcDate(first),

@@ -26,7 +26,7 @@ pg_start() {
   pg_install || return 1
   rm -rf "$dir" && mkdir -p "$dir/sock"
   [ "$(id -u)" = 0 ] && { pg_as true; chown -R postgres "$dir"; }
-  pg_as "$PG_BIN/initdb" -D "$dir/data" --auth=trust --username=console --no-sync > "$dir/initdb.log" 2>&1 || { tail "$dir/initdb.log"; return 1; }
+  pg_as "$PG_BIN/initdb" -D "$dir/data" --auth=trust --username=console --no-sync --locale-provider=icu --icu-locale=en-US --locale=C.UTF-8 > "$dir/initdb.log" 2>&1 || { tail "$dir/initdb.log"; return 1; }
   # Durability is not what the tests measure: no fsync makes the suite faster.
   PG_OPTS="-p $port -k $dir/sock -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
   pg_as "$PG_BIN/pg_ctl" -D "$dir/data" -l "$dir/server.log" -o "$PG_OPTS" -w start > /dev/null || { tail "$dir/server.log"; return 1; }

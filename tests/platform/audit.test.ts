@@ -1,6 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { AuditEntry, AuditPage } from "@contract/audit";
-import { upsertUser } from "../../platform/auth/service";
 import { grantCredit } from "../../platform/billing/credits";
 import { FakeStripe, TEST_CARDS } from "../fakes/stripe";
 import type { Harness, Session } from "./harness";
@@ -226,14 +225,6 @@ describe("the organization's audit log", () => {
     ]);
   });
 
-  it("makes one system admin of two people signing in at once on a fresh install", async () => {
-    await platform();
-    const identity = (name: string) => ({ provider: "google", subject: name, name, email: `${name}@example.test`, emailVerified: true }) as const;
-    await Promise.all([upsertUser(h.deps, identity("ada")), upsertUser(h.deps, identity("bob"))]);
-    const admins = await h.deps.db.selectFrom("memberships").select("user_id").where("org_id", "=", 1).where("role", "=", "admin").execute();
-    expect(admins).toHaveLength(1);
-  });
-
   it("is for admins only: members get 403, other organizations' entries are invisible", async () => {
     await platform();
     const { admin, member, outsider } = await h.team();
@@ -276,6 +267,13 @@ describe("the organization's audit log", () => {
     const byMember = await log(admin, `?actor=${encodeURIComponent(member.email.toUpperCase())}`);
     expect(byMember.length).toBeGreaterThan(0);
     expect(byMember.every((e) => e.actor?.id === member.userId)).toBe(true);
+    // Capitals beyond A–Z (SQLite's lower() folds A–Z alone): typed as shown, the email still matches.
+    // (As a provider may send it: the development sign-in form takes ASCII emails only.)
+    await h.deps.db
+      .insertInto("audit_log")
+      .values({ org_id: admin.orgId, actor_id: null, actor_name: "Ömer", actor_email: "Ömer@Örnek.test", action: "member.joined", created_at: clock })
+      .execute();
+    expect((await log(admin, `?actor=${encodeURIComponent("Ömer@Örnek.test")}`)).map((e) => e.actor?.name)).toEqual(["Ömer"]);
     const window = await log(admin, `?from=${start + 30_000}&to=${start + 90_000}`);
     expect(window.map((e) => e.action)).toEqual(Array(5).fill("token.created"));
     expect((await admin.call("GET", "/audit?action=nope")).status).toBe(400);

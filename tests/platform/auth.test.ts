@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { grantSystemAdmin } from "../../platform/auth/service";
+import { grantSystemAdmin, upsertUser } from "../../platform/auth/service";
 import { startFakeOAuthProvider } from "../fakes/oauth-provider";
 import { SESSION_TTL_MS } from "../../platform/auth/cookies";
 import type { Harness } from "./harness";
@@ -93,6 +93,24 @@ describe("development sign-in", () => {
     expect(a.activeOrganization).toMatchObject({ id: 1, name: "System" });
     expect(a.activeRole).toBe("admin");
     expect(b.activeOrganization).toBeNull();
+  });
+
+  it("makes one system admin of two people signing in at once on a fresh install", async () => {
+    h = await createHarness();
+    const identity = (name: string) => ({ provider: "google", subject: name, name, email: `${name}@example.test`, emailVerified: true }) as const;
+    await Promise.all([upsertUser(h.deps, identity("ada")), upsertUser(h.deps, identity("bob"))]);
+    const admins = await h.deps.db.selectFrom("memberships").select("user_id").where("org_id", "=", 1).where("role", "=", "admin").execute();
+    expect(admins).toHaveLength(1);
+  });
+
+  it("signs the same person in from two tabs at once, as one user", async () => {
+    h = await createHarness();
+    for (let round = 0; round < 3; round += 1) {
+      const tabs = await Promise.all([devRoundTrip(h), devRoundTrip(h)]);
+      const done = await Promise.all(tabs.map(({ callback, flow }) => h.fetch(`/auth/google/callback${callback.search}`, { cookie: flow })));
+      expect(done.map((r) => r.headers.get("location"))).toEqual(["/login?login_success=1", "/login?login_success=1"]);
+    }
+    expect(await h.deps.db.selectFrom("users").select("id").where("email", "=", "ada@example.test").execute()).toHaveLength(1);
   });
 
   it("is off when a provider is configured", async () => {

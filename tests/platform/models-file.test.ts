@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { applyModelsFile } from "../../platform/models/service";
+import { applyModelsFile, listModels } from "../../platform/models/service";
 import type { FakeUpstream } from "../fakes/openai-upstream";
 import { startFakeUpstream } from "../fakes/openai-upstream";
 import type { Harness } from "./harness";
@@ -95,5 +95,16 @@ describe("MODELS_FILE at each start (audit F M2)", () => {
     const file = modelsFile([entry("fine"), { name: "bad" }]);
     await expect(applyModelsFile(h.deps.db, file)).rejects.toThrow(/entry 1: displayName/);
     expect(await model("fine")).toBeUndefined();
+  });
+});
+
+describe("the models' order", () => {
+  it("is the same on every database: ties of position (a file applied after an editor's add) by name, in code-unit order", async () => {
+    h = await createHarness();
+    await applyModelsFile(h.deps.db, modelsFile([entry("alpha"), entry("Zephyr"), entry("beta")]));
+    await h.deps.db.updateTable("models").set({ position: 1 }).where("name", "in", ["alpha", "Zephyr", "beta"]).execute();
+    const names = (await listModels(h.deps)).map((m) => m.name).filter((name) => ["alpha", "Zephyr", "beta"].includes(name));
+    // SQLite's binary order, which a PostgreSQL cluster's collation (en-US: alpha, beta, Zephyr) is not.
+    expect(names).toEqual(["Zephyr", "alpha", "beta"]);
   });
 });

@@ -42,7 +42,13 @@ it("refuses a NUL character in a query, a body or a path with the field named, n
     const response = await session.call(method, path, body);
     expect({ path, status: response.status, error: (await response.json()).error }).toEqual({ path, status, error });
   }
-  const created = await admin.call("POST", "/organizations", { name: "Acme Two" });
+  // Half of a surrogate pair was stored as invalid UTF-8 on SQLite, read back unlike PostgreSQL's.
+  const broken = await admin.call("POST", "/organizations", { name: "Bad \ud800 name" });
+  expect({ status: broken.status, error: (await broken.json()).error }).toEqual({
+    status: 400,
+    error: "name: must be valid Unicode text (it holds half of a surrogate pair)",
+  });
+  const created = await admin.call("POST", "/organizations", { name: "Acme Two \u{1F680}" });
   expect(created.status).toBe(201);
 });
 

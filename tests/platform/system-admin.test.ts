@@ -4,6 +4,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { migrate, openDatabase } from "../../platform/db";
+import { userSearchText } from "../../platform/http/names";
 
 const run = promisify(execFile);
 
@@ -22,6 +23,14 @@ describe("npm run system-admin -- EMAIL", () => {
     expect(ok.stdout).toMatch(/Ops is now admin of the system organization/);
     const membership = await db.selectFrom("memberships").selectAll().where("user_id", "=", user.id).executeTakeFirstOrThrow();
     expect(membership).toMatchObject({ org_id: 1, role: "admin" });
+    // An email with capitals beyond A–Z, as a provider may give it, typed in lower case.
+    const omer = { name: "Ömer", email: "Ömer@Örnek.test" };
+    await db
+      .insertInto("users")
+      .values({ ...omer, search_text: userSearchText(omer), email_verified: 1, created_at: Date.now() })
+      .execute();
+    const folded = await run(process.execPath, ["--import", "tsx", "scripts/system-admin.ts", "ömer@örnek.test"], { env });
+    expect(folded.stdout).toMatch(/Ömer is now admin of the system organization/);
     await expect(run(process.execPath, ["--import", "tsx", "scripts/system-admin.ts", "nobody@example.test"], { env })).rejects.toMatchObject({
       stderr: expect.stringMatching(/No user with the email/),
     });

@@ -1,5 +1,7 @@
 import { grantSystemAdmin, revokeSystemAdmin } from "../../../platform/auth/service";
+import { sql } from "kysely";
 import { PlatformError } from "../../../platform/http/errors";
+import { containsPattern, foldForSearch } from "../../../platform/http/names";
 import type { Command } from "../command";
 import { withDatabase } from "../command";
 
@@ -12,12 +14,23 @@ export const command: Command = {
     const email = rawEmail?.trim().toLowerCase();
     if (!email || !email.includes("@") || email.startsWith("-") || rest.length > 0) return 2;
     return withDatabase(async (deps) => {
-      const users = await deps.db
-        .selectFrom("users")
-        .select(["id", "name"])
-        .where((eb) => eb(eb.fn("lower", ["email"]), "=", email))
-        .orderBy("id")
-        .execute();
+      // Emails are stored as the provider gave them, and matched in any case, folded as /team's search
+      // folds them: SQLite's lower() folds A–Z alone, so Ömer@Örnek.test was not found (decision 0139).
+      const folded = foldForSearch(email);
+      const users = (
+        await deps.db
+          .selectFrom("users")
+          .select(["id", "name", "email"])
+          .where((eb) =>
+            eb.or([
+              eb("search_text", "like", sql<string>`${containsPattern(email)} escape '\\'`),
+              // A user an older build signed in has no search text yet.
+              eb(eb.fn("lower", ["email"]), "=", email),
+            ]),
+          )
+          .orderBy("id")
+          .execute()
+      ).filter((user) => foldForSearch(user.email) === folded);
       if (users.length === 0) {
         console.error(revoke ? `No user has the email ${email}.` : `No user with the email ${email} has signed in yet. Sign in once, then run this again.`);
         return 1;

@@ -19,7 +19,11 @@ export { expect };
  * timer or a listener armed by an effect would not count yet on a loaded machine.
  */
 export async function hydrated(page: Page) {
-  await expect.poll(() => page.evaluate(() => Object.keys(document.getElementById("main") ?? document.querySelector("main") ?? {}).some((key) => key.startsWith("__reactFiber")))).toBe(true);
+  await expect
+    .poll(() =>
+      page.evaluate(() => Object.keys(document.getElementById("main") ?? document.querySelector("main") ?? {}).some((key) => key.startsWith("__reactFiber"))),
+    )
+    .toBe(true);
 }
 
 /** What a control shows on screen: its text without the visually hidden part that completes its name. */
