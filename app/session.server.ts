@@ -98,7 +98,12 @@ async function pageOrganization(request: Request): Promise<number | null> {
   if (header !== null) return header;
   const type = request.headers.get("content-type") ?? "";
   if (!type.startsWith("application/x-www-form-urlencoded") && !type.startsWith("multipart/form-data")) return null;
-  const value = (await request.clone().formData()).get(PAGE_ORGANIZATION_FIELD);
+  // A body that is not a form (a multipart body cut short) names none: the action's own read refuses it 400.
+  const value = await request
+    .clone()
+    .formData()
+    .then((form) => form.get(PAGE_ORGANIZATION_FIELD))
+    .catch(() => null);
   return namedOrganization(typeof value === "string" ? value : null);
 }
 

@@ -45,7 +45,11 @@ export function formatMoney(amount: number): string {
  * coerced, with at most two decimals.
  */
 export function hasAtMostCents(amount: number): boolean {
-  return Number.isFinite(amount) && Math.abs(Math.round(amount * 100) - amount * 100) < 1e-6;
+  if (!Number.isFinite(amount)) return false;
+  // Far past any limit, where amount * 100 loses the fraction or overflows to Infinity (1e308: NaN, so
+  // "at most 2 decimals" was said of an amount whose fault is its size): whole dollars are whole.
+  if (Math.abs(amount) >= Number.MAX_SAFE_INTEGER / 100) return Number.isInteger(amount);
+  return Math.abs(Math.round(amount * 100) - amount * 100) < 1e-6;
 }
 
 /** `$0.000123`, `$2.50`, `-$2.00`: an amount to the micro-dollar, for sums a request may cost. */

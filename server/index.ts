@@ -86,6 +86,10 @@ const platformFetch = async (request: Request | PlatformRequest, bindings?: unkn
 const servers: http.Server[] = [];
 const shutdown = handleShutdown({ servers, streams, stopRequests: platform.stopRequests, close: platform.close, timeoutMs: env.SHUTDOWN_TIMEOUT_MS });
 
+const MALFORMED_ADDRESS_PAGE =
+  '<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Address not valid</title>' +
+  '<p>This address is not valid: part of it is not percent-encoded correctly. <a href="/">Go to the console</a></p></html>';
+
 const app = express();
 app.disable("x-powered-by");
 // Who the client is (per-address limits, the audit log, the scheme) comes from the proxies TRUST_PROXY
@@ -107,7 +111,10 @@ app.use(
 const platformListener = getRequestListener(platformFetch);
 // The public API serves programs, not pages: no CSP nonce, page headers or compression on the path
 // every metered call takes (decision 0087); its answers are small JSON or event streams.
-app.all("/openai/v1/*", (req, res) => {
+// Paths as regular expressions without groups: a "*" parameter is decoded by Express, and a malformed
+// percent-escape (/team/%ZZ) failed there with Express's HTML 400 and a logged stack naming the path,
+// an invite code included. The platform and Remix read the path themselves (decision 0139).
+app.all(/^\/openai\/v1\//i, (req, res) => {
   res.setHeader("X-Content-Type-Options", "nosniff");
   void platformListener(req, res);
 });
@@ -147,7 +154,19 @@ app.use(
   }),
 );
 
-app.all("/api/v1/*", (req, res) => void platformListener(req, res));
+app.all(/^\/api\/v1\//i, (req, res) => void platformListener(req, res));
+
+// No page's address holds a malformed percent-escape (/team/%ZZ): answered here, as Vite's middleware
+// logged a stack and Remix's router a warning for each such request, a log any client could flood.
+app.use((req, res, next) => {
+  try {
+    decodeURIComponent(req.path);
+  } catch {
+    res.status(400).type("html").send(MALFORMED_ADDRESS_PAGE);
+    return;
+  }
+  next();
+});
 
 let build: ServerBuild | (() => Promise<ServerBuild>);
 if (production) {
@@ -172,7 +191,7 @@ app.use((req, res, next) => {
 });
 
 app.all(
-  "*",
+  /^\//,
   remixHandler({
     build,
     mode: production ? "production" : "development",

@@ -134,3 +134,24 @@ describe("idle keep-alive connections", () => {
     }
   }, 15_000);
 });
+
+describe("a path with a malformed percent-escape", () => {
+  it("is answered by the API it names, in that API's shape, and logs no stack nor the invite code it carries", async () => {
+    const openai = await request({ method: "GET", path: "/openai/v1/models/%ZZ", headers: { authorization: "Bearer sk-nobody" } });
+    expect(openai.status).toBe(401);
+    expect(openai.headers["access-control-allow-origin"]).toBe("*");
+    expect(JSON.parse(openai.body).error.type).toBe("authentication_error");
+    const platform = await request({ method: "GET", path: "/api/v1/%ZZ" });
+    expect(platform.status).toBe(404);
+    expect(JSON.parse(platform.body)).toHaveProperty("error");
+    const join = await request({ method: "POST", path: "/api/v1/auth/join/XA2ABYR8SSXD%", headers: { origin: `http://localhost:${PORT}` } });
+    expect(join.status).toBeLessThan(500);
+    expect(JSON.parse(join.body)).toHaveProperty("error");
+    // No page has such an address: a page saying so, not Express's bare one (or a stack from Vite, a warning from Remix's router).
+    const page = await request({ method: "GET", path: "/team/%ZZ" });
+    expect(page.status).toBe(400);
+    expect(page.headers["content-type"]).toMatch(/^text\/html/);
+    expect(page.body).toContain("This address is not valid: part of it is not percent-encoded correctly.");
+    expect(server.output()).not.toMatch(/URIError|malformed|could not be decoded|XA2ABYR8SSXD/i);
+  });
+});

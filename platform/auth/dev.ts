@@ -44,8 +44,8 @@ export const devAuthorizeForm = z.object({
   state: z.string().min(16).max(200),
   code_challenge: z.string().min(43).max(128),
   code_challenge_method: z.literal("S256"),
-  name: z.string().trim().min(1, "Enter a name").max(100),
-  email: z.string().trim().email("Enter a valid email").max(200),
+  name: z.string().trim().min(1, "Enter a name").max(100, "Enter a name of at most 100 characters"),
+  email: z.string().trim().email("Enter a valid email").max(200, "Enter an email of at most 200 characters"),
 });
 
 /** Issues a one-time code for the typed identity and returns where to send the browser. */
@@ -109,7 +109,8 @@ export function devAuthorizePage(params: Record<string, string>, error?: string,
           <form method="post" action="${DEV_AUTHORIZE_PATH}">
             ${hidden.map((k) => html`<input type="hidden" name="${k}" value="${params[k] ?? ""}" />`)}
             <label for="name">Name</label><input id="name" name="name" required maxlength="100" autocomplete="name" value="${values?.name ?? ""}" />
-            <label for="email">Email</label><input id="email" name="email" type="email" required autocomplete="email" value="${values?.email ?? ""}" />
+            <label for="email">Email</label
+            ><input id="email" name="email" type="email" required maxlength="200" autocomplete="email" value="${values?.email ?? ""}" />
             <button type="submit">Authorize</button>
           </form>
         </main>

@@ -91,8 +91,29 @@ export const SHUTTING_DOWN_MESSAGE = "The server is shutting down: the request w
 export const NOT_JSON_MESSAGE = "We could not parse the JSON body of your request: send a JSON object with Content-Type: application/json.";
 
 /** `body` as read from the request: null when it was not JSON (unparseable or another content type). */
+/** How deep a request's JSON may nest: JSON schemas of tools are a few levels; 100 is far past any real one. */
+export const MAX_JSON_DEPTH = 100;
+export const TOO_DEEP_MESSAGE = `The JSON body of your request nests more than ${MAX_JSON_DEPTH} levels deep.`;
+
+/**
+ * Whether a parsed value nests deeper than `max`, measured without recursion: JSON.parse takes 5,000
+ * levels, and JSON.stringify of them (the metering's and the upstream's) overflowed the stack, a 500,
+ * or a 502 counted against the model as its own failure (decision 0139).
+ */
+function nestsDeeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (item === null || typeof item !== "object") continue;
+    if (depth > max) return true;
+    for (const child of Object.values(item)) if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 export function parseChatRequest(body: unknown): ChatRequest {
   if (body === null || typeof body !== "object") throw new ChatError(400, NOT_JSON_MESSAGE, "invalid_request_error", { code: "invalid_json" });
+  if (nestsDeeperThan(body, MAX_JSON_DEPTH)) throw new ChatError(400, TOO_DEEP_MESSAGE, "invalid_request_error", { code: "invalid_json" });
   const parsed = chatRequestSchema.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

@@ -9,6 +9,8 @@ export interface SpawnedServer {
   pid: number;
   /** Stops the process and removes its data folder. */
   stop: () => void;
+  /** What the process has written to its standard output and error so far. */
+  output: () => string;
 }
 
 /**
@@ -29,8 +31,11 @@ export async function spawnServer(port: number, env: Record<string, string> = {}
       VITEST: "",
       ...env,
     },
-    stdio: "ignore",
+    stdio: ["ignore", "pipe", "pipe"],
   });
+  let output = "";
+  child.stdout.on("data", (d: Buffer) => (output += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (output += d.toString()));
   const stop = () => {
     child.kill();
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -43,7 +48,7 @@ export async function spawnServer(port: number, env: Record<string, string> = {}
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  return { pid: child.pid!, stop };
+  return { pid: child.pid!, stop, output: () => output };
 }
 
 function healthy(port: number): Promise<boolean> {

@@ -52,6 +52,25 @@ describe("development sign-in", () => {
     expect(await nameOf("\u200b\u2066 \u2069", "blank@example.test")).toBe("blank@example.test");
   });
 
+  it("says in its own words what is wrong with a name or email too long, and the inputs stop there first", async () => {
+    h = await createHarness();
+    const start = await h.fetch("/auth/google");
+    const authorize = new URL(start.headers.get("location")!);
+    const page = await (await h.fetch(`/auth/dev/authorize${authorize.search}`)).text();
+    expect(page).toMatch(/<input id="email"[^>]* maxlength="200"/);
+    for (const [name, email, error] of [
+      ["Ada", `${"a".repeat(250)}@example.test`, "Enter an email of at most 200 characters"],
+      ["A".repeat(101), "ada@example.test", "Enter a name of at most 100 characters"],
+    ]) {
+      const form = new URLSearchParams({ ...Object.fromEntries(authorize.searchParams), name, email });
+      const refused = await h.fetch("/auth/dev/authorize", { method: "POST", body: form, headers: { "content-type": "application/x-www-form-urlencoded" } });
+      const text = await refused.text();
+      expect(refused.status).toBe(400);
+      expect(text).toContain(error);
+      expect(text).not.toContain("String must contain");
+    }
+  });
+
   it("accepts each code once: a replayed code signs nobody in", async () => {
     h = await createHarness();
     const { flow, callback, start } = await devRoundTrip(h);

@@ -720,6 +720,22 @@ describe("/openai/v1 as OpenAI's clients read it (decision 0098)", () => {
       expect(refused.status).toBe(400);
       expect((await refused.json()).error).toMatchObject({ code: "invalid_json", message: expect.stringMatching(/^We could not parse the JSON body/) });
     }
+    // Nested 5,000 deep (10 KB): JSON.parse takes it, JSON.stringify's recursion did not (a 500, or a
+    // 502 counted against the model). Refused before the upstream is called, nothing held or counted.
+    const deep = "[".repeat(5000) + "]".repeat(5000);
+    const sent = fake.requests.length;
+    for (const body of [
+      `{"model":"fake-echo","messages":[{"role":"user","content":"hi"}],"tools":${deep}}`,
+      `{"model":"fake-echo","messages":[{"role":"user","content":${deep}}]}`,
+    ]) {
+      const refused = await post(body, "application/json");
+      expect(refused.status).toBe(400);
+      expect((await refused.json()).error).toMatchObject({
+        type: "invalid_request_error",
+        message: "The JSON body of your request nests more than 100 levels deep.",
+      });
+    }
+    expect(fake.requests.length).toBe(sent);
     await saveModel(h.deps, {
       name: "fake-echo",
       displayName: "Fake echo",

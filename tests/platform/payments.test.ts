@@ -1,5 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { AMOUNT_DECIMALS, AMOUNT_NOT_A_NUMBER, decimalsMessage, notANumberMessage, rechargeCapReason } from "@contract/billing";
+import {
+  AMOUNT_DECIMALS,
+  AMOUNT_NOT_A_NUMBER,
+  decimalsMessage,
+  notANumberMessage,
+  rechargeCapReason,
+  RECHARGE_TOO_LARGE,
+  THRESHOLD_TOO_LARGE,
+} from "@contract/billing";
 import { CREDIT_NOT_POSITIVE, CREDIT_TOO_LARGE, REASON_REQUIRED, REASON_TOO_LONG } from "@contract/system";
 import { RECHARGE_CLAIM_MS, rechargesFinished, rechargeWaitingAccounts, recordUsage } from "../../platform/billing/charges";
 import { grantCredit } from "../../platform/billing/credits";
@@ -122,6 +130,9 @@ describe("money fields are strict", () => {
       expect(fine.status).toBe(400);
       expect((await fine.json()).fields).toEqual({ thresholdAmount: decimalsMessage("Threshold amount") });
     }
+    // Far too large: said so, not "at most 2 decimals" (amount * 100 overflowed to Infinity).
+    const huge = await admin.call("POST", "/billing/auto-payment-config", { enabled: true, thresholdAmount: 1e308, rechargeAmount: 1e307 });
+    expect((await huge.json()).fields).toEqual({ thresholdAmount: THRESHOLD_TOO_LARGE, rechargeAmount: RECHARGE_TOO_LARGE });
     expect((await admin.call("POST", "/billing/auto-payment-config", { enabled: true, thresholdAmount: 20.5, rechargeAmount: 10.25 })).status).toBe(200);
   });
 });

@@ -47,4 +47,15 @@ describe("the team's action", () => {
     const answer = (await action({ request, context: platform("Bob"), params: {} })) as Response;
     expect(answer.headers.get("location")).toBe("/team?q=bob&after=40");
   });
+
+  it("answers a form body it cannot read 400 'The form could not be read.', not a server error", async () => {
+    const request = new Request("http://console.test/team", {
+      method: "POST",
+      headers: { "content-type": "multipart/form-data; boundary=zz" },
+      // No closing boundary.
+      body: '--zz\r\nContent-Disposition: form-data; name="intent"\r\n\r\nrole\r\n--zz',
+    });
+    const refused = await action({ request, context: platform("Bob"), params: {} }).catch((thrown: unknown) => thrown);
+    expect(refused).toMatchObject({ init: { status: 400 }, data: { error: "The form could not be read." } });
+  });
 });
