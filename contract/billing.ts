@@ -142,10 +142,15 @@ export function rechargeCapReason(perDay: number): string {
   return `${perDay} recharge${perDay === 1 ? "" : "s"} today, the daily limit`;
 }
 
-/** GET /billing/recharges: the daily limit, and the last refused recharge until a charge succeeds again. */
+/**
+ * GET /billing/recharges: the daily limit, the last refused recharge until a charge succeeds again, and
+ * the last automatic recharge the card declined (or that did not go through), until a payment succeeds
+ * after it. `declined` is optional on the wire: a platform of an earlier contract does not send it.
+ */
 export const rechargeStatusSchema = z.object({
   rechargesPerDay: z.number().int(),
   paused: z.object({ at: z.string(), reason: z.string() }).nullable(),
+  declined: z.object({ at: z.string(), amount: z.number() }).nullable().optional(),
 });
 export type RechargeStatus = z.infer<typeof rechargeStatusSchema>;
 

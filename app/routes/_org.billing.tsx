@@ -17,7 +17,7 @@ import { BILLING_MESSAGES, SETUP_MESSAGES } from "~/features/billing/messages";
 import { NoPaymentMethodBanner } from "~/features/billing/NoPaymentMethodBanner";
 import { PAYMENT_METHOD_DIALOG, PaymentMethodCard } from "~/features/billing/PaymentMethodCard";
 import { PaymentMethodSetup } from "~/features/billing/PaymentMethodSetup";
-import { RechargePausedBanner } from "~/features/billing/RechargePausedBanner";
+import { RechargeDeclinedBanner, RechargePausedBanner } from "~/features/billing/RechargePausedBanner";
 import { SpendCapForm } from "~/features/billing/SpendCapForm";
 import { loadSpendCap, spendCapAction } from "~/features/billing/spend-cap.server";
 import { addFundsForm, autoPaymentForm, readSetupReturn } from "~/features/billing/validation";
@@ -153,6 +153,9 @@ export default function BillingPage() {
     <div className="space-y-6">
       {!hasPaymentMethod && <NoPaymentMethodBanner />}
       {recharges?.paused && config?.paymentMode === "auto" && <RechargePausedBanner paused={recharges.paused} timeZone={timeZone} />}
+      {!recharges?.paused && recharges?.declined && config?.paymentMode === "auto" && (
+        <RechargeDeclinedBanner declined={recharges.declined} timeZone={timeZone} />
+      )}
       <div className="grid gap-6 md:grid-cols-2">
         <PaymentMethodCard hasPaymentMethod={hasPaymentMethod} card={card} />
         <BalanceCard

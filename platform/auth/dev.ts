@@ -109,8 +109,8 @@ export function devAuthorizePage(params: Record<string, string>, error?: string,
           <form method="post" action="${DEV_AUTHORIZE_PATH}">
             ${hidden.map((k) => html`<input type="hidden" name="${k}" value="${params[k] ?? ""}" />`)}
             <label for="name">Name</label><input id="name" name="name" required maxlength="100" autocomplete="name" value="${values?.name ?? ""}" />
-            <label for="email">Email</label
-            ><input id="email" name="email" type="email" required maxlength="200" autocomplete="email" value="${values?.email ?? ""}" />
+            <label for="email">Email</label>
+            <input id="email" name="email" type="email" required maxlength="200" autocomplete="email" value="${values?.email ?? ""}" />
             <button type="submit">Authorize</button>
           </form>
         </main>

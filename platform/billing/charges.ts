@@ -239,9 +239,21 @@ export function rechargeMessage(needMicros: number, availableMicros: number, rec
  */
 export async function saveAutoPaymentConfig(deps: Deps, orgId: number, input: AutoPayment): Promise<BillingConfig> {
   const saved = await setAutoPaymentConfig(deps, orgId, input);
-  if (input.enabled) inBackground(deps, orgId, autoRecharge(deps, orgId));
+  if (input.enabled) {
+    const recharge = autoRecharge(deps, orgId);
+    inBackground(deps, orgId, recharge);
+    // The person was told that saving charges the card now: the answer waits for that charge a while, so
+    // the page it leads to shows the outcome, a decline included (decision 0139). A slow provider is not
+    // waited for past SAVE_WAITS_FOR_RECHARGE_MS; the charge goes on in the background.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([recharge.catch(() => {}), new Promise<void>((resolve) => (timer = setTimeout(resolve, SAVE_WAITS_FOR_RECHARGE_MS)))]);
+    clearTimeout(timer);
+  }
   return saved;
 }
+
+/** How long saving the auto-payment settings waits for the recharge it starts (Stripe answers in about a second). */
+export const SAVE_WAITS_FOR_RECHARGE_MS = 8_000;
 
 /**
  * The reconciler's pass (every minute): auto-mode accounts that need a recharge and whose claim is free
@@ -330,7 +342,34 @@ export async function getRechargeStatus(deps: Deps, orgId: number): Promise<Rech
   return {
     rechargesPerDay: Number(a.recharges_per_day),
     paused: a.recharge_refused_at !== null ? { at: new Date(Number(a.recharge_refused_at)).toISOString(), reason: a.recharge_refused_reason ?? "" } : null,
+    declined: a.auto_enabled ? await lastDeclinedRecharge(deps, orgId) : null,
   };
+}
+
+/**
+ * The organization's last automatic recharge, when it failed (declined by the card, or not confirmed)
+ * and no payment has succeeded since: before, nothing said so until the daily limit paused recharges,
+ * and an organization that had just turned recharges on saw "Enabled" and a balance of $0 (decision 0139).
+ */
+async function lastDeclinedRecharge(deps: Deps, orgId: number): Promise<RechargeStatus["declined"]> {
+  const last = await deps.db
+    .selectFrom("payment_intents")
+    .select(["id", "status", "amount_micros", "updated_at"])
+    .where("org_id", "=", orgId)
+    .where("kind", "=", "auto_recharge")
+    .orderBy("id", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  if (!last || last.status !== "failed") return null;
+  const paidSince = await deps.db
+    .selectFrom("payment_intents")
+    .select("id")
+    .where("org_id", "=", orgId)
+    .where("id", ">", last.id)
+    .where("status", "in", ["succeeded", "credited"])
+    .limit(1)
+    .executeTakeFirst();
+  return paidSince ? null : { at: new Date(Number(last.updated_at)).toISOString(), amount: microsToDollars(Number(last.amount_micros)) };
 }
 
 /**

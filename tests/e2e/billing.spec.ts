@@ -140,6 +140,19 @@ test("configure auto-payment: both validation texts, then saved and Enabled", as
   await expect(page.getByText("Adds $30.00 when the balance falls below $15.00.")).toBeVisible();
 });
 
+test("saving auto-payment with a card that declines says the recharge did not go through", async ({ page }) => {
+  await signInWithOrganization(page);
+  await addCardWithRequests(page, "4000000000000341");
+  await page.goto("/billing?dialog=auto-payment");
+  const dialog = page.getByRole("dialog", { name: "Auto-payment" });
+  await dialog.getByLabel("Enable auto-payment").check();
+  await dialog.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("Auto-payment settings updated successfully.")).toBeVisible();
+  // Before, the page said "Enabled" at $0.00 and nothing more until the daily limit paused recharges.
+  await expect(page.getByRole("alert").filter({ hasText: "The automatic recharge of $10.00 did not go through" })).toBeVisible();
+  await expect(page.getByTestId("balance")).toHaveText("$0.00");
+});
+
 test("remove the payment method after confirming", async ({ page }) => {
   await signInWithOrganization(page);
   await addCardWithRequests(page);

@@ -418,6 +418,25 @@ describe("a payment reconciliation credits", () => {
   });
 });
 
+describe("an automatic recharge the card declines", () => {
+  it("is said by the recharge status, as soon as saving the settings answers, until a payment succeeds", async () => {
+    await platform();
+    const admin = await h.admin();
+    await addCard(admin, TEST_CARDS.declinesCharges);
+    const status = async () => (await (await admin.call("GET", "/billing/recharges")).json()) as { paused: unknown; declined?: unknown };
+    expect((await status()).declined).toBeNull();
+    // At $0, under the threshold: saving charges the card now, and the answer waits for it.
+    const saved = await admin.call("POST", "/billing/auto-payment-config", { enabled: true, thresholdAmount: 20, rechargeAmount: 10 });
+    expect(saved.status).toBe(200);
+    expect(await status()).toMatchObject({ paused: null, declined: { amount: 10, at: expect.any(String) } });
+
+    // A card that works, and funds added with it: the decline is behind.
+    await addCard(admin, TEST_CARDS.ok);
+    expect((await admin.call("POST", "/billing/add-funds", { amount: 25, idempotencyKey: "nonce-after-decline" })).status).toBe(200);
+    expect((await status()).declined).toBeNull();
+  });
+});
+
 describe("an automatic recharge whose outcome is unknown", () => {
   it("is not charged again under a new key while the provider is away, however long; reconciliation credits it once", async () => {
     await platform();
@@ -452,7 +471,7 @@ describe("the daily recharge limit", () => {
     await addCard(admin);
     await admin.call("POST", "/billing/add-funds", { amount: 15 });
     await admin.call("POST", "/billing/auto-payment-config", { enabled: true, thresholdAmount: 10, rechargeAmount: 10 });
-    expect(await (await admin.call("GET", "/billing/recharges")).json()).toEqual({ rechargesPerDay: 3, paused: null });
+    expect(await (await admin.call("GET", "/billing/recharges")).json()).toEqual({ rechargesPerDay: 3, paused: null, declined: null });
     const recharges = () => fake.successfulCharges.filter((c) => c.idempotencyKey?.includes("auto-recharge")).length;
     const before = recharges();
     // Each debit of $10 takes the balance of $15 to $5, under the threshold, so each would recharge.

@@ -1,6 +1,6 @@
 import { Alert } from "~/components/Alert";
 import { formatLedgerTime } from "./format";
-import { rechargePausedText } from "./recharge";
+import { rechargeDeclinedText, rechargePausedText } from "./recharge";
 
 /** Shown on /billing while automatic recharges are refused (the daily limit), until a charge succeeds. */
 export function RechargePausedBanner({ paused, timeZone }: { paused: { at: string; reason: string }; timeZone: string }) {
@@ -8,6 +8,17 @@ export function RechargePausedBanner({ paused, timeZone }: { paused: { at: strin
     <Alert kind="warning">
       <span>
         {rechargePausedText(paused.reason)} <span className="text-sm opacity-80">Since {formatLedgerTime(paused.at, timeZone)}.</span>
+      </span>
+    </Alert>
+  );
+}
+
+/** Shown on /billing when the last automatic recharge failed and nothing was paid since (a declined card). */
+export function RechargeDeclinedBanner({ declined, timeZone }: { declined: { at: string; amount: number }; timeZone: string }) {
+  return (
+    <Alert kind="warning">
+      <span>
+        {rechargeDeclinedText(declined.amount)} <span className="text-sm opacity-80">At {formatLedgerTime(declined.at, timeZone)}.</span>
       </span>
     </Alert>
   );
