@@ -22,11 +22,16 @@ export function useArrivalKey(result: unknown): number {
  * props on it: `tabIndex` makes it focusable, `autoFocus` lets the browser focus it on a page answered
  * without JavaScript (React renders the attribute on the server but only focuses form controls itself
  * on the client, hence the effect).
+ *
+ * Focus already inside the element stays where it is: a field refused by the server, wrapped with its
+ * error, is focused by conform itself with JavaScript (the input, to correct it), and by the browser's
+ * `autofocus` on the wrapper without it (decision 0139).
  */
 export function useFocusOnArrival<T extends HTMLElement>(enabled = true, arrival?: unknown): { ref: RefObject<T>; tabIndex?: number; autoFocus?: boolean } {
   const ref = useRef<T>(null);
   useEffect(() => {
-    if (enabled) ref.current?.focus();
+    const element = ref.current;
+    if (enabled && element && !element.contains(document.activeElement)) element.focus();
   }, [enabled, arrival]);
   return enabled ? { ref, tabIndex: -1, autoFocus: true } : { ref };
 }

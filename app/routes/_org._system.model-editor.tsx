@@ -26,6 +26,7 @@ import { systemApi } from "~/platform/system.server";
 import { requireAccess } from "~/session.server";
 import { platformStatus, readForm, redirectWithToast } from "~/lib/actions.server";
 import type { RouteHandle } from "~/lib/route-handle";
+import { useArrivalKey } from "~/lib/use-arrival";
 
 export const handle: RouteHandle = { title: "Model Editor" };
 
@@ -112,6 +113,8 @@ export default function ModelEditorPage() {
   const refusedSave = result?.intent === "save" ? result : null;
   const values = editing ? valuesOf(editing) : refusedSave ? { ...EMPTY_MODEL_FORM, mode: refusedSave.mode, name: refusedSave.name } : EMPTY_MODEL_FORM;
   const formKey = editing ? `edit:${editing.name}` : "add";
+  // A refusal answers a submission: it takes focus, which scrolls it into view below the list (decision 0091).
+  const arrival = useArrivalKey(result);
   return (
     <div className="flex flex-col gap-6">
       {alerts.length > 0 ? (
@@ -129,7 +132,11 @@ export default function ModelEditorPage() {
         </Alert>
       ) : null}
       {loadError ? <Alert kind="error">{loadError}</Alert> : null}
-      {result?.intent === "delete" ? <Alert kind="error">{result.message}</Alert> : null}
+      {result?.intent === "delete" ? (
+        <Alert key={arrival} kind="error" focus>
+          {result.message}
+        </Alert>
+      ) : null}
       {missing && !refusedSave ? <Alert kind="warning">There is no model named {missing}.</Alert> : null}
       <section className="card bg-base-100 shadow-sm">
         <div className="card-body">
@@ -155,7 +162,11 @@ export default function ModelEditorPage() {
             <h2 id="model-form-title" className="card-title">
               {values.mode === "edit" ? `Edit ${values.name}` : "Add a model"}
             </h2>
-            {refusedSave ? <Alert kind="error">{refusedSave.message}</Alert> : null}
+            {refusedSave ? (
+              <Alert key={arrival} kind="error" focus>
+                {refusedSave.message}
+              </Alert>
+            ) : null}
             <ModelForm
               key={formKey}
               values={values}
@@ -168,7 +179,11 @@ export default function ModelEditorPage() {
       ) : (
         <>
           {/* A save refused because the person is no longer an admin: the form went with the role, the reason stays. */}
-          {refusedSave ? <Alert kind="error">{refusedSave.message}</Alert> : null}
+          {refusedSave ? (
+            <Alert key={arrival} kind="error" focus>
+              {refusedSave.message}
+            </Alert>
+          ) : null}
           <p className="text-sm text-base-content/60">Only admins of the system organization can change models.</p>
         </>
       )}

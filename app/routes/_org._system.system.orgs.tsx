@@ -12,6 +12,7 @@ import { OrgTable } from "~/features/system/OrgTable";
 import { orgEditorSearch, orgEditorQuery, ORG_EDITOR_PAGE } from "~/features/system/org-editor-search";
 import { platformStatus, readForm, redirectWithToast } from "~/lib/actions.server";
 import { isolate } from "~/lib/bidi";
+import { useArrivalKey } from "~/lib/use-arrival";
 import { useTimeZone } from "~/lib/use-time-zone";
 import { systemApi } from "~/platform/system.server";
 import { requireAccess } from "~/session.server";
@@ -119,10 +120,19 @@ export default function OrgEditorPage() {
   const { q, before, organizations, nextBefore, loadError, canEdit } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const timeZone = useTimeZone();
+  const arrival = useArrivalKey(result);
+  // A refusal takes focus where it is shown (decision 0091): in its row when the row's form shows it (credit,
+  // payment mode), here otherwise (a rename the platform refused without naming the field, a row no longer
+  // on this page, a form gone with the admin role).
+  const shownInRow = canEdit && result?.intent !== "rename" && organizations.some((org) => org.id === result?.orgId);
   return (
     <div className="flex flex-col gap-6">
       {loadError ? <Alert kind="error">{loadError}</Alert> : null}
-      {result?.message ? <Alert kind="error">{result.message}</Alert> : null}
+      {result?.message ? (
+        <Alert key={arrival} kind="error" focus={!shownInRow}>
+          {result.message}
+        </Alert>
+      ) : null}
       <section className="card bg-base-100 shadow-sm">
         <div className="card-body">
           <h2 className="card-title">Organizations</h2>

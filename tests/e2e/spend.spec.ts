@@ -138,4 +138,18 @@ test.describe("with JavaScript disabled", () => {
     await cap.getByRole("button", { name: "Save cap" }).click();
     await expect(page.getByRole("region", { name: "Monthly spend cap" })).toContainText("Spent this month (UTC): $0.00 of $12.34.");
   });
+
+  test("on a phone a refused cap comes back in view, the field and its error focused (decision 0091)", async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await signInWithOrganization(page);
+    await page.goto("/billing");
+    const cap = page.getByRole("region", { name: "Monthly spend cap" });
+    await cap.getByLabel("Monthly spend cap (USD)").fill("abc");
+    await cap.getByRole("button", { name: "Save cap" }).click();
+    const error = "The monthly cap must be a number of dollars";
+    await expect(page.getByText(error)).toBeInViewport();
+    await expect(page.locator(":focus")).toContainText(error);
+    await page.keyboard.press("Tab");
+    await expect(cap.getByLabel("Monthly spend cap (USD)")).toBeFocused();
+  });
 });

@@ -3,12 +3,32 @@ import { isolate } from "~/lib/bidi";
 import { API_KEY_FOR_NEW_BASE_URL } from "@contract/models";
 import type { ModelConfig } from "@contract/models";
 import { createOrganizationWithRequests, newPerson, OPERATOR, signInWithOrganization, signInWithRequests } from "./support/auth";
+import { writeDatabase } from "./support/billing";
 import { operatorPage, uniqueModelName } from "./support/system";
 import { expect, hydrated, test, visibleText } from "./support/test";
 
 /** The organization editor found at one organization: the list itself is paged, and the run makes hundreds. */
 const editorFor = (orgName: string) => `/system/orgs?q=${encodeURIComponent(orgName)}`;
 const modelRow = (page: Page, name: string) => page.getByRole("table", { name: "Models" }).getByRole("row").filter({ hasText: name });
+
+/**
+ * Twelve organizations named after `orgName`, made after it straight in the database (a person may make 10
+ * an hour): its search lists them first, newest first, so its own row is the last, below the fold.
+ */
+async function seedOrganizationsAfter(orgName: string) {
+  await writeDatabase(
+    Array.from({ length: 12 }, (_, i) => {
+      const name = `${orgName} ${String(i + 1).padStart(2, "0")}`;
+      return { sql: "insert into organizations (name, name_search, created_at) values (?, ?, ?)", params: [name, name.toLowerCase(), Date.now()] };
+    }),
+  );
+}
+
+/** A refusal answered without JavaScript: on screen, and focused or inside what is (decision 0091). */
+async function expectRefusalInFocus(page: Page, text: string) {
+  await expect(page.getByText(text, { exact: true })).toBeInViewport();
+  await expect(page.locator(":focus")).toContainText(text);
+}
 
 test.describe("the model editor", () => {
   test("the operator adds a model, sees it on /models, edits it and deletes it", async ({ page }) => {
@@ -189,6 +209,28 @@ test.describe("the model editor", () => {
       await page.getByRole("alertdialog").getByRole("button", { name: "Yes, delete" }).click();
       await expect(page.getByText(`Model ${name} deleted.`)).toBeVisible();
     });
+
+    test("a refused save below a long list takes focus, scrolled into view", async ({ page }) => {
+      const names = Array.from({ length: 15 }, () => uniqueModelName("e2e-long-list"));
+      await signInWithRequests(page.request, OPERATOR);
+      try {
+        for (const name of names)
+          expect(
+            (await page.request.put(`/api/v1/models/${name}`, { data: { displayName: `Long ${name}`, provider: "builtin", contextSize: 8192 } })).ok(),
+          ).toBe(true);
+        await page.goto("/model-editor");
+        const form = page.getByRole("form", { name: "Add a model" });
+        await form.getByLabel("Name", { exact: true }).fill(uniqueModelName("e2e-refused"));
+        await form.getByLabel("Display name").fill("Refused");
+        await form.getByLabel("Provider").fill("builtin");
+        await form.getByLabel("Context size (tokens)").fill("32k");
+        await form.getByRole("button", { name: "Add model" }).click();
+        await expectRefusalInFocus(page, "Check the highlighted fields.");
+        await expect(page.getByRole("form", { name: "Add a model" }).getByLabel("Context size (tokens)")).toHaveValue("32k");
+      } finally {
+        for (const name of names) await page.request.delete(`/api/v1/models/${name}`);
+      }
+    });
   });
 });
 
@@ -301,6 +343,31 @@ test.describe("the organization editor", () => {
       const refused = operator.getByRole("row", { name: orgName, exact: true });
       await expect(refused.getByText("Organization name is required")).toBeVisible();
       await expect(refused.getByLabel(`Name of organization ${orgId}`)).toHaveValue("   ");
+      await operator.context().close();
+    });
+
+    test("a refusal in the last row of a long page takes focus, scrolled into view", async ({ page, browser, baseURL }) => {
+      const { orgId, orgName } = await signInWithOrganization(page, "NoJsFarRow");
+      await seedOrganizationsAfter(orgName);
+      const operator = await operatorPage(browser, baseURL!, { javaScriptEnabled: false });
+      await operator.goto(editorFor(orgName));
+      const rows = operator.getByRole("table", { name: "Organizations" }).getByRole("row");
+      await expect(rows).toHaveCount(14);
+      await expect(rows.last()).toHaveAccessibleName(orgName);
+
+      await rows.last().getByLabel(`Name of organization ${orgId}`).fill("   ");
+      await rows.last().getByRole("button", { name: "Rename" }).click();
+      await expectRefusalInFocus(operator, "Organization name is required");
+      // Tab goes on into the field to correct.
+      await operator.keyboard.press("Tab");
+      await expect(operator.getByLabel(`Name of organization ${orgId}`)).toBeFocused();
+
+      await rows.last().locator("summary", { hasText: "Grant credit" }).click();
+      const form = rows.last().getByRole("form", { name: `Grant credit to ${orgName}` });
+      await form.getByLabel("Amount (USD)").fill("5");
+      await form.getByLabel("Reason").fill("   ");
+      await form.getByRole("button", { name: "Grant", exact: true }).click();
+      await expectRefusalInFocus(operator, "Enter a reason");
       await operator.context().close();
     });
   });

@@ -8,7 +8,7 @@ import type { SpendCapState } from "@contract/billing";
 import { formatMoney } from "@contract/money";
 import { Alert } from "~/components/Alert";
 import { KeptMarkup } from "~/components/KeptMarkup";
-import { useArrivalKey } from "~/lib/use-arrival";
+import { useArrivalKey, useFocusOnArrival } from "~/lib/use-arrival";
 import { useIsPending } from "~/lib/use-is-pending";
 import { utcMonthStartText } from "~/lib/utc-month";
 import { spendCapForm } from "./spend-cap-form";
@@ -69,6 +69,9 @@ function SpendCapFields({
   const pending = useIsPending({ intent: "spend-cap" });
   const { key, ...capProps } = getInputProps(fields.monthlyCap, { type: "text", ariaDescribedBy: "spend-cap-help spend-cap-month" });
   const fieldError = fields.monthlyCap.errors?.[0];
+  // The server refused the cap (a page without JavaScript, or on a phone with the card below the fold): the
+  // field with its error takes focus; with JavaScript conform puts it in the field itself (decision 0091).
+  const refusedField = useFocusOnArrival<HTMLDivElement>(Boolean(lastResult?.error?.monthlyCap), lastResult);
   return (
     <div className="card-body gap-3">
       <h2 id="spend-cap-title" className="card-title">
@@ -92,20 +95,22 @@ function SpendCapFields({
         <Form method="post" className="flex flex-col gap-2" replace preventScrollReset {...getFormProps(form)}>
           <input type="hidden" name="intent" value="spend-cap" />
           <PageOrganizationField />
-          <label className="fieldset-legend" htmlFor={fields.monthlyCap.id}>
-            Monthly spend cap (USD)
-          </label>
-          <div className="flex flex-wrap items-start gap-2">
-            <input key={key} {...capProps} inputMode="decimal" placeholder="No cap" className={`input max-w-xs ${fieldError ? "input-error" : ""}`} />
-            <button type="submit" className="btn btn-primary" disabled={pending}>
-              {pending ? "Saving…" : "Save cap"}
-            </button>
+          <div className="flex flex-col gap-2" {...refusedField}>
+            <label className="fieldset-legend" htmlFor={fields.monthlyCap.id}>
+              Monthly spend cap (USD)
+            </label>
+            <div className="flex flex-wrap items-start gap-2">
+              <input key={key} {...capProps} inputMode="decimal" placeholder="No cap" className={`input max-w-xs ${fieldError ? "input-error" : ""}`} />
+              <button type="submit" className="btn btn-primary" disabled={pending}>
+                {pending ? "Saving…" : "Save cap"}
+              </button>
+            </div>
+            {fieldError ? (
+              <p id={fields.monthlyCap.errorId} className="text-sm text-error">
+                {fieldError}
+              </p>
+            ) : null}
           </div>
-          {fieldError ? (
-            <p id={fields.monthlyCap.errorId} className="text-sm text-error">
-              {fieldError}
-            </p>
-          ) : null}
           <p id="spend-cap-help" className="text-sm text-base-content/70">
             Leave empty for no cap. Requests that could take this month past the cap are refused.
           </p>

@@ -5,6 +5,7 @@ import { parseWithZod } from "@conform-to/zod";
 import { Form } from "@remix-run/react";
 import { Alert } from "~/components/Alert";
 import { PageOrganizationField } from "~/features/auth/PageOrganizationField";
+import { useArrivalKey, useFocusOnArrival } from "~/lib/use-arrival";
 import { useIsPending } from "~/lib/use-is-pending";
 import type { OrganizationSummary } from "~/platform/system";
 import { CREDIT_MAX, CREDIT_REASON_MAX } from "@contract/system";
@@ -23,6 +24,8 @@ export function GrantCreditForm({ org, refusal }: { org: OrganizationSummary; re
     shouldRevalidate: "onInput",
   });
   const busy = useIsPending({ intent: "grant-credit", fields: { orgId: org.id } });
+  const arrival = useArrivalKey(refusal);
+  const refused = firstRefusedField(refusal);
   return (
     <details className="group" open={refusal !== null || undefined}>
       <summary className="btn btn-sm btn-ghost">
@@ -32,10 +35,16 @@ export function GrantCreditForm({ org, refusal }: { org: OrganizationSummary; re
         <input type="hidden" name="intent" value="grant-credit" />
         <input type="hidden" name="orgId" value={org.id} />
         <PageOrganizationField />
-        <CreditField label="Amount (USD)" field={fields.amount} type="number" extra={CREDIT_AMOUNT_LIMITS} />
-        <CreditField label="Reason" field={fields.reason} type="text" extra={{ ...CREDIT_REASON_LIMITS, placeholder: "Trial, support…" }} />
+        <CreditField label="Amount (USD)" field={fields.amount} type="number" extra={CREDIT_AMOUNT_LIMITS} refused={refused === "amount"} />
+        <CreditField
+          label="Reason"
+          field={fields.reason}
+          type="text"
+          extra={{ ...CREDIT_REASON_LIMITS, placeholder: "Trial, support…" }}
+          refused={refused === "reason"}
+        />
         {refusal?.message ? (
-          <Alert kind="error">
+          <Alert key={arrival} kind="error" focus>
             <span>{refusal.message}</span>
           </Alert>
         ) : null}
@@ -51,29 +60,48 @@ export function GrantCreditForm({ org, refusal }: { org: OrganizationSummary; re
 export const CREDIT_AMOUNT_LIMITS = { min: 0.01, max: CREDIT_MAX, step: 0.01, required: true };
 export const CREDIT_REASON_LIMITS = { maxLength: CREDIT_REASON_MAX, required: true };
 
-/** A credit form's field: its label, the input with what was typed, and the server's or the browser's error under it. */
+/**
+ * The first field the server refused in a credit form's answer: it takes focus, the form being in a row
+ * that may be far down the page (decision 0091). Read from the answer, not from what conform shows as
+ * the person types, so focus never moves while they correct it.
+ */
+export function firstRefusedField(refusal: { result: { error?: Record<string, unknown> | null } } | null): "amount" | "reason" | null {
+  const errors = refusal?.result.error ?? {};
+  return errors.amount ? "amount" : errors.reason ? "reason" : null;
+}
+
+/**
+ * A credit form's field: its label, the input with what was typed, and the server's or the browser's error
+ * under it. `refused`: the server's answer refused it first, so the field with its error takes focus
+ * (conform puts it in the input with JavaScript; without, the browser's `autofocus` on the field does).
+ */
 export function CreditField({
   label,
   field,
   type,
   extra,
+  refused = false,
 }: {
   label: string;
   field: FieldMetadata<unknown>;
   type: "number" | "text";
   extra: Record<string, unknown>;
+  refused?: boolean;
 }) {
   const error = field.errors?.[0];
   const { key, ...props } = getInputProps(field, { type });
+  const focus = useFocusOnArrival<HTMLDivElement>(refused);
   return (
-    <label className="block">
-      <span className="mb-1 block text-sm">{label}</span>
-      <input key={key} {...props} {...extra} className={`input input-sm w-full ${error ? "input-error" : ""}`} />
-      {error ? (
-        <span id={field.errorId} className="mt-1 block text-sm text-error">
-          {error}
-        </span>
-      ) : null}
-    </label>
+    <div {...focus}>
+      <label className="block">
+        <span className="mb-1 block text-sm">{label}</span>
+        <input key={key} {...props} {...extra} className={`input input-sm w-full ${error ? "input-error" : ""}`} />
+        {error ? (
+          <span id={field.errorId} className="mt-1 block text-sm text-error">
+            {error}
+          </span>
+        ) : null}
+      </label>
+    </div>
   );
 }

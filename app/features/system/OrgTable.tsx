@@ -7,6 +7,7 @@ import { PINNED_END_CELL } from "~/components/TableRegion";
 import { PageOrganizationField } from "~/features/auth/PageOrganizationField";
 import { formatBalance } from "~/features/billing/format";
 import { formatDateTime } from "~/lib/datetime";
+import { useFocusOnArrival } from "~/lib/use-arrival";
 import { useIsPending } from "~/lib/use-is-pending";
 import { PAYMENT_MODES } from "~/platform/system";
 import type { OrganizationSummary } from "~/platform/system";
@@ -99,7 +100,11 @@ export function OrgTable({
   );
 }
 
-/** Rename one organization (conform): the server's field error shows under the input, which keeps the typed text. */
+/**
+ * Rename one organization (conform): the server's field error shows under the input, which keeps the typed
+ * text. The row may be far down the page: the refused form takes focus (decision 0091; conform puts it in
+ * the field with JavaScript, the browser's `autofocus` on the form without).
+ */
 function RenameForm({ org, refusal }: { org: OrganizationSummary; refusal: Extract<OrgEditorResult, { intent: "rename" }> | null }) {
   const [form, fields] = useForm({
     id: `rename-${org.id}`,
@@ -111,9 +116,10 @@ function RenameForm({ org, refusal }: { org: OrganizationSummary; refusal: Extra
   const busy = useIsPending({ intent: "rename", fields: { orgId: org.id } });
   const error = fields.name.errors?.[0];
   const { key, ...inputProps } = getInputProps(fields.name, { type: "text" });
+  const refused = useFocusOnArrival<HTMLFormElement>(Boolean(refusal?.result.error?.name), refusal);
   return (
     // A new name from the server starts the form afresh.
-    <Form method="post" className="flex flex-col gap-1" {...getFormProps(form)} key={org.name}>
+    <Form method="post" className="flex flex-col gap-1" {...getFormProps(form)} {...refused} key={org.name}>
       <input type="hidden" name="intent" value="rename" />
       <input type="hidden" name="orgId" value={org.id} />
       <PageOrganizationField />
@@ -140,6 +146,8 @@ function RenameForm({ org, refusal }: { org: OrganizationSummary; refusal: Extra
 const PAYMENT_MODE_OPTIONS = PAYMENT_MODES.map((mode) => ({ value: mode, label: PAYMENT_MODE_LABELS[mode] }));
 
 function PaymentModeForm({ org, refusal }: { org: OrganizationSummary; refusal: OrgEditorResult | null }) {
+  // The refusal answers the submission: it takes focus, scrolled into view (decision 0091).
+  const focus = useFocusOnArrival<HTMLSpanElement>(refusal !== null, refusal);
   return (
     <SaveOnChangeSelect
       id={`org-mode-${org.id}`}
@@ -154,7 +162,11 @@ function PaymentModeForm({ org, refusal }: { org: OrganizationSummary; refusal: 
       saveSubject={`of ${org.name}`}
       selectClassName="select select-sm w-48"
     >
-      {refusal ? <span className="text-sm text-error">{refusal.message}</span> : null}
+      {refusal ? (
+        <span className="text-sm text-error" {...focus}>
+          {refusal.message}
+        </span>
+      ) : null}
     </SaveOnChangeSelect>
   );
 }
