@@ -28,10 +28,15 @@ export async function getTokenSpend(api: PlatformClient): Promise<Record<string,
 /**
  * A CSV export, streamed from the platform as it is read (never buffered here): the platform's answer
  * with its type and file name, or its error as plain text with its status. With `refusedBackTo`, a
- * refused query (400) goes back to the page the form is on, at the URL it makes of the message, so the
- * person sees why beside the form instead of a bare error page.
+ * refused query (400) goes back to the page the form is on, at the URL it makes of the message (it may add
+ * headers to the redirect: a flash cookie), so the person sees why beside the form instead of a bare error page.
  */
-export async function streamCsv(api: PlatformClient, path: string, signal: AbortSignal, refusedBackTo?: (message: string) => string): Promise<Response> {
+export async function streamCsv(
+  api: PlatformClient,
+  path: string,
+  signal: AbortSignal,
+  refusedBackTo?: (message: string, headers: Headers) => Promise<string>,
+): Promise<Response> {
   let upstream: Response;
   try {
     upstream = await api.send("GET", path, undefined, signal);
@@ -51,7 +56,7 @@ export async function streamCsv(api: PlatformClient, path: string, signal: Abort
       // not JSON: keep the default
     }
     if (upstream.status === 400 && refusedBackTo) {
-      headers.set("location", refusedBackTo(message));
+      headers.set("location", await refusedBackTo(message, headers));
       return new Response(null, { status: 303, headers });
     }
     return new Response(message, { status: upstream.status, headers });

@@ -9,6 +9,7 @@ import { AddFundsForm } from "~/features/billing/AddFundsForm";
 import { AutoPaymentForm } from "~/features/billing/AutoPaymentForm";
 import { BalanceCard, TURN_OFF_FORM } from "~/features/billing/BalanceCard";
 import { LedgerExport } from "~/features/billing/LedgerExport";
+import { takeExportRefusal } from "~/features/billing/ledger-export.server";
 import { LedgerTable } from "~/features/billing/LedgerTable";
 import type { LedgerPage } from "~/features/billing/ledger-page";
 import { LEDGER_PAGE_SIZE, ledgerPage } from "~/features/billing/ledger-page";
@@ -57,6 +58,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     url.searchParams.get("dialog") === PAYMENT_METHOD_DIALOG ? billing.stripeConfig() : null,
     billing.recharges(),
   ]);
+  // A refused ledger export, shown once beside its form (ledger-export.server.ts).
+  const exportRefusal = await takeExportRefusal(request);
+  const headers = new Headers(api.headers);
+  if (exportRefusal.header) headers.append("Set-Cookie", exportRefusal.header);
   const page: LedgerPage = ledger.ok ? ledgerPage(ledger.data, { before, after }) : { rows: null, olderCursor: null, newerCursor: null };
 
   return data(
@@ -74,8 +79,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       spendCap: await spendCap,
       now: Date.now(),
       isAdmin: session.activeRole === "admin",
+      exportRefusal: exportRefusal.refusal,
     },
-    { headers: api.headers },
+    { headers },
   );
 }
 
@@ -145,7 +151,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function BillingPage() {
-  const { hasPaymentMethod, card, balance, config, page, stripePublicKey, nonce, recharges, spendCap, now, isAdmin } = useLoaderData<typeof loader>();
+  const { hasPaymentMethod, card, balance, config, page, stripePublicKey, nonce, recharges, spendCap, now, isAdmin, exportRefusal } =
+    useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   const timeZone = useTimeZone();
   const autoPaymentAnswer = answer?.intent === "auto-payment" ? answer : undefined;
@@ -168,7 +175,7 @@ export default function BillingPage() {
       </div>
       <SpendCapForm state={spendCap} isAdmin={isAdmin} now={now} timeZone={timeZone} lastResult={answer?.intent === "spend-cap" ? answer.result : undefined} />
       <LedgerTable page={page} timeZone={timeZone} />
-      <LedgerExport timeZone={timeZone} />
+      <LedgerExport timeZone={timeZone} refusal={exportRefusal} />
 
       {config !== null && config.paymentMode !== "invoice" && (
         <>

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { DATE_RANGE_REVERSED } from "@contract/date-range";
+import { exportRefusalHeader } from "~/features/billing/ledger-export.server";
 import { viewerTimeZone } from "~/lib/client-hints";
 import { streamCsv } from "~/platform/usage.server";
 import { refuseStaleDownload, requireAccess } from "~/session.server";
@@ -17,12 +18,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     const value = url.searchParams.get(name)?.trim();
     if (value) query.set(name, value.slice(0, 20));
   }
-  // A refused range goes back to /billing with the dates and which refusal it was (a code, never the
-  // text: a link must not be able to put words of its own in the page's alert).
-  const back = (message: string) => {
-    const params = new URLSearchParams({ exportError: message === DATE_RANGE_REVERSED ? "reversed" : "invalid" });
-    for (const name of ["from", "to"] as const) if (query.has(name)) params.set(name === "from" ? "exportFrom" : "exportTo", query.get(name)!);
-    return `/billing?${params}`;
+  // A refused range goes back to /billing with the dates and which refusal it was, in a one-shot flash: not
+  // in the URL, which a later export that downloads leaves as it is (ledger-export.server.ts).
+  const back = async (message: string, headers: Headers) => {
+    const error = message === DATE_RANGE_REVERSED ? "reversed" : "invalid";
+    headers.append("Set-Cookie", await exportRefusalHeader({ error, from: query.get("from") ?? "", to: query.get("to") ?? "" }));
+    return "/billing";
   };
   return streamCsv(api, `/billing/ledger/export?${query}`, request.signal, back);
 }

@@ -279,6 +279,36 @@ test("a refused ledger export's reason goes away once a later export downloads, 
   await expect(exportForm.getByRole("alert")).toHaveCount(0);
 });
 
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("a refused ledger export's reason goes once a later export downloads, and a reload does not bring it back", async ({ page }) => {
+    await signInWithOrganization(page, "ExportNoJs");
+    await page.goto("/billing");
+    const exportForm = page.getByRole("region", { name: "Export", exact: true });
+    await exportForm.getByLabel("From").fill("2026-11-30");
+    await exportForm.getByLabel("To").fill("2026-11-01");
+    await exportForm.getByRole("button", { name: "Export ledger (CSV)" }).click();
+    const alert = exportForm.getByRole("alert");
+    await expect(alert).toHaveText("To is before From: no day is in this range.");
+    await expect(alert).toBeFocused();
+    await expect(alert).toBeInViewport();
+    await expect(exportForm.getByLabel("From")).toHaveValue("2026-11-30");
+    await expect(exportForm.getByLabel("To")).toHaveValue("2026-11-01");
+
+    await exportForm.getByLabel("To").fill("2026-12-31");
+    const download = page.waitForEvent("download");
+    await exportForm.getByRole("button", { name: "Export ledger (CSV)" }).click();
+    expect((await download).suggestedFilename()).toBe("ledger-from-2026-11-30-to-2026-12-31.csv");
+    await expect(alert).toBeHidden();
+    // The reason travelled once, in a flash: the URL carries nothing that could bring it back.
+    await expect(page).toHaveURL(/\/billing$/);
+    await page.reload();
+    await expect(page.getByRole("heading", { name: "Export", exact: true })).toBeVisible();
+    await expect(exportForm.getByRole("alert")).toHaveCount(0);
+  });
+});
+
 test.describe("money in and out", () => {
   test("a credit granted from the CLI shows in the balance and the ledger", async ({ page }) => {
     const { orgId } = await signInWithOrganization(page, "CliCredit");
