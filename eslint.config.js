@@ -23,12 +23,17 @@ export default tseslint.config(
               importNames: ["useForm"],
               message: "Use useForm from ~/lib/use-form: it keeps the browser's checks until hydration (decision 0081).",
             },
+            {
+              name: "@conform-to/zod",
+              importNames: ["parseWithZod"],
+              message: "Use parseForm from ~/lib/parse-form: it reads typed numbers as the wire does (decision 0139).",
+            },
           ],
         },
       ],
     },
   },
-  { files: ["app/lib/use-form.ts", "**/*.test.tsx"], rules: { "no-restricted-imports": "off" } },
+  { files: ["app/lib/use-form.ts", "app/lib/parse-form.ts", "**/*.test.tsx"], rules: { "no-restricted-imports": "off" } },
   // Playwright fixtures call their continuation `use`, which is not React's hook.
   { files: ["tests/e2e/**"], rules: { "react-hooks/rules-of-hooks": "off" } },
 );

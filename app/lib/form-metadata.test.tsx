@@ -1,6 +1,6 @@
 import type { FormMetadata, SubmissionResult } from "@conform-to/react";
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
+import { parseForm } from "~/lib/parse-form";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
@@ -102,7 +102,7 @@ function TestForm({ lastResult }: { lastResult?: SubmissionResult<string[]> }) {
 const submitted = (entries: Record<string, string>) => {
   const data = new FormData();
   for (const [k, v] of Object.entries(entries)) data.append(k, v);
-  return parseWithZod(data, { schema }).reply();
+  return parseForm(data, { schema }).reply();
 };
 
 describe("a conform form rendered on the server", () => {

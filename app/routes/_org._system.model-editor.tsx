@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import type { SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
+import { parseForm } from "~/lib/parse-form";
 import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { Plus } from "lucide-react";
@@ -81,7 +81,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
   const mode = modeOf(formData.get("mode"));
   const version = mode === "edit" ? versionOf(formData.get("version")) : undefined;
-  const submission = parseWithZod(formData, { schema: modelForm, disableAutoCoercion: true });
+  const submission = parseForm(formData, { schema: modelForm, asTyped: true });
   const typedName = String(formData.get("name") ?? "");
   const refuse = (result: SubmissionResult<string[]>, message = "Check the highlighted fields.", code = 400) =>
     data<ModelEditorResult>({ intent: "save", mode, name: typedName, message, result }, code);

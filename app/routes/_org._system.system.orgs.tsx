@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { data } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { parseWithZod } from "@conform-to/zod";
+import { parseForm } from "~/lib/parse-form";
 import { Alert } from "~/components/Alert";
 import { formatBalance } from "~/features/billing/format";
 import { grantCreditForm, PAYMENT_MODE_LABELS, paymentModeForm, renameOrganizationForm, reverseCreditForm } from "~/features/system/org-form";
@@ -52,7 +52,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     );
 
   if (formData.get("intent") === "rename") {
-    const submission = parseWithZod(formData, { schema: renameOrganizationForm });
+    const submission = parseForm(formData, { schema: renameOrganizationForm });
     const orgId = Number(formData.get("orgId"));
     if (!Number.isSafeInteger(orgId) || orgId <= 0) return data<OrgEditorResult>({ intent: "payment-mode", orgId: null, message: FAILED }, 400);
     if (submission.status !== "success") return data<OrgEditorResult>({ intent: "rename", orgId, result: submission.reply() }, 400);
@@ -71,7 +71,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const intent = formData.get("intent");
   if (intent === "grant-credit" || intent === "reverse-credit") {
     const granting = intent === "grant-credit";
-    const submission = parseWithZod(formData, { schema: granting ? grantCreditForm : reverseCreditForm });
+    const submission = parseForm(formData, { schema: granting ? grantCreditForm : reverseCreditForm });
     const orgId = Number(formData.get("orgId"));
     if (!Number.isSafeInteger(orgId) || orgId <= 0)
       return data<OrgEditorResult>({ intent: "payment-mode", orgId: null, message: granting ? "Failed to grant credit" : "Failed to reverse credit" }, 400);

@@ -4,7 +4,7 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { ClientOnly } from "remix-utils/client-only";
 import { UrlDialog } from "~/components/UrlDialog";
 import type { SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
+import { parseForm } from "~/lib/parse-form";
 import { AddFundsForm } from "~/features/billing/AddFundsForm";
 import { AutoPaymentForm } from "~/features/billing/AutoPaymentForm";
 import { BalanceCard, TURN_OFF_FORM } from "~/features/billing/BalanceCard";
@@ -107,7 +107,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const intent = formData.get("intent");
 
   if (intent === "add-funds") {
-    const submission = parseWithZod(formData, { schema: addFundsForm });
+    const submission = parseForm(formData, { schema: addFundsForm });
     if (submission.status !== "success") return data<BillingActionResult>({ intent, result: submission.reply() }, 400);
     const result = await billing.addFunds(submission.value.amount, submission.value.nonce || undefined);
     if (!result.ok) {
@@ -126,7 +126,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
   if (intent === "auto-payment") {
     const from = formData.get(TURN_OFF_FORM.name) === TURN_OFF_FORM.value ? TURN_OFF_FORM.value : undefined;
-    const submission = parseWithZod(formData, { schema: autoPaymentForm });
+    const submission = parseForm(formData, { schema: autoPaymentForm });
     if (submission.status !== "success") return data<BillingActionResult>({ intent, from, result: submission.reply() }, 400);
     const result = await billing.saveAutoPayment(submission.value);
     if (!result.ok)

@@ -5,7 +5,7 @@ import { MEMBER_PAGE_SIZE } from "@contract/team";
 import { INVITE_PAGE_SIZE } from "@contract/orgs";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import type { SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
+import { parseForm } from "~/lib/parse-form";
 import { z } from "zod";
 import { InviteList } from "~/features/team/InviteList";
 import { InvitePanel } from "~/features/team/InvitePanel";
@@ -86,7 +86,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await readForm(request);
   const team = teamApi(api);
   if (formData.get("intent") === "invite") {
-    const submission = parseWithZod(formData, { schema: inviteForm });
+    const submission = parseForm(formData, { schema: inviteForm });
     if (submission.status !== "success") return data<TeamActionResult>({ ok: false, intent: "invite", result: submission.reply() }, 400);
     const result = await team.invite(inviteRequest(submission.value, Date.now()));
     if (!result.ok) {

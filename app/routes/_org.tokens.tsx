@@ -4,7 +4,7 @@ import { data } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
+import { parseForm } from "~/lib/parse-form";
 import { CreateTokenForm } from "~/features/tokens/CreateTokenForm";
 import { DangerZone } from "~/features/tokens/DangerZone";
 import { SecretReveal } from "~/features/tokens/SecretReveal";
@@ -77,7 +77,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await readForm(request);
   const tokens = tokensApi(api);
   if (formData.get("intent") === "create") {
-    const submission = parseWithZod(formData, { schema: createTokenForm });
+    const submission = parseForm(formData, { schema: createTokenForm });
     if (submission.status !== "success") return data<TokensActionResult>({ ok: false, intent: "create", result: submission.reply() }, 400);
     const { scopes, expiry, ...settings } = submission.value;
     const result = await tokens.create({ scopes, expiresAt: expiresAtFor(expiry, Date.now()), ...settingsOf(settings) });
@@ -86,7 +86,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return data<TokensActionResult>({ ok: true, intent: "create", secret: { token: result.data.token, publicId: result.data.publicId } });
   }
   if (formData.get("intent") === "settings") {
-    const submission = parseWithZod(formData, { schema: tokenSettingsForm });
+    const submission = parseForm(formData, { schema: tokenSettingsForm });
     if (submission.status !== "success") return data<TokensActionResult>({ ok: false, intent: "settings", result: submission.reply() }, 400);
     const result = await tokens.updateSettings(submission.value.publicId, settingsOf(submission.value));
     if (!result.ok) {

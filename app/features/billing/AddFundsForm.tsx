@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { useForm } from "~/lib/use-form";
 import type { SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
+import { parseForm } from "~/lib/parse-form";
 import { Form, Link, useSearchParams } from "@remix-run/react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { Alert } from "~/components/Alert";
@@ -32,7 +32,7 @@ export function AddFundsForm({
     id: "add-funds",
     lastResult,
     defaultValue: { amount: fromUrl && /^\d+(\.\d+)?$/.test(fromUrl) ? fromUrl : "10" },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: addFundsForm }),
+    onValidate: ({ formData }) => parseForm(formData, { schema: addFundsForm }),
     shouldRevalidate: "onInput",
   });
   const hydrated = useHydrated();

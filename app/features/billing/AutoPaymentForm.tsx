@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { useForm } from "~/lib/use-form";
 import type { FieldMetadata, SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
+import { parseForm } from "~/lib/parse-form";
 import { Form } from "@remix-run/react";
 import { MIN_AMOUNT } from "@contract/billing";
 import { formatMoney } from "@contract/money";
@@ -35,7 +35,7 @@ export function AutoPaymentForm({
       thresholdAmount: String(defaults.thresholdAmount),
       rechargeAmount: String(defaults.rechargeAmount),
     },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: autoPaymentForm }),
+    onValidate: ({ formData }) => parseForm(formData, { schema: autoPaymentForm }),
     shouldRevalidate: "onInput",
   });
   const pending = useIsPending({ intent: "auto-payment" });

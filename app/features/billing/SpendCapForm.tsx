@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { useForm } from "~/lib/use-form";
 import type { SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
+import { parseForm } from "~/lib/parse-form";
 import { Form } from "@remix-run/react";
 import { Gauge } from "lucide-react";
 import type { SpendCapState } from "@contract/billing";
@@ -64,7 +64,7 @@ function SpendCapFields({
     id: "spend-cap",
     lastResult,
     defaultValue: { monthlyCap: state?.monthlyCap === null || !state ? "" : String(state.monthlyCap) },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: spendCapForm }),
+    onValidate: ({ formData }) => parseForm(formData, { schema: spendCapForm }),
   });
   const pending = useIsPending({ intent: "spend-cap" });
   const { key, ...capProps } = getInputProps(fields.monthlyCap, { type: "text", ariaDescribedBy: "spend-cap-help spend-cap-month" });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseWithZod } from "@conform-to/zod";
+import { parseForm } from "~/lib/parse-form";
 import { autoPaymentSchema } from "@contract/billing";
 import { cardSubject, describeCard, formatBalance, formatChange, formatLedgerTime } from "./format";
 import { pageCursor } from "~/lib/keyset-page";
@@ -138,25 +138,38 @@ describe("the billing forms as the server parses them", () => {
   };
 
   it("add funds: the amount as a number, or the rule's words next to the field", () => {
-    const ok = parseWithZod(form({ intent: "add-funds", amount: "25", nonce: "n-1" }), { schema: addFundsForm });
+    const ok = parseForm(form({ intent: "add-funds", amount: "25", nonce: "n-1" }), { schema: addFundsForm });
     expect(ok.status === "success" && ok.value).toEqual({ intent: "add-funds", amount: 25, nonce: "n-1" });
-    const low = parseWithZod(form({ intent: "add-funds", amount: "9" }), { schema: addFundsForm });
+    const low = parseForm(form({ intent: "add-funds", amount: "9" }), { schema: addFundsForm });
     expect(low.status === "error" && low.error).toEqual({ amount: ["Amount must be at least $10"] });
-    const blank = parseWithZod(form({ intent: "add-funds", amount: "" }), { schema: addFundsForm });
+    const blank = parseForm(form({ intent: "add-funds", amount: "" }), { schema: addFundsForm });
     expect(blank.status === "error" && blank.error).toEqual({ amount: ["Enter an amount"] });
+    // Number() reads these (0x10 was $16, 1e3 $1,000); the wire refuses them, and so does the form.
+    for (const typed of ["0x10", "1e3", "Infinity", "0b1010", "25,00"]) {
+      const refused = parseForm(form({ intent: "add-funds", amount: typed }), { schema: addFundsForm });
+      expect(refused.status === "error" && refused.error, typed).toEqual({ amount: [expect.stringMatching(/./)] });
+      expect(refused.status === "error" && refused.error?.amount, typed).not.toEqual(["Amount must be at least $10"]);
+    }
+    for (const [typed, amount] of [
+      [" 25 ", 25],
+      ["12.50", 12.5],
+    ] as const) {
+      const read = parseForm(form({ intent: "add-funds", amount: typed, nonce: "n-1" }), { schema: addFundsForm });
+      expect(read.status === "success" && read.value.amount, typed).toBe(amount);
+    }
   });
 
   it("auto-payment: both messages when enabled, nothing checked when disabled", () => {
-    const bad = parseWithZod(form({ intent: "auto-payment", enabled: "on", thresholdAmount: "-1", rechargeAmount: "5" }), { schema: autoPaymentForm });
+    const bad = parseForm(form({ intent: "auto-payment", enabled: "on", thresholdAmount: "-1", rechargeAmount: "5" }), { schema: autoPaymentForm });
     expect(bad.status === "error" && bad.error).toEqual({ thresholdAmount: [THRESHOLD_NEGATIVE], rechargeAmount: [RECHARGE_TOO_SMALL] });
-    const ok = parseWithZod(form({ intent: "auto-payment", enabled: "on", thresholdAmount: "15", rechargeAmount: "30" }), { schema: autoPaymentForm });
+    const ok = parseForm(form({ intent: "auto-payment", enabled: "on", thresholdAmount: "15", rechargeAmount: "30" }), { schema: autoPaymentForm });
     expect(ok.status === "success" && ok.value).toEqual({ enabled: true, thresholdAmount: 15, rechargeAmount: 30 });
-    const off = parseWithZod(form({ intent: "auto-payment", thresholdAmount: "-1", rechargeAmount: "" }), { schema: autoPaymentForm });
+    const off = parseForm(form({ intent: "auto-payment", thresholdAmount: "-1", rechargeAmount: "" }), { schema: autoPaymentForm });
     expect(off.status === "success" && off.value).toEqual({ enabled: false });
   });
 
   it("auto-payment switched off sends no amounts, so the platform cannot refuse it for amounts it ignores", () => {
-    const off = parseWithZod(form({ intent: "auto-payment", thresholdAmount: "10.001", rechargeAmount: "5" }), { schema: autoPaymentForm });
+    const off = parseForm(form({ intent: "auto-payment", thresholdAmount: "10.001", rechargeAmount: "5" }), { schema: autoPaymentForm });
     expect(off.status === "success" && off.value).toEqual({ enabled: false });
     expect(off.status === "success" && autoPaymentSchema.safeParse(off.value).success).toBe(true);
   });

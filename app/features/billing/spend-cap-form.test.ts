@@ -1,4 +1,4 @@
-import { parseWithZod } from "@conform-to/zod";
+import { parseForm } from "~/lib/parse-form";
 import { describe, expect, it } from "vitest";
 import { SPEND_CAP_CENTS, SPEND_CAP_NOT_A_NUMBER, SPEND_CAP_TOO_LARGE, SPEND_CAP_TOO_SMALL } from "@contract/billing";
 import { spendCapForm } from "./spend-cap-form";
@@ -7,7 +7,7 @@ function submit(monthlyCap: string) {
   const formData = new FormData();
   formData.set("intent", "spend-cap");
   formData.set("monthlyCap", monthlyCap);
-  return parseWithZod(formData, { schema: spendCapForm });
+  return parseForm(formData, { schema: spendCapForm });
 }
 
 function errorsOf(monthlyCap: string) {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { spendCapSchema } from "@contract/billing";
-import { toNumber } from "./validation";
+import { typedNumber } from "~/lib/parse-form";
 
 /**
  * The monthly spend cap form (conform): dollars, empty for no cap; the contract's rules and messages.
@@ -10,6 +10,6 @@ export const spendCapForm = z.object({
   intent: z.literal("spend-cap"),
   monthlyCap: z
     .unknown()
-    .transform((value) => (value === undefined || (typeof value === "string" && value.trim() === "") ? undefined : toNumber(value)))
+    .transform((value) => (value === undefined || (typeof value === "string" && value.trim() === "") ? undefined : typedNumber(value)))
     .pipe(spendCapSchema.shape.monthlyCap.unwrap().optional()),
 });

@@ -1,5 +1,5 @@
 import { data } from "@remix-run/node";
-import { parseWithZod } from "@conform-to/zod";
+import { parseForm } from "~/lib/parse-form";
 import { spendCapStateSchema } from "@contract/billing";
 import { formatMoney } from "@contract/money";
 import { platformStatus, redirectWithToast } from "~/lib/actions.server";
@@ -14,7 +14,7 @@ export async function loadSpendCap(api: PlatformClient) {
 
 /** The /billing action's "spend-cap" intent (admins; the platform checks the role again). */
 export async function spendCapAction(formData: FormData, api: PlatformClient) {
-  const submission = parseWithZod(formData, { schema: spendCapForm });
+  const submission = parseForm(formData, { schema: spendCapForm });
   if (submission.status !== "success") return data({ intent: "spend-cap" as const, result: submission.reply() }, 400);
   const monthlyCap = submission.value.monthlyCap ?? null;
   const result = await api.call("POST", "/billing/spend-cap", spendCapStateSchema, "Failed to save the monthly spend cap.", { monthlyCap });

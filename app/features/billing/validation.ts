@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { typedNumber } from "~/lib/parse-form";
 
 import {
   amountError,
@@ -17,16 +18,9 @@ import {
 export { DEFAULT_RECHARGE, DEFAULT_THRESHOLD, MAX_AMOUNT, MIN_AMOUNT, RECHARGE_TOO_SMALL, THRESHOLD_NEGATIVE };
 export const QUICK_AMOUNTS = [10, 25, 50] as const;
 
-/** A typed amount is a plain decimal (`10`, `12.50`, `-1`): `0x10`, `1e3` or `Infinity` are not amounts of money (NaN). */
-export function toNumber(value: unknown): number {
-  if (typeof value === "number") return value;
-  if (typeof value !== "string" || !/^\s*-?\d+(\.\d+)?\s*$/.test(value)) return Number.NaN;
-  return Number(value);
-}
-
 /** Add funds: at least $10 (and at most $10,000). Returns the error text, or null when valid. */
 export function addFundsError(raw: unknown): string | null {
-  return amountError(toNumber(raw));
+  return amountError(typedNumber(raw));
 }
 
 /**
@@ -41,7 +35,7 @@ export type AutoPaymentErrors = Partial<Record<"thresholdAmount" | "rechargeAmou
 /** Auto-payment: checked only when enabled (SPEC §5). */
 export function autoPaymentErrors(input: { enabled: boolean; thresholdAmount: unknown; rechargeAmount: unknown }): AutoPaymentErrors {
   if (!input.enabled) return {};
-  const errors = contractAutoPaymentErrors({ thresholdAmount: toNumber(input.thresholdAmount), rechargeAmount: toNumber(input.rechargeAmount) });
+  const errors = contractAutoPaymentErrors({ thresholdAmount: typedNumber(input.thresholdAmount), rechargeAmount: typedNumber(input.rechargeAmount) });
   // A blank field is not a negative one: say what is missing (conform reads a blank field as absent).
   if (blank(input.thresholdAmount)) errors.thresholdAmount = THRESHOLD_REQUIRED;
   if (blank(input.rechargeAmount)) errors.rechargeAmount = RECHARGE_REQUIRED;

@@ -1,6 +1,6 @@
 import { data, redirect } from "@remix-run/node";
 import type { SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
+import { parseForm } from "~/lib/parse-form";
 import type { PlatformClient } from "~/platform/client.server";
 import { toastHeader } from "~/toast.server";
 import type { OnboardingIntent } from "./forms";
@@ -22,7 +22,7 @@ export type OnboardingResult = { intent: OnboardingIntent; result: SubmissionRes
  */
 export async function createOrJoinOrganization(api: PlatformClient, formData: FormData, options: { toast?: boolean } = {}) {
   const intent: OnboardingIntent = formData.get("intent") === "join" ? "join" : "create";
-  const submission = parseWithZod(formData, { schema: onboardingSchema(intent) });
+  const submission = parseForm(formData, { schema: onboardingSchema(intent) });
   if (submission.status !== "success") return data<OnboardingResult>({ intent, result: submission.reply() }, 400);
   const form = submission.value;
   const result = form.intent === "create" ? await api.createOrganization(form.name) : await api.joinOrganization(form.code);

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { useForm } from "~/lib/use-form";
 import type { FieldMetadata } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
+import { parseForm } from "~/lib/parse-form";
 import { Form } from "@remix-run/react";
 import { Alert } from "~/components/Alert";
 import { PageOrganizationField } from "~/features/auth/PageOrganizationField";
@@ -20,7 +20,7 @@ export function GrantCreditForm({ org, refusal }: { org: OrganizationSummary; re
   const [form, fields] = useForm({
     id: `credit-${org.id}`,
     lastResult: refusal?.result,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: grantCreditForm }),
+    onValidate: ({ formData }) => parseForm(formData, { schema: grantCreditForm }),
     shouldRevalidate: "onInput",
   });
   const busy = useIsPending({ intent: "grant-credit", fields: { orgId: org.id } });

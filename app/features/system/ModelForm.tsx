@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, getSelectProps } from "@conform-to/react";
 import { useForm } from "~/lib/use-form";
 import type { SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
+import { parseForm } from "~/lib/parse-form";
 import { Form, Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { PageOrganizationField } from "~/features/auth/PageOrganizationField";
@@ -27,7 +27,7 @@ export function ModelForm({ values, lastResult, hasApiKey, version }: ModelFormP
     id: "model-form",
     lastResult,
     defaultValue: { ...values, apiKey: "", clearApiKey: values.clearApiKey ? "on" : undefined, publishMetrics: values.publishMetrics ? "on" : undefined },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: modelForm, disableAutoCoercion: true }),
+    onValidate: ({ formData }) => parseForm(formData, { schema: modelForm, asTyped: true }),
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
   });

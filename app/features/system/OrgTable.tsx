@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { useForm } from "~/lib/use-form";
-import { parseWithZod } from "@conform-to/zod";
+import { parseForm } from "~/lib/parse-form";
 import { Form, Link } from "@remix-run/react";
 import { SaveOnChangeSelect } from "~/components/SaveOnChangeSelect";
 import { PINNED_END_CELL } from "~/components/TableRegion";
@@ -110,7 +110,7 @@ function RenameForm({ org, refusal }: { org: OrganizationSummary; refusal: Extra
     id: `rename-${org.id}`,
     lastResult: refusal?.result,
     defaultValue: { name: org.name },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: renameOrganizationForm }),
+    onValidate: ({ formData }) => parseForm(formData, { schema: renameOrganizationForm }),
     shouldRevalidate: "onInput",
   });
   const busy = useIsPending({ intent: "rename", fields: { orgId: org.id } });

@@ -1,6 +1,6 @@
 import { getFormProps } from "@conform-to/react";
 import { useForm } from "~/lib/use-form";
-import { parseWithZod } from "@conform-to/zod";
+import { parseForm } from "~/lib/parse-form";
 import { Form } from "@remix-run/react";
 import { Alert } from "~/components/Alert";
 import { ConfirmAction } from "~/components/ConfirmAction";
@@ -23,7 +23,7 @@ export function ReverseCreditForm({ org, refusal }: { org: OrganizationSummary; 
   const [form, fields] = useForm({
     id: `reverse-${org.id}`,
     lastResult: refusal?.result,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: reverseCreditForm }),
+    onValidate: ({ formData }) => parseForm(formData, { schema: reverseCreditForm }),
     shouldRevalidate: "onInput",
   });
   const arrival = useArrivalKey(refusal);
@@ -76,7 +76,7 @@ export function ReverseCreditForm({ org, refusal }: { org: OrganizationSummary; 
           beforeOpen={(event) => {
             // With JavaScript, refused fields show their errors instead of a question about them.
             const element = event.currentTarget.form;
-            if (element && parseWithZod(new FormData(element), { schema: reverseCreditForm }).status !== "success") {
+            if (element && parseForm(new FormData(element), { schema: reverseCreditForm }).status !== "success") {
               event.preventDefault();
               form.validate();
             }

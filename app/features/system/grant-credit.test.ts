@@ -1,4 +1,4 @@
-import { parseWithZod } from "@conform-to/zod";
+import { parseForm } from "~/lib/parse-form";
 import { describe, expect, it } from "vitest";
 import { AMOUNT_DECIMALS } from "@contract/billing";
 import { CREDIT_NOT_POSITIVE, CREDIT_TOO_LARGE, REASON_REQUIRED, REASON_TOO_LONG } from "@contract/system";
@@ -14,7 +14,7 @@ describe.each([
     data.set("intent", intent);
     data.set("orgId", "7");
     for (const [k, v] of Object.entries(fields)) data.set(k, v);
-    return parseWithZod(data, { schema });
+    return parseForm(data, { schema });
   }
 
   it("reads a plain amount and a trimmed reason", () => {

@@ -216,7 +216,7 @@ function bodyOf(v: ParsedModelForm): ModelBody {
 }
 
 /**
- * The model form for conform (parse with `disableAutoCoercion`): the submitted fields are read as
+ * The model form for conform (parsed with `parseForm`'s `asTyped`): the submitted fields are read as
  * text first, so a blank price or base URL means "none" rather than "missing".
  */
 export type ModelFormFields = Partial<Record<ModelField | "mode" | "clearApiKey" | "publishMetrics", string>>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseWithZod } from "@conform-to/zod";
+import { parseForm } from "~/lib/parse-form";
 import { EMPTY_MODEL_FORM, modelFieldErrorsOf, modelForm, parseModelForm, readModelForm, valuesOf } from "./model-form";
 import { orgEditorForm } from "./org-form";
 
@@ -141,13 +141,13 @@ describe("the model form", () => {
       status: "",
     }))
       form.append(k, v);
-    const submission = parseWithZod(form, { schema: modelForm, disableAutoCoercion: true });
+    const submission = parseForm(form, { schema: modelForm, asTyped: true });
     expect(submission.status === "success" && submission.value).toEqual({
       name: "qwen",
       body: { displayName: "Qwen", provider: "vllm", contextSize: 32768, baseUrl: "http://upstream.test/v1", rateCard: null, status: null },
     });
     form.set("inputPerMillion", "abc");
-    const refused = parseWithZod(form, { schema: modelForm, disableAutoCoercion: true });
+    const refused = parseForm(form, { schema: modelForm, asTyped: true });
     expect(refused.status === "error" && refused.error).toMatchObject({
       rateCardId: ["Name the rate card, or leave all three prices blank"],
       inputPerMillion: ["Enter a price in dollars, such as 0.50"],

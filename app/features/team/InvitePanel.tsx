@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, getSelectProps } from "@conform-to/react";
 import { useForm } from "~/lib/use-form";
 import type { SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
+import { parseForm } from "~/lib/parse-form";
 import { Form } from "@remix-run/react";
 import { Ticket } from "lucide-react";
 import type { KeyboardEvent } from "react";
@@ -56,7 +56,7 @@ function InviteFields({ invite, lastResult }: InvitePanelProps) {
     id: "invite",
     lastResult,
     defaultValue: { expiry: "never" },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: inviteForm }),
+    onValidate: ({ formData }) => parseForm(formData, { schema: inviteForm }),
   });
   const single = useIsPending({ intent: "invite", fields: { kind: "single-use" } });
   const multi = useIsPending({ intent: "invite", fields: { kind: "multi-use" } });

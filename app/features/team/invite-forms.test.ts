@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { parseWithZod } from "@conform-to/zod";
+import { parseForm } from "~/lib/parse-form";
 import { inviteForm, inviteRequest, SINGLE_USE_MAXIMUM, usesText } from "./invite-forms";
 
 const form = (entries: Record<string, string>) => {
   const data = new FormData();
   for (const [k, v] of Object.entries(entries)) data.set(k, v);
-  return parseWithZod(data, { schema: inviteForm });
+  return parseForm(data, { schema: inviteForm });
 };
 
 describe("the invite form", () => {

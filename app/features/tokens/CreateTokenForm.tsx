@@ -1,7 +1,7 @@
 import { getFormProps, getSelectProps } from "@conform-to/react";
 import { useForm } from "~/lib/use-form";
 import type { SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
+import { parseForm } from "~/lib/parse-form";
 import { Form } from "@remix-run/react";
 import { KeyRound } from "lucide-react";
 import { Alert } from "~/components/Alert";
@@ -49,7 +49,7 @@ function CreateTokenFields({ scopes, models, lastResult }: CreateTokenFormProps)
     lastResult,
     // A token without scopes can call nothing: all are checked to start with (issue 11).
     defaultValue: { scopes, expiry: DEFAULT_EXPIRY, budgetPeriod: "total", allowedModels: [] },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: createTokenForm }),
+    onValidate: ({ formData }) => parseForm(formData, { schema: createTokenForm }),
   });
   const pending = useIsPending({ intent: "create" });
   const arrival = useArrivalKey(lastResult);

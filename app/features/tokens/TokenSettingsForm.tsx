@@ -1,7 +1,7 @@
 import { getFormProps } from "@conform-to/react";
 import { useForm } from "~/lib/use-form";
 import type { SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
+import { parseForm } from "~/lib/parse-form";
 import { Form, Link } from "@remix-run/react";
 import { tokensHref } from "./token-page";
 import { SlidersHorizontal } from "lucide-react";
@@ -36,7 +36,7 @@ export function TokenSettingsForm({ token, page, models, lastResult, onLeave }: 
       allowedModels: token.allowedModels ?? [],
       rateLimitRpm: token.rateLimitRpm === null ? "" : String(token.rateLimitRpm),
     },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: tokenSettingsForm }),
+    onValidate: ({ formData }) => parseForm(formData, { schema: tokenSettingsForm }),
   });
   const pending = useIsPending({ intent: "settings" });
   const settings = {
