@@ -77,6 +77,8 @@ export async function requireAccess<A extends Access>(
   // (a system page after losing system rights).
   if (request.method !== "GET" && session.valid && session.activeOrganization) {
     await refuseStaleOrganization(request, session as OrgSession, result.allow ? undefined : result.redirectTo);
+    // Checked here against this reading of the session; the platform checks it again with its own.
+    api.expectOrganization(session.activeOrganization.id);
   }
   if (!result.allow) {
     const headers = new Headers();
@@ -145,5 +147,7 @@ export async function staleOrganizationRefusal(request: Request, api: PlatformCl
   if (!session.valid) return null;
   // Removed from the page's organization, with no other left: the page is for nobody's organization now.
   if (!session.activeOrganization) return NO_ORGANIZATION_LEFT;
-  return staleOrganizationMessage(shown, session as OrgSession, "Nothing was sent");
+  const refused = staleOrganizationMessage(shown, session as OrgSession, "Nothing was sent");
+  if (!refused) api.expectOrganization(shown);
+  return refused;
 }

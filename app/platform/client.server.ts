@@ -3,6 +3,7 @@ import type { ZodType, ZodTypeDef } from "zod";
 import type { ErrorBody } from "@contract/errors";
 import { readErrorBody } from "@contract/errors";
 import { redactUrl } from "@contract/redact";
+import { PAGE_ORGANIZATION_HEADER } from "@contract/session";
 import { createdOrgSchema, okSchema, orgConfigSchema, sessionSchema } from "./schemas";
 
 /** A failed answer carries the contract's human `error` and, for a refused form, its per-field messages. */
@@ -35,6 +36,8 @@ export function pathSegment(value: string): string {
  */
 export function platformClient(request: Request, context: AppLoadContext) {
   const setCookies: string[] = [];
+  /** The organization this request's action is for, named to the platform with each call (`expectOrganization`). */
+  let expected: number | undefined;
 
   async function send(method: Method, path: string, body?: unknown, signal?: AbortSignal): Promise<Response> {
     const headers = new Headers({ accept: "application/json" });
@@ -48,6 +51,7 @@ export function platformClient(request: Request, context: AppLoadContext) {
     // The page's request id (server/request-id.ts): an error the platform logs names the request it served.
     const requestId = request.headers.get("x-request-id");
     if (requestId) headers.set("x-request-id", requestId);
+    if (expected !== undefined) headers.set(PAGE_ORGANIZATION_HEADER, String(expected));
     if (body !== undefined) headers.set("content-type", "application/json");
     const url = new URL(`/api/v1${path}`, request.url).href;
     const response = await context.platformFetch(
@@ -98,13 +102,29 @@ export function platformClient(request: Request, context: AppLoadContext) {
     /** The raw call, for routes that stream (chat) or need the Response itself. */
     send,
     call,
+    /**
+     * Names `organizationId` with every later call: the platform refuses an organization-scoped one
+     * (409) if another tab made another organization active since the action checked its page's
+     * (decision 0139). A switch, create or join this client makes moves it on.
+     */
+    expectOrganization: (organizationId: number) => {
+      expected = organizationId;
+    },
     session: () => call("GET", "/auth/session", sessionSchema, "Failed to load session"),
     logout: () => call("POST", "/auth/logout", okSchema, "Failed to logout"),
-    switchOrganization: (organizationId: number) => call("POST", "/auth/switch", okSchema, "Failed to switch organization", { organizationId }),
+    switchOrganization: (organizationId: number) =>
+      moves(call("POST", "/auth/switch", okSchema, "Failed to switch organization", { organizationId }), () => organizationId),
     organizationConfig: () => call("GET", "/organizations/config", orgConfigSchema, "Failed to load organization config"),
-    createOrganization: (name: string) => call("POST", "/organizations", createdOrgSchema, "Failed to create organization", { name }),
-    joinOrganization: (code: string) => call("POST", `/auth/join/${pathSegment(code)}`, createdOrgSchema, "Failed to join organization"),
+    createOrganization: (name: string) => moves(call("POST", "/organizations", createdOrgSchema, "Failed to create organization", { name }), (o) => o.id),
+    joinOrganization: (code: string) => moves(call("POST", `/auth/join/${pathSegment(code)}`, createdOrgSchema, "Failed to join organization"), (o) => o.id),
   };
+
+  /** A call that makes another organization active: what this client expects follows it. */
+  async function moves<T>(result: Promise<ApiResult<T>>, active: (data: T) => number): Promise<ApiResult<T>> {
+    const answer = await result;
+    if (answer.ok && expected !== undefined) expected = active(answer.data);
+    return answer;
+  }
 }
 
 export type PlatformClient = ReturnType<typeof platformClient>;

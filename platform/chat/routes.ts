@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { receiptParamSchema } from "@contract/chat";
+import { ORGANIZATION_CHANGED, PAGE_ORGANIZATION_HEADER } from "@contract/session";
 import { readSessionCookie } from "../auth/cookies";
 import { resolveCaller } from "../auth/service";
 import type { PlatformEnv } from "../context";
@@ -15,6 +16,8 @@ export const chatRoutes = new Hono<PlatformEnv>()
       const session = await resolveCaller(c.var.deps, readSessionCookie(c));
       if (!session) throw new ChatError(401, "Not signed in", "authentication_error");
       if (!session.active) throw new ChatError(403, "Join or create an organization first", "permission_error");
+      if (![undefined, String(session.active.id)].includes(c.req.header(PAGE_ORGANIZATION_HEADER)))
+        throw new ChatError(409, ORGANIZATION_CHANGED, "invalid_request_error", { code: "organization_changed" });
       const body = parseChatRequest(await c.req.json().catch(() => null));
       return await chatCompletion(c.var.deps, { orgId: session.active.id, userId: session.user.id, tokenId: null }, body, c.req.raw.signal);
     } catch (error) {

@@ -67,7 +67,7 @@ export class ChatError extends Error {
   receiptId?: string;
 
   constructor(
-    readonly status: 400 | 401 | 402 | 403 | 404 | 413 | 429 | 500 | 502 | 503 | 504,
+    readonly status: 400 | 401 | 402 | 403 | 404 | 409 | 413 | 429 | 500 | 502 | 503 | 504,
     message: string,
     readonly type: string,
     readonly details: ChatErrorDetails = {},

@@ -3,6 +3,7 @@ import { readSessionCookie } from "../auth/cookies";
 import { resolveCaller } from "../auth/service";
 import { resolvedOnce } from "../auth/shared-sessions";
 import type { PlatformEnv } from "../context";
+import { ORGANIZATION_CHANGED, PAGE_ORGANIZATION_HEADER } from "@contract/session";
 import { SYSTEM_ORG_ID } from "@contract/system";
 import { ADMINS_ONLY } from "../orgs/admin-lock";
 import { PlatformError } from "./errors";
@@ -28,11 +29,20 @@ export const signedIn = createMiddleware<PlatformEnv>(async (c, next) => {
   await next();
 });
 
-/** Every org-scoped call: signed in, with an active organization the caller belongs to. */
+/**
+ * Every org-scoped call: signed in, with an active organization the caller belongs to, and the one the
+ * console's page was for when the call names it (a switch in another tab in between: decision 0139).
+ */
 export const inOrganization = createMiddleware<PlatformEnv>(async (c, next) => {
   if (!c.var.membership) throw new PlatformError(403, "Join or create an organization first");
+  refuseOtherOrganization(c.req.header(PAGE_ORGANIZATION_HEADER), c.var.membership.orgId);
   await next();
 });
+
+/** Refuses (409) a call that names, as its page's, another organization than the active one. */
+export function refuseOtherOrganization(named: string | undefined, activeId: number): void {
+  if (named !== undefined && named !== String(activeId)) throw new PlatformError(409, ORGANIZATION_CHANGED);
+}
 
 export const adminOnly = createMiddleware<PlatformEnv>(async (c, next) => {
   if (c.var.membership?.role !== "admin") throw new PlatformError(403, ADMINS_ONLY);

@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { grantSystemAdmin, upsertUser } from "../../platform/auth/service";
 import { startFakeOAuthProvider } from "../fakes/oauth-provider";
 import { SESSION_TTL_MS } from "../../platform/auth/cookies";
+import { ORGANIZATION_CHANGED } from "@contract/session";
 import type { Harness } from "./harness";
 import { cookiesOf, createHarness, ORIGIN } from "./harness";
 
@@ -248,6 +249,30 @@ describe("session, logout and switch", () => {
     expect(refused.status).toBe(404);
     expect((await alice.call("POST", "/auth/switch", { organizationId: "abc" })).status).toBe(400);
     expect((await h.fetch("/auth/switch", { method: "POST", json: { organizationId: 1 } })).status).toBe(401);
+  });
+
+  it("refuses a call naming, as its page's, an organization another tab has since switched away from", async () => {
+    h = await createHarness();
+    const alice = await h.admin("Alice Co");
+    const second = (await (await alice.call("POST", "/organizations", { name: "Second" })).json()) as { id: number };
+    await alice.call("POST", "/auth/switch", { organizationId: second.id });
+    const tokensOf = () => h.deps.db.selectFrom("api_tokens").select(["is_primary", "secret_hash"]).where("org_id", "=", second.id).execute();
+    const before = await tokensOf();
+    // The console checked the page (Alice Co) against the session, then another tab switched to Second.
+    const named = (organizationId: number, path: string, json: unknown) =>
+      h.fetch(path, { method: "POST", cookie: alice.cookie, json, headers: { origin: ORIGIN, "x-page-organization": String(organizationId) } });
+    for (const response of [
+      await named(alice.orgId, "/organizations/reset-token", {}),
+      await named(alice.orgId, "/tokens", { scopes: [], expiresAt: null }),
+      await named(alice.orgId, "/chat/completions", { model: "builtin", messages: [{ role: "user", content: "hi" }] }),
+    ]) {
+      expect(response.status).toBe(409);
+      expect(JSON.stringify(await response.json())).toContain(ORGANIZATION_CHANGED);
+    }
+    // Second's primary token was not reset, and no token was made there.
+    expect(await tokensOf()).toEqual(before);
+
+    expect((await named(second.id, "/tokens", { scopes: [], expiresAt: null })).status).toBe(201);
   });
 
   it("starts a new session in the organization the user last made active, while it is still theirs", async () => {

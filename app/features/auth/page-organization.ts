@@ -1,3 +1,4 @@
+import { PAGE_ORGANIZATION_HEADER } from "@contract/session";
 import { isolate } from "~/lib/bidi";
 
 /**
@@ -7,8 +8,8 @@ import { isolate } from "~/lib/bidi";
  * refused, never applied to an organization the user did not see.
  */
 export const PAGE_ORGANIZATION_FIELD = "pageOrganization";
-/** The same, for the console's own `fetch` calls (the chat, the card form). */
-export const PAGE_ORGANIZATION_HEADER = "x-page-organization";
+/** The same, for the console's own `fetch` calls (the chat, the card form), and its calls to the platform. */
+export { PAGE_ORGANIZATION_HEADER };
 
 /** A download link of a page (the CSV exports), naming the page's organization as its forms do. */
 export function withPageOrganization(href: string, organizationId: number | undefined): string {

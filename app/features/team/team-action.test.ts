@@ -16,12 +16,13 @@ const SESSION = {
 };
 
 /** An admin of organization 7, on a platform that makes member 2, named `name`, an admin. */
-function platform(name: string) {
+function platform(name: string, named: (string | null)[] = []) {
   return {
     clientAddress: "127.0.0.1",
-    platformFetch: async (request: Request | { url: string; method: string }) => {
+    platformFetch: async (request: Request | { url: string; method: string; headers: Headers }) => {
       const path = new URL(request.url).pathname.replace(/^\/api\/v1/, "");
       if (path === "/auth/session") return Response.json(SESSION);
+      named.push(request.headers.get("x-page-organization"));
       if (`${request.method} ${path}` === "PUT /organizations/members/2") return Response.json({ id: 2, name, email: "b@example.test", role: "admin" });
       return Response.json({ error: "Not found" }, { status: 404 });
     },
@@ -37,6 +38,16 @@ describe("the team's action", () => {
     const answer = (await action({ request, context: platform("שירה כהן"), params: {} })) as Response;
     expect(answer.status).toBe(302);
     expect(await toastOf(answer)).toBe("\u2068שירה כהן\u2069 is now an Admin.");
+  });
+
+  it("names the organization it checked to the platform, which refuses the call if another tab switched since", async () => {
+    const named: (string | null)[] = [];
+    const request = new Request("http://console.test/team", {
+      method: "POST",
+      body: new URLSearchParams({ intent: "role", memberId: "2", role: "admin", pageOrganization: "7" }),
+    });
+    await action({ request, context: platform("Bob", named), params: {} });
+    expect(named).toEqual(["7"]);
   });
 
   it("goes back to the search and page the form was posted from", async () => {
