@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { tokenVersionSchema } from "./tokens";
 
 /** Key rotation (issue 16): how long the old secret keeps working after a roll. */
 export const ROLL_GRACE_CHOICES = ["none", "1h", "24h", "7d"] as const;
@@ -8,5 +9,5 @@ export const ROLL_GRACE_LABELS: Record<RollGrace, string> = { none: "None: refus
 export const ROLL_GRACE_REQUIRED = "Choose how long the old secret keeps working";
 
 /** POST /api/v1/tokens/{publicId}/roll (admins): answered like creation, with the new secret once. */
-export const rollTokenSchema = z.object({ grace: z.enum(ROLL_GRACE_CHOICES, { message: ROLL_GRACE_REQUIRED }) });
+export const rollTokenSchema = z.object({ grace: z.enum(ROLL_GRACE_CHOICES, { message: ROLL_GRACE_REQUIRED }), version: tokenVersionSchema });
 export type RollToken = z.infer<typeof rollTokenSchema>;

@@ -25,6 +25,11 @@ export const tokenSchema = z.object({
   rateLimitRpm: z.number().nullable().default(null),
   /** After a roll (issue 16): until when the previous secret still works (epoch ms); absent once it doesn't. */
   previousSecretExpiresAt: z.number().optional(),
+  /**
+   * An opaque version of the token's secret and settings (decision 0139): a roll, a reset or a settings
+   * save that sends an older one is refused 409 (TOKEN_CHANGED) and changes nothing. Never the secret.
+   */
+  version: z.string().optional(),
 });
 export type ApiToken = z.infer<typeof tokenSchema>;
 
@@ -59,11 +64,19 @@ export const allowedModelsSchema = z.array(z.string().trim().min(1).max(100)).mi
 export const rateLimitRpmSchema = z.number({ invalid_type_error: RPM_RULE }).int(RPM_RULE).min(1, RPM_RULE).max(RATE_LIMIT_RPM_MAX, RPM_RULE);
 
 /** PUT /api/v1/tokens/{publicId} (admins): every setting, null for none. */
+/** The version a change was made from (a token's `version` as read); without it, the change applies as before. */
+export const tokenVersionSchema = z.string().min(1).max(64).optional();
+export const TOKEN_CHANGED =
+  "This token was changed since this page was loaded (by another admin, or in another tab): nothing was changed. The page now shows it as it is.";
+
 export const tokenSettingsSchema = z.object({
   budget: budgetSchema.nullable(),
   allowedModels: allowedModelsSchema.nullable(),
   rateLimitRpm: rateLimitRpmSchema.nullable(),
+  version: tokenVersionSchema,
 });
+/** POST /organizations/reset-token: optionally, the primary token's version as read. */
+export const resetTokenSchema = z.object({ version: tokenVersionSchema }).default({});
 export type TokenSettings = z.infer<typeof tokenSettingsSchema>;
 
 /** POST /api/v1/tokens. Unknown scopes are refused by name by the platform; the settings are optional. */

@@ -11,8 +11,9 @@ export const tokensApi = (api: PlatformClient) => ({
   create: (input: CreateToken) => api.call("POST", "/tokens", createdTokenSchema, "Failed to create token", input),
   updateSettings: (publicId: string, settings: TokenSettings) =>
     api.call("PUT", `/tokens/${pathSegment(publicId)}`, tokenSchema, "Failed to save token settings", settings),
-  roll: (publicId: string, grace: RollGrace) =>
-    api.call("POST", `/tokens/${pathSegment(publicId)}/roll`, createdTokenSchema, "Failed to roll token", { grace }),
+  roll: (publicId: string, grace: RollGrace, version?: string) =>
+    api.call("POST", `/tokens/${pathSegment(publicId)}/roll`, createdTokenSchema, "Failed to roll token", { grace, version }),
   revoke: (publicId: string) => api.call("DELETE", `/tokens/${pathSegment(publicId)}`, tokenSchema, "Failed to revoke token"),
-  resetOrganizationToken: () => api.call("POST", "/organizations/reset-token", createdTokenSchema, "Failed to reset token"),
+  resetOrganizationToken: (version?: string) =>
+    api.call("POST", "/organizations/reset-token", createdTokenSchema, "Failed to reset token", version === undefined ? undefined : { version }),
 });

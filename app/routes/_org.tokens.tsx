@@ -55,6 +55,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     // Null when the list failed: the page says so, not "No tokens yet." (every organization has one).
     page,
     loadError: list.ok ? null : list.error,
+    // What a reset is made from: a second reset at once is refused, not a secret that never works.
+    primaryVersion: list.ok ? list.data.find((t) => t.primary)?.version : undefined,
     scopes: scopes?.ok ? scopes.data : [],
     scopesError: scopes && !scopes.ok ? scopes.error : null,
   };
@@ -109,12 +111,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return redirectWithToast(back, { kind: "success", message: `Token ${form.publicId} revoked.` }, { headers: api.headers });
   }
   if (form.intent === "roll") {
-    const result = await tokens.roll(form.publicId, form.grace);
+    const result = await tokens.roll(form.publicId, form.grace, form.version);
     if (!result.ok) return data<TokensActionResult>({ ok: false, intent: "roll", message: result.error }, platformStatus(result.status));
     const secret = { token: result.data.token, publicId: result.data.publicId };
     return data<TokensActionResult>({ ok: true, intent: "roll", secret, oldSecretUntil: result.data.previousSecretExpiresAt ?? null });
   }
-  const result = await tokens.resetOrganizationToken();
+  const result = await tokens.resetOrganizationToken(form.version);
   if (!result.ok) return data<TokensActionResult>({ ok: false, intent: "reset", message: result.error }, platformStatus(result.status));
   return data<TokensActionResult>({ ok: true, intent: "reset", secret: { token: result.data.token, publicId: result.data.publicId } });
 }
@@ -170,7 +172,7 @@ function useFocusBackFromSettings(editing: string | null): (publicId: string) =>
 }
 
 export default function ApiTokensPage() {
-  const { isAdmin, now, page, loadError, scopes, scopesError, edited, models, monthSpend } = useLoaderData<typeof loader>();
+  const { isAdmin, now, page, loadError, scopes, scopesError, edited, models, monthSpend, primaryVersion } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const arrival = useArrivalKey(result);
   const revealed = useRevealedSecret(result, arrival);
@@ -213,7 +215,7 @@ export default function ApiTokensPage() {
         </>
       ) : null}
       {page ? <TokenTable page={page} isAdmin={isAdmin} now={now} timeZone={timeZone} monthSpend={monthSpend} /> : null}
-      {isAdmin ? <DangerZone /> : <p className="text-sm text-base-content/60">Only admins can create, revoke or reset tokens.</p>}
+      {isAdmin ? <DangerZone version={primaryVersion} /> : <p className="text-sm text-base-content/60">Only admins can create, revoke or reset tokens.</p>}
     </div>
   );
 }

@@ -7,6 +7,7 @@ import { setActiveOrganization } from "../auth/service";
 import { adminOnly, inOrganization, SECRET_ANSWER, signedIn } from "../http/middleware";
 import { valid } from "../http/validate";
 import { resetPrimaryToken } from "../tokens/service";
+import { resetTokenSchema } from "@contract/tokens";
 import { changeMemberRole, createInvite, createOrganization, findMember, listActiveInvites, listMembers, removeMember, revokeInvite } from "./service";
 
 export { organizationName } from "@contract/orgs";
@@ -48,6 +49,6 @@ export const orgRoutes = new Hono<PlatformEnv>()
     await removeMember(c.var.deps, c.var.membership.orgId, c.var.caller.userId, c.req.valid("param").id);
     return c.json<Ok>({ ok: true });
   })
-  .post("/reset-token", signedIn, inOrganization, adminOnly, async (c) =>
-    c.json(await resetPrimaryToken(c.var.deps, c.var.membership.orgId, c.var.caller.userId), 200, SECRET_ANSWER),
+  .post("/reset-token", signedIn, inOrganization, adminOnly, valid("json", resetTokenSchema), async (c) =>
+    c.json(await resetPrimaryToken(c.var.deps, c.var.membership.orgId, c.var.caller.userId, c.req.valid("json").version), 200, SECRET_ANSWER),
   );

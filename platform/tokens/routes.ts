@@ -18,7 +18,14 @@ export const tokenRoutes = new Hono<PlatformEnv>()
   )
   .post("/:publicId/roll", adminOnly, valid("param", tokenParamSchema, { notFound: "Token not found" }), valid("json", rollTokenSchema), async (c) =>
     c.json(
-      await rollToken(c.var.deps, c.var.membership.orgId, c.var.caller.userId, c.req.valid("param").publicId, c.req.valid("json").grace),
+      await rollToken(
+        c.var.deps,
+        c.var.membership.orgId,
+        c.var.caller.userId,
+        c.req.valid("param").publicId,
+        c.req.valid("json").grace,
+        c.req.valid("json").version,
+      ),
       200,
       SECRET_ANSWER,
     ),

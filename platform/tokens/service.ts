@@ -1,6 +1,7 @@
 import type { Transaction } from "kysely";
 import type { ApiToken, CreatedApiToken, CreateToken, TokenSettings } from "@contract/tokens";
-import { TOKEN_SCOPES } from "@contract/tokens";
+import { TOKEN_CHANGED, TOKEN_SCOPES } from "@contract/tokens";
+import { createHash } from "node:crypto";
 import type { Deps } from "../context";
 import type { ApiTokensTable, Database } from "../db/schema";
 import type { Selectable } from "kysely";
@@ -46,7 +47,26 @@ function toApiToken(row: Row, now = Date.now()): ApiToken {
     allowedModels: allowedModelsOf(row),
     rateLimitRpm: row.rate_limit_rpm,
     ...(row.previous_secret_expires_at !== null && row.previous_secret_expires_at > now && { previousSecretExpiresAt: row.previous_secret_expires_at }),
+    version: tokenVersion(row),
   };
+}
+
+/**
+ * What a roll, a reset or a settings save was made from (decision 0139): a digest of what they change
+ * (when the secret last changed, revocation, expiry, the settings), never of the secret. Two admins (or
+ * a double submit) rolling at once both succeeded, the second moving the first one's new secret aside
+ * and ending the grace of the secret in use; two settings saves each dropped the other's change.
+ */
+function tokenVersion(row: Row): string {
+  const fields = [row.rolled_at, row.revoked_at, row.expires_at, row.budget_micros, row.budget_period, row.allowed_models, row.rate_limit_rpm].map((v) =>
+    v === null || v === undefined ? null : String(v),
+  );
+  return createHash("sha256").update(JSON.stringify(fields)).digest("base64url").slice(0, 22);
+}
+
+/** Refuses a change made from another version of the token than the one stored (none sent: no check). */
+function refuseChangedSince(row: Row, version: string | undefined): void {
+  if (version !== undefined && tokenVersion(row) !== version) throw new PlatformError(409, TOKEN_CHANGED);
 }
 
 /** A token's settings as the audit log shows them (never its secret). */
@@ -78,6 +98,7 @@ export async function updateTokenSettings(deps: Deps, orgId: number, actorId: nu
     // call, so a change would only write an audit entry about a token that can do nothing.
     if (before.revoked_at !== null) throw new PlatformError(409, "This token is revoked");
     if (before.expires_at !== null && before.expires_at <= deps.now()) throw new PlatformError(409, "This token has expired");
+    refuseChangedSince(before, input.version);
     const row = await trx.updateTable("api_tokens").set(settingsColumns(input)).where("id", "=", before.id).returningAll().executeTakeFirstOrThrow();
     const [old, now] = [auditedSettings(toApiToken(before, deps.now())), auditedSettings(toApiToken(row, deps.now()))];
     await recordChange(deps, { orgId, action: "token.settings_changed", target: publicId, old, new: now }, trx);
@@ -197,9 +218,13 @@ export async function revokeToken(deps: Deps, orgId: number, actorId: number, pu
  * with no grace period, which also ends any grace left (SPEC §7: "invalidated immediately"). Admins only,
  * checked again in the transaction.
  */
-export async function resetPrimaryToken(deps: Deps, orgId: number, actorId: number): Promise<CreatedApiToken> {
+export async function resetPrimaryToken(deps: Deps, orgId: number, actorId: number, version?: string): Promise<CreatedApiToken> {
   const secret = newTokenSecret();
   const row = await lockedByAdmin(deps, orgId, actorId, async (trx) => {
+    if (version !== undefined) {
+      const primary = await trx.selectFrom("api_tokens").selectAll().where("org_id", "=", orgId).where("is_primary", "=", 1).executeTakeFirst();
+      if (primary) refuseChangedSince(primary, version);
+    }
     const reset = await trx
       .updateTable("api_tokens")
       .set({ secret_hash: hashTokenSecret(secret), last_used_at: null, previous_secret_hash: null, previous_secret_expires_at: null, rolled_at: deps.now() })
@@ -220,7 +245,7 @@ export async function resetPrimaryToken(deps: Deps, orgId: number, actorId: numb
  * during a grace period ends the earlier secret's grace at once: only the last two secrets ever work.
  * The primary token is reset instead (no grace), revoked and expired tokens can't be rolled.
  */
-export async function rollToken(deps: Deps, orgId: number, actorId: number, publicId: string, grace: RollGrace): Promise<CreatedApiToken> {
+export async function rollToken(deps: Deps, orgId: number, actorId: number, publicId: string, grace: RollGrace, version?: string): Promise<CreatedApiToken> {
   const now = deps.now();
   const secret = newTokenSecret();
   const graceUntil = ROLL_GRACE_MS[grace] > 0 ? now + ROLL_GRACE_MS[grace] : null;
@@ -230,6 +255,7 @@ export async function rollToken(deps: Deps, orgId: number, actorId: number, publ
     if (row.is_primary) throw new PlatformError(409, "The organization token can't be rolled; reset it instead");
     if (row.revoked_at !== null) throw new PlatformError(409, "This token is revoked");
     if (row.expires_at !== null && row.expires_at <= now) throw new PlatformError(409, "This token has expired");
+    refuseChangedSince(row, version);
     const rolled = await trx
       .updateTable("api_tokens")
       .set({

@@ -75,3 +75,20 @@ test("a rolled token that is then revoked no longer says its previous secret wor
   await expect(row(page, created.publicId)).toContainText("revoked");
   await expect(row(page, created.publicId)).not.toContainText("Previous secret works until");
 });
+
+test("a roll from a page made before another admin's roll is refused, and the secret in use keeps working", async ({ page }) => {
+  await signInWithOrganization(page);
+  const created = await (await page.request.post("/api/v1/tokens", { data: { scopes: ["models:read"], expiresAt: null } })).json();
+  await page.goto("/tokens");
+  // Another admin (or this one's other tab) rolls it with a grace period while this page is open.
+  const theirs = await page.request.post(`/api/v1/tokens/${created.publicId}/roll`, { data: { grace: "24h" } });
+  expect(theirs.status()).toBe(200);
+  const token = row(page, created.publicId);
+  await token.getByRole("button", { name: `Roll ${created.publicId}` }).click();
+  const dialog = page.getByRole("dialog", { name: `Roll ${created.publicId}` });
+  await dialog.getByRole("button", { name: "Roll token" }).click();
+  await expect(page.getByText("This token was changed since this page was loaded")).toBeVisible();
+  await expect(page.getByRole("region", { name: "Token rolled" })).toHaveCount(0);
+  // The first secret keeps the grace the other roll gave it.
+  expect(await status(page, created.token)).toBe(200);
+});

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { ApiToken, CreatedApiToken } from "@contract/tokens";
+import { TOKEN_CHANGED } from "@contract/tokens";
 import type { Harness, Session } from "./harness";
 import { createHarness } from "./harness";
 
@@ -145,5 +146,44 @@ describe("POST /tokens/{publicId}/roll", () => {
     const token = (await (await admin.call("POST", "/tokens", { scopes: ["models:read"], expiresAt: clock + HOUR })).json()) as CreatedApiToken;
     clock += 2 * HOUR;
     expect((await roll(admin, token.publicId, "1h")).status).toBe(409);
+  });
+});
+
+describe("changes made from a version of the token (decision 0139)", () => {
+  it("two rolls at once from the same version: one is refused, and the secret in use keeps its grace", async () => {
+    const { admin, token } = await setup();
+    const from = (c: Session, version: string | undefined) => c.call("POST", `/tokens/${token.publicId}/roll`, { grace: "24h", version });
+    const [first, second] = await Promise.all([from(admin, token.version), from(admin, token.version)]);
+    expect([first.status, second.status].sort()).toEqual([200, 409]);
+    const refused = first.status === 409 ? first : second;
+    expect((await refused.json()).error).toBe(TOKEN_CHANGED);
+    expect((await models(token.token)).status).toBe(200);
+    // Rolled again from the version now shown: deliberate, and it goes through.
+    const now = ((await (await admin.call("GET", "/tokens")).json()) as ApiToken[]).find((t) => t.publicId === token.publicId)!;
+    expect((await from(admin, now.version)).status).toBe(200);
+  });
+
+  it("a settings save from an older version is refused and the newer save is kept; without a version it applies as before", async () => {
+    const { admin, token } = await setup();
+    const save = (json: object) => admin.call("PUT", `/tokens/${token.publicId}`, { budget: null, allowedModels: null, rateLimitRpm: null, ...json });
+    expect((await save({ budget: { amount: 5, period: "month" }, version: token.version })).status).toBe(200);
+    const stale = await save({ rateLimitRpm: 10, version: token.version });
+    expect(stale.status).toBe(409);
+    expect((await stale.json()).error).toBe(TOKEN_CHANGED);
+    const kept = ((await (await admin.call("GET", "/tokens")).json()) as ApiToken[]).find((t) => t.publicId === token.publicId)!;
+    expect({ budget: kept.budget?.amount, rpm: kept.rateLimitRpm }).toEqual({ budget: 5, rpm: null });
+    expect((await save({ rateLimitRpm: 10 })).status).toBe(200);
+  });
+
+  it("two resets of the organization token at once: one is refused, so no admin is shown a secret that never works", async () => {
+    const { admin } = await setup();
+    const primary = ((await (await admin.call("GET", "/tokens")).json()) as ApiToken[]).find((t) => t.primary)!;
+    const reset = () => admin.call("POST", "/organizations/reset-token", { version: primary.version });
+    const answers = await Promise.all([reset(), reset()]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+    const { token: secret } = (await answers.find((a) => a.status === 200)!.json()) as CreatedApiToken;
+    expect((await models(secret)).status).toBe(200);
+    // The console's call without a body (a platform client of the earlier contract) still resets.
+    expect((await admin.call("POST", "/organizations/reset-token")).status).toBe(200);
   });
 });

@@ -95,6 +95,7 @@ describe("GET /tokens and GET /tokens/scopes", () => {
           "rateLimitRpm",
           "revoked",
           "scopes",
+          "version",
         ]);
     }
   });

@@ -2,7 +2,7 @@ import { RotateCcw } from "lucide-react";
 import { ConfirmAction } from "~/components/ConfirmAction";
 
 /** Admins reset the primary organization token (SPEC §2, §7): the old secret stops working at once. */
-export function DangerZone() {
+export function DangerZone({ version }: { version: string | undefined }) {
   return (
     <section className="card border border-error/40 bg-base-100 shadow-sm" aria-labelledby="danger-title">
       <div className="card-body flex-row flex-wrap items-center justify-between gap-4">
@@ -24,6 +24,7 @@ export function DangerZone() {
           confirmLabel="Reset token"
           busyLabel="Resetting..."
           intent="reset"
+          fields={version ? { version } : undefined}
         />
       </div>
     </section>

@@ -9,7 +9,7 @@ import { PageOrganizationField } from "~/features/auth/PageOrganizationField";
  * "Roll" on a token (issue 16): a step the page renders (a popover, so it opens without
  * JavaScript) asking how long the old secret keeps working; the new secret is shown once after.
  */
-export function RollTokenAction({ publicId }: { publicId: string }) {
+export function RollTokenAction({ publicId, version }: { publicId: string; version: string | undefined }) {
   const busy = useIsPending({ intent: "roll", fields: { publicId } });
   const selectId = `roll-grace-${publicId}`;
   return (
@@ -33,6 +33,8 @@ export function RollTokenAction({ publicId }: { publicId: string }) {
         <input type="hidden" name="intent" value="roll" />
         <PageOrganizationField />
         <input type="hidden" name="publicId" value={publicId} />
+        {/* A second roll at once (a double submit, two admins) is refused: it would end the grace of the secret in use. */}
+        {version ? <input type="hidden" name="version" value={version} /> : null}
         <label htmlFor={selectId} className="text-sm">
           Old secret keeps working for
         </label>

@@ -71,6 +71,8 @@ export function TokenSettingsForm({ token, page, models, lastResult, onLeave }: 
           <input type="hidden" name="intent" value="settings" />
           <PageOrganizationField />
           <input type="hidden" name="publicId" value={token.publicId} />
+          {/* What the save is made from: a save over another admin's newer one is refused, saying so (decision 0139). */}
+          {token.version ? <input type="hidden" name="version" value={token.version} /> : null}
           <SpendSettingsFields fields={settings} models={models} />
           {form.errors?.[0] ? (
             <Alert key={arrival} kind="error" focus={lastResult !== undefined}>

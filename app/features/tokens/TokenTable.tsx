@@ -118,7 +118,7 @@ export function TokenTable({ page, isAdmin, now, timeZone, monthSpend }: TokenTa
                               <SlidersHorizontal className="size-4" aria-hidden /> Settings
                             </Link>
                           ) : null}
-                          {status === "active" && !token.primary ? <RollTokenAction publicId={token.publicId} /> : null}
+                          {status === "active" && !token.primary ? <RollTokenAction publicId={token.publicId} version={token.version} /> : null}
                           {status === "active" && !token.primary ? (
                             <ConfirmAction
                               label={

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { TokenSettings } from "@contract/tokens";
-import { BUDGET_PERIODS, budgetAmountSchema, rateLimitRpmSchema } from "@contract/tokens";
+import { BUDGET_PERIODS, budgetAmountSchema, rateLimitRpmSchema, tokenVersionSchema } from "@contract/tokens";
 import { rollTokenSchema } from "@contract/token-rotation";
 import type { ExpiryChoice } from "./token-rules";
 import { isExpiryChoice } from "./token-rules";
@@ -30,9 +30,14 @@ export const createTokenForm = z.object({
 });
 
 /** The settings form of one token (`?edit=publicId`). */
-export const tokenSettingsForm = z.object({ intent: z.literal("settings"), publicId: z.string().min(1).max(100), ...settingsFields });
+export const tokenSettingsForm = z.object({
+  intent: z.literal("settings"),
+  publicId: z.string().min(1).max(100),
+  version: tokenVersionSchema,
+  ...settingsFields,
+});
 
-type SettingsValues = { budgetAmount?: number; budgetPeriod: "total" | "month"; allowedModels: string[]; rateLimitRpm?: number };
+type SettingsValues = { budgetAmount?: number; budgetPeriod: "total" | "month"; allowedModels: string[]; rateLimitRpm?: number; version?: string };
 
 /** The platform's body of the form's values. */
 export function settingsOf(values: SettingsValues): TokenSettings {
@@ -40,6 +45,7 @@ export function settingsOf(values: SettingsValues): TokenSettings {
     budget: values.budgetAmount === undefined ? null : { amount: values.budgetAmount, period: values.budgetPeriod },
     allowedModels: values.allowedModels.length === 0 ? null : values.allowedModels,
     rateLimitRpm: values.rateLimitRpm ?? null,
+    ...(values.version !== undefined && { version: values.version }),
   };
 }
 
@@ -55,6 +61,6 @@ export const SETTINGS_FORM_FIELD: Record<string, string> = {
 /** The page's one-button forms. */
 export const tokenIntentForm = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("revoke"), publicId: z.string().min(1).max(100) }),
-  z.object({ intent: z.literal("reset") }),
+  z.object({ intent: z.literal("reset"), version: tokenVersionSchema }),
   z.object({ intent: z.literal("roll"), publicId: z.string().min(1).max(100) }).merge(rollTokenSchema),
 ]);
