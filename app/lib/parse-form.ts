@@ -3,13 +3,13 @@ import { configureCoercion } from "@conform-to/zod/v3/future";
 import type { ZodTypeAny } from "zod";
 
 /**
- * A number as people type one: a plain decimal (`10`, `12.50`, `-1`). `Number()` also reads `0x10` (a
+ * A number as people type one: a plain decimal (`10`, `12.50`, `-1`, `.5`, `5.`). `Number()` also reads `0x10` (a
  * budget of $16), `1e3` and `Infinity`, which are not amounts anyone typed; the wire takes none of them
  * ("Nothing is coerced", contract/billing.ts), and every form now agrees (decision 0139). NaN otherwise.
  */
 export function typedNumber(value: unknown): number {
   if (typeof value === "number") return value;
-  if (typeof value !== "string" || !/^\s*-?\d+(\.\d+)?\s*$/.test(value)) return Number.NaN;
+  if (typeof value !== "string" || !/^\s*[+-]?(\d+\.?\d*|\.\d+)\s*$/.test(value)) return Number.NaN;
   return Number(value);
 }
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { ApiToken, CreatedApiToken } from "@contract/tokens";
 import { TOKEN_CHANGED } from "@contract/tokens";
 import type { Harness, Session } from "./harness";
-import { createHarness } from "./harness";
+import { createHarness, ORIGIN } from "./harness";
 
 /** Issue 16: "Roll" gives a token a new secret, the old one working until the chosen grace period ends. */
 
@@ -183,7 +183,13 @@ describe("changes made from a version of the token (decision 0139)", () => {
     expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
     const { token: secret } = (await answers.find((a) => a.status === 200)!.json()) as CreatedApiToken;
     expect((await models(secret)).status).toBe(200);
-    // The console's call without a body (a platform client of the earlier contract) still resets.
+    // The console's call without a body (a platform client of the earlier contract) still resets, as does
+    // a client's JSON header with an empty body; a body that is not JSON is refused.
     expect((await admin.call("POST", "/organizations/reset-token")).status).toBe(200);
+    const empty = (body: string) =>
+      h.fetch("/organizations/reset-token", { method: "POST", cookie: admin.cookie, body, headers: { origin: ORIGIN, "content-type": "application/json" } });
+    expect((await empty("")).status).toBe(200);
+    expect((await empty("null")).status).toBe(200);
+    expect((await empty("{")).status).toBe(400);
   });
 });

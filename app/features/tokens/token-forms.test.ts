@@ -15,6 +15,16 @@ describe("the create-token form's numbers", () => {
     expect(hex.status === "error" && hex.error).toEqual({ budgetAmount: [BUDGET_NOT_A_NUMBER], rateLimitRpm: [RPM_RULE] });
     const plain = parseForm(form({ budgetAmount: "16", rateLimitRpm: "1000" }), { schema: createTokenForm });
     expect(plain.status === "success" && { budget: plain.value.budgetAmount, rpm: plain.value.rateLimitRpm }).toEqual({ budget: 16, rpm: 1000 });
+    // Plain decimals as people type them, in the budget's text field, are read as they look.
+    for (const [typed, amount] of [
+      [".5", 0.5],
+      ["5.", 5],
+      ["+5", 5],
+      [" 12.50 ", 12.5],
+    ] as const) {
+      const read = parseForm(form({ budgetAmount: typed }), { schema: createTokenForm });
+      expect(read.status === "success" && read.value.budgetAmount, typed).toBe(amount);
+    }
     const blank = parseForm(form({ budgetAmount: "", rateLimitRpm: "" }), { schema: createTokenForm });
     expect(blank.status === "success" && { budget: blank.value.budgetAmount, rpm: blank.value.rateLimitRpm }).toEqual({ budget: undefined, rpm: undefined });
   });
