@@ -24,8 +24,6 @@ export function GrantCreditForm({ org, refusal }: { org: OrganizationSummary; re
     shouldRevalidate: "onInput",
   });
   const busy = useIsPending({ intent: "grant-credit", fields: { orgId: org.id } });
-  const arrival = useArrivalKey(refusal);
-  const refused = firstRefusedField(refusal);
   return (
     <details className="group" open={refusal !== null || undefined}>
       <summary className="btn btn-sm btn-ghost">
@@ -35,19 +33,7 @@ export function GrantCreditForm({ org, refusal }: { org: OrganizationSummary; re
         <input type="hidden" name="intent" value="grant-credit" />
         <input type="hidden" name="orgId" value={org.id} />
         <PageOrganizationField />
-        <CreditField label="Amount (USD)" field={fields.amount} type="number" extra={CREDIT_AMOUNT_LIMITS} refused={refused === "amount"} />
-        <CreditField
-          label="Reason"
-          field={fields.reason}
-          type="text"
-          extra={{ ...CREDIT_REASON_LIMITS, placeholder: "Trial, support…" }}
-          refused={refused === "reason"}
-        />
-        {refusal?.message ? (
-          <Alert key={arrival} kind="error" focus>
-            <span>{refusal.message}</span>
-          </Alert>
-        ) : null}
+        <CreditFields fields={fields} refusal={refusal} amountLabel="Amount (USD)" reasonPlaceholder="Trial, support…" />
         <button type="submit" className="btn btn-sm btn-primary" disabled={busy}>
           {busy ? "Granting..." : "Grant"}
         </button>
@@ -61,11 +47,49 @@ export const CREDIT_AMOUNT_LIMITS = { min: 0.01, max: CREDIT_MAX, step: 0.01, re
 export const CREDIT_REASON_LIMITS = { maxLength: CREDIT_REASON_MAX, required: true };
 
 /**
+ * A credit form's amount and reason with the server's refusal: the first field it refused, or else its
+ * message, takes focus, the form being in a row that may be far down the page (decision 0091).
+ */
+export function CreditFields({
+  fields,
+  refusal,
+  amountLabel,
+  reasonPlaceholder,
+}: {
+  fields: { amount: FieldMetadata<unknown>; reason: FieldMetadata<unknown> };
+  refusal: CreditRefusal | null;
+  amountLabel: string;
+  reasonPlaceholder: string;
+}) {
+  const arrival = useArrivalKey(refusal);
+  const refused = firstRefusedField(refusal);
+  return (
+    <>
+      <CreditField label={amountLabel} field={fields.amount} type="number" extra={CREDIT_AMOUNT_LIMITS} refused={refused === "amount"} />
+      <CreditField
+        label="Reason"
+        field={fields.reason}
+        type="text"
+        extra={{ ...CREDIT_REASON_LIMITS, placeholder: reasonPlaceholder }}
+        refused={refused === "reason"}
+      />
+      {refusal?.message ? (
+        <Alert key={arrival} kind="error" focus>
+          <span>{refusal.message}</span>
+        </Alert>
+      ) : null}
+    </>
+  );
+}
+
+type CreditRefusal = { message?: string | null; result: { error?: Record<string, unknown> | null } };
+
+/**
  * The first field the server refused in a credit form's answer: it takes focus, the form being in a row
  * that may be far down the page (decision 0091). Read from the answer, not from what conform shows as
  * the person types, so focus never moves while they correct it.
  */
-export function firstRefusedField(refusal: { result: { error?: Record<string, unknown> | null } } | null): "amount" | "reason" | null {
+function firstRefusedField(refusal: CreditRefusal | null): "amount" | "reason" | null {
   const errors = refusal?.result.error ?? {};
   return errors.amount ? "amount" : errors.reason ? "reason" : null;
 }

@@ -2,16 +2,14 @@ import { getFormProps } from "@conform-to/react";
 import { useForm } from "~/lib/use-form";
 import { parseForm } from "~/lib/parse-form";
 import { Form } from "@remix-run/react";
-import { Alert } from "~/components/Alert";
 import { ConfirmAction } from "~/components/ConfirmAction";
 import { PageOrganizationField } from "~/features/auth/PageOrganizationField";
 import { formatBalance } from "~/features/billing/format";
 import type { OrganizationSummary } from "~/platform/system";
-import { CREDIT_AMOUNT_LIMITS, CREDIT_REASON_LIMITS, CreditField, firstRefusedField } from "./GrantCreditForm";
+import { CreditFields } from "./GrantCreditForm";
 import { reverseCreditForm } from "./org-form";
 import type { OrgEditorResult } from "./org-form";
 import { isolate } from "~/lib/bidi";
-import { useArrivalKey } from "~/lib/use-arrival";
 
 /**
  * 'Reverse credit' for one organization: takes back credit granted by mistake, under the rules of the
@@ -26,8 +24,6 @@ export function ReverseCreditForm({ org, refusal }: { org: OrganizationSummary; 
     onValidate: ({ formData }) => parseForm(formData, { schema: reverseCreditForm }),
     shouldRevalidate: "onInput",
   });
-  const arrival = useArrivalKey(refusal);
-  const refused = firstRefusedField(refusal);
   const amount = reverseCreditForm.shape.amount.safeParse(fields.amount.value ?? "");
   const question = amount.success
     ? `Take ${formatBalance(amount.data)} back from ${isolate(org.name)}? Its balance is ${formatBalance(org.balance)}; only a new grant gives it back.`
@@ -47,19 +43,7 @@ export function ReverseCreditForm({ org, refusal }: { org: OrganizationSummary; 
         <p className="text-sm">
           Balance: <span className="font-medium tabular-nums">{formatBalance(org.balance)}</span>
         </p>
-        <CreditField label="Amount to take back (USD)" field={fields.amount} type="number" extra={CREDIT_AMOUNT_LIMITS} refused={refused === "amount"} />
-        <CreditField
-          label="Reason"
-          field={fields.reason}
-          type="text"
-          extra={{ ...CREDIT_REASON_LIMITS, placeholder: "Granted twice, mistake…" }}
-          refused={refused === "reason"}
-        />
-        {refusal?.message ? (
-          <Alert key={arrival} kind="error" focus>
-            <span>{refusal.message}</span>
-          </Alert>
-        ) : null}
+        <CreditFields fields={fields} refusal={refusal} amountLabel="Amount to take back (USD)" reasonPlaceholder="Granted twice, mistake…" />
         <ConfirmAction
           form={form.id}
           label={
