@@ -368,6 +368,15 @@ test.describe("the organization editor", () => {
       await form.getByLabel("Reason").fill("   ");
       await form.getByRole("button", { name: "Grant", exact: true }).click();
       await expectRefusalInFocus(operator, "Enter a reason");
+
+      // The platform's refusal of a reversal (nothing was granted) takes focus the same way.
+      await rows.last().locator("summary", { hasText: "Reverse credit" }).click();
+      const reversing = rows.last().getByRole("form", { name: `Reverse credit of ${orgName}` });
+      await reversing.getByLabel("Amount to take back (USD)").fill("5");
+      await reversing.getByLabel("Reason").fill("Granted twice");
+      await reversing.getByRole("button", { name: `Take back credit from ${orgName}` }).click();
+      await operator.getByRole("button", { name: "Yes, take it back" }).click();
+      await expectRefusalInFocus(operator, "No granted credit is left to reverse");
       await operator.context().close();
     });
   });
