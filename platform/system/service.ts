@@ -85,9 +85,11 @@ export async function listOrganizations(deps: Deps, query: OrganizationQuery = {
   const exact = id !== null && query.before === undefined ? await organizations(deps).where("o.id", "=", id).executeTakeFirst() : undefined;
   if (q) {
     // Both sides folded the one way (name_search is the stored name folded): PostgreSQL's LIKE minds case,
-    // SQLite's folds A–Z alone. The typed % and _ are matched as written.
+    // SQLite's folds A–Z alone. The typed % and _ are matched as written. An organization an older build
+    // created or renamed during a rolling upgrade has no or a stale name_search (nothing rewrites it):
+    // its name as the database folds it is matched too.
     const pattern = containsPattern(q);
-    select = select.where(sql<boolean>`o.name_search like ${pattern} escape '\\'`);
+    select = select.where(sql<boolean>`(o.name_search like ${pattern} escape '\\' or lower(o.name) like ${pattern} escape '\\')`);
     if (id !== null) select = select.where("o.id", "!=", id);
   }
   const lead = exact ? [toSummary(exact)] : [];

@@ -309,6 +309,21 @@ describe("GET /system/organizations", () => {
     expect(await names("acme")).toEqual([]);
   });
 
+  it("finds an organization an older build created or renamed during a rolling upgrade by its name", async () => {
+    const { operator, outsider } = await cast();
+    const names = async (q: string) => {
+      const response = await operator.call("GET", `/system/organizations?q=${encodeURIComponent(q)}`);
+      expect(response.status).toBe(200);
+      return ((await response.json()) as { data: { name: string }[] }).data.map((o) => o.name);
+    };
+    // An older build knows no name_search: its insert leaves the column's default, its rename leaves it as it was.
+    await h.deps.db.insertInto("organizations").values({ name: "Zeta Rolling", created_at: Date.now() }).execute();
+    await h.deps.db.updateTable("organizations").set({ name: "Omega Renamed" }).where("id", "=", outsider.orgId).execute();
+    expect(await names("zeta")).toEqual(["Zeta Rolling"]);
+    expect(await names("ZETA rolling")).toEqual(["Zeta Rolling"]);
+    expect(await names("omega")).toEqual(["Omega Renamed"]);
+  });
+
   it("answers one page without a limit, however many organizations there are", async () => {
     const { operator } = await cast();
     const now = Date.now();
