@@ -21,3 +21,10 @@ describe("a reply", () => {
     expect(render(reply())).not.toContain("length limit");
   });
 });
+
+describe("a finished reply that is just the start of a tag", () => {
+  it("shows what was sent, not an empty bubble", () => {
+    expect(render(reply({ content: "<" }))).toMatch(/<div data-answer="true"><p[^>]*>&lt;<\/p><\/div>/);
+    expect(render(reply({ content: "<thi", status: "streaming" }))).not.toContain("data-answer");
+  });
+});

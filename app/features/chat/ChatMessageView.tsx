@@ -18,8 +18,8 @@ interface Props {
 /** Memoized: while a reply streams, the other messages (and their markdown) are not rendered again. */
 export const ChatMessageView = memo(function ChatMessageView({ message, timeZone, busy, onDelete, onRegenerate }: Props) {
   const isUser = message.role === "user";
-  const split = isUser ? null : splitReasoning(message.content, message.reasoning);
   const streaming = message.status === "streaming";
+  const split = isUser ? null : splitReasoning(message.content, message.reasoning, streaming);
   return (
     <li data-message-id={message.id} className={`chat ${isUser ? "chat-end" : "chat-start"}`} aria-label={isUser ? "Your message" : "Assistant message"}>
       <div className="chat-image avatar avatar-placeholder">

@@ -18,6 +18,14 @@ describe("chat history", () => {
     ]);
   });
 
+  it("sends back a finished reply that is just the start of a tag, so two questions are not merged", () => {
+    expect(toWire([msg("1", "user", "Which sign is less-than?"), msg("2", "assistant", "<"), msg("3", "user", "And greater?")])).toEqual([
+      { role: "user", content: "Which sign is less-than?" },
+      { role: "assistant", content: "<" },
+      { role: "user", content: "And greater?" },
+    ]);
+  });
+
   it("sends back an answer that mentions </think> or shows the tags in code as written", () => {
     const mention = "A lone `</think>` ends the block.";
     const code = "Strip it:\n```python\nre.sub(r'<think>.*?</think>', '', text)\n```";

@@ -40,7 +40,7 @@ export function toWire(history: ChatMessage[]): { role: "user" | "assistant"; co
   const wire: { role: "user" | "assistant"; content: string }[] = [];
   for (const m of history) {
     // The answer as the page shows it: a reply that mentions `</think>` or shows it in code goes back whole.
-    const content = m.role === "assistant" ? splitReasoning(m.content, m.reasoning).answer : m.content;
+    const content = m.role === "assistant" ? splitReasoning(m.content, m.reasoning, m.status === "streaming").answer : m.content;
     if (m.role === "assistant" && content.trim() === "") continue;
     const last = wire.at(-1);
     if (m.role === "user" && last?.role === "user") last.content = `${last.content}\n\n${content}`;

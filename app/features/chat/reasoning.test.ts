@@ -16,8 +16,12 @@ describe("splitReasoning", () => {
   });
 
   it("shows nothing of an opening tag still arriving", () => {
-    expect(splitReasoning("<thi")).toEqual({ reasoning: "", answer: "", thinking: false });
-    expect(splitReasoning("<")).toEqual({ reasoning: "", answer: "", thinking: false });
+    expect(splitReasoning("<thi", "", true)).toEqual({ reasoning: "", answer: "", thinking: false });
+    expect(splitReasoning("<", "", true)).toEqual({ reasoning: "", answer: "", thinking: false });
+  });
+
+  it("shows a finished reply that looks like the start of a tag as it was sent", () => {
+    for (const reply of ["<", "<t", "<thi", "<think"]) expect(splitReasoning(reply)).toEqual({ reasoning: "", answer: reply, thinking: false });
   });
 
   it("leaves a message without a block as the answer", () => {

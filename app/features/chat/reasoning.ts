@@ -7,6 +7,7 @@
  * code sample, keeps them as written (decision 0129). Some servers (DeepSeek-R1 behind vLLM) leave out
  * the opening tag, so a lone `</think>` still ends the reasoning, but only in content with no opening
  * tag at all and outside code. When the reasoning came apart, the content is all answer: no tags are read.
+ * `streaming`: the reply is still arriving, so content that may yet become an opening tag ("<thi") is held back.
  */
 export interface SplitMessage {
   reasoning: string;
@@ -18,7 +19,7 @@ export interface SplitMessage {
 const OPEN = "<think>";
 const CLOSE = "</think>";
 
-export function splitReasoning(content: string, apart = ""): SplitMessage {
+export function splitReasoning(content: string, apart = "", streaming = false): SplitMessage {
   if (apart) {
     const answer = content.replace(/^\s+/, "");
     // Reasoning sent apart with no answer yet is thinking too.
@@ -35,8 +36,9 @@ export function splitReasoning(content: string, apart = ""): SplitMessage {
       thinking: false,
     };
   }
-  // The opening tag still arriving ("<thi"): nothing to show yet rather than a flash of tag.
-  if (head && OPEN.startsWith(head)) return { reasoning: "", answer: "", thinking: false };
+  // The opening tag still arriving ("<thi"): nothing to show yet rather than a flash of tag. A finished
+  // reply that is just "<" said "<": hiding it showed an empty bubble and left it out of the history.
+  if (streaming && head && OPEN.startsWith(head)) return { reasoning: "", answer: "", thinking: false };
   if (!content.includes(OPEN)) {
     const close = firstOutsideCode(content, CLOSE);
     if (close !== -1) {
