@@ -854,6 +854,10 @@ test("the API examples dialog copies its snippet, which runs as shown with a rea
   await expect(snippet).toContainText('"builtin"');
   await dialog.getByRole("button", { name: "Copy cURL" }).click();
   await expect(dialog.getByRole("button", { name: "Copied!" })).toBeVisible();
+  // Each language has its own button: cURL's "Copied!" (2 s) does not move to Python's, read at once, not waited out.
+  await dialog.getByRole("tab", { name: "Python" }).click();
+  expect(await dialog.getByRole("tabpanel").getByRole("button").innerText()).toBe("Copy Python");
+  await dialog.getByRole("tab", { name: "cURL" }).click();
   const copied = await page.evaluate(() => navigator.clipboard.readText());
   expect(copied).toBe(await snippet.textContent());
 

@@ -47,7 +47,8 @@ export function ApiExamplesDialog({ baseUrl, model }: { baseUrl: string; model: 
           <code data-testid="api-snippet">{active.code}</code>
         </pre>
         <div className="mt-3 flex justify-end">
-          <CopyButton text={active.code} label={`Copy ${active.label}`} className="btn btn-sm btn-primary" />
+          {/* One button per language: a shared one carried cURL's "Copied!" over to the Python snippet. */}
+          <CopyButton key={active.id} text={active.code} label={`Copy ${active.label}`} className="btn btn-sm btn-primary" />
         </div>
       </div>
     </UrlDialog>
