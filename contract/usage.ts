@@ -22,8 +22,9 @@ export const usageQuerySchema = z.object({
 
 /**
  * The filters of the usage report and its CSV (issue 16), each optional: one model, one API token (by
- * public id), one member (user id: that member's chats in the console). A token or member the
- * organization does not have is answered 404.
+ * public id), one member (user id: that member's chats in the console; someone who has left counts as
+ * long as they chatted in the organization, decision 0140). A token or member the organization does not
+ * have is answered 404.
  */
 export const usageFiltersSchema = z.object({
   model: blankAsAbsent(z.string().max(200).optional()),
@@ -113,6 +114,12 @@ export const usageReportSchema = z.object({
   sources: z.array(z.object({ kind: z.enum(SOURCE_KINDS), token: z.string().nullable(), ...figures })),
   /** The console's chat per member (user id and name), busiest first. */
   members: z.array(z.object({ member: z.number(), name: z.string().nullable(), ...figures })).default([]),
+  /**
+   * Who of those the report names (its member rows, the member it is filtered by) is no longer a member
+   * of the organization (user id, and name: null once the account is gone), so a departed person's chats
+   * can be told apart and filtered by (decision 0140). Optional on the wire: absent, none is known to have left.
+   */
+  formerMembers: z.array(z.object({ member: z.number(), name: z.string().nullable() })).optional(),
 });
 export type UsageReport = z.infer<typeof usageReportSchema>;
 export type DailyUsage = UsageReport["daily"][number];

@@ -8,6 +8,7 @@ import { filtersFrom, hasFilters, MEMBER_CHOICES, memberSearchFrom, metricFrom, 
 import type { ChartMetric, UsageFilterValues, UsagePeriod } from "~/features/usage/format";
 import type { FilterOptions } from "~/features/usage/UsageFilters";
 import { UsageFilters } from "~/features/usage/UsageFilters";
+import { memberChoices } from "~/features/usage/member-choices";
 import { listModels } from "~/platform/models.server";
 import { teamApi } from "~/platform/team.server";
 import { tokensApi } from "~/platform/tokens.server";
@@ -23,7 +24,8 @@ export const handle: RouteHandle = { title: "Usage" };
  * from `?model=&token=&member=` (decision 0088), the member choices from `?who=` (0138). The report is
  * grouped on the platform from rollups, so the loader waits for it: the page is whole on first paint,
  * with or without JavaScript. A token or member the organization does not have (a stale shared link) is
- * ignored, and the page says so.
+ * ignored, and the page says so; someone who has left is kept while the platform filters by them (they
+ * chatted here, decision 0140).
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { api } = await requireAccess("organization", request, context);
@@ -47,15 +49,19 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     listModels(api),
     getUsage(api, days, asked),
   ]);
-  const filters: UsageFilterValues = {
-    model: asked.model,
-    token: tokens.ok && !tokens.data.some((t) => t.publicId === asked.token) ? undefined : asked.token,
-    member: chosen !== null && !chosen.ok && chosen.status === 404 ? undefined : asked.member,
-  };
+  const token = tokens.ok && !tokens.data.some((t) => t.publicId === asked.token) ? undefined : asked.token;
+  let filters: UsageFilterValues = { ...asked, token };
+  let usage = token !== asked.token ? await getUsage(api, days, filters) : first;
+  // Not a member now (404) is not enough to drop the filter: the platform still filters by someone who
+  // left and chatted here, and refuses (404) anyone else (decision 0140).
+  if (chosen !== null && !chosen.ok && chosen.status === 404 && !usage.ok && usage.status === 404) {
+    filters = { ...filters, member: undefined };
+    usage = await getUsage(api, days, filters);
+  }
   const ignored = asked.token !== filters.token || asked.member !== filters.member;
-  const usage = ignored ? await getUsage(api, days, filters) : first;
   const found = members.ok ? members.data.slice(0, MEMBER_CHOICES) : [];
   const more = members.ok && members.data.length > MEMBER_CHOICES;
+  const former = usage.ok ? (usage.report.formerMembers ?? []) : [];
   const options: FilterOptions = {
     models: [
       ...new Set([
@@ -65,7 +71,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       ]),
     ].sort(),
     tokens: tokens.ok ? tokens.data.map((t) => ({ publicId: t.publicId, revoked: t.revoked })) : [],
-    members: [...(chosen?.ok && !found.some((m) => m.id === chosen.data.id) ? [chosen.data] : []), ...found].map((m) => ({ id: m.id, name: m.name })),
+    members: memberChoices({
+      listed: found.map((m) => ({ id: m.id, name: m.name })),
+      chosen: chosen?.ok ? { id: chosen.data.id, name: chosen.data.name } : null,
+      chosenId: filters.member,
+      former,
+      searching: who !== undefined || more,
+    }),
     memberSearch: who !== undefined || more ? { query: who ?? "", matched: found.length, more } : undefined,
   };
   return { days, metric, filters, ignored, options, usage: usage.ok ? { ...usage, report: busiestOnly(usage.report) } : usage };
@@ -79,10 +91,15 @@ const BREAKDOWN_ROWS = 50;
  * organization of thousands who all chatted made a page of thousands of rows (decision 0137).
  */
 function busiestOnly(report: UsageReport) {
+  const members = report.members.slice(0, BREAKDOWN_ROWS);
+  const shown = new Set(members.map((m) => m.member));
   return {
     ...report,
     sources: report.sources.slice(0, BREAKDOWN_ROWS),
-    members: report.members.slice(0, BREAKDOWN_ROWS),
+    members,
+    // Who of the rows shown has left (the Member select has its own choices).
+    former: (report.formerMembers ?? []).filter((f) => shown.has(f.member)).map((f) => f.member),
+    formerMembers: undefined,
     more: { sources: Math.max(0, report.sources.length - BREAKDOWN_ROWS), members: Math.max(0, report.members.length - BREAKDOWN_ROWS) },
   };
 }
@@ -141,7 +158,7 @@ function UsageContent({
           <DailyChart daily={report.daily} days={days} metric={metric} filters={filters} />
           <ModelTable models={report.models} totals={report.totals} />
           <SourceTable sources={report.sources} more={report.more.sources} />
-          {report.members.length > 0 ? <MemberTable members={report.members} more={report.more.members} /> : null}
+          {report.members.length > 0 ? <MemberTable members={report.members} more={report.more.members} former={report.former} /> : null}
         </>
       )}
     </div>

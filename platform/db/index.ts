@@ -30,6 +30,7 @@ import * as m0018 from "./migrations/0018-organization-search-name";
 import * as m0019 from "./migrations/0019-member-search";
 import * as m0020 from "./migrations/0020-ledger-credit-indexes";
 import * as m0021 from "./migrations/0021-payment-intent-requester";
+import * as m0022 from "./migrations/0022-usage-member-index";
 
 export type DB = Kysely<Database>;
 
@@ -56,6 +57,7 @@ export const migrations: Record<string, Migration> = {
   "0019-member-search": m0019,
   "0020-ledger-credit-indexes": m0020,
   "0021-payment-intent-requester": m0021,
+  "0022-usage-member-index": m0022,
 };
 
 export interface DatabaseOptions {

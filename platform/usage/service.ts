@@ -4,6 +4,7 @@ import type { Database } from "../db/schema";
 import type { Deps } from "../context";
 import { microsToDollars } from "../billing/money";
 import { PlatformError } from "../http/errors";
+import { isMember } from "../orgs/service";
 import { monthKey } from "../spend/reservations";
 import type { TokenSpend, UsageFigures, UsageFilters, UsagePeriod, UsageReport } from "@contract/usage";
 import { USAGE_MEMBER_NOT_FOUND, USAGE_TOKEN_NOT_FOUND } from "@contract/usage";
@@ -96,16 +97,21 @@ export async function resolveFilters(deps: Deps, orgId: number, filters: UsageFi
     resolved.tokenId = token.id;
   }
   if (filters.member !== undefined) {
-    const member = await deps.db
-      .selectFrom("memberships")
-      .select("user_id")
-      .where("org_id", "=", orgId)
-      .where("user_id", "=", filters.member)
-      .executeTakeFirst();
-    if (!member) throw new PlatformError(404, USAGE_MEMBER_NOT_FOUND);
-    resolved.userId = member.user_id;
+    // Someone who has left stays filterable by what they used here (decision 0140): auditing it is the
+    // usual reason to look. Anyone else is not found, so an id tells nothing of another organization.
+    const known = (await isMember(deps, orgId, filters.member)) || (await chattedIn(deps.db, orgId, filters.member).executeTakeFirst()) !== undefined;
+    if (!known) throw new PlatformError(404, USAGE_MEMBER_NOT_FOUND);
+    resolved.userId = filters.member;
   }
   return resolved;
+}
+
+/**
+ * A row when the user ever chatted in the organization's console (usage rows are never deleted), read
+ * through the partial index of console rows `chat_usage_member` (migration 0022): one index probe.
+ */
+export function chattedIn(db: Deps["db"], orgId: number, userId: number) {
+  return db.selectFrom("chat_usage").select("user_id").where("org_id", "=", orgId).where("user_id", "=", userId).limit(1);
 }
 
 /** Which layer serves which part of a window (half-open ranges of epoch milliseconds). */
@@ -275,13 +281,32 @@ async function userNames(deps: Deps, ids: (number | null | undefined)[]): Promis
   return new Map(rows.map((u) => [u.id, u.name]));
 }
 
-/** The organization's chat usage over the last `days` UTC days (today included), filtered. */
+/** Those of `ids` who are members of the organization now. */
+async function currentMembers(deps: Deps, orgId: number, ids: (number | null | undefined)[]): Promise<Set<number>> {
+  const rows = await byChunks(ids, (chunk) =>
+    deps.db.selectFrom("memberships").select("user_id").where("org_id", "=", orgId).where("user_id", "in", chunk).execute(),
+  );
+  return new Set(rows.map((m) => m.user_id));
+}
+
+/**
+ * The organization's chat usage over the last `days` UTC days (today included), filtered, and who of
+ * the people it names has left the organization (decision 0140).
+ */
 export async function usageReport(deps: Deps, orgId: number, days: UsagePeriod, filters: UsageFilters = {}): Promise<UsageReport> {
   const resolved = await resolveFilters(deps, orgId, filters);
   const today = Math.floor(deps.now() / DAY_MS);
   const breakdown = await usageBreakdown(deps, orgId, (today - days + 1) * DAY_MS, (today + 1) * DAY_MS, resolved);
-  const [tokens, users] = await Promise.all([tokenNames(deps, orgId, [...breakdown.tokens.keys()]), userNames(deps, [...breakdown.members.keys()])]);
-  return buildReport(days, today, breakdown, tokens, users);
+  // The member filtered by is named even when they did not chat in the period: the filter shows them.
+  const named = [...breakdown.members.keys(), resolved.userId];
+  const [tokens, users, current] = await Promise.all([
+    tokenNames(deps, orgId, [...breakdown.tokens.keys()]),
+    userNames(deps, named),
+    currentMembers(deps, orgId, named),
+  ]);
+  const report = buildReport(days, today, breakdown, tokens, users);
+  const former = [...new Set([...report.members.map((m) => m.member), resolved.userId])].filter((id): id is number => !!id && !current.has(id));
+  return { ...report, formerMembers: former.map((member) => ({ member, name: users.get(member) ?? null })) };
 }
 
 /**

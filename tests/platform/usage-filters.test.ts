@@ -6,6 +6,7 @@ import type { Harness, Session } from "./harness";
 import { createHarness } from "./harness";
 import { afterBom, micros, parseCsv } from "../csv";
 import { usageCsv } from "../../platform/usage/export";
+import { chattedIn } from "../../platform/usage/service";
 
 const DAY = 86_400_000;
 let clock: number;
@@ -141,6 +142,77 @@ describe("GET /usage filters", () => {
     expect(await who.json()).toEqual({ error: "Member not found" });
     expect((await admin.call("GET", `/usage/export?token=${foreignToken.publicId}`)).status).toBe(404);
     expect((await report(outsider, "days=7")).totals.cost).toBe(9);
+  });
+
+  it("filters by a member who has left by the chats they had here, and names them as having left (decision 0140)", async () => {
+    await seedMix();
+    expect((await admin.call("DELETE", `/organizations/members/${member.userId}`)).status).toBe(200);
+    const r = await report(admin, `days=7&member=${member.userId}`);
+    expect(r.totals.requests).toBe(2);
+    expect(r.members).toEqual([expect.objectContaining({ member: member.userId, name: "Mia Member", requests: 2 })]);
+    expect(r.formerMembers).toEqual([{ member: member.userId, name: "Mia Member" }]);
+    // A period in which they did not chat still names them: the filter shows them.
+    clock += 20 * DAY;
+    const quiet = await report(admin, `days=7&member=${member.userId}`);
+    expect(quiet.totals.requests).toBe(0);
+    expect(quiet.formerMembers).toEqual([{ member: member.userId, name: "Mia Member" }]);
+    // Unfiltered, the report tells who of its members has left; a current member is not in that list.
+    const all = await report(admin, "days=30");
+    expect(all.members.map((m) => m.member)).toEqual([admin.userId, member.userId]);
+    expect(all.formerMembers).toEqual([{ member: member.userId, name: "Mia Member" }]);
+
+    const csv = await admin.call("GET", `/usage/export?days=30&member=${member.userId}`);
+    expect(csv.status).toBe(200);
+    const rows = parseCsv(afterBom(await csv.arrayBuffer())).slice(1);
+    expect(rows.map((row) => [row[3], row[5]])).toEqual([
+      ["console", "Mia Member"],
+      ["console", "Mia Member"],
+    ]);
+  });
+
+  it("answers 404 for someone who left without chatting here, as for anyone else", async () => {
+    expect((await admin.call("DELETE", `/organizations/members/${member.userId}`)).status).toBe(200);
+    for (const path of [`/usage?member=${member.userId}`, `/usage/export?member=${member.userId}`]) {
+      const response = await admin.call("GET", path);
+      expect(response.status).toBe(404);
+      expect(await response.json()).toEqual({ error: "Member not found" });
+    }
+    // Chats in another organization do not make them known here.
+    await record({ orgId: outsider.orgId, at: clock - 1000, userId: member.userId });
+    expect((await admin.call("GET", `/usage?member=${member.userId}`)).status).toBe(404);
+  });
+
+  it("tells whether someone chatted here from the index of console rows, not by reading the organization's usage", async () => {
+    // A busy organization: thousands of API calls (no user) and console chats of many people.
+    const values = Array.from({ length: 4000 }, (_, i) => ({
+      receipt_id: `busy_${i}`,
+      org_id: admin.orgId,
+      user_id: i % 4 === 0 ? 1_000 + i : null,
+      token_id: i % 4 === 0 ? null : tokenA.id,
+      model: "builtin",
+      rate_card_id: null,
+      prompt_tokens: 1,
+      completion_tokens: 1,
+      reasoning_tokens: 0,
+      cost_micros: 1,
+      estimated: 0,
+      outcome: "completed" as const,
+      created_at: clock - i * 1000,
+    }));
+    for (let i = 0; i < values.length; i += 500)
+      await h.deps.db
+        .insertInto("chat_usage")
+        .values(values.slice(i, i + 500))
+        .execute();
+    const postgres = Boolean(process.env.TEST_DATABASE_URL);
+    if (postgres) await sql`analyze chat_usage`.execute(h.deps.db);
+    const query = chattedIn(h.deps.db, admin.orgId, 1_400).compile();
+    expect(await chattedIn(h.deps.db, admin.orgId, 1_400).executeTakeFirst()).toEqual({ user_id: 1_400 });
+    expect(await chattedIn(h.deps.db, admin.orgId, 1_401).executeTakeFirst()).toBeUndefined();
+    const plan = postgres
+      ? (await h.deps.db.executeQuery<{ "QUERY PLAN": string }>({ ...query, sql: `explain ${query.sql}` })).rows.map((r) => r["QUERY PLAN"])
+      : (await h.deps.db.executeQuery<{ detail: string }>({ ...query, sql: `explain query plan ${query.sql}` })).rows.map((r) => r.detail);
+    expect(plan.join("\n")).toMatch(/chat_usage_member/);
   });
 
   it("answers 400 for a member that is not an id", async () => {

@@ -170,8 +170,9 @@ export function SourceTable({ sources, more = 0 }: { sources: SourceUsage[]; mor
   );
 }
 
-/** The console's chat per member: who used what (issue 16). */
-export function MemberTable({ members, more = 0 }: { members: MemberUsage[]; more?: number }) {
+/** The console's chat per member: who used what (issue 16); `former`: who of them has left (decision 0140). */
+export function MemberTable({ members, more = 0, former = [] }: { members: MemberUsage[]; more?: number; former?: number[] }) {
+  const left = new Set(former);
   return (
     <BreakdownTable
       more={more}
@@ -179,7 +180,7 @@ export function MemberTable({ members, more = 0 }: { members: MemberUsage[]; mor
       title="Console chat by member"
       caption="Console chat usage per member"
       rowHeader="Member"
-      rows={members.map((m) => ({ key: String(m.member), label: memberLabel(m), figures: m }))}
+      rows={members.map((m) => ({ key: String(m.member), label: memberLabel(m, left.has(m.member)), figures: m }))}
     />
   );
 }

@@ -138,9 +138,13 @@ export function labelledDays(length: number, sparser = 1): Set<number> {
 }
 
 /** A row of the per-source table: the console's chat or an API token. */
-/** A row of the per-member table: a member's chats in the console. */
-export function memberLabel(member: { member: number; name: string | null }): string {
-  return member.name ?? `Former member #${member.member}`;
+/**
+ * A member as the per-member table and the Member select name them: someone who has left the
+ * organization is said to have (decision 0140); an account that is gone has no name left.
+ */
+export function memberLabel(member: { member: number; name: string | null }, former = false): string {
+  if (member.name === null) return `Former member #${member.member}`;
+  return former ? `${member.name} (former member)` : member.name;
 }
 
 export function sourceLabel(source: { kind: "console" | "api"; token: string | null }): string {
