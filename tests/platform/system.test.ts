@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { sql } from "kysely";
 import type { ErrorBody } from "@contract/errors";
 import {
   API_KEY_FOR_NEW_BASE_URL,
@@ -317,7 +318,7 @@ describe("GET /system/organizations", () => {
       return ((await response.json()) as { data: { name: string }[] }).data.map((o) => o.name);
     };
     // An older build knows no name_search: its insert leaves the column's default, its rename leaves it as it was.
-    await h.deps.db.insertInto("organizations").values({ name: "Zeta Rolling", created_at: Date.now() }).execute();
+    await sql`insert into organizations (name, created_at) values (${"Zeta Rolling"}, ${Date.now()})`.execute(h.deps.db);
     await h.deps.db.updateTable("organizations").set({ name: "Omega Renamed" }).where("id", "=", outsider.orgId).execute();
     expect(await names("zeta")).toEqual(["Zeta Rolling"]);
     expect(await names("ZETA rolling")).toEqual(["Zeta Rolling"]);
