@@ -278,13 +278,34 @@ describe("configuration", () => {
   });
 });
 
+const github = { GITHUB_CLIENT_ID: "id", GITHUB_CLIENT_SECRET: "secret" };
+
 describe("start-up messages", () => {
   it("warns in production without APP_ORIGIN, which answers only localhost", () => {
     expect(startupWarnings(loadEnv({ ...base, NODE_ENV: "production", PORT: "3668" }))).toEqual([
       expect.stringMatching(/^APP_ORIGIN is not set: only requests for http:\/\/localhost:3668 are answered \(any other host name gets 421\)/),
     ]);
-    expect(startupWarnings(loadEnv({ ...base, NODE_ENV: "production", APP_ORIGIN: "https://console.example.test" }))).toEqual([]);
+    expect(startupWarnings(loadEnv({ ...base, NODE_ENV: "production", APP_ORIGIN: "https://console.example.test", ...github }))).toEqual([]);
     expect(startupWarnings(loadEnv({ ...base }))).toEqual([]);
+  });
+
+  it("warns that nobody can sign in at a public APP_ORIGIN when development sign-in is on and not allowed", () => {
+    const publicOrigin = { ...base, NODE_ENV: "production", APP_ORIGIN: "https://console.example.test", PORT: "3668" };
+    expect(startupWarnings(loadEnv(publicOrigin))).toEqual([
+      "No sign-in provider is configured, so development sign-in is on, and it answers only browsers on this machine at http://localhost:3668: nobody can sign in at https://console.example.test. Configure Google or GitHub, or set ALLOW_DEV_SIGNIN=true for a trial.",
+    ]);
+    expect(startupWarnings(loadEnv({ ...publicOrigin, ...github }))).toEqual([]);
+    expect(startupWarnings(loadEnv({ ...publicOrigin, ALLOW_DEV_SIGNIN: "true" }))).toEqual([]);
+    expect(startupWarnings(loadEnv({ ...publicOrigin, APP_ORIGIN: "http://127.0.0.1:3668" }))).toEqual([]);
+  });
+
+  it("warns when the Stripe secret and publishable keys are of different modes", () => {
+    const keys = { STRIPE_SECRET_KEY: "sk_live_a", STRIPE_PUBLISHABLE_KEY: "pk_test_b", STRIPE_WEBHOOK_SECRET: "whsec_c" };
+    expect(startupWarnings(loadEnv({ ...base, ...keys }))).toEqual([
+      "STRIPE_SECRET_KEY is a live key and STRIPE_PUBLISHABLE_KEY a test key: a card the form saves in one mode cannot be charged in the other. Use the two keys of one mode.",
+    ]);
+    expect(startupWarnings(loadEnv({ ...base, ...keys, STRIPE_SECRET_KEY: "rk_test_a" }))).toEqual([]);
+    expect(startupWarnings(loadEnv({ ...base, ...keys, STRIPE_PUBLISHABLE_KEY: "pk_live_b" }))).toEqual([]);
   });
 
   it("warns at every start when development sign-in listens beyond loopback in production", () => {
@@ -302,10 +323,10 @@ describe("start-up messages", () => {
   });
 
   it("warns that a path in APP_ORIGIN is ignored, since the console is served from the site root", () => {
-    expect(startupWarnings(loadEnv({ ...base, APP_ORIGIN: "https://console.example.test/console" }))).toEqual([
+    expect(startupWarnings(loadEnv({ ...base, ...github, APP_ORIGIN: "https://console.example.test/console" }))).toEqual([
       "APP_ORIGIN has a path (/console), which is ignored: the console is served from the site root, https://console.example.test/. A proxy in front must not add a path prefix.",
     ]);
-    expect(startupWarnings(loadEnv({ ...base, APP_ORIGIN: "https://console.example.test/" }))).toEqual([]);
+    expect(startupWarnings(loadEnv({ ...base, ...github, APP_ORIGIN: "https://console.example.test/" }))).toEqual([]);
   });
 
   it("warns when only some of the Stripe settings are set", () => {

@@ -4,6 +4,7 @@ import { randomBytes } from "node:crypto";
 import ipaddr from "ipaddr.js";
 import { z } from "zod";
 import { isDevSignin } from "../platform/config";
+import { isLoopbackHost } from "../platform/http/hosts";
 import type { OAuthProviderConfig, PlatformConfig } from "../platform/config";
 import { databaseUrl } from "../platform/db/target";
 
@@ -368,6 +369,27 @@ export function startupWarnings(env: Env): string[] {
     const admins = env.platform.systemAdmins.length > 0 ? ", as a system administrator too (SYSTEM_ADMINS)" : "";
     warnings.push(
       `Development sign-in listens on ${env.HOST}: anyone who reaches the console can sign in as anyone${admins}. For a trial only; configure Google or GitHub for real users.`,
+    );
+  }
+  if (
+    !env.PLATFORM_URL &&
+    isDevSignin(env.platform) &&
+    !env.ALLOW_DEV_SIGNIN &&
+    (!env.HOST || LOOPBACK.has(env.HOST)) &&
+    given &&
+    !isLoopbackHost(given.host)
+  ) {
+    // Development sign-in answers browsers that name this machine by a loopback name only (a proxy on this
+    // machine could otherwise pass anyone for it): at this origin nobody can sign in.
+    warnings.push(
+      `No sign-in provider is configured, so development sign-in is on, and it answers only browsers on this machine at http://localhost:${env.PORT}: nobody can sign in at ${given.origin}. Configure Google or GitHub, or set ALLOW_DEV_SIGNIN=true for a trial.`,
+    );
+  }
+  const modes = [env.STRIPE_SECRET_KEY, env.STRIPE_PUBLISHABLE_KEY].map((key) => /^[a-z]+_(test|live)_/.exec(key ?? "")?.[1]);
+  if (modes[0] && modes[1] && modes[0] !== modes[1]) {
+    // Each key is accepted alone; together they are the classic mistake that shows only at the first payment.
+    warnings.push(
+      `STRIPE_SECRET_KEY is a ${modes[0]} key and STRIPE_PUBLISHABLE_KEY a ${modes[1]} key: a card the form saves in one mode cannot be charged in the other. Use the two keys of one mode.`,
     );
   }
   const stripe = {

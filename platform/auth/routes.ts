@@ -40,8 +40,9 @@ function provider(c: Ctx, name: ProviderName): OAuthProvider | null {
 
 /**
  * Development sign-in answers loopback callers only, unless the operator allowed others: the peer is
- * loopback and the browser named the server by a loopback name (or the configured origin), so a
- * DNS-rebinding page (evil.example resolving to 127.0.0.1) is refused.
+ * loopback and the browser named the server by a loopback name, so a DNS-rebinding page (evil.example
+ * resolving to 127.0.0.1) is refused. Not by APP_ORIGIN's public name: a proxy or TLS terminator on this
+ * machine that names no client (a TCP relay, nginx without X-Forwarded-For) would pass for this machine.
  */
 function devSigninAllowed(c: Ctx): boolean {
   if (c.var.deps.config.allowDevSignin) return true;
@@ -56,9 +57,7 @@ function devSigninAllowed(c: Ctx): boolean {
   if (![peer, ...relayedAddresses(c)].every((address) => !address || isLoopbackAddress(address))) return false;
   if (peer === undefined) return true;
   // The node adapter builds the URL from the Host header.
-  const host = new URL(c.req.url).host;
-  const configured = c.var.deps.config.appOrigin ? new URL(c.var.deps.config.appOrigin).host : undefined;
-  return isLoopbackHost(host) || host === configured;
+  return isLoopbackHost(new URL(c.req.url).host);
 }
 
 /** The client addresses proxies say they relayed: `X-Forwarded-For`, `X-Real-IP`, and `Forwarded`'s `for=`. */

@@ -84,6 +84,16 @@ describe("the console's origin is configured, never the request's Host", () => {
     // And in-process calls carry the browser's address: from elsewhere, refused.
     expect((await h.fetch(`/auth/dev/authorize${authorize.search}`, { headers: { "x-forwarded-for": "192.0.2.2" } })).status).toBe(403);
   });
+
+  it("refuses development sign-in through a proxy on this machine that names no client, by the public origin's name", async () => {
+    h = await createHarness({ appOrigin: "https://console.example.com", port: 3000 });
+    const authorize = new URL((await h.fetch("/auth/google")).headers.get("location")!);
+    // A TCP relay or TLS terminator (stunnel, HAProxy in TCP mode, nginx without proxy_set_header): a
+    // loopback peer, the public Host, and no header naming whom it relays.
+    expect((await fromPeer(`https://console.example.com/api/v1/auth/dev/authorize${authorize.search}`)).status).toBe(403);
+    // A browser on this machine naming it by a loopback name still signs in.
+    expect((await fromPeer(`http://localhost:3000/api/v1/auth/dev/authorize${authorize.search}`)).status).toBe(200);
+  });
 });
 
 /** A body that arrives in chunks with no Content-Length, as `Transfer-Encoding: chunked` does. */
