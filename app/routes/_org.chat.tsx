@@ -6,6 +6,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { DialogLink } from "~/components/UrlDialog";
 import { API_DIALOG, ApiExamplesDialog } from "~/features/chat/ApiExamplesDialog";
 import { ChatMessageView } from "~/features/chat/ChatMessageView";
+import { followsAfterScroll } from "~/features/chat/follow";
 import { apiBaseUrl } from "~/features/chat/hosts";
 import type { ChatMessage } from "~/features/chat/messages";
 import { messageId, truncateAfter } from "~/features/chat/messages";
@@ -29,9 +30,6 @@ export const handle: RouteHandle = { title: "Chat" };
 
 /** SPEC §5 and §9: the chat input grows up to 4 rows. */
 const MAX_INPUT_ROWS = 4;
-
-/** How near the bottom of the message list (px) still counts as at the bottom, following a streaming reply. */
-const FOLLOW_SLACK_PX = 48;
 
 /** Shown while a send has had no first token for `WAIT_NOTICE_MS` (SPEC has no text for it). */
 const WAITING_NOTICE = "Waiting for the model… It has not started to answer yet. Stop ends the wait.";
@@ -180,14 +178,12 @@ export default function ChatPage() {
     const el = list.current;
     if (el && following.current) el.scrollTop = el.scrollHeight;
   }, [messages]);
-  // The user leaves the bottom by scrolling up; reaching it again follows again. A scroll event of our own
-  // can arrive after more of the reply came (no longer at the bottom, yet not scrolled up): it changes nothing.
+  // The user leaves the bottom by scrolling up, by any amount; scrolling down to it follows again.
   const lastTop = useRef(0);
   const onListScroll = () => {
     const el = list.current;
     if (!el) return;
-    if (el.scrollHeight - el.scrollTop - el.clientHeight <= FOLLOW_SLACK_PX) following.current = true;
-    else if (el.scrollTop < lastTop.current) following.current = false;
+    following.current = followsAfterScroll(following.current, lastTop.current, el);
     lastTop.current = el.scrollTop;
   };
 

@@ -306,6 +306,77 @@ test("a streaming reply is followed only while the list is at its bottom: scroll
   }
 });
 
+/**
+ * Streams the chat's next reply from the page itself, one piece every `everyMs`, then `[DONE]`: a steady
+ * stream of small tokens, as a fast model sends, which the fake upstream's models do not pace.
+ */
+async function streamInPage(page: Page, pieces: string[], everyMs: number) {
+  await page.evaluate(
+    ({ pieces, everyMs }) => {
+      const original = window.fetch;
+      window.fetch = (input, init) => {
+        if (String(input) !== "/resources/chat") return original(input, init);
+        window.fetch = original;
+        const encoder = new TextEncoder();
+        const line = (payload: unknown) => encoder.encode(`data: ${JSON.stringify(payload)}\n\n`);
+        let timer: number | undefined;
+        const body = new ReadableStream<Uint8Array>({
+          start(controller) {
+            let next = 0;
+            timer = window.setInterval(() => {
+              if (next < pieces.length) return controller.enqueue(line({ choices: [{ index: 0, delta: { content: pieces[next++] }, finish_reason: null }] }));
+              window.clearInterval(timer);
+              controller.enqueue(encoder.encode("data: [DONE]\n\n"));
+              controller.close();
+            }, everyMs);
+          },
+          cancel: () => window.clearInterval(timer),
+        });
+        return Promise.resolve(new Response(body, { headers: { "content-type": "text/event-stream" } }));
+      };
+    },
+    { pieces, everyMs },
+  );
+}
+
+test("a trackpad's small steps up (60 of 8 px) stop following a streaming reply; scrolling back to the bottom follows it again", async ({ page }) => {
+  const scroller = page.locator("div:has(> ol[aria-label='Messages'])");
+  const gap = () => scroller.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
+  await page.setViewportSize({ width: 800, height: 600 });
+  await signInWithOrganization(page);
+  await page.goto("/chat");
+  await replyOnce(page, Array.from({ length: 60 }, (_, i) => `Line ${i + 1}.`).join("\n\n"));
+  await input(page).fill("Fill the list");
+  await input(page).press("Enter");
+  await expect(replies(page)).toContainText("Line 60.");
+  await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+
+  // 300 tokens, 20 ms apart (6 s), a new paragraph every tenth: the list grows under the scrolling.
+  await streamInPage(
+    page,
+    Array.from({ length: 300 }, (_, i) => (i % 10 === 9 ? " word.\n\n" : " word")),
+    20,
+  );
+  await input(page).fill("Keep talking");
+  await input(page).press("Enter");
+  await expect(replies(page).last()).toContainText("word word");
+  await expect.poll(gap).toBeLessThanOrEqual(1);
+  const box = (await scroller.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  for (let step = 0; step < 60; step++) {
+    await page.mouse.wheel(0, -8);
+    await page.waitForTimeout(16);
+  }
+  await expect(page.getByRole("button", { name: "Stop" })).toBeVisible();
+  await page.waitForTimeout(300); // more tokens come; none takes the list back down
+  expect(await gap()).toBeGreaterThan(200);
+
+  await scroller.evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
+  await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+  await expect(replies(page).last()).toContainText("word.");
+  await expect.poll(gap).toBeLessThanOrEqual(1);
+});
+
 test("a reply cut at its length limit says so under it and in the announcement", async ({ page }) => {
   await signInWithOrganization(page);
   await page.goto("/chat");
