@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import type { ModelStatus, StatusBand } from "@contract/models";
 import type { Deps } from "../context";
 import type { DB } from "../db";
@@ -20,6 +21,29 @@ async function lastStatuses(deps: Deps): Promise<Map<string, string>> {
 }
 
 /**
+ * Writes history rows, only of models that still exist, in one statement: a status round that began
+ * before a delete leaves nothing under the name for a model added later (decision 0140). Answers the
+ * models written.
+ */
+async function insertStatuses(deps: Deps, statuses: { model: string; status: ModelStatus; source: "probe" | "override" }[]): Promise<string[]> {
+  const names = statuses.map((s) => s.model);
+  const cases = (field: "status" | "source") => statuses.map((s) => sql`when name = ${s.model} then ${s[field]}`);
+  const of = (field: "status" | "source") => sql<string>`case ${sql.join(cases(field), sql` `)} end`;
+  const rows = await deps.db
+    .insertInto("model_status_history")
+    .columns(["model", "status", "source", "at"])
+    .expression(
+      deps.db
+        .selectFrom("models")
+        .select(["name", of("status").as("status"), of("source").as("source"), sql.lit(deps.now()).as("at")])
+        .where("name", "in", names),
+    )
+    .returning("model")
+    .execute();
+  return rows.map((r) => r.model);
+}
+
+/**
  * Keeps each status that differs from the model's last recorded one (a probe result, or an override
  * read with the registry). Two processes may record the same change twice; a repeated status changes
  * no interval, so uptime is the same.
@@ -29,21 +53,27 @@ export async function recordStatuses(deps: Deps, statuses: { model: string; stat
     const last = await lastStatuses(deps);
     const changed = statuses.filter((s) => s.status !== "unknown" && last.get(s.model) !== s.status);
     if (changed.length === 0) return;
-    await deps.db
-      .insertInto("model_status_history")
-      .values(changed.map((s) => ({ model: s.model, status: s.status, source: s.source, at: deps.now() })))
-      .execute();
-    for (const s of changed) last.set(s.model, s.status);
+    const written = await insertStatuses(deps, changed);
+    for (const s of changed) if (written.includes(s.model)) last.set(s.model, s.status);
   } catch (error) {
     // The live status is answered whatever happens to its history.
     console.error("Recording model status failed:", error instanceof Error ? error.message : error);
   }
 }
 
-/** An operator's override change is always kept. */
+/** An operator's override change is always kept (while the model is there). */
 export async function recordOverride(deps: Deps, model: string, status: ModelStatus): Promise<void> {
-  await deps.db.insertInto("model_status_history").values({ model, status, source: "override", at: deps.now() }).execute();
-  lastKnown.get(deps.db)?.statuses.set(model, status);
+  if ((await insertStatuses(deps, [{ model, status, source: "override" }])).length > 0) lastKnown.get(deps.db)?.statuses.set(model, status);
+}
+
+/**
+ * Deletes a model's status history, in the transaction that deletes the model: a model added later
+ * under the name starts with none, rather than the old one's last status carried over the time no
+ * model existed (decision 0140).
+ */
+export async function deleteStatuses(deps: Deps, trx: DB, model: string): Promise<void> {
+  await trx.deleteFrom("model_status_history").where("model", "=", model).execute();
+  lastKnown.get(deps.db)?.statuses.delete(model);
 }
 
 /** The known statuses of a model over [from, to): the one in force at `from`, then each change. Time before the first record is left out. */

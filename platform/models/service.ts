@@ -22,10 +22,10 @@ import { PlatformError } from "../http/errors";
 import { bySystemAdmin } from "../orgs/admin-lock";
 import { probeUpstream } from "../providers/upstream";
 import { compiledOnce } from "../db/compiled";
-import { recordOverride, recordStatuses } from "./history";
+import { deleteStatuses, recordOverride, recordStatuses } from "./history";
 import { storedKey, upstreamKey } from "./upstream-keys";
 import type { RecentTraffic } from "./metrics";
-import { recentTraffic } from "./metrics";
+import { flushMetrics, recentTraffic } from "./metrics";
 
 /** How long a probed status map is reused (SPEC §9 polls every 30 s; one probe round serves them all). */
 export const STATUS_CACHE_MS = 30_000;
@@ -196,11 +196,19 @@ export async function saveModel(deps: Deps, input: ModelInput & { mode?: ModelSa
   if (model.status && model.status !== existing?.status_override) await recordOverride(deps, model.name, model.status);
 }
 
-/** DELETE /models/{name}: `actorId` as for `saveModel`. */
+/**
+ * DELETE /models/{name}: `actorId` as for `saveModel`. Its status history and reliability figures go
+ * with it, so a model added later under the name starts with none (decision 0140); the organizations'
+ * usage and the audit log keep theirs.
+ */
 export async function deleteModel(deps: Deps, name: string, actorId?: number): Promise<void> {
+  // This process's counters not yet written would otherwise land after the delete.
+  await flushMetrics(deps.db);
   await bySystemAdmin(deps, actorId, async (trx) => {
     const deleted = await trx.deleteFrom("models").where("name", "=", name).returningAll().executeTakeFirst();
     if (!deleted) throw new PlatformError(404, MODEL_GONE);
+    await deleteStatuses(deps, trx, name);
+    await trx.deleteFrom("model_minute_stats").where("model", "=", name).execute();
     await record(deps, { orgId: SYSTEM_ORG_ID, action: "model.deleted", target: name, old: auditedModel(deleted) }, trx);
   });
   statusCache.delete(deps.db);
