@@ -232,7 +232,9 @@ export async function joinOrganization(deps: Deps, userId: number, rawCode: stri
       .returning("id")
       .executeTakeFirst();
     if (!claimed) throw new PlatformError(404, INVITE_INVALID);
-    await record(deps, { orgId: org.id, action: "member.joined", new: { role: "member", invite: invite.kind } }, trx);
+    // The code named as invite.created and invite.revoked name it: an admin who revokes a leaked code
+    // finds who got in through it.
+    await record(deps, { orgId: org.id, action: "member.joined", target: inviteTarget(code), new: { role: "member", invite: invite.kind } }, trx);
     return org;
   });
 }
