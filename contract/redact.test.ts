@@ -7,6 +7,20 @@ describe("redactUrl", () => {
     expect(redactUrl("/api/v1/auth/join/ABCD1234EFGH?x=1")).toBe("/api/v1/auth/join/ABCD…?x=1");
   });
 
+  it("shortens the code in any spelling of a join path the router reads as one, or that a miss logs", () => {
+    for (const target of [
+      "/api/v1/auth/./join/ABCD1234EFGH",
+      "/api/v1/auth/x/../join/ABCD1234EFGH",
+      "/api/v1/auth/%6Aoin/ABCD1234EFGH",
+      "/api/v1/auth/join/%41BCD1234EFGH",
+      "/api/v1//auth/join/ABCD1234EFGH",
+      "/API/v1/auth/JOIN/ABCD1234EFGH",
+    ]) {
+      expect(redactUrl(target), target).not.toContain("1234EFGH");
+      expect(redactUrl(target), target).toMatch(/\/join\/ABCD…$/i);
+    }
+  });
+
   it("replaces OAuth callbacks' code and state, and keeps the rest as sent", () => {
     expect(redactUrl("/api/v1/auth/google/callback?code=KnrCaL9DMEF8&state=s3cr3t&scope=email%20openid")).toBe(
       "/api/v1/auth/google/callback?code=[redacted]&state=[redacted]&scope=email%20openid",

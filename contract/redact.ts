@@ -10,15 +10,37 @@
  * after confirmSetup): with it, the intent can be read and confirmed from a browser.
  */
 const SECRET_PARAMS = new Set(["code", "state", "setup_intent_client_secret", "payment_intent_client_secret", "client_secret"]);
-/** Invite codes in the join path: enough of the code is kept to tell joins apart, not to use one. */
-const JOIN_PATH = /^(\/api\/v1\/auth\/join\/)([^/?#]+)/;
+/** Invite codes in a join path: enough of the code is kept to tell joins apart, not to use one. */
+const JOIN_PATH = /(\/join\/)([^/?#]+)/i;
 const KEPT = 4;
+
+/**
+ * The path as the router reads it: percent-escapes decoded and dot segments resolved, so
+ * `/api/v1/auth/./join/CODE` or `/api/v1/auth/%6Aoin/CODE` (which join) are matched as the join path.
+ */
+function asRouted(pathname: string): string {
+  let decoded = pathname;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    // A malformed escape is matched as sent.
+  }
+  try {
+    return new URL(decoded, "http://log.invalid").pathname;
+  } catch {
+    return decoded;
+  }
+}
 
 /** A request target as it may be written to a log: invite codes shortened, OAuth codes and states and Stripe client secrets replaced. */
 export function redactUrl(target: string): string {
   const queryAt = target.indexOf("?");
   const pathname = queryAt < 0 ? target : target.slice(0, queryAt);
-  const redactedPath = pathname.replace(JOIN_PATH, (_all, prefix: string, code: string) => `${prefix}${code.slice(0, KEPT)}…`);
+  // A join path is logged as routed, its code cut; any other path as sent.
+  const routed = asRouted(pathname);
+  const redactedPath = JOIN_PATH.test(routed)
+    ? routed.replace(JOIN_PATH, (_all, prefix: string, code: string) => `${prefix}${code.slice(0, KEPT)}…`)
+    : pathname;
   if (queryAt < 0) return redactedPath;
   // The query is rewritten piece by piece, not through URLSearchParams, so the rest stays as sent.
   const query = target
