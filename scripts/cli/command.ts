@@ -137,6 +137,16 @@ export async function withDatabase<T>(work: (deps: Deps) => Promise<T>): Promise
 }
 
 /** An organization's id and name, or the refusal every command gives for an id that isn't one. */
+/**
+ * An organization id as typed: digits only. `Number()` read `0x2`, `2.0` and `1e0` as ids, so a
+ * command acted on another organization than the one the operator meant to type.
+ */
+export function organizationId(raw: string | undefined): number | undefined {
+  if (!raw || !/^\d+$/.test(raw)) return undefined;
+  const id = Number(raw);
+  return Number.isSafeInteger(id) && id >= 1 ? id : undefined;
+}
+
 export async function organization(deps: Deps, orgId: number): Promise<{ id: number; name: string }> {
   // Past the largest id there is none: PostgreSQL would refuse the comparison itself (decision 0127).
   if (!Number.isSafeInteger(orgId) || orgId < 1 || orgId > ID_MAX) throw new OperatorError(`No organization with id ${orgId}`);

@@ -259,6 +259,21 @@ describe("grant-credit and reverse-credit", () => {
     expect(await audit(db, "credit.reversed")).toHaveLength(1);
   });
 
+  it("take an organization id as digits only: 0x2, 2.0 and 1e0 are bad arguments, not organization 2 or 1", async () => {
+    target = await database();
+    const { db } = target;
+    const orgId = await acme(db);
+    for (const typed of [`0x${orgId.toString(16)}`, `${orgId}.0`, `${orgId}e0`, ` ${orgId}`, "1e0"]) {
+      expect(await run("grant-credit", typed, "5", "x"), typed).toBe(2);
+      expect(await run("reverse-credit", typed, "5", "x"), typed).toBe(2);
+      expect(await run("billing-mode", typed, "invoice"), typed).toBe(2);
+    }
+    // An argument past the mode is a mistake too, not ignored.
+    expect(await run("billing-mode", String(orgId), "invoice", "extra")).toBe(2);
+    expect(await balance(db, orgId)).toBe(0);
+    expect(await audit(db, "organization.payment_mode_changed")).toHaveLength(0);
+  });
+
   it("never take back credit already spent, except in invoice mode, where the balance below zero is what is owed", async () => {
     target = await database();
     const { db } = target;

@@ -2,16 +2,17 @@ import type { PaymentMode } from "@contract/billing";
 import { PAYMENT_MODES } from "@contract/billing";
 import { setPaymentMode } from "../../../platform/billing/accounts";
 import type { Command } from "../command";
-import { organization, withDatabase } from "../command";
+import { organization, organizationId, withDatabase } from "../command";
 
 const MODES: readonly PaymentMode[] = PAYMENT_MODES;
 
 export const command: Command = {
   usage: `ORG_ID ${MODES.join("|")}`,
   summary: "sets an organization's payment mode (as the system organization's /system/orgs page does)",
-  async run([rawId, mode]) {
-    const orgId = Number(rawId);
-    if (!Number.isInteger(orgId) || orgId < 1 || !MODES.includes(mode as PaymentMode)) return 2;
+  async run(args) {
+    const [rawId, mode] = args;
+    const orgId = organizationId(rawId);
+    if (args.length !== 2 || orgId === undefined || !MODES.includes(mode as PaymentMode)) return 2;
     return withDatabase(async (deps) => {
       const org = await organization(deps, orgId);
       await setPaymentMode(deps, orgId, mode as PaymentMode);

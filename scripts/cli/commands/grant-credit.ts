@@ -1,19 +1,19 @@
 import { grantCredit } from "../../../platform/billing/credits";
 import { PlatformError } from "../../../platform/http/errors";
 import type { Command } from "../command";
-import { organization, withDatabase } from "../command";
+import { organization, organizationId, withDatabase } from "../command";
 
 export const command: Command = {
   usage: 'ORG_ID AMOUNT "reason"',
   summary: 'grants an organization a credit (at most $10,000, 2 decimals): the ledger row "Credit: reason" and the balance, in one transaction',
   async run([rawId, rawAmount, ...words]) {
-    const orgId = Number(rawId);
+    const orgId = organizationId(rawId);
     if (rawAmount?.startsWith("-")) {
       console.error('A credit is more than $0; to take one back: reverse-credit ORG_ID AMOUNT "reason"');
       return 2;
     }
     // The shell gives text; the amount is then held to the wire's rule (a plain decimal, 2 decimals at most).
-    if (!Number.isSafeInteger(orgId) || orgId < 1 || !rawAmount || !/^\d+(\.\d+)?$/.test(rawAmount)) return 2;
+    if (orgId === undefined || !rawAmount || !/^\d+(\.\d+)?$/.test(rawAmount)) return 2;
     return withDatabase(async (deps) => {
       const org = await organization(deps, orgId);
       try {

@@ -2,16 +2,16 @@ import { formatMoney } from "@contract/money";
 import { creditReversalDescription, reverseCredit } from "../../../platform/billing/credits";
 import { PlatformError } from "../../../platform/http/errors";
 import type { Command } from "../command";
-import { organization, withDatabase } from "../command";
+import { organization, organizationId, withDatabase } from "../command";
 
 export const command: Command = {
   usage: 'ORG_ID AMOUNT "reason"',
   summary:
     'takes back granted credit (at most what was granted and not yet reversed, and the balance unless invoiced): the ledger row "Credit reversed: reason"',
   async run([rawId, rawAmount, ...words]) {
-    const orgId = Number(rawId);
+    const orgId = organizationId(rawId);
     // The amount taken back, written as a credit's: positive, a plain decimal.
-    if (!Number.isSafeInteger(orgId) || orgId < 1 || !rawAmount || !/^\d+(\.\d+)?$/.test(rawAmount)) return 2;
+    if (orgId === undefined || !rawAmount || !/^\d+(\.\d+)?$/.test(rawAmount)) return 2;
     return withDatabase(async (deps) => {
       const org = await organization(deps, orgId);
       try {
