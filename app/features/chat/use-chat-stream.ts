@@ -1,12 +1,14 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { ChatMessage } from "./messages";
-import { apiError, finishReasonOf, messageId, toWire } from "./messages";
+import { apiError, messageId, toWire } from "./messages";
 import { pageOrganizationHeaders } from "~/features/auth/page-organization";
 import { usePageOrganizationId } from "~/features/auth/PageOrganizationField";
 import type { ModelStatus } from "~/features/models/status";
 import type { RetryStatus, UnavailableStatus } from "./retry";
 import { classifyFailure, mayRetryAgain, RETRY_SECONDS, secondsLeft } from "./retry";
-import { createSseParser, deltaOf } from "./sse";
+import { frameBatch } from "./frame-batch";
+import type { ReplyText } from "./read-reply";
+import { readReply } from "./read-reply";
 import { readUntilSilent } from "./silence";
 
 export interface PendingRetry {
@@ -108,6 +110,8 @@ export function useChatStream(setMessages: SetMessages, onEnded: (end: ReplyEnd)
         const next = assistant;
         setMessages((list) => list.map((m) => (m.id === next.id ? next : m)));
       };
+      // The text as it streams in: one update a frame, however many reads it took.
+      const streamed = frameBatch<ReplyText>(update);
       try {
         const response = await fetch("/resources/chat", {
           method: "POST",
@@ -155,48 +159,23 @@ export function useChatStream(setMessages: SetMessages, onEnded: (end: ReplyEnd)
         };
         const first = assistant;
         setMessages((list) => [...list, first]);
-        const parser = createSseParser();
         const reader = response.body.getReader();
         // A connection lost without closing sends nothing, not even the keep-alives: it ends as failed.
-        const body = readUntilSilent(reader);
-        let content = "";
-        let reasoning = "";
-        let done = false;
-        let cutAtLimit = false;
-        // The error event a stream may end with (a revoked token, a model that broke off): its message is the server's.
-        let failure: string | null = null;
-        while (!done) {
-          const { value, done: ended } = await body.read();
-          const events = ended ? parser.end() : parser.push(value);
-          for (const event of events) {
-            if (event.type === "done") {
-              done = true;
-              break;
-            }
-            if (event.type !== "chunk") continue;
-            const { error } = event.chunk as { error?: { message?: unknown } };
-            if (error) {
-              if (typeof error.message === "string") failure = error.message;
-              continue;
-            }
-            if (finishReasonOf(event.chunk) === "length") cutAtLimit = true;
-            const delta = deltaOf(event.chunk);
-            content += delta.content;
-            reasoning += delta.reasoning;
-          }
-          if (content || reasoning) endWait();
-          if (content !== assistant.content || reasoning !== assistant.reasoning) update({ content, reasoning });
-          if (ended) break;
-        }
-        if (done) {
+        const reply = await readReply(readUntilSilent(reader), (text) => {
+          endWait();
+          streamed.push(text);
+        });
+        streamed.flush();
+        if (reply.done) {
           reader.cancel().catch(() => {});
-          update(cutAtLimit ? { status: "done", cutAtLimit } : { status: "done" });
+          update(reply.cutAtLimit ? { status: "done", cutAtLimit: true } : { status: "done" });
           ended.current({ kind: "finished", message: assistant });
         } else {
           update({ status: "error" });
-          setError(failure ?? "Failed to send message");
+          setError(reply.failure ?? "Failed to send message");
         }
       } catch {
+        streamed.flush();
         if (abort.signal.aborted) {
           update({ status: "stopped" });
           ended.current({ kind: "stopped", message: assistant });
