@@ -33,3 +33,20 @@ export const memberQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(MEMBER_PAGE_MAX).optional(),
 });
 export type MemberQuery = z.infer<typeof memberQuerySchema>;
+
+/**
+ * DELETE /api/v1/organizations/members/{id}'s query: `revokeMade=true` also revokes the API tokens the
+ * member made that still work (never the primary token) and the invite codes they made that can still
+ * be used, with the removal. Without it, the removal alone, as before.
+ */
+export const removeMemberQuerySchema = z.object({
+  revokeMade: z
+    .enum(["true", "false"], { message: "revokeMade must be true or false" })
+    .optional()
+    .transform((v) => v === "true"),
+});
+export type RemoveMember = { revokeMade?: boolean };
+
+/** Its answer: with `revokeMade`, how many of each were revoked (an older platform says neither). */
+export const memberRemovedSchema = z.object({ revokedTokens: z.number().int().optional(), revokedInvites: z.number().int().optional() });
+export type MemberRemoved = z.infer<typeof memberRemovedSchema>;

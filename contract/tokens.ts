@@ -30,6 +30,12 @@ export const tokenSchema = z.object({
    * save that sends an older one is refused 409 (TOKEN_CHANGED) and changes nothing. Never the secret.
    */
   version: z.string().optional(),
+  /**
+   * Who made the token (GET /tokens says; an older platform, and the other answers, leave it out): null
+   * for the primary token, which is the organization's, and for one whose maker is gone or was no user.
+   * So an admin finds the tokens a member made, who keep working after the member is removed.
+   */
+  createdBy: z.object({ id: z.number(), name: z.string() }).nullable().optional(),
 });
 export type ApiToken = z.infer<typeof tokenSchema>;
 

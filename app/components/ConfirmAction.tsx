@@ -24,6 +24,11 @@ interface ConfirmActionProps {
   form?: string;
   /** Runs before the question opens; `preventDefault()` keeps it closed (the form's fields are refused). */
   beforeOpen?: (event: MouseEvent<HTMLButtonElement>) => void;
+  /**
+   * Fields the person answers with the question (a checkbox), on a line of their own above the buttons,
+   * posted with the confirm button (with `form`, give them that form's id).
+   */
+  children?: ReactNode;
 }
 
 /**
@@ -43,6 +48,7 @@ export function ConfirmAction({
   confirmClassName = "btn btn-sm btn-error",
   form,
   beforeOpen,
+  children,
 }: ConfirmActionProps) {
   const busy = useIsPending({ intent, fields, formAction: action });
   const buttons = (
@@ -55,6 +61,7 @@ export function ConfirmAction({
       </button>
     </>
   );
+  const answers = children ? <div className="mb-1 w-full text-sm font-normal whitespace-normal">{children}</div> : null;
   return (
     <Popover
       trigger={label}
@@ -68,14 +75,18 @@ export function ConfirmAction({
     >
       <p className="mb-3 text-sm font-normal whitespace-normal">{question}</p>
       {form ? (
-        <div className="flex justify-end gap-2">{buttons}</div>
+        <div className="flex flex-wrap justify-end gap-2">
+          {answers}
+          {buttons}
+        </div>
       ) : (
-        <Form method="post" action={action} className="flex justify-end gap-2" onSubmit={(event) => focusSectionAfterAction(event.currentTarget)}>
+        <Form method="post" action={action} className="flex flex-wrap justify-end gap-2" onSubmit={(event) => focusSectionAfterAction(event.currentTarget)}>
           <input type="hidden" name="intent" value={intent} />
           <PageOrganizationField />
           {Object.entries(fields).map(([k, v]) => (
             <input key={k} type="hidden" name={k} value={v} />
           ))}
+          {answers}
           {buttons}
         </Form>
       )}

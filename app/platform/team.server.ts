@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { CreateInvite, InviteQuery } from "@contract/orgs";
-import type { MemberQuery } from "@contract/team";
+import type { MemberQuery, RemoveMember } from "@contract/team";
+import { memberRemovedSchema } from "@contract/team";
 import { activeInviteListSchema } from "@contract/orgs";
 import { queryString } from "~/lib/query-string";
 import type { PlatformClient } from "./client.server";
@@ -19,5 +20,12 @@ export const teamApi = (api: PlatformClient) => ({
   invites: (query: InviteQuery = {}) => api.call("GET", `/organizations/invites${queryString(query)}`, activeInviteListSchema, "Failed to load invites"),
   revokeInvite: (inviteId: number) => api.call("DELETE", `/organizations/invites/${inviteId}`, z.unknown(), "Failed to revoke invite"),
   changeRole: (memberId: number, role: Role) => api.call("PUT", `/organizations/members/${memberId}`, memberSchema, "Failed to update role", { role }),
-  remove: (memberId: number) => api.call("DELETE", `/organizations/members/${memberId}`, z.unknown(), "Failed to remove member"),
+  /** With `revokeMade`, the tokens and codes the member made are revoked with the removal (the answer counts them). */
+  remove: (memberId: number, { revokeMade = false }: RemoveMember = {}) =>
+    api.call(
+      "DELETE",
+      `/organizations/members/${memberId}${queryString({ revokeMade: revokeMade ? "true" : undefined })}`,
+      memberRemovedSchema,
+      "Failed to remove member",
+    ),
 });

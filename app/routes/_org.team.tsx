@@ -12,6 +12,7 @@ import { InvitePanel } from "~/features/team/InvitePanel";
 import { inviteForm, inviteRequest } from "~/features/team/invite-forms";
 import { useTimeZone } from "~/lib/use-time-zone";
 import { MemberTable } from "~/features/team/MemberTable";
+import { removedText } from "~/features/team/member-rules";
 import { teamQuery, teamHref } from "~/features/team/team-query";
 import { keysetPage, pageFrom } from "~/lib/keyset-page";
 import { platformStatus, readForm, redirectWithToast } from "~/lib/actions.server";
@@ -65,7 +66,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 /** The one-button forms (decision 0081); the invite form has fields and its own schema. */
 const teamForm = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("role"), memberId: z.coerce.number().int().positive(), role: z.enum(["admin", "member"]) }),
-  z.object({ intent: z.literal("remove"), memberId: z.coerce.number().int().positive() }),
+  // The question's checkbox: checked, the tokens and codes the member made are revoked with them.
+  z.object({ intent: z.literal("remove"), memberId: z.coerce.number().int().positive(), revokeMade: z.literal("true").optional() }),
   z.object({ intent: z.literal("revoke-invite"), inviteId: z.coerce.number().int().positive() }),
 ]);
 
@@ -123,9 +125,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
       { headers: api.headers },
     );
   }
-  const result = await team.remove(form.memberId);
+  const result = await team.remove(form.memberId, { revokeMade: form.revokeMade === "true" });
   if (!result.ok) return data<TeamActionResult>({ ok: false, intent: "remove", message: result.error }, platformStatus(result.status));
-  return redirectWithToast(back, { kind: "success", message: "Member removed." }, { headers: api.headers });
+  return redirectWithToast(back, { kind: "success", message: removedText(result.data) }, { headers: api.headers });
 }
 
 export default function TeamPage() {

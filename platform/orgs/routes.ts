@@ -1,7 +1,8 @@
 import { Hono } from "hono";
 import type { Ok } from "@contract/session";
 import { createInviteSchema, createOrganizationSchema, inviteParamSchema, inviteQuerySchema } from "@contract/orgs";
-import { changeRoleSchema, memberParamSchema, memberQuerySchema } from "@contract/team";
+import type { MemberRemoved } from "@contract/team";
+import { changeRoleSchema, memberParamSchema, memberQuerySchema, removeMemberQuerySchema } from "@contract/team";
 import type { PlatformEnv } from "../context";
 import { setActiveOrganization } from "../auth/service";
 import { adminOnly, inOrganization, SECRET_ANSWER, signedIn } from "../http/middleware";
@@ -47,9 +48,9 @@ export const orgRoutes = new Hono<PlatformEnv>()
     const { orgId } = c.var.membership;
     return c.json(await changeMemberRole(c.var.deps, orgId, c.var.caller.userId, c.req.valid("param").id, c.req.valid("json").role));
   })
-  .delete("/members/:id", signedIn, inOrganization, adminOnly, memberParam, async (c) => {
-    await removeMember(c.var.deps, c.var.membership.orgId, c.var.caller.userId, c.req.valid("param").id);
-    return c.json<Ok>({ ok: true });
+  .delete("/members/:id", signedIn, inOrganization, adminOnly, memberParam, valid("query", removeMemberQuerySchema), async (c) => {
+    const removed = await removeMember(c.var.deps, c.var.membership.orgId, c.var.caller.userId, c.req.valid("param").id, c.req.valid("query"));
+    return c.json<Ok & MemberRemoved>({ ok: true, ...removed });
   })
   .post("/reset-token", signedIn, inOrganization, adminOnly, async (c) => {
     // The body is optional (decision 0139): a call of the earlier contract sent none, and curl's or a

@@ -1,17 +1,17 @@
 import { randomInt } from "node:crypto";
 import type { Deps } from "../context";
-import type { ExpressionBuilder, Kysely, Transaction } from "kysely";
+import type { Expression, ExpressionBuilder, Kysely, SqlBool, Transaction } from "kysely";
 import { sql } from "kysely";
 import type { Database } from "../db/schema";
 import type { ActiveInvite, CreateInvite, CreatedOrganization, Invite, InviteQuery } from "@contract/orgs";
 import { INVITE_EXPIRED, INVITE_EXPIRY_RULE, INVITE_INVALID, INVITE_MAX_LIFETIME_MS, INVITE_PAGE_MAX, INVITE_REVOKED } from "@contract/orgs";
-import type { Member, MemberQuery, Role } from "@contract/team";
+import type { Member, MemberQuery, MemberRemoved, RemoveMember, Role } from "@contract/team";
 import { compiledOnce } from "../db/compiled";
 import { PlatformError } from "../http/errors";
 import { TooManyRequests } from "../ratelimit/limits";
 import { hit } from "../ratelimit/store";
 import { containsPattern, foldForSearch, normalizeOrganizationName } from "../http/names";
-import { insertPrimaryToken } from "../tokens/service";
+import { insertPrimaryToken, revokeLiveTokens } from "../tokens/service";
 import { insertAccount } from "../billing/accounts";
 import { record } from "../audit/record";
 import { lockedByAdmin } from "./admin-lock";
@@ -159,25 +159,33 @@ export async function listActiveInvites(deps: Deps, orgId: number, query: Invite
  */
 export async function revokeInvite(deps: Deps, orgId: number, actorId: number, inviteId: number): Promise<void> {
   await lockedByAdmin(deps, orgId, actorId, async (trx) => {
-    const invite = await trx
-      .selectFrom("invites")
-      .select(["id", "code", "kind", "revoked_at"])
-      .where("id", "=", inviteId)
-      .where("org_id", "=", orgId)
-      .executeTakeFirst();
+    const invite = await trx.selectFrom("invites").select("id").where("id", "=", inviteId).where("org_id", "=", orgId).executeTakeFirst();
     if (!invite) throw new PlatformError(404, "Invite not found");
-    if (invite.revoked_at !== null) return;
-    const revoked = await trx
-      .updateTable("invites")
-      .set({ revoked_at: deps.now() })
-      .where("id", "=", inviteId)
-      .where("org_id", "=", orgId)
-      .where("revoked_at", "is", null)
-      .executeTakeFirst();
-    // Only the revocation that changed the row is recorded: two admins racing leave one entry.
-    if (Number(revoked.numUpdatedRows) > 0)
-      await record(deps, { orgId, action: "invite.revoked", target: inviteTarget(invite.code), old: { kind: invite.kind } }, trx);
+    await revokeInvites(deps, trx, orgId, (eb) => eb("invites.id", "=", inviteId));
   });
+}
+
+/**
+ * Revokes the organization's codes not yet revoked that `which` picks, with one "invite.revoked" entry
+ * each, in the caller's transaction (holding the organization's lock). Returns how many.
+ */
+async function revokeInvites(
+  deps: Pick<Deps, "db" | "now" | "request" | "operator">,
+  trx: Transaction<Database>,
+  orgId: number,
+  which: (eb: ExpressionBuilder<Database, "invites">) => Expression<SqlBool>,
+): Promise<number> {
+  const revoked = await trx
+    .updateTable("invites")
+    .set({ revoked_at: deps.now() })
+    .where("invites.org_id", "=", orgId)
+    .where("invites.revoked_at", "is", null)
+    .where(which)
+    .returning(["code", "kind"])
+    .execute();
+  // Only a revocation that changed the row is recorded: two admins racing leave one entry.
+  for (const invite of revoked) await record(deps, { orgId, action: "invite.revoked", target: inviteTarget(invite.code), old: { kind: invite.kind } }, trx);
+  return revoked.length;
 }
 
 /**
@@ -344,12 +352,24 @@ export async function isMember(deps: Deps, orgId: number, userId: number): Promi
   return row !== undefined;
 }
 
-/** Removes another member; an admin only while another admin remains (same single statement). */
-export async function removeMember(deps: Deps, orgId: number, actorId: number, memberId: number): Promise<void> {
+/**
+ * Removes another member; an admin only while another admin remains (same single statement). With
+ * `revokeMade`, the API tokens they made that still work (never the primary token) and the codes they
+ * made that can still be used are revoked with the removal, under the same lock: the tokens are the
+ * organization's (SPEC §3), so the admin chooses, but a member removed keeps no way in that they made.
+ */
+export async function removeMember(deps: Deps, orgId: number, actorId: number, memberId: number, options: RemoveMember = {}): Promise<MemberRemoved> {
   if (memberId === actorId) throw new PlatformError(403, "You can't remove yourself");
   await findMember(deps.db, orgId, memberId);
   // Read again under the lock: a removal that lost a race with another one is "not found", not "last admin".
-  await lockedByAdmin(deps, orgId, actorId, async (trx) => removeMembership(deps, trx, orgId, await findMember(trx, orgId, memberId)));
+  return lockedByAdmin(deps, orgId, actorId, async (trx) => {
+    await removeMembership(deps, trx, orgId, await findMember(trx, orgId, memberId));
+    if (!options.revokeMade) return {};
+    const tokens = await revokeLiveTokens(deps, trx, orgId, { createdBy: memberId });
+    const now = deps.now();
+    const invites = await revokeInvites(deps, trx, orgId, (eb) => eb.and([eb("invites.created_by", "=", memberId), usable(now)(eb)]));
+    return { revokedTokens: tokens.length, revokedInvites: invites };
+  });
 }
 
 /**

@@ -29,7 +29,12 @@ export function allowedModelsOf(row: Pick<Row, "allowed_models">): string[] | nu
   return row.allowed_models === null ? null : (JSON.parse(row.allowed_models) as string[]);
 }
 
-function toApiToken(row: Row, now = Date.now()): ApiToken {
+/**
+ * `maker`: the name of the user the token's `created_by` names, when the answer says who made it (GET
+ * /tokens); left out, the answer says nothing of it. The primary token is the organization's own, not
+ * its creator's (SPEC §3), so it has no maker.
+ */
+function toApiToken(row: Row, now = Date.now(), maker?: { name: string | null }): ApiToken {
   const monthly = row.budget_period === "month";
   // Spent, as the budget counts it: this month's for a monthly budget (a past month's counts as nothing).
   const spent = monthly ? (row.month_key === monthKey(now) ? row.month_spent_micros : 0) : row.spent_micros;
@@ -48,6 +53,7 @@ function toApiToken(row: Row, now = Date.now()): ApiToken {
     rateLimitRpm: row.rate_limit_rpm,
     ...(row.previous_secret_expires_at !== null && row.previous_secret_expires_at > now && { previousSecretExpiresAt: row.previous_secret_expires_at }),
     version: tokenVersion(row),
+    ...(maker && { createdBy: row.is_primary || row.created_by === null || maker.name === null ? null : { id: row.created_by, name: maker.name } }),
   };
 }
 
@@ -106,14 +112,23 @@ export async function updateTokenSettings(deps: Deps, orgId: number, actorId: nu
   });
 }
 
+// With each maker's name (null when their user row is gone): one query, however many tokens.
 const tokensOf = compiledOnce((db, orgId: number) =>
-  db.selectFrom("api_tokens").selectAll().where("org_id", "=", orgId).orderBy("is_primary", "desc").orderBy("created_at", "desc").orderBy("id", "desc"),
+  db
+    .selectFrom("api_tokens")
+    .leftJoin("users", "users.id", "api_tokens.created_by")
+    .selectAll("api_tokens")
+    .select("users.name as maker_name")
+    .where("api_tokens.org_id", "=", orgId)
+    .orderBy("api_tokens.is_primary", "desc")
+    .orderBy("api_tokens.created_at", "desc")
+    .orderBy("api_tokens.id", "desc"),
 );
 
 export async function listTokens(deps: Deps, orgId: number): Promise<ApiToken[]> {
   const rows = await tokensOf(deps.db, orgId);
   const now = deps.now();
-  return rows.map((row) => toApiToken(row, now));
+  return rows.map(({ maker_name, ...row }) => toApiToken(row, now, { name: maker_name }));
 }
 
 /** Made by createOrganization inside its transaction: every organization has exactly one. */
@@ -187,23 +202,36 @@ export async function createToken(deps: Deps, orgId: number, userId: number, inp
   });
 }
 
+/**
+ * Revokes the organization's tokens that `which` picks (one by public id, or every one a user made)
+ * among those still usable: never the primary one, never a revoked or expired one. One "token.revoked"
+ * entry each, in the caller's transaction, which holds the organization's lock. Returns those revoked.
+ */
+export async function revokeLiveTokens(
+  deps: Pick<Deps, "db" | "now" | "request" | "operator">,
+  trx: Transaction<Database>,
+  orgId: number,
+  which: { publicId: string } | { createdBy: number },
+  now = deps.now(),
+): Promise<Row[]> {
+  const rows = await trx
+    .updateTable("api_tokens")
+    .set({ revoked_at: now })
+    .where("org_id", "=", orgId)
+    .where((eb) => ("publicId" in which ? eb("public_id", "=", which.publicId) : eb("created_by", "=", which.createdBy)))
+    .where("is_primary", "=", 0)
+    .where("revoked_at", "is", null)
+    .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", now)]))
+    .returningAll()
+    .execute();
+  for (const row of rows) await record(deps, { orgId, action: "token.revoked", target: row.public_id }, trx);
+  return rows;
+}
+
 /** Revokes a token of the organization: once, never the primary one, never an expired one. */
 export async function revokeToken(deps: Deps, orgId: number, actorId: number, publicId: string): Promise<ApiToken> {
   const now = deps.now();
-  const revoked = await lockedByAdmin(deps, orgId, actorId, async (trx) => {
-    const row = await trx
-      .updateTable("api_tokens")
-      .set({ revoked_at: now })
-      .where("org_id", "=", orgId)
-      .where("public_id", "=", publicId)
-      .where("is_primary", "=", 0)
-      .where("revoked_at", "is", null)
-      .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", now)]))
-      .returningAll()
-      .executeTakeFirst();
-    if (row) await record(deps, { orgId, action: "token.revoked", target: publicId }, trx);
-    return row;
-  });
+  const [revoked] = await lockedByAdmin(deps, orgId, actorId, (trx) => revokeLiveTokens(deps, trx, orgId, { publicId }, now));
   if (revoked) return toApiToken(revoked, now);
 
   const row = await deps.db.selectFrom("api_tokens").selectAll().where("org_id", "=", orgId).where("public_id", "=", publicId).executeTakeFirst();

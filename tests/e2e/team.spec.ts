@@ -41,6 +41,12 @@ test("an admin invites, a second user joins with the code, the admin promotes th
   // The promoted member now sees the admin controls.
   await joinerPage.reload();
   await expect(joinerPage.getByRole("button", { name: "Multi-use invite" })).toBeVisible();
+  // As an admin they make an API token: removed with the question's box left checked, it stops working.
+  const made = await joinerPage.request.post("/api/v1/tokens", { data: { scopes: ["models:read"], expiresAt: null } });
+  expect(made.status()).toBe(201);
+  const { token } = (await made.json()) as { token: string };
+  const models = async () => (await page.request.get("/openai/v1/models", { headers: { authorization: `Bearer ${token}` } })).status();
+  expect(await models()).toBe(200);
 
   const promotedRow = page.getByRole("row", { name: new RegExp(joiner.email) });
   // The toasts' live region is on the page before its message is written into it, so it is announced.
@@ -49,8 +55,11 @@ test("an admin invites, a second user joins with the code, the admin promotes th
   await promotedRow.getByRole("button", { name: "Remove" }).click();
   const confirm = page.getByRole("alertdialog", { name: new RegExp(`Remove ${isolate(joiner.name)}`) });
   await expect(confirm).toBeVisible();
+  await expect(confirm).toContainText("They lose access to the console at once.");
+  await expect(confirm.getByRole("checkbox", { name: "Also revoke the API tokens and invite codes they made" })).toBeChecked();
   await confirm.getByRole("button", { name: "Remove member" }).click();
-  await expect(toasts).toHaveText("Member removed.✕");
+  await expect(toasts).toHaveText("Member removed. Revoked 1 API token they made.✕");
+  expect(await models()).toBe(401);
   await expect(page.getByRole("row", { name: new RegExp(joiner.email) })).toHaveCount(0);
   // Focus does not fall to the page's body with the row: the table's heading takes it.
   await expect(page.getByRole("heading", { name: /^Members/ })).toBeFocused();
@@ -133,6 +142,8 @@ test.describe("with JavaScript disabled", () => {
       .getByRole("row", { name: new RegExp(member.person.email) })
       .getByRole("button", { name: "Remove" })
       .click();
+    // The question's box, unchecked without JavaScript: the removal alone.
+    await page.getByRole("alertdialog").getByRole("checkbox", { name: "Also revoke the API tokens and invite codes they made" }).uncheck();
     await page.getByRole("alertdialog").getByRole("button", { name: "Remove member" }).click();
     await expect(page.getByRole("status").filter({ hasText: "Member removed." })).toBeVisible();
     await expect(page.getByRole("row", { name: new RegExp(member.person.email) })).toHaveCount(0);

@@ -88,6 +88,7 @@ describe("GET /tokens and GET /tokens/scopes", () => {
           "allowedModels",
           "budget",
           "createdAt",
+          "createdBy",
           "expiresAt",
           "lastUsedAt",
           "primary",
@@ -98,6 +99,22 @@ describe("GET /tokens and GET /tokens/scopes", () => {
           "version",
         ]);
     }
+  });
+
+  it("says who made each token: null for the primary token and for a maker no longer a user", async () => {
+    await admin.call("PUT", `/organizations/members/${member.userId}`, { role: "admin" });
+    const byMia = await (await create(member)).json();
+    const byAdmin = await (await create(admin)).json();
+    const session = await (await admin.call("GET", "/auth/session")).json();
+    const made = async () => Object.fromEntries((await list(admin)).map((t) => [t.primary ? "primary" : t.publicId, t.createdBy]));
+    expect(await made()).toEqual({
+      primary: null,
+      [byMia.publicId]: { id: member.userId, name: "Mia Member" },
+      [byAdmin.publicId]: { id: admin.userId, name: session.user.name },
+    });
+    // Made by no user (the operator's command line, a row of before): null, as for a maker whose row is gone.
+    await h.deps.db.updateTable("api_tokens").set({ created_by: null }).where("public_id", "=", byMia.publicId).execute();
+    expect((await made())[byMia.publicId]).toBeNull();
   });
 
   it("shows a member of another organization only their own tokens", async () => {

@@ -88,12 +88,18 @@ export function MemberTable({ page, query, viewer }: MemberTableProps) {
                                   <span className="sr-only"> {member.name}</span>
                                 </>
                               }
-                              question={`Remove ${isolate(member.name)} from the organization? They lose access at once.`}
+                              question={`Remove ${isolate(member.name)} from the organization? They lose access to the console at once.`}
                               confirmLabel="Remove member"
                               busyLabel="Removing..."
                               intent="remove"
                               fields={{ memberId: member.id }}
-                            />
+                            >
+                              {/* Their API tokens are the organization's and keep working unless revoked: the safe choice is the default. */}
+                              <label className="label gap-2 whitespace-normal text-base-content">
+                                <input type="checkbox" name="revokeMade" value="true" defaultChecked className="checkbox checkbox-sm" />
+                                Also revoke the API tokens and invite codes they made
+                              </label>
+                            </ConfirmAction>
                           ) : null}
                         </td>
                       ) : null}

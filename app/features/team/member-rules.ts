@@ -1,3 +1,4 @@
+import type { MemberRemoved } from "@contract/team";
 import type { Member, Role } from "~/platform/team";
 
 export const ROLE_OPTIONS: { value: Role; label: string }[] = [
@@ -19,3 +20,12 @@ export const INVITE_KINDS: { value: InviteKind; label: string }[] = [
   { value: "single-use", label: "Single-use invite" },
   { value: "multi-use", label: "Multi-use invite" },
 ];
+
+/** The removal's success message: what was revoked with it, when anything was ("Member removed." alone otherwise). */
+export function removedText({ revokedTokens = 0, revokedInvites = 0 }: MemberRemoved): string {
+  const revoked = [
+    revokedTokens > 0 ? `${revokedTokens} ${revokedTokens === 1 ? "API token" : "API tokens"}` : null,
+    revokedInvites > 0 ? `${revokedInvites} ${revokedInvites === 1 ? "invite code" : "invite codes"}` : null,
+  ].filter((part) => part !== null);
+  return revoked.length === 0 ? "Member removed." : `Member removed. Revoked ${revoked.join(" and ")} they made.`;
+}

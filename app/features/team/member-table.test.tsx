@@ -22,7 +22,17 @@ describe("the members table", () => {
 
   it("asks to remove a member with the name isolated in the question's text, which is a plain string", async () => {
     const html = await table({ userId: 1, role: "admin" });
-    expect(html).toContain(`Remove \u2068${HEBREW}\u2069 from the organization? They lose access at once.`);
+    expect(html).toContain(`Remove \u2068${HEBREW}\u2069 from the organization? They lose access to the console at once.`);
+  });
+
+  it("asks, in the removal's own form (so without JavaScript too), whether to revoke what they made: checked unless unchecked", async () => {
+    const html = await table({ userId: 1, role: "admin" });
+    const form = [...html.matchAll(/<form method="post"[^>]*>(?:(?!<\/form>).)*<\/form>/g)].map((m) => m[0]).find((f) => f.includes('value="remove"')) ?? "";
+    const box = form.match(/<input type="checkbox" name="revokeMade"[^>]*>/)?.[0] ?? "";
+    expect(box).toContain('value="true"');
+    expect(box).toContain('checked=""');
+    expect(form).toContain("Also revoke the API tokens and invite codes they made");
+    expect(form).toContain('name="memberId" value="2"');
   });
 
   it("counts the members and offers no search or pages when they fit on one page", async () => {

@@ -15,19 +15,31 @@ const SESSION = {
   activeRole: "admin",
 };
 
-/** An admin of organization 7, on a platform that makes member 2, named `name`, an admin. */
-function platform(name: string, named: (string | null)[] = []) {
+/**
+ * An admin of organization 7, on a platform that makes member 2, named `name`, an admin, and removes
+ * them answering `removed`; `called` gets each call's method and address below /api/v1.
+ */
+function platform(name: string, named: (string | null)[] = [], removed: object = { ok: true }, called: string[] = []) {
   return {
     clientAddress: "127.0.0.1",
     platformFetch: async (request: Request | { url: string; method: string; headers: Headers }) => {
-      const path = new URL(request.url).pathname.replace(/^\/api\/v1/, "");
+      const url = new URL(request.url);
+      const path = url.pathname.replace(/^\/api\/v1/, "");
       if (path === "/auth/session") return Response.json(SESSION);
       named.push(request.headers.get("x-page-organization"));
+      called.push(`${request.method} ${path}${url.search}`);
       if (`${request.method} ${path}` === "PUT /organizations/members/2") return Response.json({ id: 2, name, email: "b@example.test", role: "admin" });
+      if (`${request.method} ${path}` === "DELETE /organizations/members/2") return Response.json(removed);
       return Response.json({ error: "Not found" }, { status: 404 });
     },
   } as unknown as AppLoadContext;
 }
+
+const removal = (fields: Record<string, string>) =>
+  new Request("http://console.test/team", {
+    method: "POST",
+    body: new URLSearchParams({ intent: "remove", memberId: "2", pageOrganization: "7", ...fields }),
+  });
 
 describe("the team's action", () => {
   it("names the member whose role changed isolated in its toast, so a right-to-left name leaves the sentence in its order", async () => {
@@ -57,6 +69,35 @@ describe("the team's action", () => {
     });
     const answer = (await action({ request, context: platform("Bob"), params: {} })) as Response;
     expect(answer.headers.get("location")).toBe("/team?q=bob&after=40");
+  });
+
+  it("asks the platform to revoke what the member made when the question's box is checked, and says what was revoked", async () => {
+    const called: string[] = [];
+    const context = platform("Bob", [], { ok: true, revokedTokens: 2, revokedInvites: 1 }, called);
+    const answer = (await action({ request: removal({ revokeMade: "true" }), context, params: {} })) as Response;
+    expect(called).toEqual(["DELETE /organizations/members/2?revokeMade=true"]);
+    expect(answer.status).toBe(302);
+    expect(await toastOf(answer)).toBe("Member removed. Revoked 2 API tokens and 1 invite code they made.");
+  });
+
+  it("removes the member alone when the box is unchecked (the form then sends no field), as before", async () => {
+    const called: string[] = [];
+    const answer = (await action({ request: removal({}), context: platform("Bob", [], { ok: true }, called), params: {} })) as Response;
+    expect(called).toEqual(["DELETE /organizations/members/2"]);
+    expect(await toastOf(answer)).toBe("Member removed.");
+  });
+
+  it("says nothing was revoked when the member made nothing, and names one of a kind in the singular", async () => {
+    const nothing = platform("Bob", [], { ok: true, revokedTokens: 0, revokedInvites: 0 });
+    expect(await toastOf((await action({ request: removal({ revokeMade: "true" }), context: nothing, params: {} })) as Response)).toBe("Member removed.");
+    const one = platform("Bob", [], { ok: true, revokedTokens: 1, revokedInvites: 0 });
+    expect(await toastOf((await action({ request: removal({ revokeMade: "true" }), context: one, params: {} })) as Response)).toBe(
+      "Member removed. Revoked 1 API token they made.",
+    );
+    const codes = platform("Bob", [], { ok: true, revokedInvites: 3 });
+    expect(await toastOf((await action({ request: removal({ revokeMade: "true" }), context: codes, params: {} })) as Response)).toBe(
+      "Member removed. Revoked 3 invite codes they made.",
+    );
   });
 
   it("answers a form body it cannot read 400 'The form could not be read.', not a server error", async () => {

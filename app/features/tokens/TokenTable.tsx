@@ -58,6 +58,7 @@ export function TokenTable({ page, isAdmin, now, timeZone, monthSpend }: TokenTa
                   <th aria-describedby="tokens-month-note">This month (UTC)</th>
                   <th>Models</th>
                   <th>Rate limit</th>
+                  <th>Made by</th>
                   {isAdmin ? <th className={`text-right ${PINNED_END_CELL}`}>Actions</th> : null}
                 </tr>
               </thead>
@@ -106,6 +107,8 @@ export function TokenTable({ page, isAdmin, now, timeZone, monthSpend }: TokenTa
                       </td>
                       <td className={token.allowedModels ? "font-mono text-sm" : "text-base-content/50"}>{modelsText(token.allowedModels)}</td>
                       <td className="whitespace-nowrap">{rateText(token.rateLimitRpm) ?? <span className="text-base-content/50">No limit</span>}</td>
+                      {/* Who made it, so the tokens of a member leaving are found; none for the primary token, the organization's. */}
+                      <td>{token.createdBy ? <bdi>{token.createdBy.name}</bdi> : <span className="text-base-content/50">—</span>}</td>
                       {isAdmin ? (
                         <td className={`text-right ${PINNED_END_CELL}`}>
                           {status === "active" ? (

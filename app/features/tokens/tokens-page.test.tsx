@@ -110,6 +110,17 @@ describe("/tokens without JavaScript", () => {
     expect(html).toContain("Failed to load token spend: the month&#x27;s figures are not shown.");
   });
 
+  it("says who made each token in its own column, and no one for the primary token or a maker gone (an older platform says nothing)", async () => {
+    const made = { ...PRIMARY, publicId: "tok_mia", primary: false, scopes: ["chat"], createdBy: { id: 2, name: "שירה כהן" } };
+    const gone = { ...made, publicId: "tok_gone", createdBy: null };
+    page.loader = await load(fakePlatform({ "GET /tokens": { body: [{ ...PRIMARY, createdBy: null }, made, gone] } }));
+    const html = await render();
+    const row = (id: string) => html.match(new RegExp(`<tr data-token="${id}">.*?</tr>`))?.[0] ?? "";
+    expect(html).toContain("<th>Made by</th>");
+    expect(row("tok_mia")).toContain("<td><bdi>שירה כהן</bdi></td>");
+    for (const id of ["tok_gone", "tok_primary"]) expect(row(id)).toContain('<td><span class="text-base-content/50">—</span></td>');
+  });
+
   it("shows each token's month when it loaded", async () => {
     page.loader = await load(fakePlatform());
     const html = await render();
