@@ -5,6 +5,7 @@ import type { Receipt } from "~/platform/chat";
 import { Markdown } from "./Markdown";
 import type { ChatMessage } from "./messages";
 import { LENGTH_LIMIT_NOTE } from "./messages";
+import { loadReceipt } from "./receipt";
 import { splitReasoning } from "./reasoning";
 
 interface Props {
@@ -98,18 +99,15 @@ function Thinking({ reasoning, thinking }: { reasoning: string; thinking: boolea
 
 function ReceiptToggle({ id }: { id: string }) {
   const [receipt, setReceipt] = useState<Receipt | null>(null);
+  const [failure, setFailure] = useState("");
   const [state, setState] = useState<"closed" | "loading" | "open" | "failed">("closed");
   const toggle = async () => {
     if (state === "open" || state === "failed") return setState("closed");
     setState("loading");
-    try {
-      const response = await fetch(`/resources/chat?receipt=${encodeURIComponent(id)}`);
-      if (!response.ok) throw new Error(String(response.status));
-      setReceipt((await response.json()) as Receipt);
-      setState("open");
-    } catch {
-      setState("failed");
-    }
+    const loaded = await loadReceipt(id);
+    if (loaded.ok) setReceipt(loaded.receipt);
+    else setFailure(loaded.message);
+    setState(loaded.ok ? "open" : "failed");
   };
   return (
     <div className="dropdown dropdown-top">
@@ -117,7 +115,7 @@ function ReceiptToggle({ id }: { id: string }) {
         <ReceiptIcon className="size-3" aria-hidden />
         {state === "loading" ? "Loading..." : "Receipt"}
       </button>
-      {state === "failed" && <span className="text-xs text-error">Receipt not available yet</span>}
+      {state === "failed" && <span className="text-xs text-error">{failure}</span>}
       {state === "open" && receipt && (
         <dl className="card card-compact mt-1 grid grid-cols-2 gap-x-4 gap-y-1 bg-base-100 p-3 text-xs shadow" aria-label="Receipt">
           <dt>Input tokens</dt>
