@@ -11,6 +11,7 @@ import { apiBaseUrl } from "~/features/chat/hosts";
 import type { ChatMessage } from "~/features/chat/messages";
 import { messageId, truncateAfter } from "~/features/chat/messages";
 import { ModelSelector } from "~/features/chat/ModelSelector";
+import { usePageOrganizationId } from "~/features/auth/PageOrganizationField";
 import { NewChatButton } from "~/features/chat/NewChatButton";
 import type { RetryStatus } from "~/features/chat/retry";
 import { isUnavailableStatus, REMOVED_NOTICE, RETRY_NOTICES, retryChip, UNAVAILABLE_NOTICES } from "~/features/chat/retry";
@@ -198,6 +199,23 @@ export default function ChatPage() {
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
   }, [busy, dialogOpen, stop]);
+
+  // Another organization made active (the sidebar's select, or the page loaded again after a stale send)
+  // starts a fresh conversation: its messages were the other one's, and the next send, a pending retry or
+  // the error's Retry would have sent them to this one, which paid for the whole prompt. A reply still
+  // coming is stopped. A stale send's refusal stays, saying why the page changed.
+  const organization = usePageOrganizationId();
+  const conversationOf = useRef(organization);
+  const { cancelRetry: dropPending, dismissError } = chat;
+  useEffect(() => {
+    if (conversationOf.current === organization) return;
+    conversationOf.current = organization;
+    stop();
+    dropPending();
+    if (!stale) dismissError();
+    setMessages([]);
+    following.current = true;
+  }, [organization, stop, dropPending, dismissError, stale]);
 
   const send = (history: ChatMessage[]) => {
     if (!model) return;

@@ -4,7 +4,8 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { signInWithOrganization } from "./support/auth";
+import { createOrganizationWithRequests, signInWithOrganization } from "./support/auth";
+import { switchOrganization } from "./support/team";
 import { fakeModels } from "./support/chat";
 import { expect, test, visibleText } from "./support/test";
 
@@ -130,6 +131,24 @@ test("New chat's open question stays, with focus, when a pending retry fires; af
   } finally {
     await dispose();
   }
+});
+
+test("switching organization starts a fresh conversation: nothing of the other organization's is sent to, and paid by, this one", async ({ page }) => {
+  const { orgName } = await signInWithOrganization(page, "Chat Switcher");
+  await createOrganizationWithRequests(page.request, `Second ${orgName}`);
+  await page.goto("/chat?model=builtin");
+  await input(page).fill("Hello there");
+  await input(page).press("Enter");
+  await expect(replies(page)).toContainText("messages in this conversation: 1");
+  await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+
+  await switchOrganization(page, orgName);
+  await expect(page.getByLabel("Active organization").locator("option:checked")).toHaveText(orgName);
+  await expect(page.getByText("Send a message to start chatting")).toBeVisible();
+  await input(page).fill("Who pays for this?");
+  await input(page).press("Enter");
+  await expect(replies(page)).toHaveCount(1);
+  await expect(replies(page)).toContainText("messages in this conversation: 1");
 });
 
 test("a finished reply is announced as the page shows it, not as its Markdown source", async ({ page }) => {
