@@ -249,6 +249,28 @@ test("Cancel in the card form closes the dialog in place, and focus goes back to
   expect(await page.evaluate(() => (window as unknown as { stillThisDocument?: boolean }).stillThisDocument)).toBe(true);
 });
 
+test("a card saved and the dialog left within 2 s: no reload takes the person back to /billing from another page", async ({ page }) => {
+  await useFakeStripe(page);
+  await signInWithOrganization(page);
+  await addCardThroughDialog(page);
+  await expect(page.getByText("Payment method added successfully.")).toBeVisible();
+  // A mark on this document: the reload would drop it.
+  await page.evaluate(() => ((window as unknown as { stillThisDocument: boolean }).stillThisDocument = true));
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+  // Closing the dialog loads the page's data again: the card is there without the reload.
+  await expect(page.getByText("Visa •••• 4242")).toBeVisible();
+  await expect(page.getByText(BANNER)).toHaveCount(0);
+  await page.getByRole("navigation", { name: "Organization" }).getByRole("link", { name: "Team" }).click();
+  await expect(page).toHaveURL(/\/team$/);
+  await page.getByLabel("Maximum uses").fill("7");
+  // Past the 2 s the card form's reload waited.
+  await page.waitForTimeout(3000);
+  await expect(page).toHaveURL(/\/team$/);
+  await expect(page.getByLabel("Maximum uses")).toHaveValue("7");
+  expect(await page.evaluate(() => (window as unknown as { stillThisDocument?: boolean }).stillThisDocument)).toBe(true);
+});
+
 test("Stripe.js that cannot load shows the initialization error", async ({ page }) => {
   await blockStripeJs(page);
   await signInWithOrganization(page);

@@ -4,7 +4,7 @@ import type { Stripe } from "@stripe/stripe-js";
 import { loadStripe } from "@stripe/stripe-js/pure";
 import { CheckCircle2 } from "lucide-react";
 import type { FormEvent } from "react";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { SETUP_ENDPOINT, SETUP_MESSAGES } from "./messages";
 import { Alert } from "~/components/Alert";
 import { DialogCloseLink } from "~/components/UrlDialog";
@@ -100,6 +100,18 @@ function SetupForm() {
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<{ kind: "error" | "success"; text: string } | null>(null);
   const organizationId = usePageOrganizationId();
+  // The reload belongs to the billing page's dialog: once it is closed or the page left (another page,
+  // another organization, even while the card was being confirmed), it would throw away what the person
+  // is doing there.
+  const shown = useRef(false);
+  const reload = useRef<ReturnType<typeof setTimeout>>();
+  useEffect(() => {
+    shown.current = true;
+    return () => {
+      shown.current = false;
+      clearTimeout(reload.current);
+    };
+  }, []);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -130,7 +142,7 @@ function SetupForm() {
       }
       setMessage({ kind: "success", text: SETUP_MESSAGES.added });
       // SPEC §4: the page reloads 2 seconds after a successful setup.
-      setTimeout(() => window.location.replace("/billing"), 2000);
+      if (shown.current) reload.current = setTimeout(() => window.location.replace("/billing"), 2000);
     } catch {
       setMessage({ kind: "error", text: SETUP_MESSAGES.unexpected });
       setBusy(false);
