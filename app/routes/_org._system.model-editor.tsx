@@ -3,8 +3,9 @@ import { data } from "@remix-run/node";
 import type { SubmissionResult } from "@conform-to/react";
 import { parseForm } from "~/lib/parse-form";
 import type { ShouldRevalidateFunction } from "@remix-run/react";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { Plus } from "lucide-react";
+import { useRef } from "react";
 import { z } from "zod";
 import { Alert } from "~/components/Alert";
 import {
@@ -107,12 +108,26 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return done(mode === "add" ? `Model ${name} added.` : `Model ${name} saved.`);
 }
 
+/**
+ * A key that is new with each page arriving without an action's answer: after a save (a redirect), or a
+ * link, the form starts afresh as the page loaded without JavaScript does, rather than keep the model
+ * just added (a second Add was refused "A model with this name already exists", as if the first had
+ * failed). An answer (a refusal) keeps the key, and with it what was typed, beside its errors.
+ */
+function useFreshFormKey(result: unknown): string {
+  const { key } = useLocation();
+  const fresh = useRef(key);
+  if (result === undefined) fresh.current = key;
+  return fresh.current;
+}
+
 export default function ModelEditorPage() {
   const { models, statuses, metrics, alerts, loadError, canEdit, editing, missing } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const refusedSave = result?.intent === "save" ? result : null;
   const values = editing ? valuesOf(editing) : refusedSave ? { ...EMPTY_MODEL_FORM, mode: refusedSave.mode, name: refusedSave.name } : EMPTY_MODEL_FORM;
-  const formKey = editing ? `edit:${editing.name}` : "add";
+  const fresh = useFreshFormKey(result);
+  const formKey = editing ? `edit:${editing.name}` : `add:${fresh}`;
   // A refusal answers a submission: it takes focus, which scrolls it into view below the list (decision 0091).
   const arrival = useArrivalKey(result);
   return (

@@ -60,6 +60,12 @@ test.describe("the model editor", () => {
     await expect(row).toContainText("in $0.50 · out $1.50");
     await expect(row.getByText("Set", { exact: true })).toBeVisible();
     expect(await page.content()).not.toContain("sk-e2e-upstream-secret");
+    // The form starts afresh, as the page answered without JavaScript does: what was typed is in the list now,
+    // and a second Add is for another model (it was refused "A model with this name already exists").
+    await expect(form.getByLabel("Name", { exact: true })).toHaveValue("");
+    await expect(form.getByLabel("Display name")).toHaveValue("");
+    await expect(form.getByLabel("Base URL")).toHaveValue("");
+    await expect(form.getByLabel("Rate card id")).toHaveValue("");
 
     await page.goto("/models");
     await expect(page.getByRole("row").filter({ hasText: name })).toContainText(`Editor ${name}`);
@@ -168,6 +174,9 @@ test.describe("the model editor", () => {
     await add.getByLabel("Base URL").fill("http://127.0.0.1:9/v1");
     await add.getByRole("button", { name: "Add model" }).click();
     await expect(add.getByText("A model with this name already exists")).toBeVisible();
+    // A refusal keeps what was typed, beside its error.
+    await expect(add.getByLabel("Name", { exact: true })).toHaveValue(name);
+    await expect(add.getByLabel("Display name")).toHaveValue("Twin");
     await expect(modelRow(page, name)).toContainText(`Renamed ${name}`);
 
     await page.goto(`/audit?actor=${encodeURIComponent(OPERATOR.email)}`);
