@@ -4,7 +4,7 @@ import { request } from "@playwright/test";
 import { OPERATOR, signInWithOrganization, signInWithRequests } from "./support/auth";
 import { startFakeUpstream } from "../fakes/openai-upstream";
 import type { FakeUpstream } from "../fakes/openai-upstream";
-import { expect, test } from "./support/test";
+import { expect, hydrated, test } from "./support/test";
 
 /** Spend control (issue 11): token budgets and allow-lists on /tokens, the monthly cap on /billing, the chat's 402. */
 
@@ -107,10 +107,14 @@ test("an admin sets and removes the monthly spend cap on /billing", async ({ pag
   await cap.getByLabel("Monthly spend cap (USD)").fill("abc");
   await cap.getByRole("button", { name: "Save cap" }).click();
   await expect(cap.getByText("The monthly cap must be a number of dollars")).toBeVisible();
+  await hydrated(page);
   await cap.getByLabel("Monthly spend cap (USD)").fill("250");
-  await cap.getByRole("button", { name: "Save cap" }).click();
+  // From the keyboard: the button, disabled while the save runs, has the focus back after it.
+  await cap.getByRole("button", { name: "Save cap" }).focus();
+  await page.keyboard.press("Enter");
   await expect(page.getByRole("status").filter({ hasText: "Monthly spend cap set to $250.00." })).toBeVisible();
   await expect(cap).toContainText("Spent this month (UTC): $0.00 of $250.00.");
+  await expect(cap.getByRole("button", { name: "Save cap" })).toBeFocused();
   await cap.getByLabel("Monthly spend cap (USD)").fill("");
   await cap.getByRole("button", { name: "Save cap" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Monthly spend cap removed." })).toBeVisible();

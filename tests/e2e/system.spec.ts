@@ -272,10 +272,13 @@ test.describe("the organization editor", () => {
     const grant = row.locator("summary", { hasText: "Grant credit" });
     await expect(grant).toHaveAccessibleName(`Grant credit to ${orgName}`);
     expect(await visibleText(grant)).toBe("Grant credit");
+    await hydrated(operator);
     await row.getByLabel(`Name of organization ${orgId}`).fill(renamed);
     await rename.click();
     await expect(operator.getByText(`Organization ${orgId} is now called ${isolate(renamed)}.`)).toBeVisible();
     await expect(operator.getByRole("row", { name: renamed, exact: true })).toHaveCount(1);
+    // The form came back afresh under the new name: the focus the click gave its button is on the new one.
+    await expect(operator.getByRole("row", { name: renamed, exact: true }).getByRole("button", { name: `Rename ${renamed}`, exact: true })).toBeFocused();
     await operator.context().close();
   });
 
@@ -434,6 +437,7 @@ test.describe("granting credit", () => {
     const { orgName } = await signInWithOrganization(page, "Granted");
     const operator = await operatorPage(browser, baseURL!);
     await operator.goto(editorFor(orgName));
+    await hydrated(operator);
     const row = operator.getByRole("row", { name: orgName, exact: true });
     await expect(row).toContainText("$0.00");
     await row.locator("summary", { hasText: "Grant credit" }).click();
@@ -444,9 +448,12 @@ test.describe("granting credit", () => {
     await expect(row.locator("td").nth(1)).toBeInViewport({ ratio: 1 });
     await form.getByLabel("Amount (USD)").fill("12.5");
     await form.getByLabel("Reason").fill("Welcome trial");
-    await form.getByRole("button", { name: "Grant", exact: true }).click();
+    await form.getByLabel("Reason").press("Enter");
     await expect(operator.getByText(`Granted $12.50 to ${isolate(orgName)}: Credit: Welcome trial. Balance $12.50.`)).toBeVisible();
     await expect(operator.getByRole("row", { name: orgName, exact: true })).toContainText("$12.50");
+    // The form closed afresh, and the focus it took with it is on its disclosure, not the page's body.
+    await expect(form).toBeHidden();
+    await expect(row.locator("summary", { hasText: "Grant credit" })).toBeFocused();
 
     await page.goto("/billing");
     await expect(page.getByTestId("balance")).toHaveText("$12.50");
@@ -528,6 +535,7 @@ test.describe("reversing credit", () => {
     await operator.keyboard.press("Enter");
     await expect(operator.getByText(`Took back $7.50 from ${isolate(orgName)}: Credit reversed: Granted twice. Balance $12.50.`)).toBeVisible();
     await expect(row().getByTestId(/^balance-/)).toHaveText("$12.50");
+    await expect(row().locator("summary", { hasText: "Reverse credit" })).toBeFocused();
 
     // More than the credit left: the refusal is the amount's, and what was typed stays.
     await row().locator("summary", { hasText: "Reverse credit" }).click();

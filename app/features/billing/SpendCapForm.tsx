@@ -4,10 +4,12 @@ import type { SubmissionResult } from "@conform-to/react";
 import { parseForm } from "~/lib/parse-form";
 import { Form } from "@remix-run/react";
 import { Gauge } from "lucide-react";
+import { useRef } from "react";
 import type { SpendCapState } from "@contract/billing";
 import { formatMoney } from "@contract/money";
 import { Alert } from "~/components/Alert";
 import { KeptMarkup } from "~/components/KeptMarkup";
+import { useFocusAfterSubmission } from "~/lib/focus-after-submission";
 import { useArrivalKey, useFocusOnArrival } from "~/lib/use-arrival";
 import { useIsPending } from "~/lib/use-is-pending";
 import { utcMonthStartText } from "~/lib/utc-month";
@@ -48,6 +50,8 @@ export function SpendCapForm({
   );
 }
 
+const SAVING = { intent: "spend-cap" };
+
 function SpendCapFields({
   state,
   isAdmin,
@@ -66,12 +70,15 @@ function SpendCapFields({
     defaultValue: { monthlyCap: state?.monthlyCap === null || !state ? "" : String(state.monthlyCap) },
     onValidate: ({ formData }) => parseForm(formData, { schema: spendCapForm }),
   });
-  const pending = useIsPending({ intent: "spend-cap" });
+  const pending = useIsPending(SAVING);
   const { key, ...capProps } = getInputProps(fields.monthlyCap, { type: "text", ariaDescribedBy: "spend-cap-help spend-cap-month" });
   const fieldError = fields.monthlyCap.errors?.[0];
   // The server refused the cap (a page without JavaScript, or on a phone with the card below the fold): the
   // field with its error takes focus; with JavaScript conform puts it in the field itself (decision 0091).
   const refusedField = useFocusOnArrival<HTMLDivElement>(Boolean(lastResult?.error?.monthlyCap), lastResult);
+  // The button takes the focus with it while it is disabled (the save running): it has it back after.
+  const save = useRef<HTMLButtonElement>(null);
+  useFocusAfterSubmission(SAVING, () => save.current);
   return (
     <div className="card-body gap-3">
       <h2 id="spend-cap-title" className="card-title">
@@ -101,7 +108,7 @@ function SpendCapFields({
             </label>
             <div className="flex flex-wrap items-start gap-2">
               <input key={key} {...capProps} inputMode="decimal" placeholder="No cap" className={`input max-w-xs ${fieldError ? "input-error" : ""}`} />
-              <button type="submit" className="btn btn-primary" disabled={pending}>
+              <button ref={save} type="submit" className="btn btn-primary" disabled={pending}>
                 {pending ? "Saving…" : "Save cap"}
               </button>
             </div>

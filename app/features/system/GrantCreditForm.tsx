@@ -3,6 +3,7 @@ import { useForm } from "~/lib/use-form";
 import type { FieldMetadata } from "@conform-to/react";
 import { parseForm } from "~/lib/parse-form";
 import { Form } from "@remix-run/react";
+import type { RefObject } from "react";
 import { Alert } from "~/components/Alert";
 import { PageOrganizationField } from "~/features/auth/PageOrganizationField";
 import { useArrivalKey, useFocusOnArrival } from "~/lib/use-arrival";
@@ -16,7 +17,16 @@ import type { OrgEditorResult } from "./org-form";
  * 'Grant credit' for one organization (conform), behind a disclosure so the table stays compact; it
  * opens by itself when the server refused it, showing the errors beside the typed values.
  */
-export function GrantCreditForm({ org, refusal }: { org: OrganizationSummary; refusal: Extract<OrgEditorResult, { intent: "grant-credit" }> | null }) {
+export function GrantCreditForm({
+  org,
+  refusal,
+  summaryRef,
+}: {
+  org: OrganizationSummary;
+  refusal: Extract<OrgEditorResult, { intent: "grant-credit" }> | null;
+  /** Where focus goes once a credit sent from here closes the form (see `CreditForms`). */
+  summaryRef?: RefObject<HTMLElement>;
+}) {
   const [form, fields] = useForm({
     id: `credit-${org.id}`,
     lastResult: refusal?.result,
@@ -26,7 +36,7 @@ export function GrantCreditForm({ org, refusal }: { org: OrganizationSummary; re
   const busy = useIsPending({ intent: "grant-credit", fields: { orgId: org.id } });
   return (
     <details className="group" open={refusal !== null || undefined}>
-      <summary className="btn btn-sm btn-ghost">
+      <summary ref={summaryRef} className="btn btn-sm btn-ghost">
         Grant credit<span className="sr-only"> to {org.name}</span>
       </summary>
       <Form method="post" className="mt-2 flex w-64 flex-col gap-2" aria-label={`Grant credit to ${org.name}`} {...getFormProps(form)}>

@@ -2,11 +2,13 @@ import { getFormProps, getInputProps } from "@conform-to/react";
 import { useForm } from "~/lib/use-form";
 import { parseForm } from "~/lib/parse-form";
 import { Form, Link } from "@remix-run/react";
+import { useRef } from "react";
 import { SaveOnChangeSelect } from "~/components/SaveOnChangeSelect";
 import { PINNED_END_CELL } from "~/components/TableRegion";
 import { PageOrganizationField } from "~/features/auth/PageOrganizationField";
 import { formatBalance } from "~/features/billing/format";
 import { formatDateTime } from "~/lib/datetime";
+import { useFocusAfterSubmission } from "~/lib/focus-after-submission";
 import { useFocusOnArrival } from "~/lib/use-arrival";
 import { useIsPending } from "~/lib/use-is-pending";
 import { PAYMENT_MODES } from "~/platform/system";
@@ -76,26 +78,41 @@ export function OrgTable({
               <td className="whitespace-nowrap text-sm text-base-content/70">{formatDateTime(org.createdAt, timeZone)}</td>
               {canEdit ? (
                 <td className={PINNED_END_CELL}>
-                  <div className="flex flex-col items-start gap-1">
-                    {/* A new balance (a credit granted or taken back) starts both forms afresh and closed, so
-                        an amount just sent can't be sent again by mistake; a refusal keeps what was typed. */}
-                    <GrantCreditForm
-                      key={`grant-${org.balance}`}
-                      org={org}
-                      refusal={refusal?.orgId === org.id && refusal.intent === "grant-credit" ? refusal : null}
-                    />
-                    <ReverseCreditForm
-                      key={`reverse-${org.balance}`}
-                      org={org}
-                      refusal={refusal?.orgId === org.id && refusal.intent === "reverse-credit" ? refusal : null}
-                    />
-                  </div>
+                  <CreditForms org={org} refusal={refusal} />
                 </td>
               ) : null}
             </tr>
           ))}
         </tbody>
       </table>
+    </div>
+  );
+}
+
+/**
+ * A new balance (a credit granted or taken back) starts both credit forms afresh and closed, so an amount
+ * just sent can't be sent again by mistake; a refusal keeps what was typed. Closed, the form takes the
+ * focus with it: the disclosure it was sent from has it back (DESIGN §6).
+ */
+function CreditForms({ org, refusal }: { org: OrganizationSummary; refusal: OrgEditorResult | null }) {
+  const grant = useRef<HTMLElement>(null);
+  const reverse = useRef<HTMLElement>(null);
+  useFocusAfterSubmission({ intent: "grant-credit", fields: { orgId: org.id } }, () => grant.current);
+  useFocusAfterSubmission({ intent: "reverse-credit", fields: { orgId: org.id } }, () => reverse.current);
+  return (
+    <div className="flex flex-col items-start gap-1">
+      <GrantCreditForm
+        key={`grant-${org.balance}`}
+        org={org}
+        refusal={refusal?.orgId === org.id && refusal.intent === "grant-credit" ? refusal : null}
+        summaryRef={grant}
+      />
+      <ReverseCreditForm
+        key={`reverse-${org.balance}`}
+        org={org}
+        refusal={refusal?.orgId === org.id && refusal.intent === "reverse-credit" ? refusal : null}
+        summaryRef={reverse}
+      />
     </div>
   );
 }
@@ -113,10 +130,15 @@ function RenameForm({ org, refusal }: { org: OrganizationSummary; refusal: Extra
     onValidate: ({ formData }) => parseForm(formData, { schema: renameOrganizationForm }),
     shouldRevalidate: "onInput",
   });
-  const busy = useIsPending({ intent: "rename", fields: { orgId: org.id } });
+  const renaming = { intent: "rename", fields: { orgId: org.id } };
+  const busy = useIsPending(renaming);
   const error = fields.name.errors?.[0];
   const { key, ...inputProps } = getInputProps(fields.name, { type: "text" });
   const refused = useFocusOnArrival<HTMLFormElement>(Boolean(refusal?.result.error?.name), refusal);
+  // The form comes back afresh under a new name (and its button is disabled meanwhile): the focus it
+  // took with it goes to its Rename button.
+  const button = useRef<HTMLButtonElement>(null);
+  useFocusAfterSubmission(renaming, () => button.current);
   return (
     // A new name from the server starts the form afresh.
     <Form method="post" className="flex flex-col gap-1" {...getFormProps(form)} {...refused} key={org.name}>
@@ -128,7 +150,7 @@ function RenameForm({ org, refusal }: { org: OrganizationSummary; refusal: Extra
           Name of organization {org.id}
         </label>
         <input key={key} {...inputProps} className={`input input-sm w-56 ${error ? "input-error" : ""}`} required maxLength={100} />
-        <button type="submit" className="btn btn-sm" disabled={busy}>
+        <button ref={button} type="submit" className="btn btn-sm" disabled={busy}>
           {busy ? "Renaming..." : "Rename"}
           {/* The name the server holds: the field's text may be the new one, half typed. */}
           <span className="sr-only"> {org.name}</span>

@@ -2,6 +2,7 @@ import { getFormProps } from "@conform-to/react";
 import { useForm } from "~/lib/use-form";
 import { parseForm } from "~/lib/parse-form";
 import { Form } from "@remix-run/react";
+import type { RefObject } from "react";
 import { ConfirmAction } from "~/components/ConfirmAction";
 import { PageOrganizationField } from "~/features/auth/PageOrganizationField";
 import { formatBalance } from "~/features/billing/format";
@@ -17,7 +18,16 @@ import { isolate } from "~/lib/bidi";
  * ConfirmAction question, which opens without JavaScript too) and names the amount once it is valid.
  * Behind a disclosure like 'Grant credit', open by itself when the server refused it.
  */
-export function ReverseCreditForm({ org, refusal }: { org: OrganizationSummary; refusal: Extract<OrgEditorResult, { intent: "reverse-credit" }> | null }) {
+export function ReverseCreditForm({
+  org,
+  refusal,
+  summaryRef,
+}: {
+  org: OrganizationSummary;
+  refusal: Extract<OrgEditorResult, { intent: "reverse-credit" }> | null;
+  /** Where focus goes once a credit sent from here closes the form (see `CreditForms`). */
+  summaryRef?: RefObject<HTMLElement>;
+}) {
   const [form, fields] = useForm({
     id: `reverse-${org.id}`,
     lastResult: refusal?.result,
@@ -30,7 +40,7 @@ export function ReverseCreditForm({ org, refusal }: { org: OrganizationSummary; 
     : `Take this credit back from ${isolate(org.name)}? Its balance is ${formatBalance(org.balance)}; only a new grant gives it back.`;
   return (
     <details className="group" open={refusal !== null || undefined}>
-      <summary className="btn btn-sm btn-ghost">
+      <summary ref={summaryRef} className="btn btn-sm btn-ghost">
         Reverse credit<span className="sr-only"> of {org.name}</span>
       </summary>
       <Form method="post" className="mt-2 flex w-64 flex-col gap-2" aria-label={`Reverse credit of ${org.name}`} {...getFormProps(form)}>
