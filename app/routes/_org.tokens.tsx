@@ -24,6 +24,7 @@ import type { RouteHandle } from "~/lib/route-handle";
 import { Alert } from "~/components/Alert";
 import { FormRefusalAlert } from "~/components/FormRefusalAlert";
 import { useArrivalKey } from "~/lib/use-arrival";
+import { usePageOrganizationId } from "~/features/auth/PageOrganizationField";
 
 export const handle: RouteHandle = { title: "API Tokens" };
 /** Reload after every submission, refusals included: a 409 usually means the list is out of date. */
@@ -133,21 +134,24 @@ function RolledNote({ publicId, until, timeZone }: { publicId: string; until: nu
   );
 }
 
-type RevealedSecret = Extract<TokensActionResult, { ok: true }> & { arrival: number };
+type RevealedSecret = Extract<TokensActionResult, { ok: true }> & { arrival: number; organizationId: number | undefined };
 
 /**
  * The last secret an action answered, kept while the person stays on /tokens: a token's Settings is a
  * link (/tokens?edit=…), and a navigation drops the action's data, so opening the new token's
- * Settings used to lose a secret that can't be shown again. Leaving the page forgets it.
+ * Settings used to lose a secret that can't be shown again. Leaving the page forgets it. It is shown
+ * only while its organization is the page's (the switcher keeps the page): under another one's name,
+ * it would be pasted where its calls bill the first.
  */
 function useRevealedSecret(result: TokensActionResult | undefined, arrival: number): RevealedSecret | null {
-  const [revealed, setRevealed] = useState<RevealedSecret | null>(result?.ok ? { ...result, arrival } : null);
+  const organizationId = usePageOrganizationId();
+  const [revealed, setRevealed] = useState<RevealedSecret | null>(result?.ok ? { ...result, arrival, organizationId } : null);
   if (result?.ok && revealed?.arrival !== arrival) {
-    const next = { ...result, arrival };
+    const next = { ...result, arrival, organizationId };
     setRevealed(next);
     return next;
   }
-  return revealed;
+  return revealed && revealed.organizationId === organizationId ? revealed : null;
 }
 
 /**

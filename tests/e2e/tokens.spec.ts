@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { signInWithOrganization } from "./support/auth";
+import { createOrganizationWithRequests, signInWithOrganization } from "./support/auth";
 import { organizationWithMember } from "./support/team";
 import { expect, test } from "./support/test";
 
@@ -94,6 +94,21 @@ test("a new token's secret stays shown while its Settings open, and is gone once
   await page.goBack();
   await expect(page).toHaveURL(/\/tokens\?edit=tok_/);
   await expect(page.getByRole("region", { name: /^Settings of / })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Token created" })).toHaveCount(0);
+});
+
+test("a new token's secret is not shown under another organization made active from the switcher", async ({ page }) => {
+  const { orgName: first, orgId: firstId } = await signInWithOrganization(page, "SecretSwitch");
+  const second = `Second ${first}`;
+  await createOrganizationWithRequests(page.request, second);
+  expect((await page.request.post("/api/v1/auth/switch", { data: { organizationId: firstId } })).ok()).toBe(true);
+  await page.goto("/tokens");
+  await page.getByRole("region", { name: "Create API token" }).getByRole("button", { name: "Create token" }).click();
+  await expect(page.getByRole("region", { name: "Token created" })).toBeVisible();
+
+  await page.getByLabel("Active organization").selectOption({ label: second });
+  await expect(page.getByLabel("Active organization").locator("option:checked")).toHaveText(second);
+  await expect(page).toHaveURL(/\/tokens$/);
   await expect(page.getByRole("region", { name: "Token created" })).toHaveCount(0);
 });
 
