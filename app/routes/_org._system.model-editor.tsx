@@ -27,6 +27,7 @@ import { systemApi } from "~/platform/system.server";
 import { requireAccess } from "~/session.server";
 import { platformStatus, readForm, redirectWithToast } from "~/lib/actions.server";
 import type { RouteHandle } from "~/lib/route-handle";
+import { useFocusAfterSubmission } from "~/lib/focus-after-submission";
 import { useArrivalKey } from "~/lib/use-arrival";
 
 export const handle: RouteHandle = { title: "Model Editor" };
@@ -121,6 +122,8 @@ function useFreshFormKey(result: unknown): string {
   return fresh.current;
 }
 
+const SAVING = { intent: "save" } as const;
+
 export default function ModelEditorPage() {
   const { models, statuses, metrics, alerts, loadError, canEdit, editing, missing } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
@@ -130,6 +133,8 @@ export default function ModelEditorPage() {
   const formKey = editing ? `edit:${editing.name}` : `add:${fresh}`;
   // A refusal answers a submission: it takes focus, which scrolls it into view below the list (decision 0091).
   const arrival = useArrivalKey(result);
+  // A save answered by a fresh form (the button busy meanwhile) leaves focus nowhere: it goes to the form's first field.
+  useFocusAfterSubmission(SAVING, () => document.querySelector<HTMLElement>("[aria-labelledby='model-form-title'] form input:not([type='hidden'])"));
   return (
     <div className="flex flex-col gap-6">
       {alerts.length > 0 ? (

@@ -38,6 +38,7 @@ test.describe("the model editor", () => {
     await page.goto("/model-editor");
     await expect(page.getByRole("heading", { name: "Model Editor" })).toBeVisible();
     await expect(modelRow(page, "builtin")).toContainText("Built-in development model");
+    await hydrated(page);
 
     const form = page.getByRole("form", { name: "Add a model" });
     await form.getByLabel("Name", { exact: true }).fill(name);
@@ -66,6 +67,8 @@ test.describe("the model editor", () => {
     await expect(form.getByLabel("Display name")).toHaveValue("");
     await expect(form.getByLabel("Base URL")).toHaveValue("");
     await expect(form.getByLabel("Rate card id")).toHaveValue("");
+    // Focus did not fall to the page's body with the busy button: it is in the fresh form, for the next model.
+    await expect(form.getByLabel("Name", { exact: true })).toBeFocused();
 
     await page.goto("/models");
     await expect(page.getByRole("row").filter({ hasText: name })).toContainText(`Editor ${name}`);
