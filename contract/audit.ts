@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { beforeId, idToFind } from "./ids";
+import { beforeId, idToFind, pageLimit } from "./ids";
 
 /**
  * The audit log (issue 16): what was done, by whom, from where, with the values before and after.
@@ -106,7 +106,7 @@ export const auditQuerySchema = z.object({
   from: epochMs.optional(),
   to: epochMs.optional(),
   before: beforeId.optional(),
-  limit: z.coerce.number().int().min(1).max(AUDIT_PAGE_MAX).default(AUDIT_PAGE_SIZE),
+  limit: pageLimit(AUDIT_PAGE_MAX).default(String(AUDIT_PAGE_SIZE)),
 });
 export type AuditQuery = z.infer<typeof auditQuerySchema>;
 

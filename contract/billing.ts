@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { afterId, beforeId } from "./ids";
+import { afterId, beforeId, pageLimit } from "./ids";
 import { dollars, hasAtMostCents } from "./money";
 
 /** SPEC §5 and §9: add funds and auto-recharge take 10 to 10,000 dollars. */
@@ -45,9 +45,8 @@ export const ledgerRowSchema = z.object({
 export type LedgerRow = z.infer<typeof ledgerRowSchema>;
 export const ledgerSchema = z.array(ledgerRowSchema);
 
-const pageNumber = z.coerce.number().int().positive().optional();
-/** GET /billing/ledger?before=&after=&limit= (keyset pages). */
-export const ledgerQuerySchema = z.object({ before: beforeId.optional(), after: afterId.optional(), limit: pageNumber });
+/** GET /billing/ledger?before=&after=&limit= (keyset pages): `limit` at most LEDGER_MAX_PAGE, as the other lists'. */
+export const ledgerQuerySchema = z.object({ before: beforeId.optional(), after: afterId.optional(), limit: pageLimit(LEDGER_MAX_PAGE).optional() });
 export type LedgerQuery = z.infer<typeof ledgerQuerySchema>;
 
 export const autoPaymentConfigSchema = z.object({ thresholdAmount: z.number(), rechargeAmount: z.number() });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { afterId, beforeId, idFromUrl } from "./ids";
+import { afterId, beforeId, idFromUrl, pageLimit } from "./ids";
 
 /** SPEC §3: organization names, as the welcome form, the platform and the system editor check them. */
 export const ORGANIZATION_NAME_MAX = 100;
@@ -76,7 +76,7 @@ export const INVITE_PAGE_MAX = 200;
 export const inviteQuerySchema = z.object({
   before: beforeId.optional(),
   after: afterId.optional(),
-  limit: z.coerce.number().int().min(1).max(INVITE_PAGE_MAX).optional(),
+  limit: pageLimit(INVITE_PAGE_MAX).optional(),
 });
 export type InviteQuery = z.infer<typeof inviteQuerySchema>;
 

@@ -37,7 +37,7 @@ export type ValidSession = Extract<Session, { valid: true }>;
 export const providersSchema = z.object({ devSignin: z.boolean() });
 
 /** POST /api/v1/auth/switch. */
-export const switchOrganizationSchema = z.object({ organizationId: idToFind.text });
+export const switchOrganizationSchema = z.object({ organizationId: idToFind.number });
 
 /** `{ok: true}`: what a call with nothing else to say answers. */
 export const okSchema = z.object({ ok: z.literal(true) });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { organizationName } from "./orgs";
 import { dollarAmount, PAYMENT_MODES, paymentModeSchema } from "./billing";
-import { beforeId, idFromUrl } from "./ids";
+import { beforeId, idFromUrl, pageLimit } from "./ids";
 import { dollars } from "./money";
 
 /** Organization 1, made by the first migration: its members see the system pages (DESIGN §3). */
@@ -29,7 +29,7 @@ export const ORGANIZATION_PAGE_MAX = 200;
 export const organizationQuerySchema = z.object({
   q: z.string().trim().max(ORGANIZATION_SEARCH_MAX).optional(),
   before: beforeId.optional(),
-  limit: z.coerce.number().int().min(1).max(ORGANIZATION_PAGE_MAX).optional(),
+  limit: pageLimit(ORGANIZATION_PAGE_MAX).optional(),
 });
 export type OrganizationQuery = z.infer<typeof organizationQuerySchema>;
 export const organizationListSchema = z.object({ data: z.array(organizationSummarySchema), nextBefore: z.number().nullable() });

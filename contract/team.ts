@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { idFromUrl, idToFind } from "./ids";
+import { idFromUrl, idToFind, pageLimit } from "./ids";
 
 export const ROLES = ["admin", "member"] as const;
 export const roleSchema = z.enum(ROLES);
@@ -30,7 +30,7 @@ export const memberQuerySchema = z.object({
   q: z.string().trim().max(MEMBER_SEARCH_MAX).optional(),
   after: idToFind.text.optional(),
   before: idToFind.text.optional(),
-  limit: z.coerce.number().int().min(1).max(MEMBER_PAGE_MAX).optional(),
+  limit: pageLimit(MEMBER_PAGE_MAX).optional(),
 });
 export type MemberQuery = z.infer<typeof memberQuerySchema>;
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { pastIdsFindNothing } from "./ids";
+import { pastIdsFindNothing, urlNumber } from "./ids";
 
 /** The periods the usage report offers, in UTC days ending today. */
 export const USAGE_PERIODS = [7, 30, 90] as const;
@@ -29,9 +29,7 @@ export const usageQuerySchema = z.object({
 export const usageFiltersSchema = z.object({
   model: blankAsAbsent(z.string().max(200).optional()),
   token: blankAsAbsent(z.string().max(200).optional()),
-  member: blankAsAbsent(
-    z.coerce.number({ message: "must be a member id" }).int("must be a member id").positive("must be a member id").transform(pastIdsFindNothing).optional(),
-  ),
+  member: blankAsAbsent(urlNumber("must be a member id").pipe(z.number().positive("must be a member id")).transform(pastIdsFindNothing).optional()),
 });
 export type UsageFilters = z.infer<typeof usageFiltersSchema>;
 export const usageFilteredQuerySchema = usageQuerySchema.merge(usageFiltersSchema);

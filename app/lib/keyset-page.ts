@@ -18,10 +18,13 @@ export function pageFrom(forward: number | undefined, backward: number | undefin
   return forward !== undefined ? "forward" : backward !== undefined ? "backward" : "start";
 }
 
-/** A positive integer row id from the URL (`?before=`, `?after=`), else undefined. */
+/**
+ * A positive integer row id from the URL (`?before=`, `?after=`), written in digits as the platform
+ * reads it (decision 0140), else undefined: the first page. Past 2^53 it would be sent back as `1e+25`.
+ */
 export function pageCursor(value: string | null): number | undefined {
   const n = Number(value);
-  return value && Number.isInteger(n) && n > 0 ? n : undefined;
+  return value && /^\d+$/.test(value) && Number.isSafeInteger(n) && n > 0 ? n : undefined;
 }
 
 /**

@@ -54,7 +54,7 @@ describe("ids past the largest an id column holds", () => {
   it("to switch to is an organization the caller is not in", async () => {
     h = await createHarness();
     const admin = await h.admin("Acme");
-    for (const organizationId of [ID_MAX + 1, 12345678901, 1e20, String(ID_MAX + 1)]) {
+    for (const organizationId of [ID_MAX + 1, 12345678901, 1e20]) {
       const r = await admin.call("POST", "/auth/switch", { organizationId });
       expect([organizationId, r.status, await r.json()]).toEqual([organizationId, 404, { error: "Organization not found" }]);
     }

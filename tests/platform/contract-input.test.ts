@@ -1,0 +1,111 @@
+import { afterEach, describe, expect, it } from "vitest";
+import type { Harness } from "./harness";
+import { createHarness } from "./harness";
+
+/**
+ * What /api/v1 reads from a client, to the letter (decision 0140): ids and limits as written (digits in
+ * a URL, a JSON number in a body), a body only as JSON, and a refusal naming the field at fault.
+ */
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+describe("an id or a limit written other than as a number", () => {
+  it("to switch to, in a JSON body: a string, an array or a boolean is refused 400 and nothing changes", async () => {
+    h = await createHarness();
+    const admin = await h.admin("Acme");
+    const beta = (await (await admin.call("POST", "/organizations", { name: "Beta" })).json()) as { id: number };
+    const active = async () => (await (await admin.call("GET", "/auth/session")).json()).activeOrganization.id;
+    expect(await active()).toBe(beta.id);
+    for (const organizationId of [String(admin.orgId), `0x${admin.orgId.toString(16)}`, [admin.orgId], true]) {
+      const r = await admin.call("POST", "/auth/switch", { organizationId });
+      expect([organizationId, r.status]).toEqual([organizationId, 400]);
+      expect(await r.json()).toMatchObject({ fields: { organizationId: expect.any(String) } });
+      expect(await active()).toBe(beta.id);
+    }
+    expect((await admin.call("POST", "/auth/switch", { organizationId: admin.orgId })).status).toBe(200);
+    expect(await active()).toBe(admin.orgId);
+  });
+
+  it("in a path: only digits name a thing; 0x3, 3.0, 3e0 and ' 3' are not found", async () => {
+    h = await createHarness();
+    const operator = await h.signIn("Operator", "operator@example.test"); // the first user: a system admin
+    const { admin, member } = await h.team();
+    const memberId = member.userId;
+    const invite = (await (await admin.call("POST", "/organizations/invites", { status: "multi-use" })).json()) as { code: string };
+    const invites = (await (await admin.call("GET", "/organizations/invites")).json()) as { id: number; code: string }[];
+    const inviteId = invites.find((i) => i.code === invite.code)!.id;
+    const spellings = (id: number) => [`0x${id.toString(16)}`, `${id}.0`, `${id}e0`, `%20${id}`, `${id}%20`, `+${id}`];
+    for (const id of spellings(admin.orgId)) {
+      for (const [method, url, body] of [
+        ["GET", `/system/organizations/${id}`, undefined],
+        ["PUT", `/system/organizations/${id}`, { name: "Renamed" }],
+        ["POST", `/system/organizations/${id}/credits`, { amount: 1, reason: "why" }],
+      ] as const) {
+        const r = await operator.call(method, url, body);
+        expect({ url, method, status: r.status, body: await r.json() }).toEqual({ url, method, status: 404, body: { error: "Organization not found" } });
+      }
+    }
+    for (const id of spellings(memberId)) {
+      for (const method of ["GET", "PUT"] as const) {
+        const r = await admin.call(method, `/organizations/members/${id}`, method === "PUT" ? { role: "admin" } : undefined);
+        expect({ id, method, status: r.status, body: await r.json() }).toEqual({ id, method, status: 404, body: { error: "Member not found" } });
+      }
+    }
+    for (const id of spellings(inviteId)) {
+      const r = await admin.call("DELETE", `/organizations/invites/${id}`);
+      expect({ id, status: r.status }).toEqual({ id, status: 404 });
+    }
+    // Nothing was changed, and the digits still name each.
+    const org = await (await operator.call("GET", `/system/organizations/${admin.orgId}`)).json();
+    expect(org).toMatchObject({ id: admin.orgId, name: "Acme", balance: 0 });
+    expect((await (await admin.call("GET", `/organizations/members/${memberId}`)).json()).role).toBe("member");
+    expect((await admin.call("GET", `/organizations/invites?before=${inviteId + 1}`)).status).toBe(200);
+  });
+
+  it("in a query: a limit, a cursor or a filter in hex, exponent, decimal or with spaces is refused 400", async () => {
+    h = await createHarness();
+    const operator = await h.signIn("Operator", "operator@example.test");
+    const { admin, member } = await h.team();
+    const lists = [
+      [admin, "/billing/ledger"],
+      [admin, "/organizations/members"],
+      [admin, "/organizations/invites"],
+      [admin, "/audit"],
+      [operator, "/system/organizations"],
+      [operator, "/system/audit"],
+    ] as const;
+    for (const [who, url] of lists) {
+      for (const limit of ["0x10", "1e1", "10.0", "%2010", "-5", ""]) {
+        const r = await who.call("GET", `${url}?limit=${limit}`);
+        expect({ url, limit, status: r.status }).toEqual({ url, limit, status: 400 });
+      }
+      expect((await who.call("GET", `${url}?limit=10`)).status).toBe(200);
+      expect({ url, before: (await who.call("GET", `${url}?before=0x10`)).status }).toEqual({ url, before: 400 });
+    }
+    for (const url of ["/billing/ledger", "/organizations/members", "/organizations/invites"]) {
+      expect({ url, after: (await admin.call("GET", `${url}?after=1e0`)).status }).toEqual({ url, after: 400 });
+    }
+    for (const query of [`/system/audit?organization=0x${admin.orgId.toString(16)}`, `/system/audit?organization=${admin.orgId}.0`]) {
+      expect({ query, status: (await operator.call("GET", query)).status }).toEqual({ query, status: 400 });
+    }
+    const usage = await admin.call("GET", `/usage?member=0x${member.userId.toString(16)}`);
+    expect([usage.status, await usage.json()]).toEqual([400, { error: "member: must be a member id" }]);
+    expect((await admin.call("GET", `/usage?member=${member.userId}`)).status).toBe(200);
+  });
+
+  it("the ledger's limit is bounded as the other lists' are: 201 is refused, not capped", async () => {
+    h = await createHarness();
+    const admin = await h.admin("Acme");
+    for (const limit of ["201", "100000"]) {
+      const r = await admin.call("GET", `/billing/ledger?limit=${limit}`);
+      expect([limit, r.status]).toEqual([limit, 400]);
+      expect((await r.json()).error).toMatch(/^limit: /);
+    }
+    expect((await admin.call("GET", "/billing/ledger?limit=200")).status).toBe(200);
+    expect((await admin.call("GET", "/billing/ledger?limit=1")).status).toBe(200);
+  });
+});
