@@ -1,5 +1,5 @@
 import { zValidator } from "@hono/zod-validator";
-import type { ValidationTargets } from "hono";
+import type { Context, ValidationTargets } from "hono";
 import type { ZodIssue, ZodSchema } from "zod";
 import { fieldErrors, issueText } from "@contract/errors";
 import { PlatformError } from "./errors";
@@ -8,13 +8,14 @@ import { PlatformError } from "./errors";
  * zValidator with the platform's refusal: 400 `{"error": "field: message", fields}`. Only bodies are
  * forms, so only they name `fields` (renamed to the form's names by `rename`); a bad path parameter
  * is a thing not found (`notFound`), a bad query a plain 400 (unless `fields` says a parameter is a form's field too).
+ * A body validated as JSON but sent as another type is refused 415 before its fields are read.
  */
 export function valid<T extends ZodSchema, Target extends keyof ValidationTargets>(
   target: Target,
   schema: T,
   options: { rename?: Record<string, string>; notFound?: string; message?: string; fields?: boolean } = {},
 ) {
-  return zValidator(target, schema, (result) => {
+  const validator = zValidator(target, schema, (result) => {
     const issues = result.success ? unstorableIssues(result.data) : result.error.issues;
     if (issues.length === 0) return;
     if (options.notFound) throw new PlatformError(404, options.notFound);
@@ -22,6 +23,27 @@ export function valid<T extends ZodSchema, Target extends keyof ValidationTarget
     const withFields = options.fields ?? (target === "json" || target === "form");
     throw new PlatformError(400, message, withFields ? { fields: fieldErrors(issues, options.rename) } : {});
   });
+  if (target !== "json") return validator;
+  return (async (c, next) => {
+    await refuseOtherThanJson(c);
+    return validator(c, next);
+  }) as typeof validator;
+}
+
+const NOT_JSON = "Send a JSON body with Content-Type: application/json";
+// As Hono's validator reads a type as JSON: application/json or any +json, parameters aside.
+const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;
+
+/**
+ * 415 for a body sent as anything but JSON (text/plain, a form, no type at all). Hono's validator reads
+ * such a body as `{}`, so the refusal blamed a field ("name: Required") for what the client sent right.
+ * No body at all is left to the schema, as before: a call whose body is optional still works without one.
+ */
+export async function refuseOtherThanJson(c: Context): Promise<void> {
+  const type = c.req.header("content-type")?.split(";")[0].trim() ?? "";
+  if (JSON_TYPE.test(type) || c.req.raw.body === null) return;
+  // Read through Hono's cache, so the handler can still read it; an empty one is no body.
+  if ((await c.req.text()) !== "") throw new PlatformError(415, NOT_JSON);
 }
 
 const NUL_MESSAGE = "must not contain a NUL character";

@@ -6,7 +6,7 @@ import { changeRoleSchema, memberParamSchema, memberQuerySchema, removeMemberQue
 import type { PlatformEnv } from "../context";
 import { setActiveOrganization } from "../auth/service";
 import { adminOnly, inOrganization, SECRET_ANSWER, signedIn } from "../http/middleware";
-import { valid } from "../http/validate";
+import { refuseOtherThanJson, valid } from "../http/validate";
 import { resetPrimaryToken } from "../tokens/service";
 import { resetTokenSchema } from "@contract/tokens";
 import { issueText } from "@contract/errors";
@@ -54,7 +54,8 @@ export const orgRoutes = new Hono<PlatformEnv>()
   })
   .post("/reset-token", signedIn, inOrganization, adminOnly, async (c) => {
     // The body is optional (decision 0139): a call of the earlier contract sent none, and curl's or a
-    // client's JSON headers with an empty body still reset, as they did.
+    // client's JSON headers with an empty body still reset, as they did; a body of another type is refused.
+    await refuseOtherThanJson(c);
     const text = await c.req.text();
     let body: unknown = null;
     if (text.trim() !== "") {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { Harness } from "./harness";
-import { createHarness } from "./harness";
+import { createHarness, ORIGIN } from "./harness";
 
 /**
  * What /api/v1 reads from a client, to the letter (decision 0140): ids and limits as written (digits in
@@ -12,6 +12,8 @@ afterEach(async () => {
   await h?.close();
   h = undefined;
 });
+
+const NOT_JSON = { error: "Send a JSON body with Content-Type: application/json" };
 
 describe("an id or a limit written other than as a number", () => {
   it("to switch to, in a JSON body: a string, an array or a boolean is refused 400 and nothing changes", async () => {
@@ -107,5 +109,42 @@ describe("an id or a limit written other than as a number", () => {
     }
     expect((await admin.call("GET", "/billing/ledger?limit=200")).status).toBe(200);
     expect((await admin.call("GET", "/billing/ledger?limit=1")).status).toBe(200);
+  });
+});
+
+describe("a body that is not JSON", () => {
+  const send = (cookie: string, path: string, body: string, type?: string) =>
+    h!.fetch(path, { method: "POST", cookie, body, headers: { origin: ORIGIN, ...(type ? { "content-type": type } : {}) } });
+
+  it("is refused 415, naming no field, whatever the call", async () => {
+    h = await createHarness();
+    const admin = await h.admin("Acme");
+    for (const [path, body, type] of [
+      ["/organizations", '{"name":"X"}', "text/plain"],
+      ["/organizations", "name=X", "application/x-www-form-urlencoded"],
+      ["/organizations", '{"name":"X"}', undefined],
+      ["/organizations", '{"name":"X"}', "application/jsonp"],
+      ["/billing/add-funds", "amount=20", "application/x-www-form-urlencoded"],
+      ["/organizations/reset-token", "{}", "text/plain"],
+    ] as const) {
+      const r = await send(admin.cookie, path, body, type);
+      expect({ path, type, status: r.status, body: await r.json() }).toEqual({ path, type, status: 415, body: NOT_JSON });
+    }
+    const orgs = (await (await admin.call("GET", "/auth/session")).json()).organizations;
+    expect(orgs.map((o: { name: string }) => o.name)).not.toContain("X");
+  });
+
+  it("JSON with parameters or as a +json type is read; no body at all is left to the call, as before", async () => {
+    h = await createHarness();
+    const admin = await h.admin("Acme");
+    expect((await send(admin.cookie, "/organizations", '{"name":"Charset"}', "application/json; charset=utf-8")).status).toBe(201);
+    expect((await send(admin.cookie, "/organizations", '{"name":"Plus"}', "application/merge-patch+json")).status).toBe(201);
+    expect((await send(admin.cookie, "/organizations", '{"name":"Caps"}', "Application/JSON")).status).toBe(201);
+    // The reset's body is optional: none, or none with any type, still resets.
+    expect((await admin.call("POST", "/organizations/reset-token")).status).toBe(200);
+    expect((await send(admin.cookie, "/organizations/reset-token", "", "text/plain")).status).toBe(200);
+    // A call whose body is required but missing is still refused by its field.
+    const missing = await admin.call("POST", "/organizations");
+    expect([missing.status, await missing.json()]).toEqual([400, { error: "name: Required", fields: { name: "Required" } }]);
   });
 });

@@ -181,12 +181,12 @@ describe("body limits, enforced while reading", () => {
 });
 
 describe("malformed bodies are 400, never 500", () => {
-  it("answers 400 to broken JSON, a wrong content type and a broken multipart body", async () => {
+  it("answers 400 to broken JSON and a broken multipart body, 415 to a wrong content type", async () => {
     h = await createHarness();
     const admin = await h.admin();
     const send = (p: string, body: string, type: string) => h.fetch(p, { method: "POST", cookie: admin.cookie, body, headers: { "content-type": type } });
     expect((await send("/organizations", "{", "application/json")).status).toBe(400);
-    expect((await send("/organizations", "name=Acme", "text/plain")).status).toBe(400);
+    expect((await send("/organizations", "name=Acme", "text/plain")).status).toBe(415);
     expect((await send("/tokens", '{"scopes":', "application/json")).status).toBe(400);
     expect((await send("/organizations/invites", "not json", "application/json")).status).toBe(400);
     expect((await send("/chat/completions", "{", "application/json")).status).toBe(400);
