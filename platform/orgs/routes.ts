@@ -9,7 +9,7 @@ import { adminOnly, inOrganization, SECRET_ANSWER, signedIn } from "../http/midd
 import { refuseOtherThanJson, valid } from "../http/validate";
 import { resetPrimaryToken } from "../tokens/service";
 import { resetTokenSchema } from "@contract/tokens";
-import { issueText } from "@contract/errors";
+import { fieldErrors, issueText } from "@contract/errors";
 import { PlatformError } from "../http/errors";
 import { changeMemberRole, createInvite, createOrganization, findMember, listActiveInvites, listMembers, removeMember, revokeInvite } from "./service";
 
@@ -66,6 +66,6 @@ export const orgRoutes = new Hono<PlatformEnv>()
       }
     }
     const parsed = resetTokenSchema.safeParse(body ?? {});
-    if (!parsed.success) throw new PlatformError(400, issueText(parsed.error.issues));
+    if (!parsed.success) throw new PlatformError(400, issueText(parsed.error.issues), { fields: fieldErrors(parsed.error.issues) });
     return c.json(await resetPrimaryToken(c.var.deps, c.var.membership.orgId, c.var.caller.userId, parsed.data.version), 200, SECRET_ANSWER);
   });

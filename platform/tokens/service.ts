@@ -158,10 +158,12 @@ export class RateLimited extends TooManyRequests {
 
 export async function createToken(deps: Deps, orgId: number, userId: number, input: CreateToken): Promise<CreatedApiToken> {
   const unknown = input.scopes.filter((s) => !(TOKEN_SCOPES as readonly string[]).includes(s));
-  if (unknown.length > 0) throw new PlatformError(400, `Unknown scope: ${unknown.join(", ")}`);
+  // Each refusal names its field (DESIGN §3), as a refused invite's expiry does.
+  const refuse = (field: "scopes" | "expiresAt", message: string) => new PlatformError(400, message, { fields: { [field]: message } });
+  if (unknown.length > 0) throw refuse("scopes", `Unknown scope: ${unknown.join(", ")}`);
   const now = deps.now();
-  if (input.expiresAt !== null && input.expiresAt <= now) throw new PlatformError(400, "The expiry must be in the future");
-  if (input.expiresAt !== null && input.expiresAt > now + MAX_EXPIRY_AHEAD_MS) throw new PlatformError(400, "The expiry must be at most 10 years ahead");
+  if (input.expiresAt !== null && input.expiresAt <= now) throw refuse("expiresAt", "The expiry must be in the future");
+  if (input.expiresAt !== null && input.expiresAt > now + MAX_EXPIRY_AHEAD_MS) throw refuse("expiresAt", "The expiry must be at most 10 years ahead");
   // Counted in the database, so every process shares one limit per organization (decision 0083).
   const allowed = await hit(deps, `token-create:org:${orgId}`, { limit: TOKEN_CREATION_LIMIT, windowMs: TOKEN_CREATION_WINDOW_MS });
   if (!allowed.ok) throw new RateLimited(allowed.retryAfterSeconds);

@@ -148,3 +148,23 @@ describe("a body that is not JSON", () => {
     expect([missing.status, await missing.json()]).toEqual([400, { error: "name: Required", fields: { name: "Required" } }]);
   });
 });
+
+describe("a refusal where one field is at fault names it", () => {
+  it("a new token's unknown scope or past expiry, and the reset's version", async () => {
+    h = await createHarness();
+    const admin = await h.admin("Acme");
+    const scope = await admin.call("POST", "/tokens", { scopes: ["nope"], expiresAt: null });
+    expect([scope.status, await scope.json()]).toEqual([400, { error: "Unknown scope: nope", fields: { scopes: "Unknown scope: nope" } }]);
+    const past = await admin.call("POST", "/tokens", { scopes: [], expiresAt: 1000 });
+    const pastMessage = "The expiry must be in the future";
+    expect([past.status, await past.json()]).toEqual([400, { error: pastMessage, fields: { expiresAt: pastMessage } }]);
+    const far = await admin.call("POST", "/tokens", { scopes: [], expiresAt: Date.now() + 20 * 365 * 86_400_000 });
+    const farMessage = "The expiry must be at most 10 years ahead";
+    expect([far.status, await far.json()]).toEqual([400, { error: farMessage, fields: { expiresAt: farMessage } }]);
+    const reset = await admin.call("POST", "/organizations/reset-token", { version: 5 });
+    expect([reset.status, await reset.json()]).toEqual([
+      400,
+      { error: "version: Expected string, received number", fields: { version: "Expected string, received number" } },
+    ]);
+  });
+});
