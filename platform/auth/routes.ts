@@ -88,6 +88,9 @@ function signinLimited(c: Ctx, wait: number) {
 }
 
 const providerParam = z.object({ provider: z.enum(providerNames) });
+// The sign-in start matches the provider names alone, so another word (`GET /auth/logout`, a POST's
+// path) is a route not found, 404, rather than a provider refused.
+const PROVIDER_START = `/:provider{(?:${providerNames.join("|")})}`;
 
 export const authRoutes = new Hono<PlatformEnv>()
   .get("/session", async (c) => {
@@ -146,7 +149,7 @@ export const authRoutes = new Hono<PlatformEnv>()
     }
     return c.redirect(await issueDevCode(c.var.deps, form.data, origin(c)), 302);
   })
-  .get("/:provider", valid("param", providerParam), async (c) => {
+  .get(PROVIDER_START, valid("param", providerParam), async (c) => {
     const name = c.req.valid("param").provider;
     const idp = provider(c, name);
     if (!idp) return loginError(c, `${name}_unavailable`);

@@ -153,9 +153,9 @@ describe("development sign-in", () => {
     expect(google.headers.get("location")).toBe("/login?error=google_unavailable");
   });
 
-  it("rejects an unknown provider", async () => {
+  it("knows no other provider: its sign-in start is a route not found", async () => {
     h = await createHarness();
-    expect((await h.fetch("/auth/twitter")).status).toBe(400);
+    expect((await h.fetch("/auth/twitter")).status).toBe(404);
   });
 });
 

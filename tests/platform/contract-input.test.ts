@@ -168,3 +168,16 @@ describe("a refusal where one field is at fault names it", () => {
     ]);
   });
 });
+
+describe("a wrong method on a sign-in word", () => {
+  it("is a route not found, as any other", async () => {
+    h = await createHarness();
+    for (const path of ["/auth/logout", "/auth/switch", "/auth/session/x", "/auth/nope"]) {
+      const r = await h.fetch(path);
+      expect({ path, status: r.status, body: await r.json() }).toEqual({ path, status: 404, body: { error: "Not found" } });
+    }
+    // The providers still start a sign-in.
+    expect((await h.fetch("/auth/google")).status).toBe(302);
+    expect((await h.fetch("/auth/github")).status).toBe(302);
+  });
+});
