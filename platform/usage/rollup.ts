@@ -77,9 +77,19 @@ export interface RollupBoundaries {
 type State = { rolled_until: number; days_until: number | null };
 type Cursor = "rolled_until" | "days_until";
 
-async function readState(deps: Deps, orgId: number): Promise<State | undefined> {
+async function readState(deps: Pick<Deps, "db">, orgId: number): Promise<State | undefined> {
   const row = await deps.db.selectFrom("usage_rollup_state").select(["rolled_until", "days_until"]).where("org_id", "=", orgId).executeTakeFirst();
   return row && { rolled_until: Number(row.rolled_until), days_until: row.days_until === null ? null : Number(row.days_until) };
+}
+
+/**
+ * Where the layers meet as `db` sees them now, without rolling anything (`rollUp` rolls first): read in
+ * the snapshot a report reads the layers in. Undefined before the first roll-up set both cursors.
+ */
+export async function rollupBoundaries(db: Deps["db"], orgId: number): Promise<RollupBoundaries | undefined> {
+  const state = await readState({ db }, orgId);
+  if (!state || state.days_until === null) return undefined;
+  return { days: state.days_until, hours: Math.max(state.rolled_until, state.days_until) };
 }
 
 const turnEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));

@@ -9,7 +9,7 @@ import { monthKey } from "../spend/reservations";
 import type { TokenSpend, UsageFigures, UsageFilters, UsagePeriod, UsageReport } from "@contract/usage";
 import { USAGE_MEMBER_NOT_FOUND, USAGE_TOKEN_NOT_FOUND } from "@contract/usage";
 import type { RollupBoundaries, SumColumn, Sums } from "./rollup";
-import { ceilDay, DAY_MS, dayLevel, floorDay, readSums, rollUp, SUM_COLUMNS, sums, TOKEN_KEY, USER_KEY } from "./rollup";
+import { ceilDay, DAY_MS, dayLevel, floorDay, readSums, rollUp, rollupBoundaries, SUM_COLUMNS, sums, TOKEN_KEY, USER_KEY } from "./rollup";
 
 export { DAY_MS };
 
@@ -168,8 +168,26 @@ const DIMENSIONS = [
  * and the request rate only through those ten minutes.
  */
 export async function usageBreakdown(deps: Deps, orgId: number, since: number, until: number, filters: ResolvedFilters): Promise<UsageBreakdown> {
-  const plan = readPlan(since, until, await rollUp(deps, orgId));
-  const db = deps.db;
+  const rolled = await rollUp(deps, orgId);
+  // The boundaries and the layers in one snapshot: another process's roll-up committed in between adds
+  // the minute it rolls to the open hour's row, which the raw range, bounded by the older boundary, also
+  // read, so that minute counted twice (PostgreSQL, decision 0140; SQLite takes no isolation level, and
+  // its one connection lets nothing in between).
+  return deps.db
+    .transaction()
+    .setIsolationLevel("repeatable read")
+    .execute(async (trx) => breakdownIn(trx, orgId, since, until, filters, (await rollupBoundaries(trx, orgId)) ?? rolled));
+}
+
+async function breakdownIn(
+  db: Deps["db"],
+  orgId: number,
+  since: number,
+  until: number,
+  filters: ResolvedFilters,
+  boundaries: RollupBoundaries,
+): Promise<UsageBreakdown> {
+  const plan = readPlan(since, until, boundaries);
   const sourceFiltered = filters.tokenId !== undefined || filters.userId !== undefined;
 
   // Hourly and raw rows at the full grain, filtered: a few hundred rows, shared by the three breakdowns.

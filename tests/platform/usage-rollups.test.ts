@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { KyselyPlugin } from "kysely";
 import type { UsageReport } from "@contract/usage";
 import {
   DAY_LEVELS,
@@ -183,6 +184,35 @@ describe("usage rollups", () => {
     expectEqual(await report(admin, "days=7"), await rawTotals(admin.orgId, since7()));
     expect(await hourRow(noon + HOUR_MS)).toEqual(await rawOf(noon + HOUR_MS, Date.UTC(2025, 0, 15, 13, 21)));
     expect(await hourRow(noon)).toEqual(await rawOf(noon, noon + HOUR_MS));
+  });
+
+  it.runIf(Boolean(process.env.TEST_DATABASE_URL))("count a minute once when another process rolls it up while a view reads (PostgreSQL)", async () => {
+    clock = Date.UTC(2025, 0, 15, 12, 43, 20);
+    await seed(clock - 2 * DAY, clock);
+    await seed(Date.UTC(2025, 0, 15, 12, 33), Date.UTC(2025, 0, 15, 12, 34), 300_000);
+    expect((await rollUp(h.deps, admin.orgId)).hours).toBe(Date.UTC(2025, 0, 15, 12, 33));
+    // Another process, its clock a minute on, rolls 12:33 into the open hour's row just after this view read
+    // where the layers meet, and before it reads them.
+    const other = { ...h.deps, now: () => clock + MINUTE_MS };
+    let rolledMeanwhile = false;
+    const plugin: KyselyPlugin = {
+      transformQuery: (args) => args.node,
+      async transformResult(args) {
+        const row = args.result.rows[0];
+        if (!rolledMeanwhile && row && typeof row === "object" && "rolled_until" in row) {
+          rolledMeanwhile = true;
+          await rollUp(other, admin.orgId);
+        }
+        return args.result;
+      },
+    };
+    const viewing = { ...h.deps, db: h.deps.db.withPlugin(plugin) };
+    const breakdown = await usageBreakdown(viewing, admin.orgId, since7(), floorDay(clock) + DAY, {});
+    expect(rolledMeanwhile).toBe(true);
+    const raw = await rawTotals(admin.orgId, since7());
+    const days = [...breakdown.daily.values()];
+    expect(days.reduce((sum, d) => sum + d.requests, 0)).toBe(raw.requests);
+    expect(days.reduce((sum, d) => sum + d.costMicros, 0)).toBe(raw.costMicros);
   });
 
   it("are kept up to date in the background for every organization with new usage, and only those", async () => {
