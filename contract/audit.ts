@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { beforeId, idToFind, pageLimit } from "./ids";
+import { beforeId, idToFind, pageLimit, urlNumber } from "./ids";
 
 /**
  * The audit log (issue 16): what was done, by whom, from where, with the values before and after.
@@ -94,7 +94,8 @@ export type AuditPage = z.infer<typeof auditPageSchema>;
 export const AUDIT_PAGE_SIZE = 50;
 export const AUDIT_PAGE_MAX = 200;
 
-const epochMs = z.coerce.number().int().nonnegative().safe();
+/** An instant in a URL: epoch milliseconds in digits, as ids and limits are written (decision 0140). */
+const epochMs = urlNumber("must be epoch milliseconds, in digits").pipe(z.number().safe());
 
 /**
  * GET /api/v1/audit (admins) and its CSV, /api/v1/audit/export. `actor` is an email (any case);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { urlNumber } from "./ids";
 
 /** SPEC §3 Model status; a status the console does not know reads as unknown. */
 export const MODEL_STATUSES = ["online", "starting", "standby", "maintenance", "offline", "unknown"] as const;
@@ -214,7 +215,7 @@ export const hourlyFiguresSchema = reliabilityFiguresSchema.extend({ hour: z.num
 export type HourlyFigures = z.infer<typeof hourlyFiguresSchema>;
 
 /** GET /api/v1/models/{name}/history?days=7 */
-export const historyQuerySchema = z.object({ days: z.coerce.number().int().min(1).max(HISTORY_DAYS_MAX).default(7) });
+export const historyQuerySchema = z.object({ days: urlNumber().pipe(z.number().min(1).max(HISTORY_DAYS_MAX)).default("7") });
 export const modelHistorySchema = z.object({
   name: z.string(),
   days: z.number(),

@@ -161,7 +161,7 @@ export const authRoutes = new Hono<PlatformEnv>()
     await writeOAuthFlow(c, { provider: name, state, verifier });
     return c.redirect(idp.authorizationURL(`${origin(c)}/api/v1/auth/${name}/callback`, state, verifier).toString(), 302);
   })
-  .get("/:provider/callback", valid("param", providerParam), async (c) => {
+  .get(`${PROVIDER_START}/callback`, valid("param", providerParam), async (c) => {
     const name = c.req.valid("param").provider;
     const wait = await limitSignin(c, "callback", c.var.deps);
     if (wait) return signinLimited(c, wait);

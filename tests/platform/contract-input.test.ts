@@ -97,6 +97,13 @@ describe("an id or a limit written other than as a number", () => {
     const usage = await admin.call("GET", `/usage?member=0x${member.userId.toString(16)}`);
     expect([usage.status, await usage.json()]).toEqual([400, { error: "member: must be a member id" }]);
     expect((await admin.call("GET", `/usage?member=${member.userId}`)).status).toBe(200);
+    // Instants and counts of days too.
+    for (const query of ["/audit?from=1e12", "/audit?to=0x10", "/audit?from=1.5", "/models/builtin/history?days=0x7", "/models/builtin/history?days=7.0"]) {
+      expect({ query, status: (await admin.call("GET", query)).status }).toEqual({ query, status: 400 });
+    }
+    expect((await admin.call("GET", `/audit?from=${Date.UTC(2026, 0, 1)}&to=${Date.UTC(2027, 0, 1)}`)).status).toBe(200);
+    expect((await admin.call("GET", "/models/builtin/history?days=7")).status).toBe(200);
+    expect((await admin.call("GET", "/models/builtin/history")).status).toBe(200);
   });
 
   it("the ledger's limit is bounded as the other lists' are: 201 is refused, not capped", async () => {
@@ -172,7 +179,7 @@ describe("a refusal where one field is at fault names it", () => {
 describe("a wrong method on a sign-in word", () => {
   it("is a route not found, as any other", async () => {
     h = await createHarness();
-    for (const path of ["/auth/logout", "/auth/switch", "/auth/session/x", "/auth/nope"]) {
+    for (const path of ["/auth/logout", "/auth/switch", "/auth/session/x", "/auth/nope", "/auth/nope/callback"]) {
       const r = await h.fetch(path);
       expect({ path, status: r.status, body: await r.json() }).toEqual({ path, status: 404, body: { error: "Not found" } });
     }
