@@ -15,9 +15,11 @@ describe("redactUrl", () => {
       "/api/v1/auth/join/%41BCD1234EFGH",
       "/api/v1//auth/join/ABCD1234EFGH",
       "/API/v1/auth/JOIN/ABCD1234EFGH",
+      "/api/v1/auth/join//ABCD1234EFGH",
+      "/api/v1/auth/join/ABCD1234%2FEFGH",
     ]) {
       expect(redactUrl(target), target).not.toContain("1234EFGH");
-      expect(redactUrl(target), target).toMatch(/\/join\/ABCD…$/i);
+      expect(redactUrl(target), target).toMatch(/\/join\/+ABCD…$/i);
     }
   });
 

@@ -11,7 +11,7 @@
  */
 const SECRET_PARAMS = new Set(["code", "state", "setup_intent_client_secret", "payment_intent_client_secret", "client_secret"]);
 /** Invite codes in a join path: enough of the code is kept to tell joins apart, not to use one. */
-const JOIN_PATH = /(\/join\/)([^/?#]+)/i;
+const JOIN_PATH = /(\/join\/+)([^/?#]+)/i;
 const KEPT = 4;
 
 /**
@@ -21,7 +21,9 @@ const KEPT = 4;
 function asRouted(pathname: string): string {
   let decoded = pathname;
   try {
-    decoded = decodeURIComponent(pathname);
+    // An escaped slash stays one character of its segment (as the router keeps it), so a code holding
+    // one is cut as a whole.
+    decoded = decodeURIComponent(pathname.replace(/%2F/gi, "%252F"));
   } catch {
     // A malformed escape is matched as sent.
   }
