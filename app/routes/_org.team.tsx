@@ -7,6 +7,7 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import type { SubmissionResult } from "@conform-to/react";
 import { parseForm } from "~/lib/parse-form";
 import { z } from "zod";
+import { idFromUrl } from "@contract/ids";
 import { InviteList } from "~/features/team/InviteList";
 import { InvitePanel } from "~/features/team/InvitePanel";
 import { inviteForm, inviteRequest } from "~/features/team/invite-forms";
@@ -65,10 +66,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 /** The one-button forms (decision 0081); the invite form has fields and its own schema. */
 const teamForm = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("role"), memberId: z.coerce.number().int().positive(), role: z.enum(["admin", "member"]) }),
+  z.object({ intent: z.literal("role"), memberId: idFromUrl, role: z.enum(["admin", "member"]) }),
   // The question's checkbox: checked, the tokens and codes the member made are revoked with them.
-  z.object({ intent: z.literal("remove"), memberId: z.coerce.number().int().positive(), revokeMade: z.literal("true").optional() }),
-  z.object({ intent: z.literal("revoke-invite"), inviteId: z.coerce.number().int().positive() }),
+  z.object({ intent: z.literal("remove"), memberId: idFromUrl, revokeMade: z.literal("true").optional() }),
+  z.object({ intent: z.literal("revoke-invite"), inviteId: idFromUrl }),
 ]);
 
 /** SPEC §8 defaults, per form. */

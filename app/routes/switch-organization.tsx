@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { z } from "zod";
+import { idFromUrl } from "@contract/ids";
 import { safeRedirectPath } from "~/features/auth/guards";
 import { pageAfterSwitch, SWITCH_FALLBACK } from "~/features/organizations/page-after-switch";
 import { readForm } from "~/lib/actions.server";
@@ -8,7 +9,7 @@ import { platformClient } from "~/platform/client.server";
 import { toastHeader } from "~/toast.server";
 
 /** `redirectTo` is the page the switcher was on (issue 14: switching keeps it where it can). */
-const switchForm = z.object({ organizationId: z.coerce.number().int().positive(), redirectTo: z.string().max(2000).optional() });
+const switchForm = z.object({ organizationId: idFromUrl, redirectTo: z.string().max(2000).optional() });
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const api = platformClient(request, context);

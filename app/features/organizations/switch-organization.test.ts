@@ -60,3 +60,25 @@ describe("switching organization from an admin-only page", () => {
     expect(await switchFrom("/usage?days=90", sessionAs("member"))).toBe("/usage?days=90");
   });
 });
+
+describe("the organization to switch to", () => {
+  it("is an id in digits: 0x2a, 42.0 or 4.2e1 switches to nothing, and says to choose one", async () => {
+    for (const typed of ["0x2a", "42.0", "4.2e1", " 42"]) {
+      const switched: string[] = [];
+      const context = {
+        clientAddress: "127.0.0.1",
+        platformFetch: async (request: Request) => {
+          switched.push(await request.text());
+          return Response.json({ ok: true });
+        },
+      } as unknown as AppLoadContext;
+      const request = new Request("http://console.test/switch-organization", {
+        method: "POST",
+        body: new URLSearchParams({ organizationId: typed, redirectTo: "/team" }),
+      });
+      const response = await action({ request, context, params: {} });
+      expect(response.headers.get("Location"), typed).toBe("/team");
+      expect(switched, typed).toEqual([]);
+    }
+  });
+});

@@ -1,4 +1,5 @@
 import { queryString } from "~/lib/query-string";
+import { pageCursor } from "~/lib/keyset-page";
 import { ORGANIZATION_SEARCH_MAX } from "~/platform/system";
 
 /** Rows per page of the organization editor: each row carries four forms. */
@@ -14,8 +15,7 @@ export interface OrgEditorQuery {
 /** The editor's search and page from its URL; anything malformed is simply the first page. */
 export function orgEditorQuery(search: URLSearchParams): OrgEditorQuery {
   const q = (search.get("q") ?? "").trim().slice(0, ORGANIZATION_SEARCH_MAX);
-  const before = Number(search.get("before"));
-  return { q, before: Number.isSafeInteger(before) && before > 0 ? before : null };
+  return { q, before: pageCursor(search.get("before")) ?? null };
 }
 
 /** The URL search for a query: empty for the first page of everything. */

@@ -1,6 +1,7 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { z } from "zod";
 import { creditAmount, creditReason } from "@contract/system";
+import { idFromUrl } from "@contract/ids";
 import { PAYMENT_MODES } from "~/platform/system";
 import type { PaymentMode } from "~/platform/system";
 
@@ -10,7 +11,8 @@ export const PAYMENT_MODE_LABELS: Record<PaymentMode, string> = {
   invoice: "Invoice",
 };
 
-const organizationId = z.coerce.number().int().positive();
+// Digits, as the platform reads an id (decision 0140).
+const organizationId = idFromUrl;
 
 const NAME_REQUIRED = "Organization name is required";
 

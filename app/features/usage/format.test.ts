@@ -111,6 +111,8 @@ describe("usage filters in the URL", () => {
     expect(filtersFrom(new URLSearchParams("model=llama&token=tok_1&member=7"))).toEqual({ model: "llama", token: "tok_1", member: 7 });
     expect(filtersFrom(new URLSearchParams("model=&token=%20&member=abc"))).toEqual({ model: undefined, token: undefined, member: undefined });
     expect(filtersFrom(new URLSearchParams("member=-3")).member).toBeUndefined();
+    // An id is written in digits, as the platform reads it: 0x2, 2.0 and 1e0 name no member.
+    for (const typed of ["0x2", "2.0", "1e0"]) expect(filtersFrom(new URLSearchParams({ member: typed })).member, typed).toBeUndefined();
   });
 
   it("writes them after the period and chart, leaving out the unset ones", () => {

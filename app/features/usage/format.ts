@@ -1,4 +1,5 @@
 import { formatMoney } from "@contract/money";
+import { pageCursor } from "~/lib/keyset-page";
 import type { UsagePeriod } from "@contract/usage";
 import { USAGE_PERIODS } from "@contract/usage";
 import { MEMBER_SEARCH_MAX } from "@contract/team";
@@ -33,8 +34,8 @@ export const FILTER_NAMES = ["model", "token", "member"] as const;
 
 export function filtersFrom(params: URLSearchParams): UsageFilterValues {
   const text = (name: string) => params.get(name)?.trim().slice(0, 200) || undefined;
-  const member = Number(text("member"));
-  return { model: text("model"), token: text("token"), member: Number.isSafeInteger(member) && member > 0 ? member : undefined };
+  // A member id written in digits, as the platform reads it (decision 0140): `0x2` is no member.
+  return { model: text("model"), token: text("token"), member: pageCursor(text("member") ?? null) };
 }
 
 /**
