@@ -13,7 +13,7 @@ import { InvitePanel } from "~/features/team/InvitePanel";
 import { inviteForm, inviteRequest } from "~/features/team/invite-forms";
 import { useTimeZone } from "~/lib/use-time-zone";
 import { MemberTable } from "~/features/team/MemberTable";
-import { removedText } from "~/features/team/member-rules";
+import { removedText, REVOKE_MADE_UNSUPPORTED } from "~/features/team/member-rules";
 import { teamQuery, teamHref } from "~/features/team/team-query";
 import { keysetPage, pageFrom } from "~/lib/keyset-page";
 import { platformStatus, readForm, redirectWithToast } from "~/lib/actions.server";
@@ -126,9 +126,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
       { headers: api.headers },
     );
   }
-  const result = await team.remove(form.memberId, { revokeMade: form.revokeMade === "true" });
+  const revokeMade = form.revokeMade === "true";
+  const result = await team.remove(form.memberId, { revokeMade });
   if (!result.ok) return data<TeamActionResult>({ ok: false, intent: "remove", message: result.error }, platformStatus(result.status));
-  return redirectWithToast(back, { kind: "success", message: removedText(result.data) }, { headers: api.headers });
+  const message = removedText(result.data, revokeMade);
+  return redirectWithToast(back, { kind: message === REVOKE_MADE_UNSUPPORTED ? "info" : "success", message }, { headers: api.headers });
 }
 
 export default function TeamPage() {

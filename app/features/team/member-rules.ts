@@ -21,8 +21,21 @@ export const INVITE_KINDS: { value: InviteKind; label: string }[] = [
   { value: "multi-use", label: "Multi-use invite" },
 ];
 
-/** The removal's success message: what was revoked with it, when anything was ("Member removed." alone otherwise). */
-export function removedText({ revokedTokens = 0, revokedInvites = 0 }: MemberRemoved): string {
+/** Said when revoking what the member made was asked for and the platform (of an earlier contract) said nothing of it. */
+export const REVOKE_MADE_UNSUPPORTED =
+  "Member removed. The platform did not revoke the API tokens and invite codes they made: revoke them on API Tokens and below.";
+
+/**
+ * The removal's message: what was revoked with it, when anything was ("Member removed." alone otherwise).
+ * A platform of the earlier contract ignores `revokeMade` and answers without the counts: asked for, their
+ * absence means nothing was revoked, which the admin must know.
+ */
+export function removedText({ revokedTokens, revokedInvites }: MemberRemoved, revokeAsked = false): string {
+  if (revokeAsked && revokedTokens === undefined && revokedInvites === undefined) return REVOKE_MADE_UNSUPPORTED;
+  return revokedText(revokedTokens ?? 0, revokedInvites ?? 0);
+}
+
+function revokedText(revokedTokens: number, revokedInvites: number): string {
   const revoked = [
     revokedTokens > 0 ? `${revokedTokens} ${revokedTokens === 1 ? "API token" : "API tokens"}` : null,
     revokedInvites > 0 ? `${revokedInvites} ${revokedInvites === 1 ? "invite code" : "invite codes"}` : null,

@@ -100,6 +100,13 @@ describe("the team's action", () => {
     );
   });
 
+  it("says what the member made was not revoked when the platform (of the earlier contract) answers without the counts", async () => {
+    const older = platform("Bob", [], { ok: true });
+    expect(await toastOf((await action({ request: removal({ revokeMade: "true" }), context: older, params: {} })) as Response)).toBe(
+      "Member removed. The platform did not revoke the API tokens and invite codes they made: revoke them on API Tokens and below.",
+    );
+  });
+
   it("answers a form body it cannot read 400 'The form could not be read.', not a server error", async () => {
     const request = new Request("http://console.test/team", {
       method: "POST",

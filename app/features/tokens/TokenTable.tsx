@@ -35,6 +35,9 @@ interface TokenTableProps {
 export function TokenTable({ page, isAdmin, now, timeZone, monthSpend }: TokenTableProps) {
   const date = (value: number) => formatDateTime(value, timeZone);
   const { tokens } = page;
+  // A platform of the earlier contract says nothing of who made a token: no column, rather than "—" for
+  // every token, which reads as "the organization's own" (the primary token's).
+  const knowsMakers = tokens.some((token) => token.createdBy !== undefined);
   return (
     <section className="card bg-base-100 shadow-sm" aria-labelledby="tokens-title">
       <div className="card-body">
@@ -58,7 +61,7 @@ export function TokenTable({ page, isAdmin, now, timeZone, monthSpend }: TokenTa
                   <th aria-describedby="tokens-month-note">This month (UTC)</th>
                   <th>Models</th>
                   <th>Rate limit</th>
-                  <th>Made by</th>
+                  {knowsMakers ? <th>Made by</th> : null}
                   {isAdmin ? <th className={`text-right ${PINNED_END_CELL}`}>Actions</th> : null}
                 </tr>
               </thead>
@@ -108,7 +111,7 @@ export function TokenTable({ page, isAdmin, now, timeZone, monthSpend }: TokenTa
                       <td className={token.allowedModels ? "font-mono text-sm" : "text-base-content/50"}>{modelsText(token.allowedModels)}</td>
                       <td className="whitespace-nowrap">{rateText(token.rateLimitRpm) ?? <span className="text-base-content/50">No limit</span>}</td>
                       {/* Who made it, so the tokens of a member leaving are found; none for the primary token, the organization's. */}
-                      <td>{token.createdBy ? <bdi>{token.createdBy.name}</bdi> : <span className="text-base-content/50">—</span>}</td>
+                      {knowsMakers ? <td>{token.createdBy ? <bdi>{token.createdBy.name}</bdi> : <span className="text-base-content/50">—</span>}</td> : null}
                       {isAdmin ? (
                         <td className={`text-right ${PINNED_END_CELL}`}>
                           {status === "active" ? (

@@ -121,6 +121,14 @@ describe("/tokens without JavaScript", () => {
     for (const id of ["tok_gone", "tok_primary"]) expect(row(id)).toContain('<td><span class="text-base-content/50">—</span></td>');
   });
 
+  it("has no Made by column when the platform (of the earlier contract) says nothing of makers, rather than — for each", async () => {
+    const made = { ...PRIMARY, publicId: "tok_mia", primary: false, scopes: ["chat"] };
+    page.loader = await load(fakePlatform({ "GET /tokens": { body: [PRIMARY, made] } }));
+    const html = await render();
+    expect(html).not.toContain("Made by");
+    expect(html).not.toContain('<td><span class="text-base-content/50">—</span></td>');
+  });
+
   it("shows each token's month when it loaded", async () => {
     page.loader = await load(fakePlatform());
     const html = await render();
