@@ -6,6 +6,7 @@ import { compiledOnce } from "../db/compiled";
 import type { DB } from "../db";
 import type { Database } from "../db/schema";
 import { PlatformError } from "../http/errors";
+import { lockOrganization } from "../orgs/admin-lock";
 import type { PaymentProvider } from "../providers/stripe";
 import { paymentProvider } from "../providers/stripe";
 import { dollarsToMicros, microsToDollars } from "./money";
@@ -90,17 +91,18 @@ export async function setPaymentMode(deps: Deps, orgId: number, mode: PaymentMod
 
 /** POST /billing/auto-payment-config: the rules of SPEC §5, checked only when enabling. */
 export async function setAutoPaymentConfig(deps: Deps, orgId: number, input: AutoPayment): Promise<BillingConfig> {
-  const a = await account(deps, orgId);
-  if (a.payment_mode === "invoice") throw new PlatformError(409, `${INVOICE_REFUSAL}: auto-payment is not available`);
-  if (input.enabled) {
-    const fields = autoPaymentErrors(input);
-    const first = fields.thresholdAmount ?? fields.rechargeAmount;
-    if (first) throw new PlatformError(400, first, { fields });
-    if (!a.payment_method_id) throw new PlatformError(400, NO_PAYMENT_METHOD);
-  }
-  // The change and its audit entry in one transaction.
+  // The change and its audit entry in one transaction, the settings it replaces read under the
+  // organization's lock: two saves at once each saw the settings before both, and both wrote an entry
+  // (one for a change the other had already made, or a stale "before").
   return deps.db.transaction().execute(async (trx) => {
+    await lockOrganization(trx, orgId);
+    const a = await account({ ...deps, db: trx }, orgId);
+    if (a.payment_mode === "invoice") throw new PlatformError(409, `${INVOICE_REFUSAL}: auto-payment is not available`);
     if (input.enabled) {
+      const fields = autoPaymentErrors(input);
+      const first = fields.thresholdAmount ?? fields.rechargeAmount;
+      if (first) throw new PlatformError(400, first, { fields });
+      if (!a.payment_method_id) throw new PlatformError(400, NO_PAYMENT_METHOD);
       await trx
         .updateTable("billing_accounts")
         .set({

@@ -1,0 +1,107 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { AuditEntry } from "@contract/audit";
+import { NO_PAYMENT_METHOD } from "@contract/billing";
+import type { FakeUpstream } from "../fakes/openai-upstream";
+import { startFakeUpstream } from "../fakes/openai-upstream";
+import { FakeStripe, TEST_CARDS } from "../fakes/stripe";
+import type { Harness, Session } from "./harness";
+import { createHarness } from "./harness";
+
+/*
+ * The audit log lists changes, each once, and says where a person was only when a person acted
+ * (decisions 0089, 0128, 0138, 0139): concurrent saves and removals, automatic entries written while
+ * some request was being served, and codes that can no longer be used.
+ */
+const WEBHOOK_SECRET = "whsec_test_secret";
+const stripe = new FakeStripe({ webhookSecret: WEBHOOK_SECRET });
+let stripeConfig: { secretKey: string; publishableKey: string; webhookSecret: string; host: string; port: number; protocol: "http" };
+let upstream: FakeUpstream;
+let h: Harness;
+let clock = Date.now();
+
+beforeAll(async () => {
+  const at = await stripe.listen();
+  stripeConfig = { secretKey: "sk_test_fake", publishableKey: "pk_test_fake", webhookSecret: WEBHOOK_SECRET, host: at.host, port: at.port, protocol: "http" };
+  upstream = await startFakeUpstream();
+});
+afterAll(async () => {
+  await stripe.close();
+  await upstream.close();
+});
+afterEach(async () => {
+  await h?.close();
+});
+
+async function platform() {
+  clock = Date.now();
+  h = await createHarness({ stripe: stripeConfig }, () => clock);
+  return h.team();
+}
+
+async function addCard(session: Session) {
+  const { clientSecret } = await (await session.call("POST", "/billing/payment-method")).json();
+  const confirmed = stripe.confirmSetup(clientSecret, TEST_CARDS.ok);
+  if (!confirmed.ok) throw new Error(confirmed.error.message);
+  expect((await session.call("POST", "/billing/payment-method/confirm", { setupIntentId: confirmed.setupIntent.id })).status).toBe(200);
+}
+
+/** The organization's entries of `action`, oldest first. */
+async function entries(admin: Session, action: string): Promise<AuditEntry[]> {
+  const response = await admin.call("GET", `/audit?action=${action}`);
+  expect(response.status).toBe(200);
+  return ((await response.json()).entries as AuditEntry[]).reverse();
+}
+
+const manual = { paymentMode: "manual", autoPaymentConfig: null };
+const auto = (thresholdAmount: number, rechargeAmount: number) => ({ paymentMode: "auto", autoPaymentConfig: { thresholdAmount, rechargeAmount } });
+
+describe("POST /billing/auto-payment-config, twice at once", () => {
+  // Funds above every threshold below: the saves start no recharge.
+  async function withFunds() {
+    const team = await platform();
+    await addCard(team.admin);
+    expect((await team.admin.call("POST", "/billing/add-funds", { amount: 50 })).status).toBe(200);
+    return team;
+  }
+  const save = (who: Session, body: object) => who.call("POST", "/billing/auto-payment-config", body);
+
+  it("writes one entry for one change: the second save changed nothing", async () => {
+    const { admin, member } = await withFunds();
+    const body = { enabled: true, thresholdAmount: 10, rechargeAmount: 20 };
+    const answers = await Promise.all([save(admin, body), save(member, body)]);
+    expect(answers.map((r) => r.status)).toEqual([200, 200]);
+    expect((await entries(admin, "auto_payment.changed")).map((e) => [e.oldValue, e.newValue])).toEqual([[manual, auto(10, 20)]]);
+
+    const off = await Promise.all([save(admin, { enabled: false }), save(member, { enabled: false })]);
+    expect(off.map((r) => r.status)).toEqual([200, 200]);
+    expect((await entries(admin, "auto_payment.changed")).map((e) => [e.oldValue, e.newValue])).toEqual([
+      [manual, auto(10, 20)],
+      [auto(10, 20), manual],
+    ]);
+  });
+
+  it("gives each entry the state its save replaced, so the entries chain", async () => {
+    const { admin, member } = await withFunds();
+    const answers = await Promise.all([
+      save(admin, { enabled: true, thresholdAmount: 10, rechargeAmount: 20 }),
+      save(member, { enabled: true, thresholdAmount: 15, rechargeAmount: 30 }),
+    ]);
+    expect(answers.map((r) => r.status)).toEqual([200, 200]);
+    const changes = await entries(admin, "auto_payment.changed");
+    expect(changes).toHaveLength(2);
+    expect(changes[0].oldValue).toEqual(manual);
+    expect(changes[1].oldValue).toEqual(changes[0].newValue);
+    expect(changes[1].newValue).toEqual(await (await admin.call("GET", "/billing/config")).json());
+  });
+
+  it("still refuses as before: no card, or an amount out of bounds, writes nothing", async () => {
+    const { admin } = await platform();
+    const noCard = await save(admin, { enabled: true, thresholdAmount: 10, rechargeAmount: 20 });
+    expect({ status: noCard.status, body: await noCard.json() }).toEqual({ status: 400, body: { error: NO_PAYMENT_METHOD } });
+    await addCard(admin);
+    const refused = await save(admin, { enabled: true, thresholdAmount: -1, rechargeAmount: 20 });
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).fields).toHaveProperty("thresholdAmount");
+    expect(await entries(admin, "auto_payment.changed")).toEqual([]);
+  });
+});
