@@ -3,7 +3,7 @@ import { data } from "@remix-run/node";
 import type { SubmissionResult } from "@conform-to/react";
 import { parseForm } from "~/lib/parse-form";
 import type { ShouldRevalidateFunction } from "@remix-run/react";
-import { Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
+import { Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { Plus } from "lucide-react";
 import { useRef } from "react";
 import { z } from "zod";
@@ -110,15 +110,23 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 /**
- * A key that is new with each page arriving without an action's answer: after a save (a redirect), or a
- * link, the form starts afresh as the page loaded without JavaScript does, rather than keep the model
- * just added (a second Add was refused "A model with this name already exists", as if the first had
- * failed). An answer (a refusal) keeps the key, and with it what was typed, beside its errors.
+ * A key that is new once a save went through (its redirect arrived, with no answer): the form starts
+ * afresh as the page answered without JavaScript does, rather than keep the model just added (a second
+ * Add was refused "A model with this name already exists", as if the first had failed). A refusal (an
+ * answer) keeps the key, and with it what was typed, beside its errors; so does anything else done on the
+ * page (a model deleted from the list keeps what is half typed in the form).
  */
 function useFreshFormKey(result: unknown): string {
+  const navigation = useNavigation();
   const { key } = useLocation();
   const fresh = useRef(key);
-  if (result === undefined) fresh.current = key;
+  const saving = useRef(false);
+  if (navigation.state !== "idle") {
+    if (navigation.formData?.get("intent") === "save") saving.current = true;
+  } else if (saving.current) {
+    saving.current = false;
+    if (result === undefined) fresh.current = key;
+  }
   return fresh.current;
 }
 

@@ -103,6 +103,10 @@ test.describe("the model editor", () => {
     await expect(page.getByRole("row").filter({ hasText: name })).toContainText(`Renamed ${name}`);
 
     await page.goto("/model-editor");
+    await hydrated(page);
+    // A model half typed in the add form stays there while another is deleted from the list.
+    const adding = page.getByRole("form", { name: "Add a model" });
+    await adding.getByLabel("Name", { exact: true }).fill(`${name}-next`);
     // The row's button names its model (audit L): "Delete" alone would be one of many.
     await modelRow(page, name)
       .getByRole("button", { name: `Delete ${name}`, exact: true })
@@ -111,6 +115,7 @@ test.describe("the model editor", () => {
     await question.getByRole("button", { name: "Yes, delete" }).click();
     await expect(page.getByText(`Model ${name} deleted.`)).toBeVisible();
     await expect(modelRow(page, name)).toHaveCount(0);
+    await expect(adding.getByLabel("Name", { exact: true })).toHaveValue(`${name}-next`);
     await page.goto("/models");
     await expect(page.getByRole("row").filter({ hasText: name })).toHaveCount(0);
   });
