@@ -26,7 +26,7 @@ test.describe("without JavaScript", () => {
     expect((await page.request.post("/api/v1/tokens", { data: { scopes: ["chat"], expiresAt } })).status()).toBe(201);
     const invite = (await (await page.request.post("/api/v1/organizations/invites", { data: { status: "single-use" } })).json()) as { code: string };
     await page.goto("/audit");
-    await expect(rows(page).filter({ hasText: "Token created" })).toContainText("expiresAt: 15 Jan 2027, 09:30");
+    await expect(rows(page).filter({ hasText: "Token created" })).toContainText("Expires: 15 Jan 2027, 09:30");
     await expect(rows(page).filter({ hasText: "Token created" })).not.toContainText(String(expiresAt));
     const made = rows(page).filter({ hasText: "Invite created" });
     await expect(made).toContainText(`${invite.code.slice(0, 4)}…`);

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { AuditEntry, AuditPage } from "@contract/audit";
 import { AUDIT_ACTION_LABELS } from "@contract/audit";
-import { valueText } from "~/features/audit/audit-filters";
+import { auditValueLines } from "~/features/audit/audit-values";
 import type { Harness, Session } from "./harness";
 import { createHarness } from "./harness";
 import { afterBom } from "../csv";
@@ -92,15 +92,21 @@ describe("the model editor's audit entries", () => {
     });
     expect(deleted.newValue).toBeNull();
 
-    // The console's audit page names them and shows the values on one line each.
+    // The console's audit page names them and shows the values in words, a field a line.
     expect([AUDIT_ACTION_LABELS["model.created"], AUDIT_ACTION_LABELS["model.changed"], AUDIT_ACTION_LABELS["model.deleted"]]).toEqual([
       "Model added",
       "Model changed",
       "Model deleted",
     ]);
-    expect(valueText(repricedEntry.newValue, "UTC")).toBe(
-      "displayName: Priced, baseUrl: http://upstream.test/v1, rateCardId: rc-1, inputPerMillion: 100, outputPerMillion: 200, statusOverride: maintenance, apiKeyChanged: no",
-    );
+    expect(auditValueLines(repricedEntry.newValue, "UTC").map(({ label, text }) => `${label}: ${text}`)).toEqual([
+      "Display name: Priced",
+      "Base URL: http://upstream.test/v1",
+      "Rate card: rc-1",
+      "Input price: $100.00 per million tokens",
+      "Output price: $200.00 per million tokens",
+      "Status override: maintenance",
+      "API key changed: no",
+    ]);
 
     // The system view and the CSV show them too; the action filter knows them.
     const system = await modelEntries(operator, "/system/audit?action=model.changed");

@@ -3,13 +3,22 @@ import { TableRegion } from "~/components/TableRegion";
 import { formatDateTime } from "~/lib/datetime";
 import type { AuditEntry } from "~/platform/audit";
 import { AUDIT_ACTION_LABELS } from "~/platform/audit";
-import { valueText } from "./audit-filters";
+import { auditValueLines } from "./audit-values";
 
 interface AuditTableProps {
   entries: AuditEntry[];
   timeZone: string;
   /** The system organization's view names each entry's organization, linked to that organization's entries. */
   organizationFilter: ((organizationId: number) => string) | null;
+}
+
+/** A value before or after, a field a line: a row of many fields stays readable. */
+function ValueLines({ value, timeZone }: { value: unknown; timeZone: string }) {
+  return auditValueLines(value, timeZone).map(({ label, text }) => (
+    <div key={label}>
+      <span className="text-base-content/70">{label}:</span> {text}
+    </div>
+  ));
 }
 
 /** The log, newest first: when, who, what, on what, the values before and after, from where. */
@@ -61,8 +70,12 @@ export function AuditTable({ entries, timeZone, organizationFilter }: AuditTable
               </td>
               <td className="whitespace-nowrap">{AUDIT_ACTION_LABELS[entry.action]}</td>
               <td className="font-mono text-xs break-all">{entry.target}</td>
-              <td className="text-xs break-words">{valueText(entry.oldValue, timeZone)}</td>
-              <td className="text-xs break-words">{valueText(entry.newValue, timeZone)}</td>
+              <td className="text-xs break-words">
+                <ValueLines value={entry.oldValue} timeZone={timeZone} />
+              </td>
+              <td className="text-xs break-words">
+                <ValueLines value={entry.newValue} timeZone={timeZone} />
+              </td>
               <td className="font-mono text-xs">{entry.address}</td>
             </tr>
           ))}

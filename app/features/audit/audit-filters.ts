@@ -1,7 +1,6 @@
 import { AUDIT_ACTIONS } from "@contract/audit";
 import type { AuditAction } from "@contract/audit";
 import { zonedDayStart } from "@contract/zone";
-import { formatDateTime } from "~/lib/datetime";
 import { queryString } from "~/lib/query-string";
 
 /**
@@ -65,22 +64,4 @@ export function platformQuery(filters: AuditFilters, timeZone: string, options: 
 export function auditSearch(filters: AuditFilters, extra: { before?: number | null } = {}): string {
   const { action, actor, from, to, organization } = filters;
   return queryString({ action, actor, from, to, organization, before: extra.before });
-}
-
-/** Fields that hold an instant (`expiresAt`, epoch milliseconds; `oldSecretValidUntil`, ISO): shown as dates. */
-const INSTANT_KEY = /(At|Until)$/;
-
-/**
- * An entry's value as one short line: `role: member`, `budget: {amount: 5, period: month}`, instants as
- * dates in the viewer's time zone (SPEC §9). The CSV export keeps the values as recorded.
- */
-export function valueText(value: unknown, timeZone: string): string {
-  if (value === null || value === undefined) return "";
-  if (typeof value !== "object" || Array.isArray(value)) return JSON.stringify(value);
-  return Object.entries(value as Record<string, unknown>)
-    .map(([key, v]) => {
-      const date = INSTANT_KEY.test(key) && (typeof v === "number" || typeof v === "string") ? formatDateTime(v, timeZone) : "";
-      return `${key}: ${date || (typeof v === "string" ? v : JSON.stringify(v))}`;
-    })
-    .join(", ");
 }

@@ -43,3 +43,30 @@ describe("the audit log of one organization", () => {
     expect(text(await heading("Acme"))).toBe("Entries of Acme (#59)");
   });
 });
+
+describe("an entry's values before and after", () => {
+  it("reads as words and dollars, a field a line, never JSON", async () => {
+    loaderData.current = {
+      filters: filtersFrom(new URLSearchParams()),
+      system: false,
+      entries: [
+        {
+          ...entry("Acme"),
+          action: "token.settings_changed",
+          oldValue: { budget: { amount: 5, period: "month" }, allowedModels: ["builtin"], rateLimitRpm: 10 },
+          newValue: { budget: null, allowedModels: null, rateLimitRpm: null },
+        },
+      ],
+      nextBefore: null,
+      loadError: null,
+    };
+    const html = (await staticPage("/audit", <AuditPage />))();
+    const cells = [...html.matchAll(/<td class="text-xs break-words">(.*?)<\/td>/g)].map((m) => m[1]);
+    const lines = (cell: string) => [...cell.matchAll(/<div>(.*?)<\/div>/g)].map((m) => text(m[1]));
+    expect(cells.map(text).join(" | ")).not.toMatch(/[{}[\]]|&quot;|\bnull\b/);
+    expect(cells.map(lines)).toEqual([
+      ["Budget: $5.00 a month", "Allowed models: builtin", "Rate limit: 10 / min"],
+      ["Budget: no limit", "Allowed models: all models", "Rate limit: no limit"],
+    ]);
+  });
+});
