@@ -88,10 +88,13 @@ export async function confirmPaymentMethodSetup(deps: Deps, orgId: number, setup
   return { hasPaymentMethod: true };
 }
 
+/** A removal with no card to remove: none on file, or another removal took it first. */
+const NO_CARD_TO_REMOVE = "No payment method on file";
+
 export async function removePaymentMethod(deps: Deps, orgId: number): Promise<void> {
   const stripe = payments(deps);
   const a = await account(deps, orgId);
-  if (!a.payment_method_id) throw new PlatformError(404, "No payment method on file");
+  if (!a.payment_method_id) throw new PlatformError(404, NO_CARD_TO_REMOVE);
   try {
     await stripe.detachPaymentMethod(a.payment_method_id);
   } catch (error) {
@@ -100,7 +103,7 @@ export async function removePaymentMethod(deps: Deps, orgId: number): Promise<vo
   }
   const removed = a.payment_method_id;
   await deps.db.transaction().execute(async (trx) => {
-    await trx
+    const cleared = await trx
       .updateTable("billing_accounts")
       .set({
         payment_method_id: null,
@@ -111,7 +114,10 @@ export async function removePaymentMethod(deps: Deps, orgId: number): Promise<vo
       })
       .where("org_id", "=", orgId)
       .where("payment_method_id", "=", removed)
-      .execute();
+      .executeTakeFirst();
+    // Another removal took the card off while this one waited for Stripe: this one removed nothing (the
+    // card's one removal has its one entry).
+    if (Number(cleared.numUpdatedRows) === 0) throw new PlatformError(404, NO_CARD_TO_REMOVE);
     await record(deps, { orgId, action: "payment_method.removed", old: cardOf(a) }, trx);
   });
 }

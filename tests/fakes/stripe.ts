@@ -95,18 +95,21 @@ export class FakeStripe {
 
   constructor(readonly options: FakeStripeOptions) {}
 
-  /** Racing readers of a card, answered together: the next `count` card reads wait for one another. */
-  private cardReadBarrier: { count: number; waiting: (() => void)[] } | null = null;
+  /** Racing calls, answered together: the next `count` card reads (or detaches) wait for one another. */
+  private barriers: Partial<Record<"cardRead" | "detach", { count: number; waiting: (() => void)[] }>> = {};
   answerCardReadsTogether(count: number) {
-    this.cardReadBarrier = { count, waiting: [] };
+    this.barriers.cardRead = { count, waiting: [] };
   }
-  private async cardReadTurn(): Promise<void> {
-    const barrier = this.cardReadBarrier;
+  answerDetachesTogether(count: number) {
+    this.barriers.detach = { count, waiting: [] };
+  }
+  private async turn(call: "cardRead" | "detach"): Promise<void> {
+    const barrier = this.barriers[call];
     if (!barrier) return;
     await new Promise<void>((resolve) => {
       barrier.waiting.push(resolve);
       if (barrier.waiting.length < barrier.count) return;
-      this.cardReadBarrier = null;
+      delete this.barriers[call];
       for (const go of barrier.waiting) go();
     });
   }
@@ -266,13 +269,14 @@ export class FakeStripe {
       return result.ok ? reply(200, result.setupIntent) : reply(result.status, { error: { ...result.error, setup_intent: intent } });
     }
     if ((m = path.match(/^\/v1\/payment_methods\/([^/]+)$/)) && req.method === "GET") {
-      await this.cardReadTurn();
+      await this.turn("cardRead");
       const method = this.paymentMethods.get(m[1]);
       if (!method) return missing("payment_method");
       const { number: _number, ...visible } = method;
       return reply(200, visible);
     }
     if ((m = path.match(/^\/v1\/payment_methods\/([^/]+)\/detach$/)) && req.method === "POST") {
+      await this.turn("detach");
       const method = this.paymentMethods.get(m[1]);
       if (!method) return missing("payment_method");
       method.customer = null;

@@ -105,3 +105,23 @@ describe("POST /billing/auto-payment-config, twice at once", () => {
     expect(await entries(admin, "auto_payment.changed")).toEqual([]);
   });
 });
+
+describe("DELETE /billing/payment-method, twice at once", () => {
+  it("removes the card once: one entry, and the second call answers as a removal with no card on file does", async () => {
+    const { admin, member } = await platform();
+    await addCard(admin);
+    // Both read the card before either has it detached (Stripe's answer takes a while).
+    stripe.answerDetachesTogether(2);
+    const answers = await Promise.all([admin.call("DELETE", "/billing/payment-method"), member.call("DELETE", "/billing/payment-method")]);
+    const bodies = await Promise.all(answers.map((r) => r.json()));
+    const nothingLeft = await admin.call("DELETE", "/billing/payment-method");
+    const noCard = { status: nothingLeft.status, body: await nothingLeft.json() };
+    expect(noCard).toEqual({ status: 404, body: { error: "No payment method on file" } });
+    expect(answers.map((r, i) => ({ status: r.status, body: bodies[i] })).sort((a, b) => a.status - b.status)).toEqual([
+      { status: 200, body: { ok: true } },
+      noCard,
+    ]);
+    expect(await entries(admin, "payment_method.removed")).toHaveLength(1);
+    expect(await (await admin.call("GET", "/billing/payment-method")).json()).toEqual({ paymentMethod: null });
+  });
+});
