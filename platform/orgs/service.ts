@@ -166,8 +166,9 @@ export async function revokeInvite(deps: Deps, orgId: number, actorId: number, i
 }
 
 /**
- * Revokes the organization's codes not yet revoked that `which` picks, with one "invite.revoked" entry
- * each, in the caller's transaction (holding the organization's lock). Returns how many.
+ * Revokes the organization's codes that `which` picks and that can still be used, with one
+ * "invite.revoked" entry each, in the caller's transaction (holding the organization's lock). Returns
+ * how many. An expired or used-up code is left as it is: revoking it changes nothing anyone can do.
  */
 async function revokeInvites(
   deps: Pick<Deps, "db" | "now" | "request" | "operator">,
@@ -175,11 +176,12 @@ async function revokeInvites(
   orgId: number,
   which: (eb: ExpressionBuilder<Database, "invites">) => Expression<SqlBool>,
 ): Promise<number> {
+  const now = deps.now();
   const revoked = await trx
     .updateTable("invites")
-    .set({ revoked_at: deps.now() })
+    .set({ revoked_at: now })
     .where("invites.org_id", "=", orgId)
-    .where("invites.revoked_at", "is", null)
+    .where(usable(now))
     .where(which)
     .returning(["code", "kind"])
     .execute();

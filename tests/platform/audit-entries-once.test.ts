@@ -125,3 +125,43 @@ describe("DELETE /billing/payment-method, twice at once", () => {
     expect(await (await admin.call("GET", "/billing/payment-method")).json()).toEqual({ paymentMethod: null });
   });
 });
+
+describe("DELETE /organizations/invites/{id} of a code that can no longer be used", () => {
+  const DAY = 24 * 60 * 60_000;
+  const idOf = async (code: string) => (await h.deps.db.selectFrom("invites").select("id").where("code", "=", code).executeTakeFirstOrThrow()).id;
+  const revokedAt = async (id: number) =>
+    (await h.deps.db.selectFrom("invites").select("revoked_at").where("id", "=", id).executeTakeFirstOrThrow()).revoked_at;
+
+  it("leaves an expired code as it is: 200, nothing written, as for a code already revoked", async () => {
+    const { admin } = await platform();
+    const made = await admin.call("POST", "/organizations/invites", { status: "multi-use", expiresAt: clock + DAY });
+    const id = await idOf((await made.json()).code);
+    clock += DAY;
+    const response = await admin.call("DELETE", `/organizations/invites/${id}`);
+    expect(response.status).toBe(200);
+    expect(await entries(admin, "invite.revoked")).toEqual([]);
+    expect(await revokedAt(id)).toBeNull();
+  });
+
+  it("leaves a used-up code as it is", async () => {
+    const { admin } = await platform();
+    const { code } = await (await admin.call("POST", "/organizations/invites", { status: "single-use" })).json();
+    const newcomer = await h.signIn();
+    expect((await newcomer.call("POST", `/auth/join/${code}`)).status).toBe(200);
+    const id = await idOf(code);
+    expect((await admin.call("DELETE", `/organizations/invites/${id}`)).status).toBe(200);
+    expect(await entries(admin, "invite.revoked")).toEqual([]);
+    expect(await revokedAt(id)).toBeNull();
+  });
+
+  it("still revokes a usable code once, and another organization's code is still 404", async () => {
+    const { admin, outsider } = await platform();
+    const { code } = await (await admin.call("POST", "/organizations/invites", { status: "multi-use", expiresAt: clock + DAY })).json();
+    const id = await idOf(code);
+    expect((await outsider.call("DELETE", `/organizations/invites/${id}`)).status).toBe(404);
+    expect((await admin.call("DELETE", `/organizations/invites/${id}`)).status).toBe(200);
+    expect((await admin.call("DELETE", `/organizations/invites/${id}`)).status).toBe(200);
+    expect(await entries(admin, "invite.revoked")).toHaveLength(1);
+    expect(await revokedAt(id)).not.toBeNull();
+  });
+});
