@@ -29,8 +29,8 @@ export interface AuditRecord {
   /** Who, when not the request's signed-in caller (a sign-in: the user just signed in). */
   actorId?: number;
   /**
-   * Written on the payment provider's word (its webhook): the request's address is the provider's, not
-   * the person's, so none is recorded (decision 0138).
+   * Written on the payment provider's word (its webhook), naming the person who asked: the request's
+   * address is the provider's, not the person's, so none is recorded (decision 0138).
    */
   viaProvider?: boolean;
 }
@@ -62,7 +62,9 @@ export async function record(deps: Pick<Deps, "db" | "now" | "request" | "operat
       target: entry.target ?? null,
       old_value: json(entry.old),
       new_value: json(entry.new),
-      address: entry.viaProvider ? null : ((c && clientAddress(c)) ?? null),
+      // Where the actor was: an entry of no one's ("Platform": a recharge a chat's metering started, a
+      // refund Stripe reports) has no address, whichever request it was written in (decisions 0138, 0140).
+      address: actor && !entry.viaProvider ? ((c && clientAddress(c)) ?? null) : null,
       created_at: deps.now(),
     })
     .execute();

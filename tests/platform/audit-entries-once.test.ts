@@ -1,6 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { AuditEntry } from "@contract/audit";
 import { NO_PAYMENT_METHOD } from "@contract/billing";
+import { rechargesFinished } from "../../platform/billing/charges";
+import { saveModel } from "../../platform/models/service";
 import type { FakeUpstream } from "../fakes/openai-upstream";
 import { startFakeUpstream } from "../fakes/openai-upstream";
 import { FakeStripe, TEST_CARDS } from "../fakes/stripe";
@@ -31,6 +33,8 @@ afterAll(async () => {
 afterEach(async () => {
   await h?.close();
 });
+
+const MEMBERS_ADDRESS = "203.0.113.9";
 
 async function platform() {
   clock = Date.now();
@@ -123,6 +127,88 @@ describe("DELETE /billing/payment-method, twice at once", () => {
     ]);
     expect(await entries(admin, "payment_method.removed")).toHaveLength(1);
     expect(await (await admin.call("GET", "/billing/payment-method")).json()).toEqual({ paymentMethod: null });
+  });
+});
+
+describe("an entry nobody asked for carries no address", () => {
+  /** A priced model ($100 per million output tokens) the members chat with. */
+  async function pricedModel() {
+    await saveModel(h.deps, {
+      name: "fake-echo",
+      displayName: "fake-echo",
+      provider: "vllm",
+      contextSize: 32768,
+      baseUrl: upstream.url,
+      upstreamModel: "echo",
+      rateCard: { id: "rc-fake-echo", inputPerMillion: 1, outputPerMillion: 100 },
+    });
+  }
+  /** Auto mode, set as the organization's own settings would be, without the recharge a save starts. */
+  async function autoMode(orgId: number, thresholdMicros: number) {
+    await h.deps.db
+      .updateTable("billing_accounts")
+      .set({ payment_mode: "auto", auto_enabled: 1, auto_threshold_micros: thresholdMicros, auto_recharge_micros: 10_000_000 })
+      .where("org_id", "=", orgId)
+      .execute();
+  }
+  const chatFromAddress = (member: Session) =>
+    h.fetch("/chat/completions", {
+      method: "POST",
+      cookie: member.cookie,
+      headers: { "x-forwarded-for": MEMBERS_ADDRESS },
+      json: { model: "fake-echo", messages: [{ role: "user", content: "hi" }], stream: false, max_tokens: 10 },
+    });
+  const recharges = async (admin: Session) =>
+    (await entries(admin, "funds.added")).filter((e) => (e.newValue as { description: string }).description !== "Added funds");
+
+  it("an automatic recharge started by metering a member's console chat: 'Platform', without the member's address", async () => {
+    const { admin, member } = await platform();
+    await pricedModel();
+    await addCard(admin);
+    expect((await admin.call("POST", "/billing/add-funds", { amount: 10 })).status).toBe(200);
+    await autoMode(admin.orgId, 20_000_000);
+    expect((await chatFromAddress(member)).status).toBe(200);
+    await rechargesFinished(h.deps);
+    expect(await recharges(admin)).toEqual([expect.objectContaining({ actor: null, address: null, newValue: { amount: 10, description: "Auto-recharge" } })]);
+  });
+
+  it("an automatic recharge started by a member's console chat refused for balance: 'Platform', without the member's address", async () => {
+    const { admin, member } = await platform();
+    await pricedModel();
+    await addCard(admin);
+    await autoMode(admin.orgId, 20_000_000);
+    expect((await chatFromAddress(member)).status).toBe(402);
+    await rechargesFinished(h.deps);
+    expect(await recharges(admin)).toEqual([expect.objectContaining({ actor: null, address: null, newValue: { amount: 10, description: "Auto-recharge" } })]);
+  });
+
+  it("a refund Stripe's signed webhook reports: 'Platform', without Stripe's address", async () => {
+    const { admin } = await platform();
+    await addCard(admin);
+    expect((await admin.call("POST", "/billing/add-funds", { amount: 25 })).status).toBe(200);
+    const paid = [...stripe.paymentIntents.values()].filter((p) => p.status === "succeeded").at(-1)!;
+    const event = stripe.event("charge.refunded", { id: "ch_refunded_audit", object: "charge", payment_intent: paid.id, amount: 2500, amount_refunded: 1000 });
+    const delivered = await h.fetch("/billing/webhook", {
+      method: "POST",
+      body: event.payload,
+      headers: { "stripe-signature": event.signature, "x-forwarded-for": "198.51.100.7" },
+    });
+    expect(delivered.status).toBe(200);
+    expect(await entries(admin, "funds.reversed")).toEqual([
+      expect.objectContaining({ actor: null, address: null, newValue: { amount: -10, description: "Refund" } }),
+    ]);
+  });
+
+  it("a person's own change still carries their address", async () => {
+    const { admin } = await platform();
+    const made = await h.fetch("/organizations/invites", {
+      method: "POST",
+      cookie: admin.cookie,
+      headers: { "x-forwarded-for": MEMBERS_ADDRESS },
+      json: { status: "multi-use" },
+    });
+    expect(made.status).toBe(201);
+    expect((await entries(admin, "invite.created")).at(-1)).toMatchObject({ actor: { id: admin.userId }, address: MEMBERS_ADDRESS });
   });
 });
 
