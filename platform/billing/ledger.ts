@@ -4,7 +4,7 @@ import type { Deps } from "../context";
 import type { DB } from "../db";
 import type { LedgerEntriesTable } from "../db/schema";
 import type { Selectable } from "kysely";
-import { compiledOnce } from "../db/compiled";
+import { compiledOnce, compiledPerPageSize } from "../db/compiled";
 import { ensureAccount } from "./accounts";
 import { microsToDollars } from "./money";
 import { record } from "../audit/record";
@@ -20,7 +20,7 @@ export type CreditKind = keyof typeof CREDIT_DESCRIPTIONS;
 export async function getLedger(deps: Deps, orgId: number, page: LedgerQuery): Promise<LedgerRow[]> {
   const limit = Math.min(Math.max(page.limit ?? LEDGER_PAGE, 1), LEDGER_MAX_PAGE);
   // The first page is what /billing shows on every visit.
-  if (page.before === undefined && page.after === undefined) return (await latestEntries(limit)(deps.db, orgId)).map(toLedgerRow);
+  if (page.before === undefined && page.after === undefined) return (await latestEntries(deps.db, limit, orgId)).map(toLedgerRow);
   let query = deps.db.selectFrom("ledger_entries").selectAll().where("org_id", "=", orgId);
   if (page.before !== undefined) query = query.where("id", "<", page.before);
   if (page.after !== undefined) query = query.where("id", ">", page.after);
@@ -31,15 +31,10 @@ export async function getLedger(deps: Deps, orgId: number, page: LedgerQuery): P
   return rows.map(toLedgerRow);
 }
 
-/** The first page's query, compiled once per page size (at most LEDGER_MAX_PAGE of them): a LIMIT is written into the SQL (inline-limits.ts). */
-const latestBySize = new Map<number, ReturnType<typeof latestOf>>();
-const latestOf = (limit: number) =>
-  compiledOnce((db, orgId: number) => db.selectFrom("ledger_entries").selectAll().where("org_id", "=", orgId).orderBy("id", "desc").limit(limit));
-function latestEntries(limit: number) {
-  let query = latestBySize.get(limit);
-  if (!query) latestBySize.set(limit, (query = latestOf(limit)));
-  return query;
-}
+/** The first page's query (the one /billing shows), compiled once per page size. */
+const latestEntries = compiledPerPageSize((db, limit, orgId: number) =>
+  db.selectFrom("ledger_entries").selectAll().where("org_id", "=", orgId).orderBy("id", "desc").limit(limit),
+);
 
 function toLedgerRow(r: Selectable<LedgerEntriesTable>): LedgerRow {
   return {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { compiledOnce } from "./compiled";
+import { compiledOnce, compiledPerPageSize } from "./compiled";
 import type { DB } from "./index";
 import { migrate, openDatabase } from "./index";
 
@@ -37,5 +37,26 @@ describe("compiledOnce", () => {
     const db = await withUsers("Ada");
     const transformed = compiledOnce((db, name: string) => db.selectFrom("users").select("email").where("name", "=", name.toUpperCase()));
     await expect(transformed(db, "Ada")).rejects.toThrow("every value must appear once");
+  });
+
+  it("refuses a LIMIT or OFFSET taken as a value, which SQLite would prepare again at every run", async () => {
+    const db = await withUsers("Ada");
+    const limited = compiledOnce((db, limit: number) => db.selectFrom("users").select("email").limit(limit));
+    await expect(limited(db, 1)).rejects.toThrow("a LIMIT or OFFSET must be written into the query");
+    const offset = compiledOnce((db, offset: number) => db.selectFrom("users").select("email").limit(1).offset(offset));
+    await expect(offset(db, 0)).rejects.toThrow("a LIMIT or OFFSET must be written into the query");
+  });
+});
+
+describe("compiledPerPageSize", () => {
+  it("answers each call with its page size and values (compiledOnce takes each size as written into the query)", async () => {
+    const db = await withUsers("Ada", "Bob", "Cy");
+    const firstJoined = compiledPerPageSize((db, limit, after: number) =>
+      db.selectFrom("users").select("name").where("created_at", ">=", after).orderBy("created_at").limit(limit),
+    );
+    expect(await firstJoined(db, 2, 0)).toEqual([{ name: "Ada" }, { name: "Bob" }]);
+    expect(await firstJoined(db, 1, 1)).toEqual([{ name: "Bob" }]);
+    expect(await firstJoined(db, 2, 1)).toEqual([{ name: "Bob" }, { name: "Cy" }]);
+    expect(await firstJoined(db, 5, 3)).toEqual([]);
   });
 });

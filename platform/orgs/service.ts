@@ -6,7 +6,7 @@ import type { Database } from "../db/schema";
 import type { ActiveInvite, CreateInvite, CreatedOrganization, Invite, InviteQuery } from "@contract/orgs";
 import { INVITE_EXPIRED, INVITE_EXPIRY_RULE, INVITE_INVALID, INVITE_MAX_LIFETIME_MS, INVITE_PAGE_MAX, INVITE_REVOKED } from "@contract/orgs";
 import type { Member, MemberQuery, MemberRemoved, RemoveMember, Role } from "@contract/team";
-import { compiledOnce } from "../db/compiled";
+import { compiledOnce, compiledPerPageSize } from "../db/compiled";
 import { PlatformError } from "../http/errors";
 import { TooManyRequests } from "../ratelimit/limits";
 import { hit } from "../ratelimit/store";
@@ -124,7 +124,7 @@ const activeInvites = (db: Kysely<Database>, orgId: number, now: number) =>
     .where(usable(now));
 
 /** The first page, the one /team shows: compiled once. Ids grow with time, so newest first is by id. */
-const newestInvites = compiledOnce((db, orgId: number, now: number, limit: number) => activeInvites(db, orgId, now).orderBy("invites.id", "desc").limit(limit));
+const newestInvites = compiledPerPageSize((db, limit, orgId: number, now: number) => activeInvites(db, orgId, now).orderBy("invites.id", "desc").limit(limit));
 
 /**
  * The organization's codes that can still be used, newest first, with their makers (admins, issue 14):
@@ -133,7 +133,7 @@ const newestInvites = compiledOnce((db, orgId: number, now: number, limit: numbe
 export async function listActiveInvites(deps: Deps, orgId: number, query: InviteQuery = {}): Promise<ActiveInvite[]> {
   const { before, after, limit = INVITE_PAGE_MAX } = query;
   let rows;
-  if (before === undefined && after === undefined) rows = await newestInvites(deps.db, orgId, deps.now(), limit);
+  if (before === undefined && after === undefined) rows = await newestInvites(deps.db, limit, orgId, deps.now());
   else if (after === undefined)
     rows = await activeInvites(deps.db, orgId, deps.now()).where("invites.id", "<", before!).orderBy("invites.id", "desc").limit(limit).execute();
   else {
@@ -261,7 +261,7 @@ export type { Member };
 
 const membersOf = compiledOnce((db, orgId: number) => members(db, orgId).orderBy("memberships.created_at").orderBy("users.id"));
 /** /team's usual page, the first without a search: compiled once, as the page is measured (issue 15). */
-const firstMembers = compiledOnce((db, orgId: number, limit: number) => members(db, orgId).orderBy("memberships.created_at").orderBy("users.id").limit(limit));
+const firstMembers = compiledPerPageSize((db, limit, orgId: number) => members(db, orgId).orderBy("memberships.created_at").orderBy("users.id").limit(limit));
 
 const members = (db: Kysely<Database>, orgId: number) =>
   db
@@ -277,7 +277,7 @@ const members = (db: Kysely<Database>, orgId: number) =>
  */
 export async function listMembers(deps: Deps, orgId: number, query: MemberQuery = {}): Promise<Member[]> {
   const { q, after, before, limit } = query;
-  if (!q && after === undefined && before === undefined) return limit === undefined ? membersOf(deps.db, orgId) : firstMembers(deps.db, orgId, limit);
+  if (!q && after === undefined && before === undefined) return limit === undefined ? membersOf(deps.db, orgId) : firstMembers(deps.db, limit, orgId);
   let select = members(deps.db, orgId);
   if (q) {
     const pattern = sql<string>`${containsPattern(q)} escape '\\'`;
