@@ -8,7 +8,7 @@ import { INVITE_EXPIRED, INVITE_EXPIRY_RULE, INVITE_INVALID, INVITE_MAX_LIFETIME
 import type { Member, MemberQuery, MemberRemoved, RemoveMember, Role } from "@contract/team";
 import { compiledOnce, compiledPerPageSize } from "../db/compiled";
 import { PlatformError } from "../http/errors";
-import { TooManyRequests } from "../ratelimit/limits";
+import { ORGANIZATION_CREATION_PER_USER, TooManyRequests } from "../ratelimit/limits";
 import { hit } from "../ratelimit/store";
 import { containsPattern, foldForSearch, normalizeOrganizationName } from "../http/names";
 import { insertPrimaryToken, revokeLiveTokens } from "../tokens/service";
@@ -18,18 +18,15 @@ import { lockedByAdmin } from "./admin-lock";
 
 export { lockOrganization } from "./admin-lock";
 
-/** Organizations one user may create in an hour: each brings a token, an account and audit rows (decision 0100). */
-export const ORGANIZATION_CREATION_LIMIT = 10;
-
 export async function createOrganization(deps: Deps, userId: number, name: string): Promise<CreatedOrganization> {
   if (!deps.config.orgSignupEnabled) throw new PlatformError(403, "Organization signup is disabled");
   name = normalizeOrganizationName(name);
-  const allowed = await hit(deps, `org-create:user:${userId}`, { limit: ORGANIZATION_CREATION_LIMIT, windowMs: 3_600_000 });
+  const allowed = await hit(deps, `org-create:user:${userId}`, ORGANIZATION_CREATION_PER_USER);
   if (!allowed.ok) {
     const minutes = Math.ceil(allowed.retryAfterSeconds / 60);
     throw new TooManyRequests(
       allowed.retryAfterSeconds,
-      `Too many organizations created: at most ${ORGANIZATION_CREATION_LIMIT} an hour. Try again in ${minutes} min.`,
+      `Too many organizations created: at most ${ORGANIZATION_CREATION_PER_USER.limit} an hour. Try again in ${minutes} min.`,
     );
   }
   return deps.db.transaction().execute(async (trx) => {

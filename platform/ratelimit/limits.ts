@@ -10,7 +10,14 @@ import { hit, recordFailure, waitAfterFailures } from "./store";
 export const SIGNIN_PER_ADDRESS: Rule = { limit: 20, windowMs: 60_000 };
 export const JOIN_PER_USER: Rule = { limit: 5, windowMs: 60_000 };
 export const JOIN_PER_ADDRESS: Rule = { limit: 20, windowMs: 60_000 };
-/** After 5 failed codes in a row, wait a minute; each 5 more double the wait, up to a day. */
+/** Token creation per organization (decision 0010). */
+export const TOKEN_CREATION_PER_ORG: Rule = { limit: 20, windowMs: 60_000 };
+/** Organizations one user may create in an hour: each brings a token, an account and audit rows (decision 0100). */
+export const ORGANIZATION_CREATION_PER_USER: Rule = { limit: 10, windowMs: 3_600_000 };
+/**
+ * After 5 failed codes, wait a minute; each 5 more double the wait, up to a day. A success does not
+ * reset the count: it ends a day after the last failure (see `recordJoinFailure`).
+ */
 export const JOIN_BACKOFF: Backoff = { step: 5, baseMs: 60_000, maxMs: 24 * 3600 * 1000 };
 
 /** A 429 with the seconds to wait; routes copy `retryAfterSeconds` into `Retry-After`. */

@@ -50,9 +50,9 @@ export async function purgeExpired(deps: Deps): Promise<void> {
 }
 
 /**
- * Failures that make the wait grow: after every `step` failures in a row the wait doubles, from
- * `baseMs` up to `maxMs`. The bucket's `count` is the number of failures and its `window_start`
- * the time of the last one; a success forgets them.
+ * Failures that make the wait grow: after `step` failures the wait is `baseMs`, and each `step` more
+ * double it, up to `maxMs`. The bucket's `count` is the number of failures and its `window_start`
+ * the time of the last one; a success does not forget them: they expire with the bucket (`recordFailure`).
  */
 export interface Backoff {
   step: number;
@@ -91,8 +91,4 @@ export async function recordFailure(deps: Deps, key: string, backoff: Backoff): 
       }),
     )
     .execute();
-}
-
-export async function forgetFailures(deps: Deps, key: string): Promise<void> {
-  await deps.db.deleteFrom("rate_limit_buckets").where("key", "=", key).execute();
 }

@@ -6,7 +6,7 @@ import type { Deps } from "../context";
 import type { ApiTokensTable, Database } from "../db/schema";
 import type { Selectable } from "kysely";
 import { PlatformError } from "../http/errors";
-import { TooManyRequests } from "../ratelimit/limits";
+import { TOKEN_CREATION_PER_ORG, TooManyRequests } from "../ratelimit/limits";
 import { hit } from "../ratelimit/store";
 import { hashTokenSecret, newPublicId, newTokenSecret } from "./secret";
 import { compiledOnce } from "../db/compiled";
@@ -17,9 +17,6 @@ import type { RollGrace } from "@contract/token-rotation";
 import { ROLL_GRACE_MS } from "@contract/token-rotation";
 import { lockedByAdmin } from "../orgs/admin-lock";
 
-/** Token creation per organization: at most this many in any window (decision 0010). */
-export const TOKEN_CREATION_LIMIT = 20;
-export const TOKEN_CREATION_WINDOW_MS = 60_000;
 /** The latest expiry a token can have (decision 0083): ten years of 365.25 days. */
 export const MAX_EXPIRY_AHEAD_MS = 10 * 365.25 * 24 * 3600 * 1000;
 
@@ -152,7 +149,10 @@ export async function insertPrimaryToken(trx: Transaction<Database>, orgId: numb
 
 export class RateLimited extends TooManyRequests {
   constructor(retryAfterSeconds: number) {
-    super(retryAfterSeconds, `Too many tokens created: at most ${TOKEN_CREATION_LIMIT} a minute per organization. Try again in ${retryAfterSeconds} s.`);
+    super(
+      retryAfterSeconds,
+      `Too many tokens created: at most ${TOKEN_CREATION_PER_ORG.limit} a minute per organization. Try again in ${retryAfterSeconds} s.`,
+    );
   }
 }
 
@@ -165,7 +165,7 @@ export async function createToken(deps: Deps, orgId: number, userId: number, inp
   if (input.expiresAt !== null && input.expiresAt <= now) throw refuse("expiresAt", "The expiry must be in the future");
   if (input.expiresAt !== null && input.expiresAt > now + MAX_EXPIRY_AHEAD_MS) throw refuse("expiresAt", "The expiry must be at most 10 years ahead");
   // Counted in the database, so every process shares one limit per organization (decision 0083).
-  const allowed = await hit(deps, `token-create:org:${orgId}`, { limit: TOKEN_CREATION_LIMIT, windowMs: TOKEN_CREATION_WINDOW_MS });
+  const allowed = await hit(deps, `token-create:org:${orgId}`, TOKEN_CREATION_PER_ORG);
   if (!allowed.ok) throw new RateLimited(allowed.retryAfterSeconds);
 
   const secret = newTokenSecret();

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ApiToken } from "@contract/tokens";
 import { TOKEN_SCOPES } from "@contract/tokens";
-import { authenticateApiToken, TOKEN_CREATION_LIMIT } from "../../platform/tokens/service";
+import { authenticateApiToken } from "../../platform/tokens/service";
+import { TOKEN_CREATION_PER_ORG } from "../../platform/ratelimit/limits";
 import type { Harness, Session } from "./harness";
 import { createHarness } from "./harness";
 
@@ -174,8 +175,8 @@ describe("POST /tokens", () => {
     expect(await list(admin)).toHaveLength(1);
   });
 
-  it(`allows ${TOKEN_CREATION_LIMIT} creations a minute per organization, then answers 429 with Retry-After`, async () => {
-    for (let i = 0; i < TOKEN_CREATION_LIMIT; i++) expect((await create(admin)).status).toBe(201);
+  it(`allows ${TOKEN_CREATION_PER_ORG.limit} creations a minute per organization, then answers 429 with Retry-After`, async () => {
+    for (let i = 0; i < TOKEN_CREATION_PER_ORG.limit; i++) expect((await create(admin)).status).toBe(201);
     const limited = await create(admin);
     expect(limited.status).toBe(429);
     expect(limited.headers.get("retry-after")).toBe("60");
