@@ -70,12 +70,6 @@ export async function getPaymentMethod(deps: Deps, orgId: number): Promise<Payme
   return a.payment_method_id ? { brand: a.payment_method_brand, last4: a.payment_method_last4 } : null;
 }
 
-/** Whether the organization may use a priced model: manual/auto need balance > 0; invoice always. */
-export async function canSpend(deps: Deps, orgId: number): Promise<boolean> {
-  const a = await deps.db.selectFrom("billing_accounts").select(["payment_mode", "balance_micros"]).where("org_id", "=", orgId).executeTakeFirst();
-  return a !== undefined && (a.payment_mode === "invoice" || a.balance_micros > 0);
-}
-
 /**
  * The operator's setting (`npm run billing-mode`, the organization editor). The editor passes its
  * transaction, the one that checked its caller is still a system admin.
