@@ -136,7 +136,19 @@ export async function withDatabase<T>(work: (deps: Deps) => Promise<T>): Promise
   }
 }
 
-/** An organization's id and name, or the refusal every command gives for an id that isn't one. */
+/**
+ * A command's free text (a reason): the words after its other arguments, joined by spaces. Undefined,
+ * a bad argument, when a word starts with "-": an option the command doesn't have (`--dry-run`, `-n`,
+ * `--reason x`) was taken for the reason, and money really moved. After `--` every word is text, a
+ * leading dash too (`grant-credit 2 5 -- -weird reason`).
+ */
+export function textArgument(words: string[]): string | undefined {
+  const end = words.indexOf("--");
+  const before = end === -1 ? words : words.slice(0, end);
+  if (before.some((word) => word.startsWith("-"))) return undefined;
+  return (end === -1 ? words : [...before, ...words.slice(end + 1)]).join(" ");
+}
+
 /**
  * An organization id as typed: digits only. `Number()` read `0x2`, `2.0` and `1e0` as ids, so a
  * command acted on another organization than the one the operator meant to type.
@@ -147,6 +159,7 @@ export function organizationId(raw: string | undefined): number | undefined {
   return Number.isSafeInteger(id) && id >= 1 ? id : undefined;
 }
 
+/** An organization's id and name, or the refusal every command gives for an id that isn't one. */
 export async function organization(deps: Deps, orgId: number): Promise<{ id: number; name: string }> {
   // Past the largest id there is none: PostgreSQL would refuse the comparison itself (decision 0127).
   if (!Number.isSafeInteger(orgId) || orgId < 1 || orgId > ID_MAX) throw new OperatorError(`No organization with id ${orgId}`);

@@ -48,7 +48,9 @@ export async function main(argv: string[], program = "node build/cli.js"): Promi
     return asked ? 0 : 2;
   }
   const command = await load(name);
-  if (args.some((a) => HELP_FLAGS.includes(a))) {
+  // After `--` a word is a command's text (a reason), even "-h".
+  const end = args.indexOf("--");
+  if ((end === -1 ? args : args.slice(0, end)).some((a) => HELP_FLAGS.includes(a))) {
     console.log(`Usage: ${program} ${name} ${command.usage}\n  ${command.summary}`);
     return 0;
   }

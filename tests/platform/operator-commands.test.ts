@@ -149,7 +149,7 @@ describe("the operator commands' help", () => {
     out.length = 0;
     expect(await main(["grant-credit", "--help"])).toBe(0);
     expect(out.join("\n")).toBe(
-      'Usage: node build/cli.js grant-credit ORG_ID AMOUNT "reason"\n  grants an organization a credit (at most $10,000, 2 decimals): the ledger row "Credit: reason" and the balance, in one transaction',
+      'Usage: node build/cli.js grant-credit ORG_ID AMOUNT [--] "reason"\n  grants an organization a credit (at most $10,000, 2 decimals): the ledger row "Credit: reason" and the balance, in one transaction. A reason that starts with "-" goes after --',
     );
     out.length = 0;
     expect(await main(["billing-mode", "-h"])).toBe(0);
@@ -239,7 +239,7 @@ describe("grant-credit and reverse-credit", () => {
     expect(await run("grant-credit", id, "-5", "back")).toBe(2);
     expect(err).toEqual([
       'A credit is more than $0; to take one back: reverse-credit ORG_ID AMOUNT "reason"',
-      'Usage: node build/cli.js grant-credit ORG_ID AMOUNT "reason"',
+      'Usage: node build/cli.js grant-credit ORG_ID AMOUNT [--] "reason"',
     ]);
     expect(await run("reverse-credit", id, "10000.01", "too much")).toBe(1);
     expect(err.at(-1)).toBe("Not reversed: amount: Amount must be at most $10,000");
@@ -257,6 +257,36 @@ describe("grant-credit and reverse-credit", () => {
     expect(await balance(db, orgId)).toBe(1);
     expect((await ledger(db, orgId)).length).toBe(2);
     expect(await audit(db, "credit.reversed")).toHaveLength(1);
+  });
+
+  it("take an argument after the amount that starts with - as a bad argument, before opening the database; after -- it is the reason", async () => {
+    target = await database();
+    const { db } = target;
+    const orgId = await acme(db);
+    const id = String(orgId);
+    for (const name of ["grant-credit", "reverse-credit"]) {
+      for (const rest of [["--dry-run"], ["-n"], ["--reason", "mistake"], ["mistake", "--dry-run"], ["-"]]) {
+        expect(await run(name, id, "5", ...rest), `${name} ${rest.join(" ")}`).toBe(2);
+        // The usage alone: no "Database: …" line, the database was not opened.
+        expect(err).toEqual([`Usage: node build/cli.js ${name} ORG_ID AMOUNT [--] "reason"`]);
+        expect(out).toEqual([]);
+      }
+    }
+    // An option where the amount goes is a bad argument, not a negative credit.
+    expect(await run("grant-credit", id, "--dry-run", "5", "why")).toBe(2);
+    expect(err).toEqual(['Usage: node build/cli.js grant-credit ORG_ID AMOUNT [--] "reason"']);
+    expect(await balance(db, orgId)).toBe(0);
+    expect(await ledger(db, orgId)).toEqual([]);
+    expect(await audit(db, "credit.granted")).toEqual([]);
+
+    expect(await run("grant-credit", id, "5", "--", "-weird", "reason")).toBe(0);
+    expect(out).toEqual([`Credited $5.00 to organization ${orgId} (Acme): Credit: -weird reason`]);
+    expect(await run("reverse-credit", id, "1", "typo", "--", "-h")).toBe(0);
+    expect(out).toEqual([`Took back $1.00 from organization ${orgId} (Acme): Credit reversed: typo -h. Balance now $4.00.`]);
+    expect(await ledger(db, orgId)).toEqual([
+      { description: "Credit: -weird reason", change: 5 },
+      { description: "Credit reversed: typo -h", change: -1 },
+    ]);
   });
 
   it("take an organization id as digits only: 0x2, 2.0 and 1e0 are bad arguments, not organization 2 or 1", async () => {
