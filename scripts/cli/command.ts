@@ -138,15 +138,17 @@ export async function withDatabase<T>(work: (deps: Deps) => Promise<T>): Promise
 
 /**
  * A command's free text (a reason): the words after its other arguments, joined by spaces. Undefined,
- * a bad argument, when a word starts with "-": an option the command doesn't have (`--dry-run`, `-n`,
- * `--reason x`) was taken for the reason, and money really moved. After `--` every word is text, a
- * leading dash too (`grant-credit 2 5 -- -weird reason`).
+ * a bad argument, when there is none (refused before the database is opened, let alone migrated), or
+ * when a word starts with "-": an option the command doesn't have (`--dry-run`, `-n`, `--reason x`)
+ * was taken for the reason, and money really moved. After `--` every word is text, a leading dash too
+ * (`grant-credit 2 5 -- -weird reason`). A word given empty (`""`) is text, for the command's rules to refuse.
  */
 export function textArgument(words: string[]): string | undefined {
   const end = words.indexOf("--");
   const before = end === -1 ? words : words.slice(0, end);
   if (before.some((word) => word.startsWith("-"))) return undefined;
-  return (end === -1 ? words : [...before, ...words.slice(end + 1)]).join(" ");
+  const text = end === -1 ? words : [...before, ...words.slice(end + 1)];
+  return text.length > 0 ? text.join(" ") : undefined;
 }
 
 /**

@@ -289,6 +289,25 @@ describe("grant-credit and reverse-credit", () => {
     ]);
   });
 
+  it("take a missing reason as a bad argument, refused before the database is opened", async () => {
+    target = await database();
+    const { db } = target;
+    const orgId = await acme(db);
+    for (const name of ["grant-credit", "reverse-credit"]) {
+      for (const rest of [[], ["--"]]) {
+        expect(await run(name, String(orgId), "5", ...rest), `${name} ${rest.join(" ")}`).toBe(2);
+        expect(err).toEqual([`Usage: node build/cli.js ${name} ORG_ID AMOUNT [--] "reason"`]);
+      }
+    }
+    // Not even looked for: a command without its reason says so, whatever DATABASE_PATH names.
+    vi.stubEnv("DATABASE_URL", "");
+    vi.stubEnv("DATABASE_PATH", path.join(os.tmpdir(), "cli-no-such-folder", "console.db"));
+    err.length = 0;
+    expect(await main(["grant-credit", String(orgId), "5"])).toBe(2);
+    expect(err).toEqual(['Usage: node build/cli.js grant-credit ORG_ID AMOUNT [--] "reason"']);
+    expect(await ledger(db, orgId)).toEqual([]);
+  });
+
   it("take an organization id as digits only: 0x2, 2.0 and 1e0 are bad arguments, not organization 2 or 1", async () => {
     target = await database();
     const { db } = target;
