@@ -5,7 +5,7 @@ import { useState } from "react";
 import { CopyButton } from "~/components/CopyButton";
 import { apiBaseUrl } from "~/features/chat/hosts";
 import type { EndpointId, SampleLanguage } from "~/features/demos/api-samples";
-import { API_STATS, ENDPOINTS, SAMPLE_LANGUAGES, apiSample, sampleChatModel } from "~/features/demos/api-samples";
+import { API_STATS, ENDPOINTS, SAMPLE_LANGUAGES, endpointSample, sampleChatModel } from "~/features/demos/api-samples";
 import { listModels } from "~/platform/models.server";
 import { requireAccess } from "~/session.server";
 import type { RouteHandle } from "~/lib/route-handle";
@@ -89,7 +89,7 @@ interface EndpointSamplesProps {
 function EndpointSamples({ id, title, method, path, servedHere, baseUrl, chatModel }: EndpointSamplesProps) {
   const [language, setLanguage] = useState<SampleLanguage>("curl");
   const { listProps, tabProps } = useTabList();
-  const code = apiSample(id, language, baseUrl, chatModel);
+  const code = endpointSample(id, language, baseUrl, chatModel);
   return (
     <section className="card bg-base-100 shadow-sm" aria-labelledby={`endpoint-${id}`}>
       <div className="card-body gap-3">

@@ -1,7 +1,11 @@
+import type { Snippet } from "~/features/chat/hosts";
+import { chatSnippets, KEY_PLACEHOLDER } from "~/features/chat/hosts";
+
 /**
- * Code samples for /api-home: the public API paths of SPEC §7 with a bearer key. The chat sample runs
- * as shown against this install (its base URL and one of its models); the image and audio samples are
- * examples of the API's shape that this install does not serve (`servedHere: false`, said on screen).
+ * Code samples for /api-home: the public API paths of SPEC §7 with a bearer key. The chat samples are
+ * /chat's API examples (`chatSnippets`), run as shown against this install (its base URL and one of
+ * its models); the image and audio samples are examples of the API's shape that this install does not
+ * serve (`servedHere: false`, said on screen).
  */
 
 export const API_STATS = [
@@ -11,7 +15,7 @@ export const API_STATS = [
   { label: "Models", value: "100+", note: "text, image, audio and video" },
 ] as const;
 
-export const SAMPLE_LANGUAGES = ["curl", "python", "javascript"] as const;
+export const SAMPLE_LANGUAGES = ["curl", "python", "javascript"] as const satisfies readonly Snippet["id"][];
 export type SampleLanguage = (typeof SAMPLE_LANGUAGES)[number];
 
 export const ENDPOINTS = [
@@ -20,8 +24,6 @@ export const ENDPOINTS = [
   { id: "transcriptions", title: "Audio transcriptions", method: "POST", path: "/v1/audio/transcriptions", servedHere: false },
 ] as const;
 export type EndpointId = (typeof ENDPOINTS)[number]["id"];
-
-export const KEY_PLACEHOLDER = "{key}";
 
 /** The model the chat sample names when the install has none to offer. */
 export const DEFAULT_SAMPLE_MODEL = "builtin";
@@ -32,43 +34,15 @@ export function sampleChatModel(models: readonly { name: string }[]): string {
 }
 
 /** The sample for one endpoint in one language; `baseUrl` ends before `/v1`; `chatModel` names a model of this install. */
-export function apiSample(endpoint: EndpointId, language: SampleLanguage, baseUrl: string, chatModel: string = DEFAULT_SAMPLE_MODEL): string {
+export function endpointSample(endpoint: EndpointId, language: SampleLanguage, baseUrl: string, chatModel: string): string {
   const base = baseUrl.replace(/\/$/, "");
+  if (endpoint === "chat") return chatSnippets(`${base}/v1`, chatModel).find((s) => s.id === language)!.code;
+  return apiSample(endpoint, language, base);
+}
+
+/** The samples of the endpoints this install does not serve; `base` ends before `/v1`. */
+function apiSample(endpoint: Exclude<EndpointId, "chat">, language: SampleLanguage, base: string): string {
   switch (endpoint) {
-    case "chat":
-      if (language === "curl")
-        return `curl ${base}/v1/chat/completions \\
-  -H "Authorization: Bearer ${KEY_PLACEHOLDER}" \\
-  -H "Content-Type: application/json" \\
-  -d '{
-    "model": "${chatModel}",
-    "messages": [{"role": "user", "content": "Hello!"}],
-    "stream": true
-  }'`;
-      if (language === "python")
-        return `from openai import OpenAI
-
-client = OpenAI(base_url="${base}/v1", api_key="${KEY_PLACEHOLDER}")
-
-stream = client.chat.completions.create(
-    model="${chatModel}",
-    messages=[{"role": "user", "content": "Hello!"}],
-    stream=True,
-)
-for chunk in stream:
-    print(chunk.choices[0].delta.content or "", end="")`;
-      return `const response = await fetch("${base}/v1/chat/completions", {
-  method: "POST",
-  headers: {
-    Authorization: "Bearer ${KEY_PLACEHOLDER}",
-    "Content-Type": "application/json",
-  },
-  body: JSON.stringify({
-    model: "${chatModel}",
-    messages: [{ role: "user", content: "Hello!" }],
-    stream: true,
-  }),
-});`;
     case "images":
       if (language === "curl")
         return `curl ${base}/v1/images/generations \\
