@@ -1,15 +1,8 @@
 import type { IncomingMessage } from "node:http";
 import type { Socket } from "node:net";
 import type { RequestHandler, Response } from "express";
-
-/** Forms and JSON: a console form is a few fields, a platform call a small document (decision 0083). */
-export const FORM_BODY_LIMIT = 64 * 1024;
-/** Chat: a conversation with its history (the spend-control rule refuses over 1,000,000 characters itself). */
-export const CHAT_BODY_LIMIT = 8 * 1024 * 1024;
-
-export function tooLargeMessage(limit: number): string {
-  return `Request body too large: at most ${limit >= 1024 * 1024 ? `${limit / (1024 * 1024)} MB` : `${limit / 1024} KB`} here.`;
-}
+// The platform's limits and words: a console form is bounded as a platform call, its chat as a chat.
+import { bodyTooLargeMessage, CHAT_BODY_LIMIT, SMALL_BODY_LIMIT } from "../platform/http/body-limit";
 
 /** How long a refused body is still read (and dropped) after the answer, before the connection closes. */
 const LINGER_MS = 500;
@@ -22,7 +15,7 @@ const LINGER_MS = 500;
  */
 function refuse(req: IncomingMessage, res: Response, limit: number) {
   lingerOnClose(req.socket);
-  res.status(413).set("Connection", "close").type("text/plain").send(tooLargeMessage(limit));
+  res.status(413).set("Connection", "close").type("text/plain").send(bodyTooLargeMessage(limit));
   req.resume();
 }
 
@@ -94,5 +87,5 @@ export function bodyLimit(limitFor: (path: string) => number | null): RequestHan
 /** The console's limits: the platform's prefixes bound their own bodies (platform/http/body-limit.ts). */
 export function consoleBodyLimit(path: string): number | null {
   if (path.startsWith("/api/v1/") || path.startsWith("/openai/v1/")) return null;
-  return path === "/resources/chat" ? CHAT_BODY_LIMIT : FORM_BODY_LIMIT;
+  return path === "/resources/chat" ? CHAT_BODY_LIMIT : SMALL_BODY_LIMIT;
 }
