@@ -74,12 +74,28 @@ const secret = z
   );
 
 /**
+ * Settings read together, by the server and by an operator command: each one's check (`fields`), and
+ * the problems of their values side by side (`together`), said the way the field checks say theirs.
+ */
+export interface SettingsGroup<T extends z.ZodRawShape> {
+  fields: T;
+  together?: (given: Record<string, string | undefined>) => string[];
+}
+
+/**
  * The upstream keys' secrets (platform/models/upstream-keys.ts), as the server and the operator's
  * `reseal-upstream-keys` read them: the keys are sealed with the first and opened with either, the
  * second being the one they were sealed with before, while a rotation or the secret's removal is under
  * way (decision 0118).
  */
-export const upstreamKeysSettings = { UPSTREAM_KEYS_SECRET: secret, UPSTREAM_KEYS_SECRET_PREVIOUS: secret };
+export const upstreamKeysSettings = {
+  fields: { UPSTREAM_KEYS_SECRET: secret, UPSTREAM_KEYS_SECRET_PREVIOUS: secret },
+  together: (given) =>
+    // A rotation that was not made: the keys would stay sealed under the secret meant to be replaced.
+    given.UPSTREAM_KEYS_SECRET && given.UPSTREAM_KEYS_SECRET === given.UPSTREAM_KEYS_SECRET_PREVIOUS
+      ? ["UPSTREAM_KEYS_SECRET_PREVIOUS: the same as UPSTREAM_KEYS_SECRET (give the new secret as UPSTREAM_KEYS_SECRET, the old one here)"]
+      : [],
+} satisfies SettingsGroup<z.ZodRawShape>;
 
 /**
  * An http:// or https:// URL without a user name or password; unset (or empty) is undefined, for
@@ -174,7 +190,7 @@ const schema = z.object({
   DATABASE_URL: databaseUrl,
   PLATFORM_URL: url,
   SESSION_SECRET: secret,
-  ...upstreamKeysSettings,
+  ...upstreamKeysSettings.fields,
   APP_ORIGIN: url,
   ORG_SIGNUP_ENABLED: flag(true),
   SYSTEM_ADMINS: z.string().default(""),
@@ -239,10 +255,7 @@ function combinationProblems(source: Record<string, string | undefined>): string
       problems.push(`PLATFORM_URL: is this console's own address ${got(source.PLATFORM_URL)}: give the external platform's`);
     }
   }
-  if (source.UPSTREAM_KEYS_SECRET && source.UPSTREAM_KEYS_SECRET === source.UPSTREAM_KEYS_SECRET_PREVIOUS) {
-    // A rotation that was not made: the keys would stay sealed under the secret meant to be replaced.
-    problems.push("UPSTREAM_KEYS_SECRET_PREVIOUS: the same as UPSTREAM_KEYS_SECRET (give the new secret as UPSTREAM_KEYS_SECRET, the old one here)");
-  }
+  problems.push(...upstreamKeysSettings.together(source));
   for (const name of ["GOOGLE", "GITHUB"]) {
     const [id, secret] = [`${name}_CLIENT_ID`, `${name}_CLIENT_SECRET`];
     // Half a pair would leave that provider off without a word, and development sign-in on if it is the only one.

@@ -7,6 +7,7 @@ import type { Deps } from "../../platform/context";
 import { DatabaseStartError, migrate, migrationsLine, openDatabase, openMigrated } from "../../platform/db";
 import type { DB } from "../../platform/db";
 import { databaseUrl, describeDatabase } from "../../platform/db/target";
+import type { SettingsGroup } from "../../server/env";
 
 /**
  * An operator command: one file in scripts/cli/commands/, named as it is typed
@@ -25,22 +26,26 @@ export interface Command {
 export class OperatorError extends Error {}
 
 /**
- * Settings a command reads, held to the server's rules and refused in its words (server/env.ts). As
- * for the server, an empty value is unset.
+ * Settings a command reads, held to the server's rules, each alone and together, and refused in its
+ * words (server/env.ts). As for the server, an empty value is unset.
  */
-export function commandSettings<T extends z.ZodRawShape>(shape: T, source: Record<string, string | undefined> = process.env): z.infer<z.ZodObject<T>> {
+export function commandSettings<T extends z.ZodRawShape>(
+  settings: SettingsGroup<T>,
+  source: Record<string, string | undefined> = process.env,
+): z.infer<z.ZodObject<T>> {
   const given = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value.trim() !== ""));
-  const parsed = z.object(shape).safeParse(given);
-  if (!parsed.success) {
-    throw new OperatorError(`Invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
-  }
+  const parsed = z.object(settings.fields).safeParse(given);
+  const problems = [...(parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`)), ...(settings.together?.(given) ?? [])];
+  if (!parsed.success || problems.length > 0) throw new OperatorError(`Invalid configuration: ${problems.join("; ")}`);
   return parsed.data;
 }
 
 /** The server's database settings. */
 const settings = {
-  DATABASE_URL: databaseUrl,
-  DATABASE_PATH: z.string().default("data/console.db"),
+  fields: {
+    DATABASE_URL: databaseUrl,
+    DATABASE_PATH: z.string().default("data/console.db"),
+  },
 };
 
 export function databaseSettings(source: Record<string, string | undefined> = process.env): { url?: string; path: string } {

@@ -512,6 +512,22 @@ describe("reseal-upstream-keys", () => {
     expect(await stored(db)).toEqual(before);
   });
 
+  it("refuses, as the server does, UPSTREAM_KEYS_SECRET_PREVIOUS set to UPSTREAM_KEYS_SECRET: a rotation not made", async () => {
+    target = await database();
+    const { db } = target;
+    await models(db, { secret: OLD }, "llama");
+    const before = await stored(db);
+
+    secrets(OLD, OLD);
+    expect(await run("reseal-upstream-keys")).toBe(1);
+    expect(err).toEqual([
+      "Invalid configuration: UPSTREAM_KEYS_SECRET_PREVIOUS: the same as UPSTREAM_KEYS_SECRET (give the new secret as UPSTREAM_KEYS_SECRET, the old one here)",
+    ]);
+    expect(out).toEqual([]);
+    expect(await stored(db)).toEqual(before);
+    expect(await audit(db, "upstream_keys.sealed")).toEqual([]);
+  });
+
   it("--unseal stores every key as given, with the old secret as the previous one only, and warns", async () => {
     target = await database();
     const { db } = target;
