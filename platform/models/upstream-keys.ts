@@ -77,11 +77,17 @@ function open(vault: Vault, sealed: string): string | null {
 
 export const isSealed = (stored: string | null): boolean => stored?.startsWith(PREFIX) ?? false;
 
-/** Why a sealed key can't be used, in one line naming the model and the settings that were tried. */
-function unopenedMessage(model: string, secrets: UpstreamKeysSecrets): string {
+/**
+ * Why a sealed key can't be used, in one line naming the model and the settings that were tried. To
+ * `unseal` the keys, the old secret is given as the previous one: `reseal-upstream-keys --unseal`
+ * refuses UPSTREAM_KEYS_SECRET.
+ */
+function unopenedMessage(model: string, secrets: UpstreamKeysSecrets, unseal = false): string {
   const tried = [secrets.secret && "UPSTREAM_KEYS_SECRET", secrets.previous && "UPSTREAM_KEYS_SECRET_PREVIOUS"].filter(Boolean);
-  if (tried.length === 0)
-    return `The upstream API keys in the database are sealed (model '${model}'): set UPSTREAM_KEYS_SECRET to the secret they were sealed with.`;
+  if (tried.length === 0) {
+    const advice = unseal ? "to store them in the clear, set UPSTREAM_KEYS_SECRET_PREVIOUS" : "set UPSTREAM_KEYS_SECRET";
+    return `The upstream API keys in the database are sealed (model '${model}'): ${advice} to the secret they were sealed with.`;
+  }
   const subject = tried.length === 1 ? `${tried[0]} does not open` : `Neither ${tried.join(" nor ")} opens`;
   return `${subject} the upstream API key of model '${model}': set the secret the keys were sealed with.`;
 }
@@ -172,7 +178,7 @@ export async function resealUpstreamKeys(deps: Deps, secrets: UpstreamKeysSecret
       }
       if (sealing && decipher(sealing, stored) !== null) continue;
       const plain = vault ? open(vault, stored) : null;
-      if (plain === null) return { unopened: row.name, message: unopenedMessage(row.name, secrets) };
+      if (plain === null) return { unopened: row.name, message: unopenedMessage(row.name, secrets, unseal) };
       writes.push({ name: row.name, to: sealing ? seal(sealing, plain) : plain });
     }
     for (const write of writes) {

@@ -539,6 +539,13 @@ describe("reseal-upstream-keys", () => {
       "UPSTREAM_KEYS_SECRET is set: to store the keys in the clear, take it out of every process's settings and this command's, giving its value as UPSTREAM_KEYS_SECRET_PREVIOUS instead (README, \"Rotating the upstream keys secret\").",
     ]);
     expect(Object.values(await stored(db))).not.toContain(KEY);
+    // Without either secret, the advice is the setting --unseal takes, not the one it refuses.
+    secrets("", "");
+    expect(await run("reseal-upstream-keys", "--unseal")).toBe(1);
+    expect(err.at(-1)).toBe(
+      "Nothing changed: The upstream API keys in the database are sealed (model 'llama'): to store them in the clear, set UPSTREAM_KEYS_SECRET_PREVIOUS to the secret they were sealed with.",
+    );
+    expect(Object.values(await stored(db))).not.toContain(KEY);
 
     secrets("", OLD);
     expect(await run("reseal-upstream-keys", "--unseal")).toBe(0);
