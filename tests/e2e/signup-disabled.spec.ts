@@ -39,3 +39,25 @@ test("with organization signup disabled, the Organizations page offers only the 
   const refused = await page.request.post(`${server.baseURL}/api/v1/organizations`, { data: { name: "Nope" } });
   expect(refused.status()).toBe(403);
 });
+
+test("Sign Out on onboarding goes to /login and ends the session on the platform, not only in this browser", async ({ page, playwright }) => {
+  await page.context().addCookies([{ name: "CH-time-zone", value: "UTC", url: server.baseURL }]);
+  // The first sign-in on a fresh server is the operator's (it joins the system organization).
+  await signInWithRequests(page.request, OPERATOR, "google", server.baseURL);
+  await page.context().clearCookies();
+  await page.context().addCookies([{ name: "CH-time-zone", value: "UTC", url: server.baseURL }]);
+  await signInWithRequests(page.request, newPerson("Leaver"), "google", server.baseURL);
+  const session = (await page.context().cookies(server.baseURL)).find((cookie) => cookie.name === "sid");
+  expect(session).toBeDefined();
+  await page.goto(`${server.baseURL}/welcome`);
+  await page.getByRole("button", { name: "Sign Out" }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  expect((await (await page.request.get(`${server.baseURL}/api/v1/auth/session`)).json()).valid).toBe(false);
+  // The cookie the browser had, sent again (as a copy taken before Sign Out would be): the platform ended it.
+  const copy = await playwright.request.newContext({ extraHTTPHeaders: { cookie: `sid=${session!.value}` } });
+  try {
+    expect((await (await copy.get(`${server.baseURL}/api/v1/auth/session`)).json()).valid).toBe(false);
+  } finally {
+    await copy.dispose();
+  }
+});
