@@ -28,7 +28,8 @@ beforeEach(() => {
   page.action = undefined;
 });
 
-type Answer = { status?: number; body: unknown };
+/** "unreachable": the call throws, as a refused connection does. */
+type Answer = { status?: number; body: unknown } | "unreachable";
 const SESSION = {
   valid: true,
   user: { id: 1, name: "Ada", email: "ada@example.test" },
@@ -53,6 +54,7 @@ function fakePlatform(answers: Record<string, Answer> = {}) {
     platformFetch: async (request: Request | { url: string; method: string }) => {
       const path = new URL(request.url).pathname.replace(/^\/api\/v1/, "");
       const answer = answers[`${request.method} ${path}`] ?? defaults[`${request.method} ${path}`] ?? { status: 404, body: { error: "Not found" } };
+      if (answer === "unreachable") throw new Error("connect ECONNREFUSED");
       return Response.json(answer.body, { status: answer.status ?? 200 });
     },
   } as unknown as AppLoadContext;
@@ -187,4 +189,47 @@ describe("/tokens with more tokens than a page", () => {
     })) as Response;
     expect(answer.headers.get("location")).toBe("/tokens?page=2");
   });
+});
+
+describe("/tokens' rows for an admin", () => {
+  it("offer no Revoke on a token whose expiresAt has passed, as on a revoked one, and Revoke on an active one (SPEC §4)", async () => {
+    const past = Date.now() - 60_000;
+    const token = (publicId: string, fields: object) => ({ ...PRIMARY, publicId, primary: false, scopes: ["chat"], ...fields });
+    const listed = [PRIMARY, token("tok_expired", { expiresAt: past }), token("tok_revoked", { revoked: true }), token("tok_active", {})];
+    page.loader = await load(fakePlatform({ "GET /tokens": { body: listed } }));
+    const html = await render();
+    const row = (id: string) => html.match(new RegExp(`<tr data-token="${id}">.*?</tr>`))?.[0] ?? "";
+    expect(row("tok_expired")).toContain(">expired</span>");
+    for (const id of ["tok_expired", "tok_revoked"]) expect(row(id)).not.toContain("Revoke");
+    expect(row("tok_active")).toContain("Revoke");
+  });
+});
+
+describe("/tokens with the platform unreachable or answering a wrong shape (SPEC §8)", () => {
+  const quiet = () => vi.spyOn(console, "error").mockImplementation(() => {});
+  const WRONG_SHAPE: Answer = { body: { unexpected: true } };
+  // The text, the failing call, and the form sent (none: the page's load).
+  const cases: [string, string, string | null][] = [
+    ["Failed to load tokens", "GET /tokens", null],
+    ["Failed to create token", "POST /tokens", "intent=create&pageOrganization=7&scopes=chat&expiry=7"],
+    ["Failed to revoke token", "DELETE /tokens/tok_other", "intent=revoke&pageOrganization=7&publicId=tok_other"],
+    ["Failed to reset token", "POST /organizations/reset-token", "intent=reset&pageOrganization=7"],
+  ];
+  for (const [text, call, form] of cases)
+    for (const [how, answer] of [
+      ["unreachable", "unreachable"],
+      ["a wrong shape", WRONG_SHAPE],
+    ] as const)
+      it(`shows '${text}' when ${call} is ${how}`, async () => {
+        const spy = quiet();
+        try {
+          const context = fakePlatform({ [call]: answer });
+          page.loader = await load(context);
+          if (form) page.action = await post(context, form);
+          const html = await render();
+          expect(html).toMatch(new RegExp(`role="alert"[^>]*>(<[^>]+>)*${text}<`));
+        } finally {
+          spy.mockRestore();
+        }
+      });
 });
