@@ -29,7 +29,8 @@ beforeEach(() => {
   page.action = undefined;
 });
 
-type Answer = { status?: number; body: unknown };
+/** "unreachable": the call throws, as a refused connection does. */
+type Answer = { status?: number; body: unknown } | "unreachable";
 const SESSION = {
   valid: true,
   user: { id: 1, name: "Ada", email: "ada@example.test" },
@@ -59,6 +60,7 @@ function fakePlatform(answers: Record<string, Answer> = {}) {
       const body = request instanceof Request && request.body ? await request.json() : undefined;
       calls.push({ method: request.method, path, body });
       const answer = answers[`${request.method} ${path}`] ?? defaults[`${request.method} ${path}`] ?? { status: 404, body: { error: "Not found" } };
+      if (answer === "unreachable") throw new Error("connect ECONNREFUSED");
       return Response.json(answer.body, { status: answer.status ?? 200 });
     },
   } as unknown as AppLoadContext;
@@ -129,6 +131,27 @@ describe("a billing configuration that could not be loaded", () => {
     expect(shown).toContain("$123.45");
     expect(shown).not.toContain("Failed to load billing configuration.");
   });
+});
+
+describe("a balance or ledger the platform could not give (SPEC §8)", () => {
+  const cases: [string, string][] = [
+    ["Failed to load current balance.", "GET /billing/balance"],
+    ["Failed to load ledger activity.", "GET /billing/ledger"],
+  ];
+  for (const [message, call] of cases)
+    for (const [how, answer] of [
+      ["unreachable", "unreachable"],
+      ["a wrong shape", { body: "unexpected" }],
+    ] as const)
+      it(`shows '${message}' in an alert when ${call} is ${how}`, async () => {
+        const quiet = vi.spyOn(console, "error").mockImplementation(() => {});
+        try {
+          page.loader = await load(fakePlatform({ [call]: answer }));
+          expect(await render()).toContain(`<div role="alert" class="alert alert-error"><span>${message}</span></div>`);
+        } finally {
+          quiet.mockRestore();
+        }
+      });
 });
 
 describe("a refused 'Turn off auto-reload' (auto-reload on, no card: Paused)", () => {
