@@ -7,7 +7,7 @@ import path from "node:path";
 import { createOrganizationWithRequests, signInWithOrganization } from "./support/auth";
 import { switchOrganization } from "./support/team";
 import { fakeModels } from "./support/chat";
-import { expect, test, visibleText } from "./support/test";
+import { expect, hydrated, test, visibleText } from "./support/test";
 
 const input = (page: Page) => page.getByRole("textbox", { name: "Message" });
 const replies = (page: Page) => page.getByRole("listitem", { name: "Assistant message" });
@@ -32,7 +32,11 @@ async function footerViolations(page: Page): Promise<string[]> {
 
 test("choose a model, send, watch the reply stream in, open and close its thinking, regenerate and delete", async ({ page }) => {
   await signInWithOrganization(page);
+  const [first] = ((await (await page.request.get("/api/v1/models")).json()) as { data: { displayName: string }[] }).data;
   await page.goto("/chat?model=no-such-model");
+  // SPEC §2: the query's model counts only if it is known; otherwise the first model is selected, ready to chat.
+  await expect(picker(page)).toContainText(first.displayName);
+  await expect(input(page)).toBeEnabled();
   await page.getByRole("button", { name: /^Model / }).click();
   await page.getByRole("option", { name: /Built-in development model/ }).click();
   await expect(page.getByRole("button", { name: /^Model Built-in development model/ })).toBeVisible();
@@ -202,6 +206,17 @@ test("a blank message is not sent, and Shift+Enter adds a line", async ({ page }
   await input(page).press("Shift+Enter");
   await input(page).pressSequentially("two");
   await expect(input(page)).toHaveValue("one\ntwo");
+});
+
+test("the message box grows with its lines up to 4 rows (SPEC §9)", async ({ page }) => {
+  await signInWithOrganization(page);
+  await page.goto("/chat");
+  await hydrated(page);
+  await expect(input(page)).toHaveAttribute("rows", "1");
+  await input(page).fill("one\ntwo");
+  await expect(input(page)).toHaveAttribute("rows", "2");
+  await input(page).fill(["one", "two", "three", "four", "five", "six"].join("\n"));
+  await expect(input(page)).toHaveAttribute("rows", "4");
 });
 
 /** The keydown an IME sends when Enter or Esc confirms or cancels a composition (Safari: isComposing false, keyCode 229). */
