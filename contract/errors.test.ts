@@ -1,25 +1,25 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { errorBodySchema, errorText, fieldErrors, issueText, readErrorBody } from "./errors";
+import { errorBodySchema, fieldErrors, issueText, readErrorBody } from "./errors";
 
-describe("readErrorBody / errorText: what a failed answer says (SPEC §8, DESIGN §3)", () => {
+describe("readErrorBody: what a failed answer says (SPEC §8, DESIGN §3)", () => {
   it("reads the contract's error and its fields", () => {
     const body = JSON.stringify({ error: "name: Organization name is required", fields: { name: "Organization name is required" } });
     expect(readErrorBody(body, "Failed")).toEqual({ error: "name: Organization name is required", fields: { name: "Organization name is required" } });
-    expect(errorText(JSON.stringify({ error: "Organization signup is disabled" }), "Failed")).toBe("Organization signup is disabled");
+    expect(readErrorBody(JSON.stringify({ error: "Organization signup is disabled" }), "Failed").error).toBe("Organization signup is disabled");
   });
 
   it("reads the OpenAI-shaped error's message", () => {
-    expect(errorText(JSON.stringify({ error: { message: "Model not found", type: "invalid_request_error" } }), "Failed")).toBe("Model not found");
+    expect(readErrorBody(JSON.stringify({ error: { message: "Model not found", type: "invalid_request_error" } }), "Failed").error).toBe("Model not found");
   });
 
   it("shows a short plain-text body, else the default", () => {
-    expect(errorText("Bad Gateway", "Failed to create organization")).toBe("Bad Gateway");
-    expect(errorText("<html>error</html>", "Failed to create organization")).toBe("Failed to create organization");
-    expect(errorText("x".repeat(301), "Failed")).toBe("Failed");
-    expect(errorText("", "Failed to join organization")).toBe("Failed to join organization");
-    expect(errorText(JSON.stringify({ nope: 1 }), "Failed to join organization")).toBe("Failed to join organization");
-    expect(errorText(JSON.stringify({ error: "" }), "Failed")).toBe("Failed");
+    expect(readErrorBody("Bad Gateway", "Failed to create organization").error).toBe("Bad Gateway");
+    expect(readErrorBody("<html>error</html>", "Failed to create organization").error).toBe("Failed to create organization");
+    expect(readErrorBody("x".repeat(301), "Failed").error).toBe("Failed");
+    expect(readErrorBody("", "Failed to join organization").error).toBe("Failed to join organization");
+    expect(readErrorBody(JSON.stringify({ nope: 1 }), "Failed to join organization").error).toBe("Failed to join organization");
+    expect(readErrorBody(JSON.stringify({ error: "" }), "Failed").error).toBe("Failed");
   });
 
   it("ignores fields that are not messages by name", () => {

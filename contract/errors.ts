@@ -43,11 +43,6 @@ export function readErrorBody(text: string, fallback: string): ErrorBody {
   return { error: fallback, ...withFields };
 }
 
-/** Just the message of a failed answer's body (see `readErrorBody`). */
-export function errorText(text: string, fallback: string): string {
-  return readErrorBody(text, fallback).error;
-}
-
 /** The first message of each field of a zod refusal, by its dotted path; `rename` maps paths to form names. */
 export function fieldErrors(issues: readonly z.ZodIssue[], rename: Record<string, string> = {}): FieldErrors {
   const fields: FieldErrors = {};

@@ -338,11 +338,6 @@ export async function applyModelsFile(db: DB, file: string, now = Date.now()): P
   return { entries: entries.length, applied };
 }
 
-/** applyModelsFile, answering the number of entries in the file. */
-export async function seedModelsFromFile(db: DB, file: string, now = Date.now()): Promise<number> {
-  return (await applyModelsFile(db, file, now)).entries;
-}
-
 /** A probe's cache key: the upstream's address and the key sent to it (hashed: no key sits in the map). */
 const probeKey = (baseUrl: string | null, apiKey: string | null): string =>
   `${baseUrl}\n${apiKey === null ? "" : createHash("sha256").update(apiKey).digest("base64url")}`;

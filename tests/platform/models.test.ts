@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { MODEL_NAME_DOT_SEGMENT, MODEL_NAME_EMPTY_SEGMENT, modelNameParamSchema } from "@contract/models";
-import { clearStatusCache, PROBE_TIMEOUT_MS, saveModel, seedModelsFromFile, STATUS_CACHE_MS } from "../../platform/models/service";
+import { applyModelsFile, clearStatusCache, PROBE_TIMEOUT_MS, saveModel, STATUS_CACHE_MS } from "../../platform/models/service";
 import type { FakeUpstream } from "../fakes/openai-upstream";
 import { startFakeUpstream } from "../fakes/openai-upstream";
 import type { Harness } from "./harness";
@@ -141,9 +141,9 @@ describe("the registry", () => {
     await fresh();
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "models-")), "models.json");
     fs.writeFileSync(file, JSON.stringify([upstreamModel("qwen"), upstreamModel("llama", { provider: "ollama", rateCard: null })]));
-    expect(await seedModelsFromFile(h.deps.db, file)).toBe(2);
+    expect((await applyModelsFile(h.deps.db, file)).entries).toBe(2);
     fs.writeFileSync(file, JSON.stringify({ models: [upstreamModel("qwen", { displayName: "Qwen renamed" })] }));
-    await seedModelsFromFile(h.deps.db, file);
+    await applyModelsFile(h.deps.db, file);
     const admin = await h.admin();
     const { data } = await (await admin.call("GET", "/models")).json();
     expect(data.map((m: { name: string; displayName: string }) => [m.name, m.displayName])).toEqual([
@@ -158,7 +158,7 @@ describe("the registry", () => {
     await fresh();
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "models-")), "models.json");
     fs.writeFileSync(file, JSON.stringify([upstreamModel("ok"), { name: "bad" }]));
-    await expect(seedModelsFromFile(h.deps.db, file)).rejects.toThrow(/entry 1: displayName/);
+    await expect(applyModelsFile(h.deps.db, file)).rejects.toThrow(/entry 1: displayName/);
   });
 
   it("refuses a model name with a . or .. part, which would address another model once the URL is resolved", async () => {
@@ -171,7 +171,7 @@ describe("the registry", () => {
     // MODELS_FILE is read with the same rule: the start stops, naming the entry, and writes nothing.
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "models-")), "models.json");
     fs.writeFileSync(file, JSON.stringify([upstreamModel("prod"), upstreamModel("team/../prod", { displayName: "Someone else's" })]));
-    await expect(seedModelsFromFile(h.deps.db, file)).rejects.toThrow(`entry 1: name: ${MODEL_NAME_DOT_SEGMENT}`);
+    await expect(applyModelsFile(h.deps.db, file)).rejects.toThrow(`entry 1: name: ${MODEL_NAME_DOT_SEGMENT}`);
     expect(await h.deps.db.selectFrom("models").select("name").where("name", "like", "%prod").execute()).toEqual([]);
     // And the service itself, whoever calls it.
     await expect(saveModel(h.deps, upstreamModel("a/../prod"))).rejects.toMatchObject({ status: 400, fields: { name: MODEL_NAME_DOT_SEGMENT } });
@@ -194,7 +194,7 @@ describe("the registry", () => {
     // MODELS_FILE is read with the same rule, and so is the service itself.
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "models-")), "models.json");
     fs.writeFileSync(file, JSON.stringify([upstreamModel("fine"), upstreamModel("team//prod")]));
-    await expect(seedModelsFromFile(h.deps.db, file)).rejects.toThrow(`entry 1: name: ${MODEL_NAME_EMPTY_SEGMENT}`);
+    await expect(applyModelsFile(h.deps.db, file)).rejects.toThrow(`entry 1: name: ${MODEL_NAME_EMPTY_SEGMENT}`);
     await expect(saveModel(h.deps, upstreamModel("/lead"))).rejects.toMatchObject({ status: 400, fields: { name: MODEL_NAME_EMPTY_SEGMENT } });
   });
 

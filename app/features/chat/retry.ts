@@ -22,10 +22,6 @@ export function mayRetryAgain(status: RetryStatus, attempt: number): boolean {
   return attempt < MAX_AUTOMATIC_RETRIES[status];
 }
 
-export function isRetryStatus(status: number): status is RetryStatus {
-  return status === 503 || status === 429;
-}
-
 /** Whole seconds left of a countdown of `total` seconds started at `startedAt` (ms), never below 0. */
 export function secondsLeft(total: number, startedAt: number, now: number): number {
   return Math.max(0, total - Math.floor(Math.max(0, now - startedAt) / 1000));

@@ -241,22 +241,6 @@ export const versionOf = (raw: FormDataEntryValue | null): string | undefined =>
 /** The submitted mode, which the schema leaves aside (add or edit). */
 export const modeOf = (raw: FormDataEntryValue | null): ModelFormValues["mode"] => (raw === "edit" ? "edit" : "add");
 
-export type ModelFormResult = { ok: true; name: string; body: ModelBody } | { ok: false; errors: ModelFieldErrors };
-
-/** Validates the model form's values and turns them into the platform's PUT body. */
-export function parseModelForm(values: ModelFormValues): ModelFormResult {
-  const parsed = modelFieldsSchema.safeParse(values);
-  if (!parsed.success) {
-    const errors: ModelFieldErrors = {};
-    for (const issue of parsed.error.issues) {
-      const field = issue.path[0] as ModelField;
-      errors[field] ??= issue.message;
-    }
-    return { ok: false, errors };
-  }
-  return { ok: true, name: parsed.data.name, body: bodyOf(parsed.data) };
-}
-
 const MODEL_FIELDS = new Set<string>([
   "name",
   "displayName",

@@ -1,7 +1,20 @@
 import { describe, expect, it } from "vitest";
 import { parseForm } from "~/lib/parse-form";
-import { EMPTY_MODEL_FORM, modelFieldErrorsOf, modelForm, parseModelForm, readModelForm, valuesOf } from "./model-form";
+import type { ModelFormValues } from "./model-form";
+import { EMPTY_MODEL_FORM, modelFieldErrorsOf, modelForm, readModelForm, valuesOf } from "./model-form";
 import { orgEditorForm } from "./org-form";
+
+/** The form as the model editor's action reads it: sent as a browser sends it (a checked box as "on"), parsed by conform. */
+function parseModelForm(values: ModelFormValues) {
+  const form = new FormData();
+  for (const [field, value] of Object.entries(values)) {
+    if (typeof value === "string") form.append(field, value);
+    else if (value) form.append(field, "on");
+  }
+  const submission = parseForm(form, { schema: modelForm, asTyped: true });
+  if (submission.status === "success") return { ok: true as const, ...submission.value };
+  return { ok: false as const, errors: Object.fromEntries(Object.entries(submission.error ?? {}).map(([field, messages]) => [field, messages?.[0]])) };
+}
 
 const filled = { ...EMPTY_MODEL_FORM, name: "qwen", displayName: "Qwen", provider: "vllm", contextSize: "32768", baseUrl: "http://upstream.test/v1" };
 
