@@ -113,7 +113,6 @@ export type AuditQuery = z.infer<typeof auditQuerySchema>;
 
 /** GET /api/v1/system/audit (system organization admins): every organization's, or one's. */
 export const systemAuditQuerySchema = auditQuerySchema.extend({ organization: idToFind.text.optional() });
-export type SystemAuditQuery = z.infer<typeof systemAuditQuerySchema>;
 
 /** The CSV's header row, in column order. */
 export const AUDIT_CSV_COLUMNS = [

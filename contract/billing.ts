@@ -64,7 +64,6 @@ export const paymentMethodSchema = z.object({ paymentMethod: cardSummarySchema.n
 
 /** POST /billing/payment-method: the SetupIntent's secret for the card form. */
 export const setupSchema = z.object({ clientSecret: z.string().min(1) });
-export type Setup = z.infer<typeof setupSchema>;
 
 /** POST /billing/payment-method/confirm. */
 export const confirmSetupSchema = z.object({ setupIntentId: z.string().min(1, "setupIntentId is required").max(255) });
@@ -73,7 +72,6 @@ export const confirmedSetupSchema = z.object({ hasPaymentMethod: z.boolean() });
 /** POST /billing/add-funds: `idempotencyKey` (a nonce from the form) makes a double submit one charge. */
 export const amountSchema = dollarAmount("Amount");
 export const addFundsSchema = z.object({ amount: amountSchema, idempotencyKey: z.string().min(8).max(100).optional() });
-export type AddFunds = z.infer<typeof addFundsSchema>;
 export const addFundsResultSchema = z.object({ balance: z.number() });
 
 /** POST /billing/auto-payment-config: answered with the new BillingConfig. */
@@ -127,8 +125,6 @@ export function dollarAmount(label: string) {
     .refine(hasAtMostCents, decimalsMessage(label));
 }
 
-/** At most this many automatic recharges in any 24 hours, unless the operator set another limit. */
-export const DEFAULT_RECHARGES_PER_DAY = 3;
 export const RECHARGE_PAUSED = "Automatic recharge paused";
 
 /** "At most 3 automatic recharges a day": the limit as the auto-payment area states it. */

@@ -56,7 +56,6 @@ export const chatSendSchema = z.object({
 export type ChatSend = z.infer<typeof chatSendSchema>;
 
 export const CHAT_OUTCOMES = ["completed", "stopped", "failed"] as const;
-export type ChatOutcome = (typeof CHAT_OUTCOMES)[number];
 
 /** A completion's usage record; `cost` in dollars. */
 export const receiptSchema = z.object({

@@ -12,7 +12,6 @@ export type FieldErrors = Record<string, string>;
 export const openAiErrorBodySchema = z.object({
   error: z.object({ message: z.string(), type: z.string().optional(), code: z.string().nullable().optional() }),
 });
-export type OpenAiErrorBody = z.infer<typeof openAiErrorBodySchema>;
 
 /** Plain text longer than this (or HTML) is not a message a person should read. */
 const PLAIN_TEXT_LIMIT = 300;

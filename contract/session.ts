@@ -17,7 +17,6 @@ export const ORGANIZATION_CHANGED =
 
 /** The entities of the /api/v1 contract's session (SPEC §3, DESIGN §3). */
 export const organizationRefSchema = z.object({ id: z.number(), name: z.string() });
-export type OrganizationRef = z.infer<typeof organizationRefSchema>;
 
 /** GET /api/v1/auth/session. */
 export const sessionSchema = z.discriminatedUnion("valid", [

@@ -10,4 +10,3 @@ export const ROLL_GRACE_REQUIRED = "Choose how long the old secret keeps working
 
 /** POST /api/v1/tokens/{publicId}/roll (admins): answered like creation, with the new secret once. */
 export const rollTokenSchema = z.object({ grace: z.enum(ROLL_GRACE_CHOICES, { message: ROLL_GRACE_REQUIRED }), version: tokenVersionSchema });
-export type RollToken = z.infer<typeof rollTokenSchema>;

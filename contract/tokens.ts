@@ -3,7 +3,6 @@ import { dollars, hasAtMostCents } from "./money";
 
 /** The scope names the public API checks (SPEC §7 GET /tokens/scopes). */
 export const TOKEN_SCOPES = ["chat", "models:read", "images", "audio"] as const;
-export type TokenScope = (typeof TOKEN_SCOPES)[number];
 
 /** A token as the contract lists it (SPEC §3, DESIGN §3): never its secret. */
 export const tokenSchema = z.object({
@@ -47,7 +46,6 @@ export const scopeListSchema = z.array(z.string());
 
 // ---- Spend control (issue 11): a token's budget, allow-list and request rate ----
 export const BUDGET_PERIODS = ["total", "month"] as const;
-export type BudgetPeriod = (typeof BUDGET_PERIODS)[number];
 export const BUDGET_MAX = 1_000_000;
 export const ALLOWED_MODELS_MAX = 100;
 export const RATE_LIMIT_RPM_MAX = 100_000;
@@ -65,7 +63,6 @@ export const budgetAmountSchema = z
   .max(BUDGET_MAX, BUDGET_TOO_LARGE)
   .refine(hasAtMostCents, BUDGET_CENTS);
 export const budgetSchema = z.object({ amount: budgetAmountSchema, period: z.enum(BUDGET_PERIODS) });
-export type Budget = z.infer<typeof budgetSchema>;
 export const allowedModelsSchema = z.array(z.string().trim().min(1).max(100)).min(1, "Choose at least one model, or allow every model").max(ALLOWED_MODELS_MAX);
 export const rateLimitRpmSchema = z.number({ invalid_type_error: RPM_RULE }).int(RPM_RULE).min(1, RPM_RULE).max(RATE_LIMIT_RPM_MAX, RPM_RULE);
 

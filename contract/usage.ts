@@ -4,8 +4,10 @@ import { pastIdsFindNothing, urlNumber } from "./ids";
 /** The periods the usage report offers, in UTC days ending today. */
 export const USAGE_PERIODS = [7, 30, 90] as const;
 export type UsagePeriod = (typeof USAGE_PERIODS)[number];
+/** The period of a report that names none (or, on /usage, another). */
 export const DEFAULT_USAGE_PERIOD: UsagePeriod = 30;
-export const USAGE_PERIOD_REFUSAL = "days: must be 7, 30 or 90";
+/** The refusal of any other `days`, under its field (the error line reads "days: …"). */
+export const USAGE_PERIOD_REFUSAL = "must be 7, 30 or 90";
 
 /** A GET form sends an unchosen select or empty date as `name=`: the same as leaving it out. */
 function blankAsAbsent<T extends z.ZodTypeAny>(schema: T) {
@@ -15,8 +17,8 @@ function blankAsAbsent<T extends z.ZodTypeAny>(schema: T) {
 /** GET /api/v1/usage?days=7|30|90 (30 when absent). */
 export const usageQuerySchema = z.object({
   days: z
-    .enum(["7", "30", "90"], { message: "must be 7, 30 or 90" })
-    .default("30")
+    .enum(["7", "30", "90"], { message: USAGE_PERIOD_REFUSAL })
+    .default(`${DEFAULT_USAGE_PERIOD}`)
     .transform((v) => Number(v) as UsagePeriod),
 });
 
@@ -33,7 +35,6 @@ export const usageFiltersSchema = z.object({
 });
 export type UsageFilters = z.infer<typeof usageFiltersSchema>;
 export const usageFilteredQuerySchema = usageQuerySchema.merge(usageFiltersSchema);
-export type UsageQuery = z.infer<typeof usageFilteredQuerySchema>;
 export const USAGE_TOKEN_NOT_FOUND = "Token not found";
 export const USAGE_MEMBER_NOT_FOUND = "Member not found";
 

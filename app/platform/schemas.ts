@@ -1,7 +1,7 @@
 import type { ValidSession } from "@contract/session";
 
 /** The session wire is the contract's (SPEC §3, DESIGN §3). */
-export { okSchema, organizationRefSchema as organizationRef, providersSchema as devSigninSchema, sessionSchema } from "@contract/session";
+export { okSchema, providersSchema as devSigninSchema, sessionSchema } from "@contract/session";
 export type { Session, ValidSession } from "@contract/session";
 export { createdOrganizationSchema as createdOrgSchema, inviteSchema, orgConfigSchema } from "@contract/orgs";
 

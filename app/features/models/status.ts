@@ -1,10 +1,9 @@
 import { MODEL_STATUSES } from "@contract/models";
-import type { ModelStatus } from "@contract/models";
+import type { ModelStatus, StatusMap } from "@contract/models";
 
 /** Model statuses of SPEC §3 (the contract's list), each with its tooltip; a model missing from the map is unknown. */
 export { MODEL_STATUSES };
-export type { ModelStatus };
-export type StatusMap = Record<string, ModelStatus>;
+export type { ModelStatus, StatusMap };
 
 export const STATUS_TOOLTIPS: Record<ModelStatus, string> = {
   online: "Model is online and accepting requests",

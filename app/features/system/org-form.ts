@@ -56,7 +56,6 @@ export const reverseCreditForm = z.object({ intent: z.literal("reverse-credit"),
 
 /** The organization editor's forms. */
 export const orgEditorForm = z.discriminatedUnion("intent", [renameOrganizationForm, paymentModeForm, grantCreditForm, reverseCreditForm]);
-export type OrgEditorForm = z.infer<typeof orgEditorForm>;
 
 /**
  * The editor's answer to a refused form: the rename form's conform answer for its row (field

@@ -11,7 +11,6 @@ export const INVITE_EXPIRY_CHOICES = [
   { value: "7", label: "7 days" },
   { value: "30", label: "30 days" },
 ] as const;
-export type InviteExpiryChoice = (typeof INVITE_EXPIRY_CHOICES)[number]["value"];
 const EXPIRY_MESSAGE = "Choose an expiry: never, 1 day, 7 days or 30 days";
 
 export const SINGLE_USE_MAXIMUM = "A single-use code has one use: press Multi-use invite for this maximum, or clear it";

@@ -1,13 +1,12 @@
 import { formatMoney } from "@contract/money";
 import { pageCursor } from "~/lib/keyset-page";
 import type { UsagePeriod } from "@contract/usage";
-import { USAGE_PERIODS } from "@contract/usage";
+import { DEFAULT_USAGE_PERIOD, USAGE_PERIODS } from "@contract/usage";
 import { MEMBER_SEARCH_MAX } from "@contract/team";
 import type { UsageFigures } from "~/platform/usage";
 
 /** The periods offered on /usage (`?days=`), and the one shown when the URL names none or another. */
 export { USAGE_PERIODS, type UsagePeriod };
-export const DEFAULT_PERIOD: UsagePeriod = 30;
 
 /** What the daily chart measures (`?chart=`). */
 export const CHART_METRICS = ["tokens", "cost"] as const;
@@ -17,7 +16,7 @@ export const EMPTY_USAGE = "No usage in this period.";
 export const USAGE_LOAD_ERROR = "Failed to load usage";
 
 export function periodFrom(value: string | null): UsagePeriod {
-  return USAGE_PERIODS.find((days) => String(days) === value) ?? DEFAULT_PERIOD;
+  return USAGE_PERIODS.find((days) => String(days) === value) ?? DEFAULT_USAGE_PERIOD;
 }
 
 export function metricFrom(value: string | null): ChartMetric {
