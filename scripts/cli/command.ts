@@ -4,8 +4,8 @@ import path from "node:path";
 import { z } from "zod";
 import { ID_MAX } from "@contract/ids";
 import type { Deps } from "../../platform/context";
-import { DatabaseStartError, migrate, migrationsLine, openDatabase, openMigrated } from "../../platform/db";
-import type { DB } from "../../platform/db";
+import { DatabaseStartError, openDatabase, openMigrated } from "../../platform/db";
+import type { DatabaseOptions, DB } from "../../platform/db";
 import { databaseUrl, describeDatabase } from "../../platform/db/target";
 import type { SettingsGroup } from "../../server/env";
 
@@ -74,33 +74,31 @@ export function operatorName(): string {
  * nothing useful can happen in an empty one (no user has signed in, no organization exists).
  */
 async function openExisting(settings: { url?: string; path: string }): Promise<DB> {
-  let db: DB | undefined;
-  let migrated: boolean;
-  try {
-    // Without the server's request limits: a command may have migrations to run, which may take long.
-    db = openDatabase({ ...settings, postgresLimits: null });
-    const tables = await db.introspection.getTables({ withInternalKyselyTables: true });
-    migrated = tables.some((t) => t.name === "kysely_migration");
-  } catch {
-    // It can't be opened or reached: openMigrated says why, in the server's words.
-    await db?.destroy().catch(() => {});
-    return refusing(() => openMigrated(settings, console.error));
-  }
-  if (!migrated) {
-    await db.destroy();
+  // Without the server's request limits: a command may have migrations to run, which may take long.
+  const options = { ...settings, postgresLimits: null };
+  if ((await migratedBefore(options)) === false) {
     throw new OperatorError(
       `This database has no console tables (never migrated): check ${settings.url ? "DATABASE_URL" : "DATABASE_PATH"} (the server creates them at its first start).`,
     );
   }
+  // As the server starts: what can't be opened, reached or migrated is said in one line, in its words (a
+  // SQLite file another connection keeps locked past the busy timeout: "… database is locked"). What
+  // migrating did goes to stderr, as "Database: …": stdout is the command's.
+  return refusing(() => openMigrated(options, console.error));
+}
+
+/** Whether the console's migrations ran on it; undefined when it can't be opened or reached (openMigrated then says why). */
+async function migratedBefore(options: DatabaseOptions): Promise<boolean | undefined> {
+  let db: DB | undefined;
   try {
-    // On stderr, as "Database: …" above: stdout is the command's.
-    const line = migrationsLine(await refusing(() => migrate(db)));
-    if (line) console.error(line);
-  } catch (error) {
-    await db.destroy();
-    throw error;
+    db = openDatabase(options);
+    const tables = await db.introspection.getTables({ withInternalKyselyTables: true });
+    return tables.some((t) => t.name === "kysely_migration");
+  } catch {
+    return undefined;
+  } finally {
+    await db?.destroy().catch(() => {});
   }
-  return db;
 }
 
 /** A DatabaseStartError's message is all an operator needs: a refusal. */

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import SQLite from "better-sqlite3";
 import pg from "pg";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { SYSTEM_ORG_ID } from "@contract/system";
@@ -196,6 +197,30 @@ describe("an operator command without a database", () => {
     const tables = await target.db.introspection.getTables({ withInternalKyselyTables: true });
     expect(tables).toEqual([]);
   });
+});
+
+describe("an operator command on a SQLite file another connection keeps locked", () => {
+  it.skipIf(!!process.env.TEST_DATABASE_URL)(
+    "refuses in one line, as the server does, once the busy timeout has passed, and changes nothing",
+    async () => {
+      target = await database();
+      const { db } = target;
+      const orgId = await acme(db);
+      const file = target.env.DATABASE_PATH;
+      const holder = new SQLite(file);
+      holder.exec("begin immediate");
+      try {
+        expect(await run("grant-credit", String(orgId), "5", "why")).toBe(1);
+      } finally {
+        holder.exec("rollback");
+        holder.close();
+      }
+      expect(err.slice(1)).toEqual([`Cannot open DATABASE_PATH (${file}): database is locked`]);
+      expect(out).toEqual([]);
+      expect(await ledger(db, orgId)).toEqual([]);
+    },
+    20_000,
+  );
 });
 
 describe("grant-credit and reverse-credit", () => {
