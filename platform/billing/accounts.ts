@@ -72,15 +72,17 @@ export async function getPaymentMethod(deps: Deps, orgId: number): Promise<Payme
 
 /**
  * The operator's setting (`npm run billing-mode`, the organization editor). The editor passes its
- * transaction, the one that checked its caller is still a system admin.
+ * transaction, the one that checked its caller is still a system admin. Whether the mode changed: the
+ * command says when the organization already used the mode.
  */
-export async function setPaymentMode(deps: Deps, orgId: number, mode: PaymentMode, trx?: Transaction<Database>): Promise<void> {
+export async function setPaymentMode(deps: Deps, orgId: number, mode: PaymentMode, trx?: Transaction<Database>): Promise<boolean> {
   if (!trx) return deps.db.transaction().execute((own) => setPaymentMode(deps, orgId, mode, own));
   await ensureAccount(trx, orgId, deps.now());
   const before = await account({ ...deps, db: trx }, orgId);
   await trx.updateTable("billing_accounts").set({ payment_mode: mode, updated_at: deps.now() }).where("org_id", "=", orgId).execute();
-  if (before.payment_mode !== mode)
-    await record(deps, { orgId, action: "organization.payment_mode_changed", old: { paymentMode: before.payment_mode }, new: { paymentMode: mode } }, trx);
+  if (before.payment_mode === mode) return false;
+  await record(deps, { orgId, action: "organization.payment_mode_changed", old: { paymentMode: before.payment_mode }, new: { paymentMode: mode } }, trx);
+  return true;
 }
 
 /** POST /billing/auto-payment-config: the rules of SPEC §5, checked only when enabling. */

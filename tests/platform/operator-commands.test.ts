@@ -363,6 +363,10 @@ describe("grant-credit and reverse-credit", () => {
     expect(await balance(db, orgId)).toBe(0);
 
     expect(await run("billing-mode", id, "invoice")).toBe(0);
+    expect(out).toEqual([`Organization ${orgId} (Acme) now uses invoice billing.`]);
+    // Run again, it says nothing changed, as its audit log does.
+    expect(await run("billing-mode", id, "invoice")).toBe(0);
+    expect(out).toEqual([`Organization ${orgId} (Acme) already uses invoice billing.`]);
     expect(await run("reverse-credit", id, "7.25", "invoiced instead")).toBe(0);
     expect(out).toEqual([`Took back $7.25 from organization ${orgId} (Acme): Credit reversed: invoiced instead. Balance now -$7.25.`]);
     expect(await balance(db, orgId)).toBe(-7.25);

@@ -15,8 +15,8 @@ export const command: Command = {
     if (args.length !== 2 || orgId === undefined || !MODES.includes(mode as PaymentMode)) return 2;
     return withDatabase(async (deps) => {
       const org = await organization(deps, orgId);
-      await setPaymentMode(deps, orgId, mode as PaymentMode);
-      console.log(`Organization ${org.id} (${org.name}) now uses ${mode} billing.`);
+      const changed = await setPaymentMode(deps, orgId, mode as PaymentMode);
+      console.log(`Organization ${org.id} (${org.name}) ${changed ? "now uses" : "already uses"} ${mode} billing.`);
       return 0;
     });
   },
