@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { knownZone, zonedDay, zonedDayStart, zonedIso } from "./zone";
+import { knownZone, nextDay, zonedDay, zonedDayStart, zonedIso } from "./zone";
 
 describe("a local day in a time zone", () => {
   it("starts at its local midnight, across daylight-saving changes at 02:00 and odd offsets", () => {
@@ -29,5 +29,15 @@ describe("a local day in a time zone", () => {
     expect(knownZone("Etc/Unknown")).toBe("UTC");
     expect(knownZone(undefined)).toBe("UTC");
     expect(knownZone("Europe/Paris")).toBe("Europe/Paris");
+  });
+});
+
+describe("the day after a day", () => {
+  it("crosses months, years and leap days, as a range's end does", () => {
+    expect(nextDay("2025-03-04")).toBe("2025-03-05");
+    expect(nextDay("2025-01-31")).toBe("2025-02-01");
+    expect(nextDay("2024-02-28")).toBe("2024-02-29");
+    expect(nextDay("2025-02-28")).toBe("2025-03-01");
+    expect(nextDay("2025-12-31")).toBe("2026-01-01");
   });
 });

@@ -94,6 +94,11 @@ export function zonedDayStart(day: string, tz: string): number {
   return after;
 }
 
+/** The day after a `YYYY-MM-DD` day: a range of days that ends with `day` stops where it starts. */
+export function nextDay(day: string): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+}
+
 /** The local day (`YYYY-MM-DD`) an instant falls on in the zone. */
 export function zonedDay(ms: number, tz: string): string {
   const w = wallClock(ms, tz);

@@ -4,7 +4,7 @@ import { data } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { parseForm } from "~/lib/parse-form";
 import { Alert } from "~/components/Alert";
-import { formatBalance } from "~/features/billing/format";
+import { formatMoney } from "@contract/money";
 import { grantCreditForm, PAYMENT_MODE_LABELS, paymentModeForm, renameOrganizationForm, reverseCreditForm } from "~/features/system/org-form";
 import type { OrgEditorResult } from "~/features/system/org-form";
 import { OrgSearchForm } from "~/features/system/OrgSearchForm";
@@ -90,11 +90,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
         platformStatus(result.status),
       );
     }
-    const balance = formatBalance(result.data.balance);
+    const balance = formatMoney(result.data.balance);
     return done(
       granting
-        ? `Granted ${formatBalance(amount)} to ${isolate(result.data.name)}: Credit: ${reason}. Balance ${balance}.`
-        : `Took back ${formatBalance(amount)} from ${isolate(result.data.name)}: Credit reversed: ${reason}. Balance ${balance}.`,
+        ? `Granted ${formatMoney(amount)} to ${isolate(result.data.name)}: Credit: ${reason}. Balance ${balance}.`
+        : `Took back ${formatMoney(amount)} from ${isolate(result.data.name)}: Credit reversed: ${reason}. Balance ${balance}.`,
     );
   }
 

@@ -4,12 +4,7 @@ import type { LedgerExportQuery } from "@contract/usage";
 import type { Deps } from "../context";
 import { PlatformError } from "../http/errors";
 import { CSV_PAGE, csvLine, csvResponse, formatMicros } from "../usage/csv";
-import { knownZone, zonedDayStart, zonedIso } from "@contract/zone";
-
-function nextDay(day: string): string {
-  const [y, m, d] = day.split("-").map(Number);
-  return new Date(Date.UTC(y, m - 1, d + 1)).toISOString().slice(0, 10);
-}
+import { knownZone, nextDay, zonedDayStart, zonedIso } from "@contract/zone";
 
 /**
  * The ledger as CSV (issue 16): every row of a range of local days in the viewer's time zone (the rule

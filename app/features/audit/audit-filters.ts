@@ -1,6 +1,6 @@
 import { AUDIT_ACTIONS } from "@contract/audit";
 import type { AuditAction } from "@contract/audit";
-import { zonedDayStart } from "@contract/zone";
+import { nextDay, zonedDayStart } from "@contract/zone";
 import { queryString } from "~/lib/query-string";
 
 /**
@@ -42,10 +42,6 @@ export function filtersFrom(params: URLSearchParams): AuditFilters {
     organization: positive(params.get("organization")),
     before: positive(params.get("before")),
   };
-}
-
-function nextDay(date: string): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 }
 
 /** The platform's query (epoch milliseconds, `to` excluded) for the filters, read in the viewer's time zone. */

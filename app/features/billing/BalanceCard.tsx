@@ -6,7 +6,8 @@ import { DialogLink } from "~/components/UrlDialog";
 import { useArrivalKey } from "~/lib/use-arrival";
 import { useIsPending } from "~/lib/use-is-pending";
 import type { BillingConfig } from "~/platform/billing";
-import { formatBalance, invoiceCreditText, sinceLastInvoice } from "./format";
+import { formatMoney } from "@contract/money";
+import { invoiceCreditText, sinceLastInvoice } from "./format";
 import { BILLING_MESSAGES } from "./messages";
 import { rechargeLimitText } from "./recharge";
 import { autoReloadEnabled } from "./validation";
@@ -54,7 +55,7 @@ export function BalanceCard({
           </Alert>
         ) : (
           <p className="text-4xl font-bold tabular-nums" data-testid="balance">
-            {formatBalance(invoiced ? invoiced.owed : balance)}
+            {formatMoney(invoiced ? invoiced.owed : balance)}
           </p>
         )}
         {invoice ? (
@@ -85,8 +86,8 @@ export function BalanceCard({
                 {paused && <p className="mt-1 text-sm">{BILLING_MESSAGES.autoReloadPaused}</p>}
                 {enabled && config.autoPaymentConfig && (
                   <p className="mt-1 text-sm text-base-content/70">
-                    Adds {formatBalance(config.autoPaymentConfig.rechargeAmount)} when the balance falls below{" "}
-                    {formatBalance(config.autoPaymentConfig.thresholdAmount)}.
+                    Adds {formatMoney(config.autoPaymentConfig.rechargeAmount)} when the balance falls below{" "}
+                    {formatMoney(config.autoPaymentConfig.thresholdAmount)}.
                   </p>
                 )}
                 {rechargesPerDay !== null && <p className="mt-1 text-sm text-base-content/70">{rechargeLimitText(rechargesPerDay)}.</p>}

@@ -1,7 +1,8 @@
 import { Alert } from "~/components/Alert";
 import { Pager, rowsShown } from "~/components/Pager";
 import { TableRegion } from "~/components/TableRegion";
-import { formatChange, formatExactChange, formatLedgerTime } from "./format";
+import { formatDateTime } from "~/lib/datetime";
+import { formatChange, formatExactChange } from "./format";
 import type { LedgerPage } from "./ledger-page";
 import { BILLING_MESSAGES } from "./messages";
 
@@ -36,7 +37,7 @@ export function LedgerTable({ page, timeZone }: { page: LedgerPage; timeZone: st
               <tbody>
                 {page.rows.map((row) => (
                   <tr key={row.id}>
-                    <td className="whitespace-nowrap tabular-nums">{formatLedgerTime(row.timestamp, timeZone)}</td>
+                    <td className="whitespace-nowrap tabular-nums">{formatDateTime(row.timestamp, timeZone)}</td>
                     <td>{row.description}</td>
                     <td>{row.model ?? "—"}</td>
                     <td>{row.rateCardId ?? "—"}</td>

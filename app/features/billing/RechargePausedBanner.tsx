@@ -1,5 +1,5 @@
 import { Alert } from "~/components/Alert";
-import { formatLedgerTime } from "./format";
+import { formatDateTime } from "~/lib/datetime";
 import { rechargeDeclinedText, rechargePausedText } from "./recharge";
 
 /** Shown on /billing while automatic recharges are refused (the daily limit), until a charge succeeds. */
@@ -7,7 +7,7 @@ export function RechargePausedBanner({ paused, timeZone }: { paused: { at: strin
   return (
     <Alert kind="warning">
       <span>
-        {rechargePausedText(paused.reason)} <span className="text-sm opacity-80">Since {formatLedgerTime(paused.at, timeZone)}.</span>
+        {rechargePausedText(paused.reason)} <span className="text-sm opacity-80">Since {formatDateTime(paused.at, timeZone)}.</span>
       </span>
     </Alert>
   );
@@ -18,7 +18,7 @@ export function RechargeDeclinedBanner({ declined, timeZone }: { declined: { at:
   return (
     <Alert kind="warning">
       <span>
-        {rechargeDeclinedText(declined.amount)} <span className="text-sm opacity-80">At {formatLedgerTime(declined.at, timeZone)}.</span>
+        {rechargeDeclinedText(declined.amount)} <span className="text-sm opacity-80">At {formatDateTime(declined.at, timeZone)}.</span>
       </span>
     </Alert>
   );

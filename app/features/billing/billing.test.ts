@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { parseForm } from "~/lib/parse-form";
 import { autoPaymentSchema } from "@contract/billing";
-import { cardSubject, describeCard, formatBalance, formatChange, formatLedgerTime } from "./format";
+import { formatMoney } from "@contract/money";
+import { formatDateTime } from "~/lib/datetime";
+import { cardSubject, describeCard, formatChange } from "./format";
 import { pageCursor } from "~/lib/keyset-page";
 import { ledgerPage } from "./ledger-page";
 import {
@@ -18,11 +20,11 @@ import {
 
 describe("money formatting", () => {
   it("shows balances with $ and 2 decimals, negative with a leading minus", () => {
-    expect(formatBalance(0)).toBe("$0.00");
-    expect(formatBalance(25)).toBe("$25.00");
-    expect(formatBalance(1234.5)).toBe("$1,234.50");
-    expect(formatBalance(-3.456)).toBe("-$3.46");
-    expect(formatBalance(0.004)).toBe("$0.00");
+    expect(formatMoney(0)).toBe("$0.00");
+    expect(formatMoney(25)).toBe("$25.00");
+    expect(formatMoney(1234.5)).toBe("$1,234.50");
+    expect(formatMoney(-3.456)).toBe("-$3.46");
+    expect(formatMoney(0.004)).toBe("$0.00");
   });
 
   it("signs every ledger change with + or -, then $ and 2 decimals", () => {
@@ -40,7 +42,7 @@ describe("money formatting", () => {
       [-0.015, "-$0.02", "-$0.02"],
       [-2, "-$2.00", "-$2.00"],
     ] as const) {
-      expect(formatBalance(amount)).toBe(balance);
+      expect(formatMoney(amount)).toBe(balance);
       expect(formatChange(amount)).toBe(change);
     }
   });
@@ -57,9 +59,9 @@ describe("money formatting", () => {
 
 describe("ledger timestamps", () => {
   it("use the 24-hour clock in the viewer's time zone", () => {
-    expect(formatLedgerTime("2025-03-04T15:07:00.000Z", "UTC")).toBe("04 Mar 2025, 15:07");
-    expect(formatLedgerTime("2025-03-04T23:30:00.000Z", "Europe/Berlin")).toBe("05 Mar 2025, 00:30");
-    expect(formatLedgerTime("2025-03-04T13:00:00.000Z", "America/New_York")).not.toMatch(/AM|PM/);
+    expect(formatDateTime("2025-03-04T15:07:00.000Z", "UTC")).toBe("04 Mar 2025, 15:07");
+    expect(formatDateTime("2025-03-04T23:30:00.000Z", "Europe/Berlin")).toBe("05 Mar 2025, 00:30");
+    expect(formatDateTime("2025-03-04T13:00:00.000Z", "America/New_York")).not.toMatch(/AM|PM/);
   });
 });
 

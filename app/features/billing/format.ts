@@ -1,8 +1,4 @@
-import { formatMoney } from "@contract/money";
-import { formatDateTime } from "~/lib/datetime";
-
-/** A balance with 2 decimals and $ (SPEC §9): `$1,234.50`, `-$3.10`. */
-export const formatBalance = formatMoney;
+import { exactDollars, formatMoney } from "@contract/money";
 
 /**
  * What an invoice organization's balance means (audit O2): below zero it is what usage has accrued since
@@ -19,8 +15,6 @@ export function invoiceCreditText(credit: number): string {
   return `Credit: ${formatMoney(credit)}. Usage is taken from it before anything is owed.`;
 }
 
-const upToMicros = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 6 });
-
 /**
  * A ledger change always carries its sign: `+$25.00`, `-$0.01` (SPEC §2, §9). The sign is the
  * change's, not the rounded figure's: a debit under a cent is `-$0.00`, never `+$0.00`.
@@ -32,12 +26,7 @@ export function formatChange(dollars: number): string {
 
 /** The exact change, to the micro-dollar: `-$0.000123`, `+$25.00` (the title and accessible name of a rounded one). */
 export function formatExactChange(dollars: number): string {
-  return `${dollars < 0 ? "-" : "+"}$${upToMicros.format(Math.abs(dollars))}`;
-}
-
-/** Ledger timestamps in the viewer's 24-hour local format. */
-export function formatLedgerTime(iso: string, timeZone: string): string {
-  return formatDateTime(iso, timeZone);
+  return `${dollars < 0 ? "-" : "+"}${exactDollars(Math.abs(dollars))}`;
 }
 
 /** `visa` ending 4242 → "Visa •••• 4242". */

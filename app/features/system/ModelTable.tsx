@@ -1,3 +1,4 @@
+import { exactDollars } from "@contract/money";
 import { Link } from "@remix-run/react";
 import { KeyRound, Pencil } from "lucide-react";
 import { ConfirmAction } from "~/components/ConfirmAction";
@@ -8,8 +9,6 @@ import { Figure } from "~/features/models/Figure";
 import { figureTexts } from "~/features/models/reliability";
 import type { SystemModelMetrics } from "~/platform/models";
 import type { ModelConfig } from "~/platform/system";
-
-const price = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", minimumFractionDigits: 2, maximumFractionDigits: 6 });
 
 type SystemFigures = SystemModelMetrics["data"][number];
 
@@ -115,7 +114,7 @@ export function ModelTable({
                     <>
                       <div className="font-mono text-xs">{m.rateCard.id}</div>
                       <div className="text-xs whitespace-nowrap text-base-content/70">
-                        in {price.format(m.rateCard.inputPerMillion)} · out {price.format(m.rateCard.outputPerMillion)}
+                        in {exactDollars(m.rateCard.inputPerMillion)} · out {exactDollars(m.rateCard.outputPerMillion)}
                       </div>
                     </>
                   ) : (

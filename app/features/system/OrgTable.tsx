@@ -6,7 +6,7 @@ import { useRef } from "react";
 import { SaveOnChangeSelect } from "~/components/SaveOnChangeSelect";
 import { PINNED_END_CELL } from "~/components/TableRegion";
 import { PageOrganizationField } from "~/features/auth/PageOrganizationField";
-import { formatBalance } from "~/features/billing/format";
+import { formatMoney } from "@contract/money";
 import { formatDateTime } from "~/lib/datetime";
 import { useFocusAfterSubmission } from "~/lib/focus-after-submission";
 import { useFocusOnArrival } from "~/lib/use-arrival";
@@ -72,7 +72,7 @@ export function OrgTable({
                 )}
               </td>
               <td className="text-right tabular-nums" data-testid={`balance-${org.id}`}>
-                {formatBalance(org.balance)}
+                {formatMoney(org.balance)}
                 {org.paymentMode === "invoice" ? <div className="text-xs text-base-content/60">since last invoice</div> : null}
               </td>
               <td className="whitespace-nowrap text-sm text-base-content/70">{formatDateTime(org.createdAt, timeZone)}</td>

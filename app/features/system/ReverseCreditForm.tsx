@@ -5,7 +5,7 @@ import { Form } from "@remix-run/react";
 import type { RefObject } from "react";
 import { ConfirmAction } from "~/components/ConfirmAction";
 import { PageOrganizationField } from "~/features/auth/PageOrganizationField";
-import { formatBalance } from "~/features/billing/format";
+import { formatMoney } from "@contract/money";
 import type { OrganizationSummary } from "~/platform/system";
 import { CreditFields } from "./GrantCreditForm";
 import { reverseCreditForm } from "./org-form";
@@ -36,8 +36,8 @@ export function ReverseCreditForm({
   });
   const amount = reverseCreditForm.shape.amount.safeParse(fields.amount.value ?? "");
   const question = amount.success
-    ? `Take ${formatBalance(amount.data)} back from ${isolate(org.name)}? Its balance is ${formatBalance(org.balance)}; only a new grant gives it back.`
-    : `Take this credit back from ${isolate(org.name)}? Its balance is ${formatBalance(org.balance)}; only a new grant gives it back.`;
+    ? `Take ${formatMoney(amount.data)} back from ${isolate(org.name)}? Its balance is ${formatMoney(org.balance)}; only a new grant gives it back.`
+    : `Take this credit back from ${isolate(org.name)}? Its balance is ${formatMoney(org.balance)}; only a new grant gives it back.`;
   return (
     <details className="group" open={refusal !== null || undefined}>
       <summary ref={summaryRef} className="btn btn-sm btn-ghost">
@@ -51,7 +51,7 @@ export function ReverseCreditForm({
         <input type="hidden" name="orgId" value={org.id} />
         <PageOrganizationField />
         <p className="text-sm">
-          Balance: <span className="font-medium tabular-nums">{formatBalance(org.balance)}</span>
+          Balance: <span className="font-medium tabular-nums">{formatMoney(org.balance)}</span>
         </p>
         <CreditFields fields={fields} refusal={refusal} amountLabel="Amount to take back (USD)" reasonPlaceholder="Granted twice, mistake…" />
         <ConfirmAction

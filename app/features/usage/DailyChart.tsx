@@ -1,19 +1,8 @@
 import { Link } from "@remix-run/react";
+import { formatMoney } from "@contract/money";
 import type { DailyUsage } from "~/platform/usage";
 import type { ChartMetric, UsageFilterValues, UsagePeriod } from "./format";
-import {
-  barHeights,
-  CHART_METRICS,
-  formatCompact,
-  formatCost,
-  formatCount,
-  formatDay,
-  formatMetric,
-  labelledDays,
-  metricValue,
-  totalTokens,
-  usageSearch,
-} from "./format";
+import { barHeights, CHART_METRICS, formatCompact, formatCount, formatDay, formatMetric, labelledDays, metricValue, totalTokens, usageSearch } from "./format";
 
 const METRIC_LABEL: Record<ChartMetric, string> = { tokens: "Tokens", cost: "Cost" };
 
@@ -65,7 +54,7 @@ export function DailyChart({
         </div>
         <div className="flex gap-2">
           <div className="flex w-14 shrink-0 flex-col justify-between text-right text-xs text-base-content/60 tabular-nums" aria-hidden>
-            <span>{metric === "cost" ? formatCost(max) : formatCompact(max)}</span>
+            <span>{metric === "cost" ? formatMoney(max) : formatCompact(max)}</span>
             <span>{metric === "cost" ? "$0.00" : "0"}</span>
           </div>
           <div className="relative min-w-0 flex-1">
@@ -131,7 +120,7 @@ export function DailyChart({
                     </th>
                     <td className="text-right tabular-nums">{formatCount(d.requests)}</td>
                     <td className="text-right tabular-nums">{formatCount(totalTokens(d))}</td>
-                    <td className="text-right tabular-nums">{formatCost(d.cost)}</td>
+                    <td className="text-right tabular-nums">{formatMoney(d.cost)}</td>
                   </tr>
                 ))}
               </tbody>

@@ -6,7 +6,8 @@ import { TableRegion } from "~/components/TableRegion";
 import type { MemberUsage, ModelUsage, SourceUsage, UsageFigures } from "~/platform/usage";
 import type { ChartMetric, UsagePeriod } from "./format";
 import type { UsageFilterValues } from "./format";
-import { EMPTY_USAGE, formatCost, formatCount, memberLabel, sourceLabel, totalTokens, USAGE_PERIODS, usageSearch } from "./format";
+import { formatMoney } from "@contract/money";
+import { EMPTY_USAGE, formatCount, memberLabel, sourceLabel, totalTokens, USAGE_PERIODS, usageSearch } from "./format";
 
 /** The period tabs: plain links (`?days=`), so they work without JavaScript and can be bookmarked. */
 export function PeriodTabs({ days, metric, filters = {} }: { days: UsagePeriod; metric: ChartMetric; filters?: UsageFilterValues }) {
@@ -48,7 +49,7 @@ export function UsageStats({ totals }: { totals: UsageFigures }) {
         value={formatCount(totalTokens(totals))}
         desc={`${formatCount(totals.promptTokens)} input · ${formatCount(totals.completionTokens)} output (${formatCount(totals.reasoningTokens)} reasoning)`}
       />
-      <Stat icon={<Coins className="size-7" aria-hidden />} title="Cost" value={formatCost(totals.cost)} desc="At each model's rate card" />
+      <Stat icon={<Coins className="size-7" aria-hidden />} title="Cost" value={formatMoney(totals.cost)} desc="At each model's rate card" />
     </section>
   );
 }
@@ -141,7 +142,7 @@ function FigureCells({ figures }: { figures: UsageFigures }) {
       <td className="text-right tabular-nums">{formatCount(figures.promptTokens)}</td>
       <td className="text-right tabular-nums">{formatCount(figures.completionTokens)}</td>
       <td className="text-right tabular-nums">{formatCount(figures.reasoningTokens)}</td>
-      <td className="text-right tabular-nums">{formatCost(figures.cost)}</td>
+      <td className="text-right tabular-nums">{formatMoney(figures.cost)}</td>
     </>
   );
 }
@@ -227,7 +228,7 @@ function BreakdownTable({
                   </th>
                   <td className="text-right tabular-nums">{formatCount(figures.requests)}</td>
                   <td className="text-right tabular-nums">{formatCount(totalTokens(figures))}</td>
-                  <td className="text-right tabular-nums">{formatCost(figures.cost)}</td>
+                  <td className="text-right tabular-nums">{formatMoney(figures.cost)}</td>
                 </tr>
               ))}
             </tbody>

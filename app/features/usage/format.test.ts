@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { formatMoney } from "@contract/money";
 import {
   barHeights,
   filtersFrom,
   hasFilters,
   formatCompact,
-  formatCost,
   formatCount,
   formatDay,
   formatMetric,
@@ -52,11 +52,11 @@ describe("the period and chart in the URL", () => {
 
 describe("formatting", () => {
   it("shows costs with $ and 2 decimals", () => {
-    expect(formatCost(0)).toBe("$0.00");
-    expect(formatCost(0.125)).toBe("$0.13");
-    expect(formatCost(0.004)).toBe("$0.00");
-    expect(formatCost(1234.5)).toBe("$1,234.50");
-    expect(formatCost(-2)).toBe("-$2.00");
+    expect(formatMoney(0)).toBe("$0.00");
+    expect(formatMoney(0.125)).toBe("$0.13");
+    expect(formatMoney(0.004)).toBe("$0.00");
+    expect(formatMoney(1234.5)).toBe("$1,234.50");
+    expect(formatMoney(-2)).toBe("-$2.00");
   });
 
   it("separates thousands in counts and shortens them where space is tight", () => {

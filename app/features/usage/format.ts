@@ -83,9 +83,6 @@ export function usageCsvHref(days: UsagePeriod, filters: UsageFilterValues, last
 const count = new Intl.NumberFormat("en-US");
 const compact = new Intl.NumberFormat("en-US", { notation: "compact", maximumFractionDigits: 1 });
 
-/** Costs with $ and 2 decimals: `$1,234.50`. */
-export const formatCost = formatMoney;
-
 /** Counts thousands-separated: `12,345`. */
 export function formatCount(value: number): string {
   return count.format(value);
@@ -106,7 +103,7 @@ export function metricValue(figures: UsageFigures, metric: ChartMetric): number 
 }
 
 export function formatMetric(value: number, metric: ChartMetric): string {
-  return metric === "cost" ? formatCost(value) : `${formatCount(value)} ${value === 1 ? "token" : "tokens"}`;
+  return metric === "cost" ? formatMoney(value) : `${formatCount(value)} ${value === 1 ? "token" : "tokens"}`;
 }
 
 /** A UTC day `2025-01-05` as `5 Jan` (`5 Jan 2025` with the year): the same text on server and browser. */
