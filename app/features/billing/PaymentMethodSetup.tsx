@@ -153,10 +153,10 @@ function SetupForm() {
     <form onSubmit={submit} className="space-y-4">
       <PaymentElement options={{ layout: "tabs", paymentMethodOrder: ["card"] }} />
       {message && (
-        <div role={message.kind === "error" ? "alert" : "status"} className={`alert ${message.kind === "error" ? "alert-error" : "alert-success"}`}>
+        <Alert kind={message.kind}>
           {message.kind === "success" && <CheckCircle2 className="size-5" aria-hidden />}
           <span>{message.text}</span>
-        </div>
+        </Alert>
       )}
       <div className="modal-action">
         {/* Like the dialog's ✕: a client navigation, so the dialog closes in place and focus goes back to its opener. */}
