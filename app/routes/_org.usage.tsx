@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { useLoaderData, useNavigation } from "@remix-run/react";
 import { Alert } from "~/components/Alert";
-import { EmptyUsage, MemberTable, ModelTable, PeriodTabs, SourceTable, UsageError, UsageStats } from "~/features/usage/components";
+import { EmptyUsage, UsageByMember, UsageByModel, PeriodTabs, SourceTable, UsageError, UsageStats } from "~/features/usage/components";
 import { DailyChart } from "~/features/usage/DailyChart";
 import { filtersFrom, hasFilters, MEMBER_CHOICES, memberSearchFrom, metricFrom, periodFrom, usageSearch } from "~/features/usage/format";
 import type { ChartMetric, UsageFilterValues, UsagePeriod } from "~/features/usage/format";
@@ -156,9 +156,9 @@ function UsageContent({
       ) : (
         <>
           <DailyChart daily={report.daily} days={days} metric={metric} filters={filters} />
-          <ModelTable models={report.models} totals={report.totals} />
+          <UsageByModel models={report.models} totals={report.totals} />
           <SourceTable sources={report.sources} more={report.more.sources} />
-          {report.members.length > 0 ? <MemberTable members={report.members} more={report.more.members} former={report.former} /> : null}
+          {report.members.length > 0 ? <UsageByMember members={report.members} more={report.more.members} former={report.former} /> : null}
         </>
       )}
     </div>

@@ -3,7 +3,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { StaticRouter } from "react-router-dom/server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { DailyUsage, UsageFigures } from "~/platform/usage";
-import { EmptyUsage, MemberTable, PeriodTabs, SourceTable, UsageError, UsageStats } from "./components";
+import { EmptyUsage, UsageByMember, PeriodTabs, SourceTable, UsageError, UsageStats } from "./components";
 import { DailyChart } from "./DailyChart";
 
 // Links render through react-router, whose layout effects warn under the server renderer: not our concern here.
@@ -79,8 +79,8 @@ describe("the usage screen's parts", () => {
   });
 
   it("says how many less busy rows were left out of a breakdown, and where they are", () => {
-    const html = render(<MemberTable members={[{ member: 7, name: "Ada", ...none, requests: 9 }]} more={1451} />);
+    const html = render(<UsageByMember members={[{ member: 7, name: "Ada", ...none, requests: 9 }]} more={1451} />);
     expect(text(html)).toContain("The busiest 1 are shown; 1,451 more members used less, and are in the CSV export.");
-    expect(text(render(<MemberTable members={[{ member: 7, name: "Ada", ...none, requests: 9 }]} />))).not.toContain("more members");
+    expect(text(render(<UsageByMember members={[{ member: 7, name: "Ada", ...none, requests: 9 }]} />))).not.toContain("more members");
   });
 });

@@ -84,7 +84,7 @@ export function UsageError({ message, retryTo }: { message: string; retryTo: str
   );
 }
 
-export function ModelTable({ models, totals }: { models: ModelUsage[]; totals: UsageFigures }) {
+export function UsageByModel({ models, totals }: { models: ModelUsage[]; totals: UsageFigures }) {
   return (
     <div className="card bg-base-100 shadow-sm">
       <div className="card-body">
@@ -172,7 +172,7 @@ export function SourceTable({ sources, more = 0 }: { sources: SourceUsage[]; mor
 }
 
 /** The console's chat per member: who used what (issue 16); `former`: who of them has left (decision 0140). */
-export function MemberTable({ members, more = 0, former = [] }: { members: MemberUsage[]; more?: number; former?: number[] }) {
+export function UsageByMember({ members, more = 0, former = [] }: { members: MemberUsage[]; more?: number; former?: number[] }) {
   const left = new Set(former);
   return (
     <BreakdownTable
