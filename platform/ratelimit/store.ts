@@ -75,7 +75,11 @@ export async function waitAfterFailures(deps: Deps, key: string, backoff: Backof
   return until > now ? Math.ceil((until - now) / 1000) : 0;
 }
 
-/** Records one more failure for `key` (atomically, like `hit`). */
+/**
+ * Records one more failure for `key` (atomically, like `hit`). Failures older than their keep are
+ * forgotten here, not only when a purge has deleted the bucket (which may be long after, on a quiet
+ * install): the count starts over at 1.
+ */
 export async function recordFailure(deps: Deps, key: string, backoff: Backoff): Promise<void> {
   const now = deps.now();
   // Failures are remembered a day, or as long as the longest wait, whichever is longer.
@@ -85,7 +89,7 @@ export async function recordFailure(deps: Deps, key: string, backoff: Backoff): 
     .values({ key, window_start: now, count: 1, expires_at: now + keep })
     .onConflict((oc) =>
       oc.column("key").doUpdateSet({
-        count: sql<number>`rate_limit_buckets.count + 1`,
+        count: sql<number>`case when rate_limit_buckets.expires_at > ${now} then rate_limit_buckets.count + 1 else 1 end`,
         window_start: sql<number>`excluded.window_start`,
         expires_at: sql<number>`excluded.expires_at`,
       }),

@@ -322,6 +322,20 @@ describe("rate limits", () => {
     expect((await guess()).status).toBe(404);
   });
 
+  it("forgets a user's failed invite codes a day after the last one: the count starts over", async () => {
+    let clock = Date.now();
+    h = await createHarness({}, () => clock);
+    const guesser = await h.signIn();
+    const guess = () => h.fetch("/auth/join/ABCDEFGHJKMN", { method: "POST", cookie: guesser.cookie });
+    for (let i = 0; i < 5; i++) expect((await guess()).status).toBe(404);
+    expect((await guess()).status).toBe(429);
+    // A day and a bit later (no purge has run: this install is quiet), four more wrong codes wait for nothing.
+    clock += 24 * 3600 * 1000 + 1;
+    for (let i = 0; i < 4; i++) expect((await guess()).status).toBe(404);
+    expect((await guess()).status).toBe(404);
+    expect((await guess()).status).toBe(429);
+  });
+
   it("limits joins to 5 a minute per user and 20 a minute per address", async () => {
     h = await createHarness();
     const admin = await h.admin();
