@@ -4,7 +4,7 @@ import { PlatformError } from "../http/errors";
 import { isDevSignin } from "../config";
 import { clientAddress, isLoopbackAddress, limitedAddress } from "./address";
 import type { Backoff, Rule } from "./store";
-import { hit, recordFailure, waitAfterFailures } from "./store";
+import { claimTryAfterFailures, hit, recordFailure, waitAfterFailures } from "./store";
 
 /** The limits of decision 0083, in one place. */
 export const SIGNIN_PER_ADDRESS: Rule = { limit: 20, windowMs: 60_000 };
@@ -57,7 +57,7 @@ export async function admitJoin(c: Context, deps: Deps, userId: number): Promise
   const userKey = `join:user:${userId}`;
   const addressKey = address ? `join:addr:${limitedAddress(address)}` : undefined;
   const wait = await waitAfterFailures(deps, failuresKey(userId), JOIN_BACKOFF);
-  if (wait > 0) throw new TooManyRequests(wait, `Too many invalid invite codes. Try again in ${wait} s.`);
+  if (wait > 0) throw failedCodesWait(wait);
   for (const [key, rule] of [
     [userKey, JOIN_PER_USER],
     [addressKey, JOIN_PER_ADDRESS],
@@ -66,7 +66,12 @@ export async function admitJoin(c: Context, deps: Deps, userId: number): Promise
     const verdict = await hit(deps, key, rule);
     if (!verdict.ok) throw new TooManyRequests(verdict.retryAfterSeconds, `Too many attempts to join. Try again in ${verdict.retryAfterSeconds} s.`);
   }
+  // Past the first failures, one try a wait, however many requests arrive together.
+  const late = await claimTryAfterFailures(deps, failuresKey(userId), JOIN_BACKOFF);
+  if (late > 0) throw failedCodesWait(late);
 }
+
+const failedCodesWait = (seconds: number) => new TooManyRequests(seconds, `Too many invalid invite codes. Try again in ${seconds} s.`);
 
 /**
  * After a refused invite code: the next wait grows. A success does not forget the failures (they

@@ -21,7 +21,9 @@ const PURGE_EVERY = 500;
 export async function hit(deps: Deps, key: string, rule: Rule): Promise<Verdict> {
   const now = deps.now();
   const since = now - rule.windowMs;
-  const current = sql<boolean>`rate_limit_buckets.window_start > ${since}`;
+  // A window opened "later" than now (the clock stepped back, or another replica's runs ahead) is not
+  // current: kept, it would last the step and its own length (an hour's step, an hour's lock-out).
+  const current = sql<boolean>`rate_limit_buckets.window_start > ${since} and rate_limit_buckets.window_start <= ${now}`;
   const row = await deps.db
     .insertInto("rate_limit_buckets")
     .values({ key, window_start: now, count: 1, expires_at: now + rule.windowMs })
@@ -66,13 +68,39 @@ export function backoffWaitMs(failures: number, backoff: Backoff): number {
   return Math.min(backoff.maxMs, backoff.baseMs * 2 ** Math.min(doublings, 30));
 }
 
+const failuresOf = (deps: Deps, key: string) =>
+  deps.db.selectFrom("rate_limit_buckets").select(["count", "window_start", "expires_at"]).where("key", "=", key).executeTakeFirst();
+
+/** Seconds `key` must still wait after failures read as `row`, or 0. A last failure "later" than now waits from now (see `hit`). */
+function secondsToWait(row: { count: number; window_start: number; expires_at: number } | undefined, backoff: Backoff, now: number): number {
+  if (!row || Number(row.expires_at) <= now) return 0;
+  const until = Math.min(Number(row.window_start), now) + backoffWaitMs(Number(row.count), backoff);
+  return until > now ? Math.ceil((until - now) / 1000) : 0;
+}
+
 /** Whether `key` must still wait after its failures; seconds to wait, or 0. */
 export async function waitAfterFailures(deps: Deps, key: string, backoff: Backoff): Promise<number> {
-  const row = await deps.db.selectFrom("rate_limit_buckets").select(["count", "window_start"]).where("key", "=", key).executeTakeFirst();
-  if (!row) return 0;
-  const until = Number(row.window_start) + backoffWaitMs(Number(row.count), backoff);
+  return secondsToWait(await failuresOf(deps, key), backoff, deps.now());
+}
+
+/**
+ * Takes the one try a finished wait allows: 0 when this request may go on, else the seconds to wait.
+ * Requests sent together once a wait is over each read that it is over; only the one that moves the
+ * bucket's time first goes on, and the others wait again, as they would have one at a time (before, all
+ * of them went on: as many guesses a wait as the per-minute limit let through).
+ */
+export async function claimTryAfterFailures(deps: Deps, key: string, backoff: Backoff): Promise<number> {
   const now = deps.now();
-  return until > now ? Math.ceil((until - now) / 1000) : 0;
+  const row = await failuresOf(deps, key);
+  const waiting = secondsToWait(row, backoff, now);
+  if (waiting > 0 || !row || Number(row.expires_at) <= now || backoffWaitMs(Number(row.count), backoff) === 0) return waiting;
+  const claimed = await deps.db
+    .updateTable("rate_limit_buckets")
+    .set({ window_start: now })
+    .where("key", "=", key)
+    .where("window_start", "=", row.window_start)
+    .executeTakeFirst();
+  return Number(claimed.numUpdatedRows) > 0 ? 0 : Math.ceil(backoffWaitMs(Number(row.count), backoff) / 1000);
 }
 
 /**

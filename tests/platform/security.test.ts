@@ -322,6 +322,40 @@ describe("rate limits", () => {
     expect((await guess()).status).toBe(404);
   });
 
+  it("lets one of several invite-code guesses sent together through once a wait is over, not all of them", async () => {
+    let clock = Date.now();
+    h = await createHarness({}, () => clock);
+    const guesser = await h.signIn();
+    const guess = () => h.fetch("/auth/join/ABCDEFGHJKMN", { method: "POST", cookie: guesser.cookie });
+    for (let i = 0; i < 5; i++) expect((await guess()).status).toBe(404);
+    clock += 60_001;
+    const together = await Promise.all([guess(), guess(), guess(), guess(), guess()]);
+    expect(together.map((r) => r.status).sort()).toEqual([404, 429, 429, 429, 429]);
+    // The one that went on failed: the next try is a minute after it, as one at a time.
+    const next = await guess();
+    expect(next.status).toBe(429);
+    expect(next.headers.get("retry-after")).toBe("60");
+  });
+
+  it("does not stretch a window or a wait when the clock steps back", async () => {
+    let clock = Date.now();
+    h = await createHarness({}, () => clock);
+    const from = { "x-forwarded-for": "203.0.113.9" };
+    for (let i = 0; i < 20; i++) await h.fetch("/auth/google", { headers: from });
+    expect((await h.fetch("/auth/google", { headers: from })).status).toBe(429);
+    // An hour back (an NTP step, or a replica whose clock is behind): a new minute's window, not an hour and a minute.
+    clock -= 3_600_000;
+    expect((await h.fetch("/auth/google", { headers: from })).status).toBe(302);
+
+    const guesser = await h.signIn();
+    const guess = () => h.fetch("/auth/join/ABCDEFGHJKMN", { method: "POST", cookie: guesser.cookie });
+    for (let i = 0; i < 5; i++) expect((await guess()).status).toBe(404);
+    clock -= 24 * 3_600_000;
+    const waiting = await guess();
+    expect(waiting.status).toBe(429);
+    expect(waiting.headers.get("retry-after")).toBe("60");
+  });
+
   it("forgets a user's failed invite codes a day after the last one: the count starts over", async () => {
     let clock = Date.now();
     h = await createHarness({}, () => clock);
