@@ -1,33 +1,17 @@
 import type { AppLoadContext } from "@remix-run/node";
-import { renderToStaticMarkup } from "react-dom/server";
-import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { renderRoute, routeData, setUpRoutePages } from "~/lib/route-page.testing";
 
 /**
  * The /billing route as a whole: its loader and action against a fake platform, and its page rendered
  * on the server (what a browser without JavaScript gets) with what they answered. `@remix-run/react`'s
  * data hooks read the answers set here; the rest is React Router's, which Remix's components are.
  */
-const page = vi.hoisted(() => ({ loader: undefined as unknown, action: undefined as unknown }));
-vi.mock("@remix-run/react", async () => {
-  const router = await import("react-router-dom");
-  return {
-    ...router,
-    useLoaderData: () => page.loader,
-    useActionData: () => page.action,
-    useRouteLoaderData: (id: string) => (id === "root" ? { timeZone: "UTC" } : { activeOrganization: { id: 7 } }),
-  };
-});
+vi.mock("@remix-run/react", async () => (await import("~/lib/route-page.testing")).remixReadingRouteData());
 
-const { createStaticHandler, createStaticRouter, StaticRouterProvider } = await import("react-router-dom/server");
 const { action, loader, default: BillingPage } = await import("~/routes/_org.billing");
 
-beforeAll(() => {
-  process.env.SESSION_SECRET ??= "test-secret-test-secret-test-secret";
-});
-beforeEach(() => {
-  page.loader = undefined;
-  page.action = undefined;
-});
+setUpRoutePages();
 
 /** "unreachable": the call throws, as a refused connection does. */
 type Answer = { status?: number; body: unknown } | "unreachable";
@@ -79,14 +63,7 @@ async function post(platform: ReturnType<typeof fakePlatform>, fields: Record<st
   return (await action({ request, context: platform.context, params: {} })) as unknown as { data: unknown; init: { status?: number } | null };
 }
 
-async function render(url = "/billing") {
-  const routes = [{ id: "billing", path: "/billing", element: <BillingPage /> }];
-  const handler = createStaticHandler(routes);
-  const context = await handler.query(new Request(`http://console.test${url}`));
-  if (context instanceof Response) throw new Error("unexpected redirect");
-  const router = createStaticRouter(handler.dataRoutes, context);
-  return renderToStaticMarkup(<StaticRouterProvider router={router} context={context} />);
-}
+const render = (url = "/billing") => renderRoute(url, <BillingPage />);
 
 const text = (html: string) =>
   html
@@ -101,7 +78,7 @@ describe("a billing configuration that could not be loaded", () => {
   });
 
   it("shows the load error in the balance card, with no Add funds, no auto-reload area and no Configure (an invoice organization)", async () => {
-    page.loader = await load(fakePlatform({ "GET /billing/config": FAILED }));
+    routeData.loader = await load(fakePlatform({ "GET /billing/config": FAILED }));
     const html = await render();
     const shown = text(html);
     expect(shown).toContain("Failed to load billing configuration.");
@@ -115,7 +92,7 @@ describe("a billing configuration that could not be loaded", () => {
   });
 
   it("opens neither the auto-payment dialog nor the add-funds one by their URLs, so nothing can save a guess", async () => {
-    page.loader = await load(fakePlatform({ "GET /billing/config": FAILED }));
+    routeData.loader = await load(fakePlatform({ "GET /billing/config": FAILED }));
     for (const dialog of ["auto-payment", "add-funds"]) {
       const html = await render(`/billing?dialog=${dialog}`);
       expect(html).not.toContain('role="dialog"');
@@ -125,7 +102,7 @@ describe("a billing configuration that could not be loaded", () => {
   });
 
   it("still shows the card and the balance of a loaded invoice organization as before", async () => {
-    page.loader = await load(fakePlatform());
+    routeData.loader = await load(fakePlatform());
     const shown = text(await render());
     expect(shown).toContain("Since Last Invoice");
     expect(shown).toContain("$123.45");
@@ -146,7 +123,7 @@ describe("a balance or ledger the platform could not give (SPEC §8)", () => {
       it(`shows '${message}' in an alert when ${call} is ${how}`, async () => {
         const quiet = vi.spyOn(console, "error").mockImplementation(() => {});
         try {
-          page.loader = await load(fakePlatform({ [call]: answer }));
+          routeData.loader = await load(fakePlatform({ [call]: answer }));
           expect(await render()).toContain(`<div role="alert" class="alert alert-error"><span>${message}</span></div>`);
         } finally {
           quiet.mockRestore();
@@ -163,14 +140,14 @@ describe("a refused 'Turn off auto-reload' (auto-reload on, no card: Paused)", (
   /** What the balance card's button sends: its own form, no amounts. */
   async function turnOffAnswer(refusal: Answer) {
     const platform = fakePlatform({ ...PAUSED, "POST /billing/auto-payment-config": refusal });
-    page.loader = await load(platform);
+    routeData.loader = await load(platform);
     const html = await render();
     const form = /<form[^>]*>(?:(?!<\/form>).)*Turn off auto-reload(?:(?!<\/form>).)*<\/form>/s.exec(html)?.[0] ?? "";
     const fields = Object.fromEntries([...form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1]!, m[2]!]));
     expect(fields.intent).toBe("auto-payment");
     const answer = await post(platform, fields);
     expect(answer.init?.status).toBe(400);
-    page.action = answer.data;
+    routeData.action = answer.data;
     return render();
   }
 
@@ -193,8 +170,8 @@ describe("a refused 'Turn off auto-reload' (auto-reload on, no card: Paused)", (
       "GET /billing/config": { body: { paymentMode: "auto", autoPaymentConfig: { thresholdAmount: 20, rechargeAmount: 10 } } },
       "POST /billing/auto-payment-config": { status: 400, body: { error: "No payment method on file. Add a payment method first." } },
     });
-    page.loader = await load(platform);
-    page.action = (
+    routeData.loader = await load(platform);
+    routeData.action = (
       await post(platform, { intent: "auto-payment", enabled: "on", thresholdAmount: "20", rechargeAmount: "10" }, "/billing?dialog=auto-payment")
     ).data;
     const html = await render("/billing?dialog=auto-payment");
@@ -207,7 +184,7 @@ describe("a refused 'Turn off auto-reload' (auto-reload on, no card: Paused)", (
 
 describe("a monthly spend cap that could not be loaded", () => {
   it("offers an admin no form, so Save cannot remove the cap it did not show", async () => {
-    page.loader = await load(fakePlatform({ "GET /billing/spend-cap": FAILED }));
+    routeData.loader = await load(fakePlatform({ "GET /billing/spend-cap": FAILED }));
     const html = await render();
     expect(text(html)).toContain("The monthly spend cap could not be loaded.");
     expect(html).not.toContain('value="spend-cap"');
@@ -215,7 +192,7 @@ describe("a monthly spend cap that could not be loaded", () => {
   });
 
   it("offers the form with the cap when it loaded", async () => {
-    page.loader = await load(fakePlatform());
+    routeData.loader = await load(fakePlatform());
     const html = await render();
     expect(html).toContain('value="spend-cap"');
     expect(html).toMatch(/name="monthlyCap"[^>]*value="100"|value="100"[^>]*name="monthlyCap"/);
@@ -225,7 +202,7 @@ describe("a monthly spend cap that could not be loaded", () => {
 describe("the auto-payment dialog's toggle", () => {
   const toggle = (html: string) => /<input[^>]*name="enabled"[^>]*>/.exec(html)?.[0] ?? "";
   it("starts off when the card reads Disabled (manual mode, amounts kept), with the kept amounts", async () => {
-    page.loader = await load(
+    routeData.loader = await load(
       fakePlatform({ "GET /billing/config": { body: { paymentMode: "manual", autoPaymentConfig: { thresholdAmount: 5, rechargeAmount: 15 } } } }),
     );
     const html = await render("/billing?dialog=auto-payment");
@@ -236,7 +213,7 @@ describe("the auto-payment dialog's toggle", () => {
   });
 
   it("starts on when the card reads Enabled", async () => {
-    page.loader = await load(
+    routeData.loader = await load(
       fakePlatform({ "GET /billing/config": { body: { paymentMode: "auto", autoPaymentConfig: { thresholdAmount: 5, rechargeAmount: 15 } } } }),
     );
     const html = await render("/billing?dialog=auto-payment");
@@ -252,10 +229,10 @@ describe("a spend cap saved by an admin demoted meanwhile", () => {
       "GET /auth/session": { body: demoted },
       "POST /billing/spend-cap": { status: 403, body: { error: "Only admins can do this" } },
     });
-    page.loader = await load(platform);
+    routeData.loader = await load(platform);
     const answer = await post(platform, { intent: "spend-cap", monthlyCap: "50" });
     expect(answer.init?.status).toBe(403);
-    page.action = answer.data;
+    routeData.action = answer.data;
     const html = await render();
     expect(html).not.toContain('value="spend-cap"');
     expect(text(html)).toContain("Only admins can do this");
@@ -270,7 +247,7 @@ describe("the auto-payment dialog's charge warning", () => {
       "GET /billing/balance": { body: 25 },
       "GET /billing/spend-cap": { body: { monthlyCap: null, spentThisMonth: 0, reserved: 10 } },
     });
-    page.loader = await load(platform);
+    routeData.loader = await load(platform);
     expect(text(await render("/billing?dialog=auto-payment"))).toContain(
       "What you can spend ($15.00: your balance less $10.00 held by running requests) is below the threshold: saving charges your card $10.00 now.",
     );
@@ -278,7 +255,7 @@ describe("the auto-payment dialog's charge warning", () => {
 
   it("still warns from the balance alone when the hold could not be read (what can be spent is never more)", async () => {
     const platform = fakePlatform({ "GET /billing/config": AUTO, "GET /billing/balance": { body: 5 }, "GET /billing/spend-cap": FAILED });
-    page.loader = await load(platform);
+    routeData.loader = await load(platform);
     expect(text(await render("/billing?dialog=auto-payment"))).toContain("Your balance ($5.00) is below the threshold: saving charges your card $10.00 now.");
   });
 });

@@ -2,21 +2,15 @@ import type { AppLoadContext } from "@remix-run/node";
 import { PassThrough } from "node:stream";
 import type { ReactNode } from "react";
 import { renderToPipeableStream } from "react-dom/server";
-import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { routeData, routeElement, setUpRoutePages } from "~/lib/route-page.testing";
 
 /** /models as a whole: its loader against a fake platform, its page streamed as the server streams it. */
-const page = vi.hoisted(() => ({ loader: undefined as unknown }));
-vi.mock("@remix-run/react", async () => ({ ...(await import("react-router-dom")), useLoaderData: () => page.loader }));
+vi.mock("@remix-run/react", async () => (await import("~/lib/route-page.testing")).remixReadingRouteData());
 
-const { createStaticHandler, createStaticRouter, StaticRouterProvider } = await import("react-router-dom/server");
 const { loader, default: ModelsPage } = await import("~/routes/_org.models");
 
-beforeAll(() => {
-  process.env.SESSION_SECRET ??= "test-secret-test-secret-test-secret";
-});
-beforeEach(() => {
-  page.loader = undefined;
-});
+setUpRoutePages();
 
 const SESSION = {
   valid: true,
@@ -44,10 +38,7 @@ function fakePlatform(models: Answer): AppLoadContext {
 
 /** The page once every streamed part has arrived (`allReady`), or its first part only (the shell). */
 async function stream(content: ReactNode, until: "shell" | "allReady"): Promise<string> {
-  const handler = createStaticHandler([{ id: "models", path: "/models", element: content }]);
-  const context = await handler.query(new Request("http://console.test/models"));
-  if (context instanceof Response) throw new Error("redirected");
-  const element = <StaticRouterProvider router={createStaticRouter(handler.dataRoutes, context)} context={context} />;
+  const element = await routeElement("/models", content);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     const sink = new PassThrough();
@@ -72,8 +63,8 @@ async function stream(content: ReactNode, until: "shell" | "allReady"): Promise<
 async function loaded(models: Answer) {
   const quiet = [vi.spyOn(console, "error").mockImplementation(() => {}), vi.spyOn(console, "warn").mockImplementation(() => {})];
   try {
-    page.loader = await loader({ request: new Request("http://console.test/models"), context: fakePlatform(models), params: {} });
-    await (page.loader as { table: Promise<unknown> }).table;
+    routeData.loader = await loader({ request: new Request("http://console.test/models"), context: fakePlatform(models), params: {} });
+    await (routeData.loader as { table: Promise<unknown> }).table;
     return await stream(<ModelsPage />, "allReady");
   } finally {
     for (const spy of quiet) spy.mockRestore();
@@ -82,7 +73,7 @@ async function loaded(models: Answer) {
 
 describe("/models", () => {
   it("shows 5 skeleton rows while the table loads (SPEC §9)", async () => {
-    page.loader = { table: new Promise(() => {}) };
+    routeData.loader = { table: new Promise(() => {}) };
     const html = await stream(<ModelsPage />, "shell");
     expect(html.match(/data-testid="model-skeleton"/g)).toHaveLength(5);
   });

@@ -1,24 +1,14 @@
 import type { AppLoadContext } from "@remix-run/node";
-import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { routeData, setUpRoutePages } from "~/lib/route-page.testing";
 import { staticPage } from "~/lib/static-page.testing";
 
 /** /welcome as a whole: its loader and action against a fake platform, its page rendered with what they answered. */
-const page = vi.hoisted(() => ({ loader: undefined as unknown, action: undefined as unknown }));
-vi.mock("@remix-run/react", async () => ({
-  ...(await import("react-router-dom")),
-  useLoaderData: () => page.loader,
-  useActionData: () => page.action,
-}));
+vi.mock("@remix-run/react", async () => (await import("~/lib/route-page.testing")).remixReadingRouteData());
 
 const { action, loader, default: Welcome } = await import("~/routes/welcome");
 
-beforeAll(() => {
-  process.env.SESSION_SECRET ??= "test-secret-test-secret-test-secret";
-});
-beforeEach(() => {
-  page.loader = undefined;
-  page.action = undefined;
-});
+setUpRoutePages();
 
 /** A signed-in user with no organization yet: the one /welcome is for. */
 const NEWCOMER = {
@@ -77,8 +67,8 @@ describe("/welcome's Sign Out", () => {
     try {
       const answered = (await signOut(fakePlatform({ "POST /auth/logout": answer }).context)) as { data: unknown; init: { status: number } };
       expect(answered.init.status).toBe(502);
-      page.action = answered.data;
-      page.loader = { user: NEWCOMER.user, orgSignupEnabled: true };
+      routeData.action = answered.data;
+      routeData.loader = { user: NEWCOMER.user, orgSignupEnabled: true };
       const html = await render();
       expect(html).toMatch(/<div role="alert" class="alert alert-error[^"]*">Error: Failed to logout<\/div>/);
       expect(html).not.toContain("Sign Out");
@@ -96,8 +86,8 @@ describe("/welcome when the organization config can't be fetched", () => {
     const quiet = [vi.spyOn(console, "error").mockImplementation(() => {}), vi.spyOn(console, "warn").mockImplementation(() => {})];
     try {
       const platform = fakePlatform({ "GET /auth/session": () => Response.json(NEWCOMER), "GET /organizations/config": answer });
-      page.loader = await loader({ request: new Request("http://console.test/welcome"), context: platform.context, params: {} });
-      expect(page.loader).toEqual({ user: NEWCOMER.user, orgSignupEnabled: true });
+      routeData.loader = await loader({ request: new Request("http://console.test/welcome"), context: platform.context, params: {} });
+      expect(routeData.loader).toEqual({ user: NEWCOMER.user, orgSignupEnabled: true });
       expect(platform.calls).toContain("GET /organizations/config");
       const html = await render();
       expect(html).toContain('placeholder="My Organization"');
@@ -113,7 +103,7 @@ describe("/welcome when the organization config can't be fetched", () => {
       "GET /auth/session": () => Response.json(NEWCOMER),
       "GET /organizations/config": () => Response.json({ orgSignupEnabled: false }),
     });
-    page.loader = await loader({ request: new Request("http://console.test/welcome"), context: platform.context, params: {} });
+    routeData.loader = await loader({ request: new Request("http://console.test/welcome"), context: platform.context, params: {} });
     const html = await render();
     expect(html).toContain("Get started by entering your invite code.");
     expect(html).not.toContain('placeholder="My Organization"');

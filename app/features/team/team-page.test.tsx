@@ -1,32 +1,16 @@
 import type { AppLoadContext } from "@remix-run/node";
-import { renderToStaticMarkup } from "react-dom/server";
-import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { renderRoute, routeData, setUpRoutePages } from "~/lib/route-page.testing";
 
 /**
  * The /team route as a whole: its loader and action against a fake platform, and its page rendered on the
  * server (what a browser without JavaScript gets) with what they answered.
  */
-const page = vi.hoisted(() => ({ loader: undefined as unknown, action: undefined as unknown }));
-vi.mock("@remix-run/react", async () => {
-  const router = await import("react-router-dom");
-  return {
-    ...router,
-    useLoaderData: () => page.loader,
-    useActionData: () => page.action,
-    useRouteLoaderData: (id: string) => (id === "root" ? { timeZone: "UTC" } : { activeOrganization: { id: 7 } }),
-  };
-});
+vi.mock("@remix-run/react", async () => (await import("~/lib/route-page.testing")).remixReadingRouteData());
 
-const { createStaticHandler, createStaticRouter, StaticRouterProvider } = await import("react-router-dom/server");
 const { action, loader, default: TeamPage } = await import("~/routes/_org.team");
 
-beforeAll(() => {
-  process.env.SESSION_SECRET ??= "test-secret-test-secret-test-secret";
-});
-beforeEach(() => {
-  page.loader = undefined;
-  page.action = undefined;
-});
+setUpRoutePages();
 
 const SESSION = {
   valid: true,
@@ -61,12 +45,7 @@ function fakePlatform(answers: Record<string, Answer>) {
   } as unknown as AppLoadContext;
 }
 
-async function render() {
-  const handler = createStaticHandler([{ id: "team", path: "/team", element: <TeamPage /> }]);
-  const context = await handler.query(new Request("http://console.test/team"));
-  if (context instanceof Response) throw new Error("redirected");
-  return renderToStaticMarkup(<StaticRouterProvider router={createStaticRouter(handler.dataRoutes, context)} context={context} />);
-}
+const render = () => renderRoute("/team", <TeamPage />);
 
 describe("/team with the platform unreachable or answering a wrong shape (SPEC ยง8)", () => {
   // The text, the failing call, and the form sent (none: the page's load).
@@ -85,10 +64,10 @@ describe("/team with the platform unreachable or answering a wrong shape (SPEC ย
         const quiet = vi.spyOn(console, "error").mockImplementation(() => {});
         try {
           const context = fakePlatform({ [call]: answer });
-          page.loader = await loader({ request: new Request("http://console.test/team"), context, params: {} });
+          routeData.loader = await loader({ request: new Request("http://console.test/team"), context, params: {} });
           if (form) {
             const request = new Request("http://console.test/team", { method: "POST", body: new URLSearchParams({ pageOrganization: "7", ...form }) });
-            page.action = ((await action({ request, context, params: {} })) as unknown as { data: unknown }).data;
+            routeData.action = ((await action({ request, context, params: {} })) as unknown as { data: unknown }).data;
           }
           expect(await render()).toMatch(new RegExp(`role="alert"[^>]*>(<[^>]+>)*${text}<`));
         } finally {

@@ -1,32 +1,16 @@
 import type { AppLoadContext } from "@remix-run/node";
-import { renderToStaticMarkup } from "react-dom/server";
-import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { renderRoute, routeData, setUpRoutePages } from "~/lib/route-page.testing";
 
 /**
  * The /tokens route as a whole: its loader and action against a fake platform, and its page rendered
  * on the server (what a browser without JavaScript gets) with what they answered.
  */
-const page = vi.hoisted(() => ({ loader: undefined as unknown, action: undefined as unknown }));
-vi.mock("@remix-run/react", async () => {
-  const router = await import("react-router-dom");
-  return {
-    ...router,
-    useLoaderData: () => page.loader,
-    useActionData: () => page.action,
-    useRouteLoaderData: (id: string) => (id === "root" ? { timeZone: "UTC" } : { activeOrganization: { id: 7 } }),
-  };
-});
+vi.mock("@remix-run/react", async () => (await import("~/lib/route-page.testing")).remixReadingRouteData());
 
-const { createStaticHandler, createStaticRouter, StaticRouterProvider } = await import("react-router-dom/server");
 const { action, loader, default: TokensPage } = await import("~/routes/_org.tokens");
 
-beforeAll(() => {
-  process.env.SESSION_SECRET ??= "test-secret-test-secret-test-secret";
-});
-beforeEach(() => {
-  page.loader = undefined;
-  page.action = undefined;
-});
+setUpRoutePages();
 
 /** "unreachable": the call throws, as a refused connection does. */
 type Answer = { status?: number; body: unknown } | "unreachable";
@@ -69,20 +53,15 @@ async function post(context: AppLoadContext, fields: string, url = "http://conso
   return ((await action({ request, context, params: {} })) as unknown as { data: unknown }).data;
 }
 
-async function render() {
-  const handler = createStaticHandler([{ id: "tokens", path: "/tokens", element: <TokensPage /> }]);
-  const context = await handler.query(new Request("http://console.test/tokens"));
-  if (context instanceof Response) throw new Error("redirected");
-  return renderToStaticMarkup(<StaticRouterProvider router={createStaticRouter(handler.dataRoutes, context)} context={context} />);
-}
+const render = () => renderRoute("/tokens", <TokensPage />);
 
 const checkedScope = (html: string, scope: string) => new RegExp(`<input type="checkbox" name="scopes"[^>]*checked=""[^>]*value="${scope}"/>`).test(html);
 
 describe("/tokens without JavaScript", () => {
   it("keeps the one scope the admin checked when the platform refuses the creation", async () => {
     const context = fakePlatform({ "POST /tokens": { status: 429, body: { error: "Too many tokens created: at most 20 a minute per organization." } } });
-    page.loader = await load(context);
-    page.action = await post(context, "intent=create&pageOrganization=7&scopes=chat&expiry=7");
+    routeData.loader = await load(context);
+    routeData.action = await post(context, "intent=create&pageOrganization=7&scopes=chat&expiry=7");
     const html = await render();
     expect(html).toContain("Too many tokens created");
     expect(SCOPES.filter((scope) => checkedScope(html, scope))).toEqual(["chat"]);
@@ -90,14 +69,14 @@ describe("/tokens without JavaScript", () => {
 
   it("keeps several checked scopes too", async () => {
     const context = fakePlatform({ "POST /tokens": FAILED });
-    page.loader = await load(context);
-    page.action = await post(context, "intent=create&pageOrganization=7&scopes=chat&scopes=audio&expiry=7");
+    routeData.loader = await load(context);
+    routeData.action = await post(context, "intent=create&pageOrganization=7&scopes=chat&scopes=audio&expiry=7");
     const html = await render();
     expect(SCOPES.filter((scope) => checkedScope(html, scope))).toEqual(["chat", "audio"]);
   });
 
   it("says the list failed to load, not that there are no tokens", async () => {
-    page.loader = await load(fakePlatform({ "GET /tokens": FAILED }));
+    routeData.loader = await load(fakePlatform({ "GET /tokens": FAILED }));
     const html = await render();
     expect(html).toContain("Internal error");
     expect(html).not.toContain("No tokens yet.");
@@ -105,7 +84,7 @@ describe("/tokens without JavaScript", () => {
   });
 
   it("shows each token's month as unknown, not $0.00, when its spend failed to load, and says why", async () => {
-    page.loader = await load(fakePlatform({ "GET /usage/token-spend": FAILED }));
+    routeData.loader = await load(fakePlatform({ "GET /usage/token-spend": FAILED }));
     const html = await render();
     expect(html).not.toContain("$0.00");
     expect(html).toContain('<span class="sr-only">Unknown</span>');
@@ -115,7 +94,7 @@ describe("/tokens without JavaScript", () => {
   it("says who made each token in its own column, and no one for the primary token or a maker gone (an older platform says nothing)", async () => {
     const made = { ...PRIMARY, publicId: "tok_mia", primary: false, scopes: ["chat"], createdBy: { id: 2, name: "שירה כהן" } };
     const gone = { ...made, publicId: "tok_gone", createdBy: null };
-    page.loader = await load(fakePlatform({ "GET /tokens": { body: [{ ...PRIMARY, createdBy: null }, made, gone] } }));
+    routeData.loader = await load(fakePlatform({ "GET /tokens": { body: [{ ...PRIMARY, createdBy: null }, made, gone] } }));
     const html = await render();
     const row = (id: string) => html.match(new RegExp(`<tr data-token="${id}">.*?</tr>`))?.[0] ?? "";
     expect(html).toContain("<th>Made by</th>");
@@ -125,14 +104,14 @@ describe("/tokens without JavaScript", () => {
 
   it("has no Made by column when the platform (of the earlier contract) says nothing of makers, rather than — for each", async () => {
     const made = { ...PRIMARY, publicId: "tok_mia", primary: false, scopes: ["chat"] };
-    page.loader = await load(fakePlatform({ "GET /tokens": { body: [PRIMARY, made] } }));
+    routeData.loader = await load(fakePlatform({ "GET /tokens": { body: [PRIMARY, made] } }));
     const html = await render();
     expect(html).not.toContain("Made by");
     expect(html).not.toContain('<td><span class="text-base-content/50">—</span></td>');
   });
 
   it("shows each token's month when it loaded", async () => {
-    page.loader = await load(fakePlatform());
+    routeData.loader = await load(fakePlatform());
     const html = await render();
     expect(html).toContain('<span class="tabular-nums">$4.50</span>');
     expect(html).not.toContain("Failed to load token spend");
@@ -159,8 +138,8 @@ describe("/tokens with more tokens than a page", () => {
   const rowsOf = (html: string) => [...html.matchAll(/<code[^>]*>(tok_[a-z0-9]+)<\/code>/g)].map((m) => m[1]);
 
   it("shows 50 in SPEC's order with the count of all of them, Previous and Next, and only that page's figures", async () => {
-    page.loader = await load(context(), "http://console.test/tokens?page=2");
-    const data = page.loader as { monthSpend: Record<string, number>; page: { tokens: unknown[] } };
+    routeData.loader = await load(context(), "http://console.test/tokens?page=2");
+    const data = routeData.loader as { monthSpend: Record<string, number>; page: { tokens: unknown[] } };
     expect(Object.keys(data.monthSpend)).toHaveLength(50);
     const html = await render();
     expect(rowsOf(html)).toEqual(many.slice(50, 100).map((t) => t.publicId));
@@ -170,7 +149,7 @@ describe("/tokens with more tokens than a page", () => {
   });
 
   it("shows the last page for a page past the end", async () => {
-    page.loader = await load(context(), "http://console.test/tokens?page=9");
+    routeData.loader = await load(context(), "http://console.test/tokens?page=9");
     const html = await render();
     expect(rowsOf(html)).toEqual(many.slice(100).map((t) => t.publicId));
     expect(html).toContain('href="/tokens?page=2"');
@@ -196,7 +175,7 @@ describe("/tokens' rows for an admin", () => {
     const past = Date.now() - 60_000;
     const token = (publicId: string, fields: object) => ({ ...PRIMARY, publicId, primary: false, scopes: ["chat"], ...fields });
     const listed = [PRIMARY, token("tok_expired", { expiresAt: past }), token("tok_revoked", { revoked: true }), token("tok_active", {})];
-    page.loader = await load(fakePlatform({ "GET /tokens": { body: listed } }));
+    routeData.loader = await load(fakePlatform({ "GET /tokens": { body: listed } }));
     const html = await render();
     const row = (id: string) => html.match(new RegExp(`<tr data-token="${id}">.*?</tr>`))?.[0] ?? "";
     expect(row("tok_expired")).toContain(">expired</span>");
@@ -224,8 +203,8 @@ describe("/tokens with the platform unreachable or answering a wrong shape (SPEC
         const spy = quiet();
         try {
           const context = fakePlatform({ [call]: answer });
-          page.loader = await load(context);
-          if (form) page.action = await post(context, form);
+          routeData.loader = await load(context);
+          if (form) routeData.action = await post(context, form);
           const html = await render();
           expect(html).toMatch(new RegExp(`role="alert"[^>]*>(<[^>]+>)*${text}<`));
         } finally {
