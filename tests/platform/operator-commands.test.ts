@@ -444,6 +444,30 @@ describe("system-admin", () => {
     expect(await run("system-admin", "--revoke")).toBe(2);
     expect(err.at(-1)).toBe("Usage: node build/cli.js system-admin [--revoke] EMAIL");
   });
+
+  it("grants only users whose provider verified the email: an unverified address equal to the operator's gets nothing", async () => {
+    target = await database();
+    const { db } = target;
+    const role = async (userId: number) =>
+      (await db.selectFrom("memberships").select("role").where("org_id", "=", SYSTEM_ORG_ID).where("user_id", "=", userId).executeTakeFirst())?.role;
+    // A GitHub account opened with the operator's address as its unverified primary email, signed in first.
+    const impostor = (
+      await db
+        .insertInto("users")
+        .values({ name: "Olivia", email: "ops@corp.test", email_verified: 0, created_at: 1 })
+        .returning("id")
+        .executeTakeFirstOrThrow()
+    ).id;
+    expect(await run("system-admin", "ops@corp.test")).toBe(1);
+    expect(err.at(-1)).toBe(`Not granted to Olivia (user ${impostor}): their provider has not verified ops@corp.test.`);
+    expect(await role(impostor)).toBeUndefined();
+
+    const operator = await user(db, "Olivia", "ops@corp.test");
+    expect(await run("system-admin", "ops@corp.test")).toBe(0);
+    expect(out).toEqual(["Olivia is now admin of the system organization."]);
+    expect(await role(operator)).toBe("admin");
+    expect(await role(impostor)).toBeUndefined();
+  });
 });
 
 describe("reseal-upstream-keys", () => {

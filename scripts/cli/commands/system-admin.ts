@@ -7,7 +7,7 @@ import { withDatabase } from "../command";
 
 export const command: Command = {
   usage: "[--revoke] EMAIL",
-  summary: "makes the users with this email admins of the system organization (organization 1); --revoke takes them out of it, never its last admin",
+  summary: "makes the users with this verified email admins of the system organization (organization 1); --revoke takes them out of it, never its last admin",
   async run(args) {
     const revoke = args[0] === "--revoke";
     const [rawEmail, ...rest] = revoke ? args.slice(1) : args;
@@ -20,7 +20,7 @@ export const command: Command = {
       const users = (
         await deps.db
           .selectFrom("users")
-          .select(["id", "name", "email"])
+          .select(["id", "name", "email", "email_verified"])
           .where((eb) =>
             eb.or([
               eb("search_text", "like", sql<string>`${containsPattern(email)} escape '\\'`),
@@ -36,11 +36,17 @@ export const command: Command = {
         return 1;
       }
       if (!revoke) {
-        for (const user of users) {
+        // As SYSTEM_ADMINS at sign-in (DESIGN §3): only an address the provider verified. Anyone can open
+        // a GitHub account whose unverified primary address is the operator's, and sign in with it.
+        for (const user of users.filter((u) => !u.email_verified)) {
+          console.error(`Not granted to ${user.name} (user ${user.id}): their provider has not verified ${user.email}.`);
+        }
+        const verified = users.filter((u) => u.email_verified);
+        for (const user of verified) {
           const changed = await grantSystemAdmin(deps, user.id, "command line");
           console.log(`${user.name} ${changed ? "is now" : "was already"} admin of the system organization.`);
         }
-        return 0;
+        return verified.length > 0 ? 0 : 1;
       }
       let removed;
       try {
