@@ -9,6 +9,7 @@ import type { ProviderName } from "../config";
 import type { PlatformEnv } from "../context";
 import { PlatformError } from "../http/errors";
 import { isLoopbackHost, publicOrigin } from "../http/hosts";
+import { isStorableEmail } from "../http/names";
 import { signedIn } from "../http/middleware";
 import { valid } from "../http/validate";
 import { oauthProvider } from "../providers/oauth";
@@ -173,7 +174,8 @@ export const authRoutes = new Hono<PlatformEnv>()
     if (!idp) return loginError(c, `${name}_unavailable`);
     try {
       const identity = await idp.exchange(`${origin(c)}/api/v1/auth/${name}/callback`, code, flow.verifier);
-      if (!identity.email) return loginError(c, "signin_no_email");
+      // An address with control or bidi characters, or longer than an address can be, is none we can use.
+      if (!isStorableEmail(identity.email)) return loginError(c, "signin_no_email");
       // The state is spent once on the server, whatever flow cookie the browser replays (decision 0083);
       // after the exchange, so a replayed spent code still reads as one.
       if (!(await consumeState(c.var.deps, state))) return loginError(c, "signin_state");

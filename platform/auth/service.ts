@@ -26,7 +26,10 @@ const USER_NAME_MAX = 100;
  */
 export function userDisplayName(name: string, email: string): string {
   try {
-    return [...normalizeName(name, "Name", Number.MAX_SAFE_INTEGER)].slice(0, USER_NAME_MAX).join("").trim();
+    // Cut, then checked again: a name whose first hundred characters are all invisible (U+3164, U+2800…)
+    // would otherwise be stored as a blank.
+    const cut = [...normalizeName(name, "Name", Number.MAX_SAFE_INTEGER)].slice(0, USER_NAME_MAX).join("");
+    return normalizeName(cut, "Name", USER_NAME_MAX).trim();
   } catch {
     return email; // nothing visible in the provider's name
   }

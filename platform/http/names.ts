@@ -23,6 +23,18 @@ export function normalizeName(raw: string, label = "Name", max = ORGANIZATION_NA
   return name;
 }
 
+/** The longest address SMTP carries (RFC 5321's path limit less its brackets). */
+export const EMAIL_MAX = 254;
+const NOT_IN_AN_ADDRESS = /[\p{Cc}\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
+
+/**
+ * Whether an address a provider gives can be stored as it is: no control or bidi characters (which
+ * would make it read as another in a member list or the audit log), and no longer than an address can be.
+ */
+export function isStorableEmail(email: string): boolean {
+  return email.length > 0 && email.length <= EMAIL_MAX && !NOT_IN_AN_ADDRESS.test(email);
+}
+
 export function normalizeOrganizationName(raw: string): string {
   return normalizeName(raw, "Organization name");
 }

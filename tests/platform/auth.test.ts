@@ -200,6 +200,28 @@ describe("sign-in with a real provider (against a local fake)", () => {
     expect(ids[0]).not.toBe(ids[1]);
   });
 
+  it("takes no address with control or bidi characters, or longer than an address can be, and never stores a blank name", async () => {
+    h = await createHarness({ oauth: { github: fake.config("github") } });
+    const signIn = async (identity: { name: string; email: string }) => {
+      fake.state.nextIdentity = { subject: "2002", verified: true, ...identity };
+      const start = await h.fetch("/auth/github");
+      const back = await fetch(new URL(start.headers.get("location")!), { redirect: "manual" });
+      const callback = new URL(back.headers.get("location")!);
+      return h.fetch(`${callback.pathname.replace("/api/v1", "")}${callback.search}`, { cookie: cookiesOf(start) });
+    };
+    try {
+      for (const email of ["eve\u202e\u0007@example.test", `eve@${"x".repeat(250)}.test`]) {
+        expect((await signIn({ name: "Eve", email })).headers.get("location"), email).toBe("/login?error=signin_no_email");
+      }
+      // A name whose first hundred characters show nothing (Hangul fillers) is cut to them: the address stands in.
+      const done = await signIn({ name: `${"\u3164".repeat(100)}Mallory`, email: "mallory@example.test" });
+      expect(done.headers.get("location")).toBe("/login?login_success=1");
+      expect((await (await h.fetch("/auth/session", { cookie: cookiesOf(done) })).json()).user.name).toBe("mallory@example.test");
+    } finally {
+      fake.state.nextIdentity = { subject: "1001", name: "Grace Hopper", email: "grace@example.test", verified: true };
+    }
+  });
+
   it("sends the user back to /login with an error when the provider can't be reached", async () => {
     h = await createHarness({ oauth: { google: { ...fake.config("google"), tokenEndpoint: "http://127.0.0.1:9/token" } } });
     const start = await h.fetch("/auth/google");
