@@ -40,6 +40,15 @@ describe("redactUrl", () => {
     expect(redactUrl("/billing?Setup_Intent_Client_Secret=x&client_secret=y")).toBe("/billing?Setup_Intent_Client_Secret=[redacted]&client_secret=[redacted]");
   });
 
+  it("replaces an API key in a query, by its parameter's name or by its look, and anywhere in the target", () => {
+    const key = "sk-j_n6XIMKW1u407Dxyicja08tlk-CXXxPDArfic8DRH0";
+    expect(redactUrl(`/openai/v1/models?api_key=${key}`)).toBe("/openai/v1/models?api_key=[redacted]");
+    expect(redactUrl("/openai/v1/models?key=AnyValue&limit=5")).toBe("/openai/v1/models?key=[redacted]&limit=5");
+    expect(redactUrl(`/openai/v1/models?access_token=x&Token=y`)).toBe("/openai/v1/models?access_token=[redacted]&Token=[redacted]");
+    expect(redactUrl(`/openai/v1/models?whatever=${key}`)).toBe("/openai/v1/models?whatever=[redacted]");
+    expect(redactUrl(`/openai/v1/${key}/models`)).toBe("/openai/v1/[redacted]/models");
+  });
+
   it("leaves other targets alone", () => {
     expect(redactUrl("/usage?from=2026-01-01&to=2026-02-01")).toBe("/usage?from=2026-01-01&to=2026-02-01");
     expect(redactUrl("/team")).toBe("/team");

@@ -94,6 +94,20 @@ describe("the access log (LOG_REQUESTS)", () => {
     expect(text).toContain('"https://console.example.test/billing?setup_intent=seti_1Abc&setup_intent_client_secret=[redacted]&redirect_status=succeeded"');
   });
 
+  it("never writes an API key sent in the query or as Basic auth's user name", async () => {
+    const { port, lines } = await logged();
+    const host = "console.example.test";
+    const key = "sk-j_n6XIMKW1u407Dxyicja08tlk-CXXxPDArfic8DRH0";
+    await get(port, `/openai/v1/models?api_key=${key}`, host);
+    await get(port, "/openai/v1/models", host, undefined, { authorization: `Basic ${Buffer.from(`${key}:`).toString("base64")}` });
+    await get(port, "/openai/v1/models", host, `https://app.example.test/x?api_key=${key}`);
+    await new Promise((r) => setTimeout(r, 20));
+    const text = lines().join("\n");
+    expect(text).not.toContain(key.slice(3));
+    expect(text).toContain('"GET /openai/v1/models?api_key=[redacted] HTTP/1.1"');
+    expect(text).toContain('"https://app.example.test/x?api_key=[redacted]"');
+  });
+
   it("ends each line with the request's id, which the answer names too: the proxy's when it is a plain token", async () => {
     const { port, lines } = await logged();
     const host = "console.example.test";

@@ -21,10 +21,12 @@ morgan.token("referrer", (req: IncomingMessage) => {
 /**
  * Morgan's combined format with, at the end, the id the answer names in `X-Request-Id`, as nginx setups
  * add fields: the request's (server/request-id.ts), or a `/openai/v1` completion's receipt, which the
- * client's SDK shows and its usage row and failure lines name (decision 0138).
+ * client's SDK shows and its usage row and failure lines name (decision 0138). The user field is always
+ * "-": morgan writes Basic auth's user name there, and a client that sends its API key as one
+ * (`curl -u "$KEY:"`) would have it logged whole.
  */
 const COMBINED_WITH_ID =
-  ':remote-addr - :remote-user [:date[clf]] ":method :url HTTP/:http-version" :status :res[content-length] ":referrer" ":user-agent" :res[x-request-id]';
+  ':remote-addr - - [:date[clf]] ":method :url HTTP/:http-version" :status :res[content-length] ":referrer" ":user-agent" :res[x-request-id]';
 
 /** The access log (LOG_REQUESTS): morgan's combined format and the request id in production, its short coloured one otherwise. */
 export function accessLog(production: boolean, stream?: NodeJS.WritableStream): RequestHandler {

@@ -3,16 +3,7 @@
  * internal addresses and whole HTML error pages in their messages; a client may read only what is
  * about its own request.
  */
-
-/**
- * Key-like words are never passed on, nor logged: OpenAI's and Stripe's (`sk-…`, `sk_live_…`, even masked
- * as `sk-ab***yz`), Groq's and xAI's (`gsk_…`, `xai-…`), Hugging Face's (`hf_…`) and Google's (`AIza…`).
- */
-const KEY_LIKE = /\b(?:(?:sk|rk|pk|gsk|xai)[-_][\w*.-]{4,}|hf_[\w*]{8,}|AIza[\w*-]{20,})/gi;
-
-export function withoutKeys(message: string): string {
-  return message.replace(KEY_LIKE, "[redacted]");
-}
+import { withoutKeys } from "@contract/redact";
 
 const URL_LIKE = /\b(?:https?|wss?):\/\/\S+/gi;
 const IP_ADDRESS = /\b(?:\d{1,3}\.){3}\d{1,3}(?::\d+)?\b/g;
