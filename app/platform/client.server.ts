@@ -6,8 +6,12 @@ import { redactUrl } from "@contract/redact";
 import { PAGE_ORGANIZATION_HEADER } from "@contract/session";
 import { createdOrgSchema, okSchema, orgConfigSchema, sessionSchema } from "./schemas";
 
-/** A failed answer carries the contract's human `error` and, for a refused form, its per-field messages. */
-export type ApiResult<T> = { ok: true; status: number; data: T } | { ok: false; status: number; error: string; fields?: Record<string, string> };
+/**
+ * A failed answer carries the contract's human `error` and, for a refused form, its per-field messages.
+ * `logged` marks a failure the client met and logged itself (no answer, or one it could not read): its
+ * callers' own warning would be a second line for it, on every 30 s poll of every open page.
+ */
+export type ApiResult<T> = { ok: true; status: number; data: T } | { ok: false; status: number; error: string; fields?: Record<string, string>; logged?: true };
 
 /** The failed answer's contract body `{error, fields?}` (see the contract's `readErrorBody`). */
 export async function errorBody(response: Response, fallback: string): Promise<ErrorBody> {
@@ -19,6 +23,26 @@ export async function errorText(response: Response, fallback: string): Promise<s
 }
 
 type Method = "GET" | "POST" | "PUT" | "DELETE";
+
+/**
+ * What a log line says of a failed call's error: its message and code, and its cause's (`fetch failed`
+ * says nothing alone). Not the stack: a platform that is down fails every poll of every open page alike.
+ */
+export function failureText(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  return error.cause instanceof Error ? `${messageAndCode(error)}: ${messageAndCode(error.cause)}` : messageAndCode(error);
+}
+
+/** ` (request <id>)`, as the access log and the platform's lines name the page's request (server/request-id.ts). */
+export function requestNote(request: Request): string {
+  const id = request.headers.get("x-request-id");
+  return id ? ` (request ${id})` : "";
+}
+
+function messageAndCode(error: Error): string {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === "string" && !error.message.includes(code) ? `${error.message} (${code})` : error.message;
+}
 
 /**
  * One segment of a platform path from a value a user typed or a page's address holds. A segment of dots
@@ -64,14 +88,18 @@ export function platformClient(request: Request, context: AppLoadContext) {
   }
 
   async function call<T>(method: Method, path: string, schema: ZodType<T, ZodTypeDef, unknown>, fallback: string, body?: unknown): Promise<ApiResult<T>> {
-    // What the error lines name: the platform's path, a join's invite code cut short (README, LOG_REQUESTS).
-    const logged = redactUrl(`/api/v1${path}`);
+    // What the error lines name: the platform's path, a join's invite code cut short (README, LOG_REQUESTS),
+    // and the page's request id, as the access log and the platform's own lines name it.
+    const logged = `Platform ${method} ${redactUrl(`/api/v1${path}`)}${requestNote(request)}`;
+    const failed = (line: string) => {
+      console.error(line);
+      return { ok: false as const, status: 502, error: fallback, logged: true as const };
+    };
     let response: Response;
     try {
       response = await send(method, path, body);
     } catch (cause) {
-      console.error(`Platform ${method} ${logged} failed:`, cause);
-      return { ok: false, status: 502, error: fallback };
+      return failed(`${logged} failed: ${failureText(cause)}`);
     }
     if (!response.ok) return { ok: false, status: response.status, ...(await errorBody(response, fallback)) };
     // A body that breaks off (the platform restarting mid-answer) or is not JSON (a load balancer's page
@@ -81,13 +109,12 @@ export function platformClient(request: Request, context: AppLoadContext) {
       const text = await response.text();
       answered = text ? JSON.parse(text) : null;
     } catch (cause) {
-      console.error(`Platform ${method} ${logged} answered a body that could not be read:`, cause instanceof Error ? cause.message : cause);
-      return { ok: false, status: 502, error: fallback };
+      return failed(`${logged} answered a body that could not be read: ${failureText(cause)}`);
     }
     const parsed = schema.safeParse(answered);
     if (!parsed.success) {
-      console.error(`Platform ${method} ${logged} answered an unexpected body:`, parsed.error.issues[0]);
-      return { ok: false, status: 502, error: fallback };
+      const issue = parsed.error.issues[0];
+      return failed(`${logged} answered an unexpected body: ${issue.path.join(".") || "(body)"}: ${issue.message}`);
     }
     return { ok: true, status: response.status, data: parsed.data };
   }

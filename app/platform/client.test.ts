@@ -1,4 +1,5 @@
 import type { AppLoadContext } from "@remix-run/node";
+import { format } from "node:util";
 import { describe, expect, it, vi } from "vitest";
 import { chatReceipt } from "./chat.server";
 import { errorText, platformClient } from "./client.server";
@@ -33,7 +34,7 @@ describe("an answer that cannot be read", () => {
         request,
         contextAnswering(() => new Response("<html>Maintenance</html>", { headers: { "content-type": "text/html" } })),
       );
-      expect(await page.session()).toEqual({ ok: false, status: 502, error: "Failed to load session" });
+      expect(await page.session()).toEqual({ ok: false, status: 502, error: "Failed to load session", logged: true });
       const broken = new ReadableStream<Uint8Array>({
         start(controller) {
           controller.enqueue(new TextEncoder().encode('{"valid":'));
@@ -44,7 +45,7 @@ describe("an answer that cannot be read", () => {
         request,
         contextAnswering(() => new Response(broken, { headers: { "content-type": "application/json" } })),
       );
-      expect(await cut.organizationConfig()).toEqual({ ok: false, status: 502, error: "Failed to load organization config" });
+      expect(await cut.organizationConfig()).toEqual({ ok: false, status: 502, error: "Failed to load organization config", logged: true });
     } finally {
       quiet.mockRestore();
     }
@@ -72,6 +73,37 @@ describe("what the console's error lines hold of a call's path", () => {
     } finally {
       vi.restoreAllMocks();
     }
+  });
+});
+
+describe("the one line a failed call logs", () => {
+  const linesOf = async (failure: () => Promise<Response>, headers?: HeadersInit) => {
+    const lines: string[] = [];
+    vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => void lines.push(format(...args)));
+    try {
+      const api = platformClient(new Request("http://console.test/models", { headers }), { platformFetch: failure } as unknown as AppLoadContext);
+      expect(await api.organizationConfig()).toMatchObject({ ok: false, status: 502, logged: true });
+      return lines;
+    } finally {
+      vi.restoreAllMocks();
+    }
+  };
+
+  it("names the request, and the error's message and code, and its cause's: no stack", async () => {
+    const timeout = Object.assign(new Error("Connect Timeout Error"), { code: "UND_ERR_CONNECT_TIMEOUT" });
+    expect(await linesOf(() => Promise.reject(timeout), { "x-request-id": "req-7" })).toEqual([
+      "Platform GET /api/v1/organizations/config (request req-7) failed: Connect Timeout Error (UND_ERR_CONNECT_TIMEOUT)",
+    ]);
+    const refused = Object.assign(new Error("connect ECONNREFUSED ::1:3001"), { code: "ECONNREFUSED", syscall: "connect" });
+    expect(await linesOf(() => Promise.reject(new TypeError("fetch failed", { cause: refused })))).toEqual([
+      "Platform GET /api/v1/organizations/config failed: fetch failed: connect ECONNREFUSED ::1:3001",
+    ]);
+  });
+
+  it("says where an answer of the wrong shape went wrong, in one line", async () => {
+    expect(await linesOf(async () => Response.json({ orgSignupEnabled: "yes" }), { "x-request-id": "req-8" })).toEqual([
+      "Platform GET /api/v1/organizations/config (request req-8) answered an unexpected body: orgSignupEnabled: Expected boolean, received string",
+    ]);
   });
 });
 

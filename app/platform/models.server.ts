@@ -14,17 +14,17 @@ export function modelStatusAnswer(api: PlatformClient) {
   return api.call("GET", "/models/status", statusMapSchema, MODEL_STATUS_FAILED);
 }
 
-/** The status map, or null when the call failed (only logged, SPEC §8). */
+/** The status map, or null when the call failed (only logged, once: the client logs a call it could not make, SPEC §8). */
 export async function modelStatuses(api: PlatformClient) {
   const result = await modelStatusAnswer(api);
-  if (!result.ok) console.warn("Model status fetch failed:", result.status, result.error);
+  if (!result.ok && !result.logged) console.warn("Model status fetch failed:", result.status, result.error);
   return result.ok ? result.data : null;
 }
 
 /** The organization's reliability figures per model (issue 17), or null when the call failed: the table shows without them. */
 export async function modelMetrics(api: PlatformClient) {
   const result = await api.call("GET", "/models/metrics", modelMetricsListSchema, "Failed to load model figures");
-  if (!result.ok) console.warn("Model figures fetch failed:", result.status, result.error);
+  if (!result.ok && !result.logged) console.warn("Model figures fetch failed:", result.status, result.error);
   return result.ok ? Object.fromEntries(result.data.data.map((m) => [m.name, m])) : null;
 }
 
@@ -36,6 +36,6 @@ export function modelHistory(api: PlatformClient, name: string, days = 7) {
 /** Every organization's figures and the current alerts (system organization only), or null when the call failed. */
 export async function systemModelMetrics(api: PlatformClient) {
   const result = await api.call("GET", "/system/models/metrics", systemModelMetricsSchema, "Failed to load model figures");
-  if (!result.ok) console.warn("System model figures fetch failed:", result.status, result.error);
+  if (!result.ok && !result.logged) console.warn("System model figures fetch failed:", result.status, result.error);
   return result.ok ? result.data : null;
 }

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { STALE_ORGANIZATION } from "~/features/chat/retry";
 import { chatSendSchema } from "~/platform/chat";
 import { chatReceipt, sendChat } from "~/platform/chat.server";
-import { platformClient } from "~/platform/client.server";
+import { failureText, platformClient, requestNote } from "~/platform/client.server";
 import { MODEL_STATUS_FAILED, modelStatusAnswer } from "~/platform/models.server";
 import { staleOrganizationRefusal } from "~/session.server";
 
@@ -40,7 +40,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     upstream = await sendChat(api, parsed.data, request.signal);
   } catch (error) {
     if (request.signal.aborted) return new Response(null, { status: 499 });
-    console.error("Chat request failed:", error);
+    console.error(`Chat request failed${requestNote(request)}: ${failureText(error)}`);
     return json({ error: { message: SEND_FAILED } }, 502);
   }
   const headers = new Headers(api.headers);
@@ -69,7 +69,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     // A refusal (signed out, no organization) is the platform's own answer, as the receipt's and the
     // send's are: not a failure to warn about on every poll.
     if (result.status < 500) return json({ error: result.error }, result.status);
-    console.warn("Model status fetch failed:", result.status, result.error);
+    if (!result.logged) console.warn("Model status fetch failed:", result.status, result.error);
     return json({ error: MODEL_STATUS_FAILED }, 502);
   }
   return json({ error: "Not found" }, 404);

@@ -1,4 +1,5 @@
 import type { AppLoadContext } from "@remix-run/node";
+import { format } from "node:util";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { loader } from "~/routes/resources.chat";
 
@@ -18,8 +19,8 @@ function platform(status: number, body: unknown) {
   } as unknown as AppLoadContext;
 }
 
-async function poll(context: AppLoadContext) {
-  const answer = await loader({ request: new Request("http://console.test/resources/chat?status=1"), context, params: {} });
+async function poll(context: AppLoadContext, headers?: HeadersInit) {
+  const answer = await loader({ request: new Request("http://console.test/resources/chat?status=1", { headers }), context, params: {} });
   return { status: answer.status, body: (await answer.json()) as unknown };
 }
 
@@ -42,5 +43,20 @@ describe("the chat's model status poll", () => {
 
   it("answers the status map", async () => {
     expect(await poll(platform(200, { "fake-echo": "online" }))).toEqual({ status: 200, body: { "fake-echo": "online" } });
+  });
+
+  it("with the platform down, logs each failed poll once, in one line naming the request: the cause's message and code, no stack", async () => {
+    const lines: string[] = [];
+    const keep = (...args: unknown[]) => void lines.push(format(...args));
+    vi.spyOn(console, "error").mockImplementation(keep);
+    vi.spyOn(console, "warn").mockImplementation(keep);
+    // What undici throws for PLATFORM_URL with nothing listening (server/platform-proxy.ts passes it on).
+    const refused = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:3001"), { code: "ECONNREFUSED", errno: -111, syscall: "connect" });
+    const down = { clientAddress: "127.0.0.1", platformFetch: async () => Promise.reject(refused) } as unknown as AppLoadContext;
+    expect(await poll(down, { "x-request-id": "3b0c6f6e-1c1a-4a8e-9a55-2f1f0d6c7e11" })).toEqual({
+      status: 502,
+      body: { error: "Failed to load model status" },
+    });
+    expect(lines).toEqual(["Platform GET /api/v1/models/status (request 3b0c6f6e-1c1a-4a8e-9a55-2f1f0d6c7e11) failed: connect ECONNREFUSED 127.0.0.1:3001"]);
   });
 });
