@@ -5,8 +5,12 @@ export const ROLES = ["admin", "member"] as const;
 export const roleSchema = z.enum(ROLES);
 export type Role = z.infer<typeof roleSchema>;
 
-/** A member of the active organization (SPEC §3). */
-export const memberSchema = z.object({ id: z.number(), name: z.string(), email: z.string(), role: roleSchema });
+/**
+ * A member of the active organization (SPEC §3). `emailVerified` is false when the sign-in provider did
+ * not vouch for the email (a GitHub primary email may be unproven); an earlier platform sends none,
+ * which marks nothing.
+ */
+export const memberSchema = z.object({ id: z.number(), name: z.string(), email: z.string(), emailVerified: z.boolean().optional(), role: roleSchema });
 export type Member = z.infer<typeof memberSchema>;
 export const memberListSchema = z.array(memberSchema);
 

@@ -264,8 +264,16 @@ const members = (db: Kysely<Database>, orgId: number) =>
   db
     .selectFrom("memberships")
     .innerJoin("users", "users.id", "memberships.user_id")
-    .select(["users.id", "users.name", "users.email", "memberships.role"])
+    .select(["users.id", "users.name", "users.email", "users.email_verified", "memberships.role"])
     .where("memberships.org_id", "=", orgId);
+
+type MemberRow = Omit<Member, "emailVerified"> & { email_verified: number };
+
+/**
+ * Whether the provider vouched for the email goes with it: a GitHub account's primary email may be
+ * unproven, and an admin reading /team must not take it for the colleague's address (DESIGN §3).
+ */
+const toMember = ({ email_verified, ...member }: MemberRow): Member => ({ ...member, emailVerified: email_verified === 1 });
 
 /**
  * The organization's members in the order they joined (SPEC §7), all of them or the page the query
@@ -274,7 +282,10 @@ const members = (db: Kysely<Database>, orgId: number) =>
  */
 export async function listMembers(deps: Deps, orgId: number, query: MemberQuery = {}): Promise<Member[]> {
   const { q, after, before, limit } = query;
-  if (!q && after === undefined && before === undefined) return limit === undefined ? membersOf(deps.db, orgId) : firstMembers(deps.db, limit, orgId);
+  if (!q && after === undefined && before === undefined) {
+    const rows = await (limit === undefined ? membersOf(deps.db, orgId) : firstMembers(deps.db, limit, orgId));
+    return rows.map(toMember);
+  }
   let select = members(deps.db, orgId);
   if (q) {
     const pattern = sql<string>`${containsPattern(q)} escape '\\'`;
@@ -305,21 +316,15 @@ export async function listMembers(deps: Deps, orgId: number, query: MemberQuery 
   const direction = backwards ? "desc" : "asc";
   select = select.orderBy("memberships.created_at", direction).orderBy("users.id", direction);
   if (limit !== undefined) select = select.limit(limit);
-  const rows = await select.execute();
+  const rows = (await select.execute()).map(toMember);
   return backwards ? rows.reverse() : rows;
 }
 
 /** A member of the organization by user id; 404 "Member not found" for anyone else. */
 export async function findMember(db: Kysely<Database> | Transaction<Database>, orgId: number, memberId: number): Promise<Member> {
-  const member = await db
-    .selectFrom("memberships")
-    .innerJoin("users", "users.id", "memberships.user_id")
-    .select(["users.id", "users.name", "users.email", "memberships.role"])
-    .where("memberships.org_id", "=", orgId)
-    .where("memberships.user_id", "=", memberId)
-    .executeTakeFirst();
+  const member = await members(db, orgId).where("memberships.user_id", "=", memberId).executeTakeFirst();
   if (!member) throw new PlatformError(404, "Member not found");
-  return member;
+  return toMember(member);
 }
 
 export const LAST_ADMIN = "An organization must keep at least one admin";

@@ -22,12 +22,12 @@ async function members(session: Session) {
 }
 
 describe("GET /organizations/members", () => {
-  it("lists the organization's members with name, email and role, for admins and members alike", async () => {
+  it("lists the organization's members with name, email (verified: development sign-in vouches for it) and role, for admins and members alike", async () => {
     for (const who of [admin, member]) {
       const list = await members(who);
       expect(list).toEqual([
-        { id: admin.userId, name: expect.any(String), email: admin.email, role: "admin" },
-        { id: member.userId, name: "Mia Member", email: member.email, role: "member" },
+        { id: admin.userId, name: expect.any(String), email: admin.email, emailVerified: true, role: "admin" },
+        { id: member.userId, name: "Mia Member", email: member.email, emailVerified: true, role: "member" },
       ]);
     }
   });
@@ -129,7 +129,7 @@ describe("GET /organizations/members/{id}", () => {
     for (const who of [admin, member]) {
       const response = await who.call("GET", `/organizations/members/${member.userId}`);
       expect(response.status).toBe(200);
-      expect(await response.json()).toEqual({ id: member.userId, name: "Mia Member", email: member.email, role: "member" });
+      expect(await response.json()).toEqual({ id: member.userId, name: "Mia Member", email: member.email, emailVerified: true, role: "member" });
     }
   });
 

@@ -76,7 +76,15 @@ export function MemberTable({ page, query, viewer }: MemberTableProps) {
                         <bdi>{member.name}</bdi>
                         {member.id === viewer.userId ? <span className="badge badge-ghost badge-sm ml-2">you</span> : null}
                       </td>
-                      <td className="text-base-content/70">{member.email}</td>
+                      <td className="text-base-content/70">
+                        <bdi>{member.email}</bdi>
+                        {/* Absent (an earlier platform) marks nothing; false is a provider that never proved the address. */}
+                        {member.emailVerified === false ? (
+                          <span className="badge badge-ghost badge-sm ml-2 whitespace-nowrap" title="The sign-in provider has not confirmed this email">
+                            unverified
+                          </span>
+                        ) : null}
+                      </td>
                       <td>{manageable ? <RoleForm member={member} /> : <RoleBadge role={member.role} />}</td>
                       {isAdmin ? (
                         <td className="text-right">

@@ -51,6 +51,20 @@ describe("the members table", () => {
     expect(html).not.toMatch(/Members <span class="badge/);
   });
 
+  it("marks an email the sign-in provider never verified, and no other: true and absent (an earlier platform) show none", async () => {
+    const rows: Member[] = [
+      { id: 1, name: "Ada", email: "ada@example.test", emailVerified: true, role: "admin" },
+      { id: 2, name: "Impostor", email: "ops@corp.test", emailVerified: false, role: "member" },
+      { id: 3, name: "Older", email: "older@example.test", role: "member" },
+    ];
+    const html = await table({ userId: 1, role: "admin" }, { rows, next: null, previous: null });
+    const emailCell = (email: string) => html.match(new RegExp(`<td class="text-base-content/70"><bdi>${email}</bdi>(?:(?!</td>).)*</td>`))?.[0] ?? "";
+    expect(emailCell("ops@corp.test")).toMatch(/<span class="badge[^"]*"[^>]*>unverified<\/span><\/td>$/);
+    expect(emailCell("ada@example.test")).toBe('<td class="text-base-content/70"><bdi>ada@example.test</bdi></td>');
+    expect(emailCell("older@example.test")).toBe('<td class="text-base-content/70"><bdi>older@example.test</bdi></td>');
+    expect(html.match(/unverified</g)).toHaveLength(1);
+  });
+
   it("says when a search found no one, with a way back to everyone", async () => {
     const html = await table({ userId: 1, role: "admin" }, { rows: [], next: null, previous: null }, "zed");
     expect(html).toContain("No members match “<bdi>zed</bdi>”.");

@@ -1,0 +1,51 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Member } from "@contract/team";
+import type { FakeIdentity } from "../fakes/oauth-provider";
+import { startFakeOAuthProvider } from "../fakes/oauth-provider";
+import type { Harness } from "./harness";
+import { cookiesOf, createHarness } from "./harness";
+
+let h: Harness;
+let fake: Awaited<ReturnType<typeof startFakeOAuthProvider>>;
+beforeAll(async () => {
+  fake = await startFakeOAuthProvider();
+});
+afterAll(() => fake.close());
+afterEach(() => h?.close());
+
+/** Signs in through the fake GitHub as `identity`, whose primary email GitHub lists as verified or not. */
+async function signInWithGitHub(identity: FakeIdentity) {
+  fake.state.nextIdentity = identity;
+  const start = await h.fetch("/auth/github");
+  const back = await fetch(new URL(start.headers.get("location")!), { redirect: "manual" });
+  const callback = new URL(back.headers.get("location")!);
+  const done = await h.fetch(`${callback.pathname.replace("/api/v1", "")}${callback.search}`, { cookie: cookiesOf(start) });
+  const cookie = cookiesOf(done)
+    .split("; ")
+    .filter((c) => c.startsWith("sid="))
+    .join("; ");
+  const { user } = await (await h.fetch("/auth/session", { cookie })).json();
+  return { userId: user.id as number, call: (method: string, path: string, json?: unknown) => h.fetch(path, { method, cookie, json }) };
+}
+
+describe("a member's email as the provider vouched for it", () => {
+  it("lists a GitHub member whose primary email GitHub never verified with emailVerified false, a verified one true", async () => {
+    h = await createHarness({ oauth: { github: fake.config("github") } });
+    const ops = await signInWithGitHub({ subject: "1001", name: "Ops", email: "ops@corp.test", verified: true });
+    expect((await ops.call("POST", "/organizations", { name: "Corp" })).status).toBe(201);
+    // Someone else's GitHub account, claiming the colleague's address without proving it.
+    const impostor = await signInWithGitHub({ subject: "2002", name: "Ops", email: "ops@corp.test", verified: false });
+    const { code } = await (await ops.call("POST", "/organizations/invites", { status: "multi-use" })).json();
+    expect((await impostor.call("POST", `/auth/join/${code}`)).status).toBe(200);
+
+    const list = (await (await ops.call("GET", "/organizations/members")).json()) as Member[];
+    expect(list).toEqual([
+      { id: ops.userId, name: "Ops", email: "ops@corp.test", emailVerified: true, role: "admin" },
+      { id: impostor.userId, name: "Ops", email: "ops@corp.test", emailVerified: false, role: "member" },
+    ]);
+    // The same on a searched page and on the one member's answer.
+    expect(((await (await ops.call("GET", "/organizations/members?q=corp&limit=10")).json()) as Member[]).map((m) => m.emailVerified)).toEqual([true, false]);
+    expect(await (await ops.call("GET", `/organizations/members/${impostor.userId}`)).json()).toMatchObject({ emailVerified: false });
+    expect(await (await ops.call("GET", `/organizations/members/${ops.userId}`)).json()).toMatchObject({ emailVerified: true });
+  });
+});
