@@ -386,6 +386,29 @@ export function statusWithTraffic(probed: ModelStatus, traffic: RecentTraffic | 
   return traffic.unavailable > traffic.failed ? "starting" : "offline";
 }
 
+/** Keys this process could not open and said so, per process: by model and the sealed key's digest. */
+const reportedKeys = new WeakMap<DB, Set<string>>();
+const REPORTED_KEYS_MAX = 1000;
+
+/**
+ * Whether a model's unopened key is news: every open page polls the status every 30 s, and the same key
+ * said every time buried the rest of the log. Said again once the key stored changes (saved again,
+ * resealed) or the process starts again (with other secrets).
+ */
+function firstReport(db: DB, model: string, sealed: string | null): boolean {
+  let reported = reportedKeys.get(db);
+  if (!reported) reportedKeys.set(db, (reported = new Set()));
+  const digest = createHash("sha256")
+    .update(sealed ?? "")
+    .digest("base64url");
+  const key = `${model}\n${digest}`;
+  if (reported.has(key)) return false;
+  // The oldest goes first: a bound, not a limit any deployment's models reach.
+  if (reported.size >= REPORTED_KEYS_MAX) reported.delete(reported.values().next().value!);
+  reported.add(key);
+  return true;
+}
+
 /**
  * Each model's status: the operator's override, else a probe of its upstream (online when `/models`
  * answers, or answers 429: busy; starting on 503, offline when unreachable; one probe per upstream and
@@ -410,7 +433,7 @@ export async function modelStatuses(deps: Deps): Promise<Record<string, ModelSta
       } catch (error) {
         // A key this process cannot open (a rotation left half done): that model cannot be called, and the
         // others' statuses still answer.
-        console.error(`Status of ${m.name}: ${error instanceof Error ? error.message : String(error)}`);
+        if (firstReport(deps.db, m.name, m.api_key)) console.error(`Status of ${m.name}: ${error instanceof Error ? error.message : String(error)}`);
         return [m.name, "offline"];
       }
       const key = probeKey(m.base_url, apiKey);

@@ -223,4 +223,33 @@ describe("rotating UPSTREAM_KEYS_SECRET, or taking it away (decision 0118)", () 
     }
     expect(logged.join("\n")).toContain("Status of a-old: An upstream API key is sealed with a secret this process does not have");
   });
+
+  it("says so once per key, not on every status poll: again only when the key stored changes", async () => {
+    h = await createHarness();
+    await openUpstreamKeys(h.deps.db, { secret: `some-other-${SECRET}` });
+    const sealedElsewhere = [storedKeyFor(h.deps.db, KEY), storedKeyFor(h.deps.db, KEY)];
+    await openUpstreamKeys(h.deps.db, { secret: OLD });
+    await saveModel(h.deps, model("a-old", KEY));
+    const sealAgain = (sealed: string | null) => h.deps.db.updateTable("models").set({ api_key: sealed }).where("name", "=", "a-old").execute();
+    await sealAgain(sealedElsewhere[0]);
+    const logged: string[] = [];
+    const spy = vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(" ")));
+    const polls = async (count: number) => {
+      for (let i = 0; i < count; i++) {
+        // Past the probes' 30 s cache too: each poll of each open page.
+        clearStatusCache(h.deps.db);
+        expect((await modelStatuses(h.deps))["a-old"]).toBe("offline");
+      }
+    };
+    try {
+      await polls(3);
+      expect(logged.filter((line) => line.startsWith("Status of a-old:"))).toHaveLength(1);
+      // Another process on the other secret saved the key again.
+      await sealAgain(sealedElsewhere[1]);
+      await polls(2);
+      expect(logged.filter((line) => line.startsWith("Status of a-old:"))).toHaveLength(2);
+    } finally {
+      spy.mockRestore();
+    }
+  });
 });
