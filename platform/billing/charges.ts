@@ -7,7 +7,7 @@ import { exactDollars } from "@contract/money";
 import type { Deps } from "../context";
 import type { Database } from "../db/schema";
 import { PlatformError } from "../http/errors";
-import { PaymentDeclined } from "../providers/stripe";
+import { PaymentDeclined, stripeErrorText } from "../providers/stripe";
 import type { SpendRefused } from "../spend/reservations";
 import { account, getBalance, payments, setAutoPaymentConfig } from "./accounts";
 import type { CreditKind } from "./ledger";
@@ -55,9 +55,7 @@ async function chargeAndCredit(
     }
     // The outcome is unknown: the intent stays pending and reconciliation asks again with the same key.
     // The provider's message says what failed (a connection, a timeout); its object is a page of fields.
-    console.error(
-      `Stripe charge ${idempotencyKey} failed (its outcome is unknown; reconciliation asks again): ${error instanceof Error ? error.message : String(error)}`,
-    );
+    console.error(`Stripe charge ${idempotencyKey} failed (its outcome is unknown; reconciliation asks again): ${stripeErrorText(error)}`);
     throw new PlatformError(502, "The payment provider could not be reached. Please try again.");
   }
   if (intent.status !== "succeeded") {
@@ -162,7 +160,7 @@ export async function autoRecharge(deps: Deps, orgId: number, needMicros = 0): P
 function inBackground(deps: Deps, orgId: number, recharge: Promise<unknown>): void {
   const done = recharge.then(
     () => {},
-    (error) => console.error(`Auto-recharge of organization ${orgId} failed:`, error),
+    (error) => console.error(`Auto-recharge of organization ${orgId} failed: ${stripeErrorText(error)}`),
   );
   const entry = { db: deps.db, done };
   rechargesUnderway.add(entry);
@@ -182,7 +180,7 @@ export async function refusedForBalance(deps: Deps, orgId: number, refusal: Spen
   try {
     claim = await claimRecharge(deps, orgId, short.needMicros);
   } catch (error) {
-    console.error(`Auto-recharge of organization ${orgId} could not be started:`, error);
+    console.error(`Auto-recharge of organization ${orgId} could not be started: ${stripeErrorText(error)}`);
     return refusal.message;
   }
   if (!claim) {
@@ -283,7 +281,7 @@ export async function rechargeWaitingAccounts(deps: Deps): Promise<{ recharged: 
     try {
       if (await autoRecharge(deps, orgId)) recharged += 1;
     } catch (error) {
-      console.error(`Auto-recharge of organization ${orgId} failed; the claim's expiry allows another attempt:`, error);
+      console.error(`Auto-recharge of organization ${orgId} failed; the claim's expiry allows another attempt: ${stripeErrorText(error)}`);
     }
   }
   return { recharged };

@@ -1,7 +1,7 @@
 import type { Deps } from "../context";
 import type { DB } from "../db";
 import type { PaymentIntentsTable } from "../db/schema";
-import { PaymentDeclined } from "../providers/stripe";
+import { PaymentDeclined, stripeErrorText } from "../providers/stripe";
 import { account, payments } from "./accounts";
 import { CREDIT_DESCRIPTIONS, creditPayment } from "./ledger";
 import { exactDollars } from "@contract/money";
@@ -180,7 +180,7 @@ export async function reconcilePayments(deps: Deps): Promise<{ credited: number 
     try {
       if (await reconcileOne(deps, row)) credited += 1;
     } catch (error) {
-      console.error(`Reconciling payment intent ${row.id} (organization ${row.org_id}) failed; will try again:`, error);
+      console.error(`Reconciling payment intent ${row.id} (organization ${row.org_id}) failed; will try again: ${stripeErrorText(error)}`);
     }
   }
   return { credited };

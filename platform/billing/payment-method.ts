@@ -2,6 +2,7 @@ import type { Deps } from "../context";
 import { PlatformError } from "../http/errors";
 import { account, payments } from "./accounts";
 import { record } from "../audit/record";
+import { stripeErrorText } from "../providers/stripe";
 
 /** `POST /billing/payment-method`: the Stripe customer on first use, then a SetupIntent for the card form. */
 export async function startPaymentMethodSetup(deps: Deps, orgId: number, orgName: string): Promise<{ clientSecret: string }> {
@@ -64,7 +65,9 @@ export async function recordPaymentMethod(deps: Deps, orgId: number, paymentMeth
   });
   // An update replaces the card: the old one is detached from the customer.
   if (outcome.replaced) {
-    await stripe.detachPaymentMethod(outcome.replaced).catch((error) => console.error("Detaching the replaced payment method failed:", error));
+    await stripe
+      .detachPaymentMethod(outcome.replaced)
+      .catch((error) => console.error(`Detaching the replaced payment method failed: ${stripeErrorText(error)}`));
   }
   return outcome.current;
 }
@@ -98,7 +101,7 @@ export async function removePaymentMethod(deps: Deps, orgId: number): Promise<vo
   try {
     await stripe.detachPaymentMethod(a.payment_method_id);
   } catch (error) {
-    console.error("Detaching the payment method failed:", error);
+    console.error(`Detaching the payment method failed: ${stripeErrorText(error)}`);
     throw new PlatformError(502, "Failed to remove payment method");
   }
   const removed = a.payment_method_id;

@@ -124,6 +124,19 @@ export interface ChargeInput {
 /** The card was refused (or the charge needs the customer and can't happen off-session). */
 export class PaymentDeclined extends Error {}
 
+/**
+ * What a log line says of a failed Stripe call: its message, code and Stripe's request id (what its
+ * dashboard and support look a request up by). Not the error object: some fifty lines of stacks, the raw
+ * answer twice and a page of empty fields, and a card error carries its PaymentIntent or SetupIntent,
+ * client_secret included.
+ */
+export function stripeErrorText(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const { code, requestId } = error as { code?: unknown; requestId?: unknown };
+  const notes = [typeof code === "string" ? `code ${code}` : "", typeof requestId === "string" ? `Stripe request ${requestId}` : ""].filter(Boolean);
+  return notes.length > 0 ? `${error.message} (${notes.join(", ")})` : error.message;
+}
+
 const clients = new WeakMap<StripeConfig, PaymentProvider>();
 
 export function paymentProvider(config: StripeConfig): PaymentProvider {
