@@ -341,8 +341,9 @@ test("a streaming reply is followed only while the list is at its bottom: scroll
 });
 
 /**
- * Streams the chat's next reply from the page itself, one piece every `everyMs`, then `[DONE]`: a steady
- * stream of small tokens, as a fast model sends, which the fake upstream's models do not pace.
+ * Streams the chat's next reply from the page itself, one piece every `everyMs`, the pieces over and
+ * over, until `endStream(page)`: a steady stream of small tokens, as a fast model sends, which the fake
+ * upstream's models do not pace. It lasts as long as the test needs, however slow the machine.
  */
 async function streamInPage(page: Page, pieces: string[], everyMs: number) {
   await page.evaluate(
@@ -357,12 +358,15 @@ async function streamInPage(page: Page, pieces: string[], everyMs: number) {
         const body = new ReadableStream<Uint8Array>({
           start(controller) {
             let next = 0;
-            timer = window.setInterval(() => {
-              if (next < pieces.length) return controller.enqueue(line({ choices: [{ index: 0, delta: { content: pieces[next++] }, finish_reason: null }] }));
+            (window as unknown as { endStream: () => void }).endStream = () => {
               window.clearInterval(timer);
               controller.enqueue(encoder.encode("data: [DONE]\n\n"));
               controller.close();
-            }, everyMs);
+            };
+            timer = window.setInterval(
+              () => controller.enqueue(line({ choices: [{ index: 0, delta: { content: pieces[next++ % pieces.length] }, finish_reason: null }] })),
+              everyMs,
+            );
           },
           cancel: () => window.clearInterval(timer),
         });
@@ -372,6 +376,9 @@ async function streamInPage(page: Page, pieces: string[], everyMs: number) {
     { pieces, everyMs },
   );
 }
+
+/** Ends the reply `streamInPage` streams. */
+const endStream = (page: Page) => page.evaluate(() => (window as unknown as { endStream: () => void }).endStream());
 
 test("a trackpad's small steps up (60 of 8 px) stop following a streaming reply; scrolling back to the bottom follows it again", async ({ page }) => {
   const scroller = page.locator("div:has(> ol[aria-label='Messages'])");
@@ -385,10 +392,10 @@ test("a trackpad's small steps up (60 of 8 px) stop following a streaming reply;
   await expect(replies(page)).toContainText("Line 60.");
   await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
 
-  // 300 tokens, 20 ms apart (6 s), a new paragraph every tenth: the list grows under the scrolling.
+  // Tokens 20 ms apart until the test ends the reply, a new paragraph every tenth: the list grows under the scrolling.
   await streamInPage(
     page,
-    Array.from({ length: 300 }, (_, i) => (i % 10 === 9 ? " word.\n\n" : " word")),
+    Array.from({ length: 10 }, (_, i) => (i === 9 ? " word.\n\n" : " word")),
     20,
   );
   await input(page).fill("Keep talking");
@@ -406,6 +413,9 @@ test("a trackpad's small steps up (60 of 8 px) stop following a streaming reply;
   expect(await gap()).toBeGreaterThan(200);
 
   await scroller.evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
+  await page.waitForTimeout(300); // followed again: the tokens that come take the list down with them
+  await expect.poll(gap).toBeLessThanOrEqual(1);
+  await endStream(page);
   await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
   await expect(replies(page).last()).toContainText("word.");
   await expect.poll(gap).toBeLessThanOrEqual(1);
