@@ -345,13 +345,37 @@ describe("start-up messages", () => {
 
   it("names the addresses it listens on and APP_ORIGIN", () => {
     const env = loadEnv({ ...base, PORT: "3668", APP_ORIGIN: "http://console.example.test:3668" });
-    expect(startupLine(env, ["0.0.0.0"], false)).toBe("Console listening on 0.0.0.0:3668; APP_ORIGIN http://console.example.test:3668");
+    expect(startupLine(env, ["0.0.0.0"], false)).toBe(
+      `Console listening on 0.0.0.0:3668; APP_ORIGIN http://console.example.test:3668; database SQLite ${base.DATABASE_PATH}`,
+    );
     expect(startupLine(loadEnv({ ...base }), ["127.0.0.1", "::1"], true)).toBe(
-      "Console listening on 127.0.0.1:3000, [::1]:3000; APP_ORIGIN http://localhost:3000 (development sign-in: no identity provider is configured)",
+      `Console listening on 127.0.0.1:3000, [::1]:3000; APP_ORIGIN http://localhost:3000; database SQLite ${base.DATABASE_PATH} (development sign-in: no identity provider is configured)`,
     );
     expect(startupLine(loadEnv({ ...base, PLATFORM_URL: "http://platform.internal:4000" }), ["127.0.0.1"], false)).toBe(
       "Console listening on 127.0.0.1:3000; APP_ORIGIN http://localhost:3000; platform http://platform.internal:4000",
     );
+  });
+
+  it("names the database (never its password), the sign-in providers configured and Stripe's mode", () => {
+    const configured = loadEnv({
+      ...base,
+      DATABASE_URL: "postgres://console:hunter2-secret@db.internal:5432/console?sslmode=require",
+      GOOGLE_CLIENT_ID: "g-id",
+      GOOGLE_CLIENT_SECRET: "g-secret",
+      GITHUB_CLIENT_ID: "gh-id",
+      GITHUB_CLIENT_SECRET: "gh-secret",
+      STRIPE_SECRET_KEY: "sk_live_x",
+      STRIPE_PUBLISHABLE_KEY: "pk_live_x",
+      STRIPE_WEBHOOK_SECRET: "whsec_x",
+    });
+    const line = startupLine(configured, ["127.0.0.1"], false);
+    expect(line).toBe(
+      "Console listening on 127.0.0.1:3000; APP_ORIGIN http://localhost:3000; database PostgreSQL db.internal:5432/console; sign-in google, github; Stripe live",
+    );
+    expect(line).not.toContain("hunter2");
+    expect(
+      startupLine(loadEnv({ ...base, GITHUB_CLIENT_ID: "gh-id", GITHUB_CLIENT_SECRET: "gh-secret", STRIPE_SECRET_KEY: "sk_test_x" }), ["127.0.0.1"], false),
+    ).toBe(`Console listening on 127.0.0.1:3000; APP_ORIGIN http://localhost:3000; database SQLite ${base.DATABASE_PATH}; sign-in github; Stripe test`);
   });
 });
 

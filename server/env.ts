@@ -6,7 +6,7 @@ import { z } from "zod";
 import { isDevSignin } from "../platform/config";
 import { isLoopbackHost } from "../platform/http/hosts";
 import type { OAuthProviderConfig, PlatformConfig } from "../platform/config";
-import { databaseUrl } from "../platform/db/target";
+import { databaseUrl, describeDatabase } from "../platform/db/target";
 
 /**
  * A refusal quotes the value as written, so the operator finds the line at fault (never a secret's:
@@ -398,7 +398,7 @@ export function startupWarnings(env: Env): string[] {
       `No sign-in provider is configured, so development sign-in is on, and it answers only browsers on this machine at http://localhost:${env.PORT}: nobody can sign in at ${given.origin}. Configure Google or GitHub, or set ALLOW_DEV_SIGNIN=true for a trial.`,
     );
   }
-  const modes = [env.STRIPE_SECRET_KEY, env.STRIPE_PUBLISHABLE_KEY].map((key) => /^[a-z]+_(test|live)_/.exec(key ?? "")?.[1]);
+  const modes = [env.STRIPE_SECRET_KEY, env.STRIPE_PUBLISHABLE_KEY].map(stripeMode);
   if (modes[0] && modes[1] && modes[0] !== modes[1]) {
     // Each key is accepted alone; together they are the classic mistake that shows only at the first payment.
     warnings.push(
@@ -422,10 +422,28 @@ export function startupWarnings(env: Env): string[] {
   return warnings;
 }
 
-/** The start-up line: where the server listens, the origin it answers for, and what serves the platform. */
+/**
+ * The start-up line: where the server listens, the origin it answers for, and what serves the platform:
+ * PLATFORM_URL, or this process with its database (never its password), sign-in providers and Stripe
+ * mode, so an operator sees at a glance that a restart took the settings meant.
+ */
 export function startupLine(env: Env, addresses: readonly string[], devSignin: boolean): string {
   const where = addresses.map((host) => `${host.includes(":") ? `[${host}]` : host}:${env.PORT}`).join(", ");
-  const platform = env.PLATFORM_URL ? `; platform ${env.PLATFORM_URL}` : "";
   const note = devSignin ? " (development sign-in: no identity provider is configured)" : "";
-  return `Console listening on ${where}; APP_ORIGIN ${env.platform.appOrigin}${platform}${note}`;
+  return `Console listening on ${where}; APP_ORIGIN ${env.platform.appOrigin}${env.PLATFORM_URL ? `; platform ${env.PLATFORM_URL}` : embeddedPlatform(env)}${note}`;
+}
+
+function embeddedPlatform(env: Env): string {
+  const providers = Object.keys(env.platform.oauth);
+  const mode = stripeMode(env.STRIPE_SECRET_KEY);
+  return [
+    `; database ${describeDatabase({ url: env.DATABASE_URL, path: env.DATABASE_PATH })}`,
+    providers.length > 0 ? `; sign-in ${providers.join(", ")}` : "",
+    env.STRIPE_SECRET_KEY ? `; Stripe${mode ? ` ${mode}` : ""}` : "",
+  ].join("");
+}
+
+/** A Stripe key's mode, from its prefix (`sk_test_`, `rk_live_`, `pk_test_`): undefined for a key of neither. */
+function stripeMode(key: string | undefined): string | undefined {
+  return /^[a-z]+_(test|live)_/.exec(key ?? "")?.[1];
 }
