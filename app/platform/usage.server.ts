@@ -8,7 +8,7 @@ import { TOKEN_SPEND_LOAD_ERROR, usageReportSchema } from "./usage";
 export async function getUsage(api: PlatformClient, days: UsagePeriod, filters: UsageFilterValues = {}) {
   const query = filterParams(filters, new URLSearchParams({ days: String(days) }));
   const result = await api.call("GET", `/usage?${query}`, usageReportSchema, USAGE_LOAD_ERROR);
-  if (!result.ok) console.warn("Usage fetch failed:", result.status, result.error);
+  if (!result.ok && !result.logged) console.warn("Usage fetch failed:", result.status, result.error);
   return result.ok ? { ok: true as const, report: result.data } : { ok: false as const, status: result.status, error: USAGE_LOAD_ERROR };
 }
 
@@ -19,7 +19,7 @@ export async function getUsage(api: PlatformClient, days: UsagePeriod, filters: 
 export async function getTokenSpend(api: PlatformClient): Promise<Record<string, number> | null> {
   const result = await api.call("GET", "/usage/token-spend", tokenSpendSchema, TOKEN_SPEND_LOAD_ERROR);
   if (!result.ok) {
-    console.warn("Token spend fetch failed:", result.status, result.error);
+    if (!result.logged) console.warn("Token spend fetch failed:", result.status, result.error);
     return null;
   }
   return Object.fromEntries(result.data.tokens.map((t) => [t.token, t.spent]));
