@@ -1,28 +1,15 @@
-import type { AppLoadContext } from "@remix-run/node";
-import { format } from "node:util";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { platformClient } from "./client.server";
+import { clientWith, loggedLines, unreachable } from "./platform-failures.testing";
 import { getTokenSpend, getUsage } from "./usage.server";
 
 afterEach(() => {
   vi.restoreAllMocks();
 });
 
-function loggedLines() {
-  const lines: string[] = [];
-  const keep = (...args: unknown[]) => void lines.push(format(...args));
-  vi.spyOn(console, "error").mockImplementation(keep);
-  vi.spyOn(console, "warn").mockImplementation(keep);
-  return lines;
-}
-
-const api = (platformFetch: () => Promise<Response>) =>
-  platformClient(new Request("http://console.test/usage", { headers: { "x-request-id": "req-2" } }), { platformFetch } as unknown as AppLoadContext);
-
 describe("/usage's and /tokens' usage calls with the platform failing", () => {
   it("log a platform that did not answer once each: the client's line, not a second warning", async () => {
     const lines = loggedLines();
-    const down = api(() => Promise.reject(Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:3001"), { code: "ECONNREFUSED" })));
+    const down = clientWith("req-2", unreachable);
     expect((await getUsage(down, 30)).ok).toBe(false);
     expect(await getTokenSpend(down)).toBeNull();
     expect(lines).toEqual([
@@ -33,7 +20,7 @@ describe("/usage's and /tokens' usage calls with the platform failing", () => {
 
   it("still warn once of the platform's own failed answer", async () => {
     const lines = loggedLines();
-    const failing = api(async () => Response.json({ error: "Internal error" }, { status: 500 }));
+    const failing = clientWith("req-2", async () => Response.json({ error: "Internal error" }, { status: 500 }));
     expect(await getTokenSpend(failing)).toBeNull();
     expect(lines).toEqual(["Token spend fetch failed: 500 Internal error"]);
   });
