@@ -89,6 +89,8 @@ async function openExisting(settings: { url?: string; path: string }): Promise<D
 
 /** Whether the console's migrations ran on it; undefined when it can't be opened or reached (openMigrated then says why). */
 async function migratedBefore(options: DatabaseOptions): Promise<boolean | undefined> {
+  // An empty file is a database nothing ever wrote, and opening it would write SQLite's header into it.
+  if (!options.url && options.path && options.path !== ":memory:" && fs.statSync(options.path).size === 0) return false;
   let db: DB | undefined;
   try {
     db = openDatabase(options);

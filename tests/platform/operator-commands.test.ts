@@ -199,6 +199,24 @@ describe("an operator command without a database", () => {
   });
 });
 
+describe("an operator command on an empty file at DATABASE_PATH", () => {
+  it.skipIf(!!process.env.TEST_DATABASE_URL)("refuses it as never migrated and leaves it empty", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cli-empty-"));
+    const file = path.join(dir, "console.db");
+    fs.writeFileSync(file, "");
+    vi.stubEnv("DATABASE_URL", "");
+    vi.stubEnv("DATABASE_PATH", file);
+    try {
+      expect(await main(["grant-credit", "1", "10", "why"])).toBe(1);
+      expect(err.at(-1)).toBe("This database has no console tables (never migrated): check DATABASE_PATH (the server creates them at its first start).");
+      expect(fs.statSync(file).size).toBe(0);
+      expect(fs.readdirSync(dir)).toEqual(["console.db"]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("an operator command on a SQLite file another connection keeps locked", () => {
   it.skipIf(!!process.env.TEST_DATABASE_URL)(
     "refuses in one line, as the server does, once the busy timeout has passed, and changes nothing",
