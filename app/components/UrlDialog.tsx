@@ -55,6 +55,14 @@ function useCloseDialog(): { href: string; close: () => void; onClick: (event: M
   return { href, close, onClick };
 }
 
+/**
+ * Closes the open dialog, for content that sees a key the page does not: Stripe's card fields live in
+ * an iframe of js.stripe.com, whose Escape never reaches the dialog's listener on `window`.
+ */
+export function useDialogClose(): () => void {
+  return useCloseDialog().close;
+}
+
 /** A link that closes the open dialog (its ✕, its backdrop, a Cancel), as Escape does. */
 export function DialogCloseLink({ className, children, ...rest }: { className?: string; children?: ReactNode; "aria-label"?: string; tabIndex?: number }) {
   const { href, onClick } = useCloseDialog();

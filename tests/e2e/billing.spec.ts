@@ -249,6 +249,20 @@ test("Cancel in the card form closes the dialog in place, and focus goes back to
   expect(await page.evaluate(() => (window as unknown as { stillThisDocument?: boolean }).stillThisDocument)).toBe(true);
 });
 
+test("Escape in the card field (Stripe's iframe, whose keys the page never sees) closes the dialog, and focus goes back to its opener", async ({ page }) => {
+  await useFakeStripe(page);
+  await signInWithOrganization(page);
+  await page.goto("/billing");
+  const opener = page.getByRole("link", { name: "Set up payment method" });
+  await opener.click();
+  const card = page.getByRole("dialog", { name: "Set up payment method" }).getByLabel("Card number");
+  await card.fill("4242");
+  await card.press("Escape");
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+  await expect(page).toHaveURL(/\/billing$/);
+  await expect(opener).toBeFocused();
+});
+
 test("a card saved and the dialog left within 2 s: no reload takes the person back to /billing from another page", async ({ page }) => {
   await useFakeStripe(page);
   await signInWithOrganization(page);

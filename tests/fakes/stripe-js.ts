@@ -27,6 +27,12 @@ export const FAKE_STRIPE_JS = String.raw`
           input.autocomplete = "cc-number";
           input.className = "input input-bordered w-full";
           input.inputMode = "numeric";
+          // Stripe's fields are in an iframe: the page never sees their keys, and Escape is reported as
+          // the element's "escape" event.
+          input.addEventListener("keydown", function (e) {
+            e.stopPropagation();
+            if (e.key === "Escape") (handlers.escape || []).forEach(function (cb) { cb({ elementType: type }); });
+          });
           label.appendChild(input);
           var tab = document.createElement("div");
           tab.setAttribute("role", "tab");

@@ -7,7 +7,7 @@ import type { FormEvent } from "react";
 import { useEffect, useRef, useState } from "react";
 import { SETUP_ENDPOINT, SETUP_MESSAGES } from "./messages";
 import { Alert } from "~/components/Alert";
-import { DialogCloseLink } from "~/components/UrlDialog";
+import { DialogCloseLink, useDialogClose } from "~/components/UrlDialog";
 import { pageOrganizationHeaders } from "~/features/auth/page-organization";
 import { usePageOrganizationId } from "~/features/auth/PageOrganizationField";
 
@@ -100,6 +100,7 @@ function SetupForm() {
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<{ kind: "error" | "success"; text: string } | null>(null);
   const organizationId = usePageOrganizationId();
+  const closeDialog = useDialogClose();
   // The reload belongs to the billing page's dialog: once it is closed or the page left (another page,
   // another organization, even while the card was being confirmed), it would throw away what the person
   // is doing there.
@@ -151,7 +152,7 @@ function SetupForm() {
 
   return (
     <form onSubmit={submit} className="space-y-4">
-      <PaymentElement options={{ layout: "tabs", paymentMethodOrder: ["card"] }} />
+      <PaymentElement options={{ layout: "tabs", paymentMethodOrder: ["card"] }} onEscape={closeDialog} />
       {message && (
         <Alert kind={message.kind}>
           {message.kind === "success" && <CheckCircle2 className="size-5" aria-hidden />}
