@@ -5,6 +5,7 @@ import type { OnboardingIntent } from "~/features/onboarding/forms";
 import { OrganizationForms } from "~/features/onboarding/OrganizationForms";
 import { createOrJoinOrganization, orgSignupEnabled } from "~/features/onboarding/onboarding.server";
 import { readForm } from "~/lib/actions.server";
+import { focusSectionAfterAction } from "~/lib/focus-after-action";
 import { useIsPending } from "~/lib/use-is-pending";
 import { requireAccess } from "~/session.server";
 import type { RouteHandle } from "~/lib/route-handle";
@@ -64,7 +65,8 @@ export default function OrganizationsPage() {
 function SwitchButton({ organization }: { organization: { id: number; name: string } }) {
   const pending = useIsPending({ formAction: "/switch-organization", fields: { organizationId: organization.id } });
   return (
-    <Form method="post" action="/switch-organization">
+    // The button gives way to the "Active" badge: focus goes to the list's heading, not the page's body.
+    <Form method="post" action="/switch-organization" onSubmit={(event) => focusSectionAfterAction(event.currentTarget)}>
       <input type="hidden" name="organizationId" value={organization.id} />
       <input type="hidden" name="redirectTo" value="/organizations" />
       {/* The visible word starts the accessible name: a voice user says what they see. */}

@@ -5,6 +5,7 @@ import { idFromUrl } from "@contract/ids";
 import { safeRedirectPath } from "~/features/auth/guards";
 import { pageAfterSwitch, SWITCH_FALLBACK } from "~/features/organizations/page-after-switch";
 import { readForm } from "~/lib/actions.server";
+import { isolate } from "~/lib/bidi";
 import { platformClient } from "~/platform/client.server";
 import { toastHeader } from "~/toast.server";
 
@@ -26,7 +27,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   // that cannot be read back is no reason for an error page after a switch that was made.
   const session = await api.session();
   const role = session.ok && session.data.valid ? session.data.activeRole : null;
-  return redirect(pageAfterSwitch(form.data?.redirectTo, form.data!.organizationId, role), { headers: api.headers });
+  const headers = api.headers;
+  // Said as creating or joining one says it: on /organizations the page stays as it was but for a badge,
+  // and a screen reader heard nothing of the switch.
+  const name = session.ok && session.data.valid ? session.data.activeOrganization?.name : undefined;
+  if (name !== undefined) headers.append("Set-Cookie", await toastHeader({ kind: "success", message: `You are now working in ${isolate(name)}.` }));
+  return redirect(pageAfterSwitch(form.data?.redirectTo, form.data!.organizationId, role), { headers });
 }
 
 export const loader = () => redirect("/");

@@ -82,13 +82,17 @@ test("switching organization keeps the page, with its view settings, when the ne
   await expect(page).toHaveURL(/\/usage\?days=7$/);
 });
 
-test("the Organizations page switches to another of the user's organizations and stays there", async ({ page }) => {
+test("the Organizations page switches to another of the user's organizations and stays there, and says so", async ({ page }) => {
   const { orgName } = await signInWithOrganization(page, "Lister");
   await createOrganizationWithRequests(page.request, `Other ${orgName}`);
   await page.goto("/organizations");
-  await page.getByRole("button", { name: `Switch to ${orgName}` }).click();
+  await hydrated(page);
+  // From the keyboard: the button gives way to the "Active" badge, and focus must not fall to the body.
+  await page.getByRole("button", { name: `Switch to ${orgName}` }).press("Enter");
   await expect(switcher(page).locator("option:checked")).toHaveText(orgName);
   await expect(page).toHaveURL(/\/organizations$/);
+  await expect(page.getByRole("status").filter({ hasText: `You are now working in ${isolate(orgName)}.` })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Your organizations" })).toBeFocused();
   await expect(
     page
       .getByRole("region", { name: "Your organizations" })

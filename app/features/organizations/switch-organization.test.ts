@@ -1,6 +1,7 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { beforeAll, describe, expect, it } from "vitest";
 import { action } from "~/routes/switch-organization";
+import { takeToast } from "~/toast.server";
 
 beforeAll(() => {
   process.env.SESSION_SECRET ??= "test-secret-test-secret-test-secret";
@@ -60,6 +61,34 @@ describe("switching organization from an admin-only page", () => {
     expect(await switchFrom("/usage?days=90", sessionAs("member"))).toBe("/usage?days=90");
   });
 });
+
+describe("a switch made", () => {
+  it("says so in a toast naming the organization now active, as creating or joining one does", async () => {
+    const request = new Request("http://console.test/switch-organization", {
+      method: "POST",
+      body: new URLSearchParams({ organizationId: "42", redirectTo: "/organizations" }),
+    });
+    const response = await action({ request, context: platform(sessionAs("member")), params: {} });
+    const next = new Request("http://console.test/organizations", { headers: { cookie: cookiesOf(response) } });
+    expect((await takeToast(next)).toast).toEqual({ kind: "success", message: "You are now working in \u2068Acme\u2069." });
+  });
+
+  it("says nothing when the session cannot be read back (the page then shows the organization)", async () => {
+    const request = new Request("http://console.test/switch-organization", {
+      method: "POST",
+      body: new URLSearchParams({ organizationId: "42", redirectTo: "/team" }),
+    });
+    const response = await action({ request, context: platform({ status: 500, body: { error: "Internal error" } }), params: {} });
+    expect(cookiesOf(response)).not.toMatch(/toast/i);
+  });
+});
+
+function cookiesOf(response: Response): string {
+  return response.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+}
 
 describe("the organization to switch to", () => {
   it("is an id in digits: 0x2a, 42.0 or 4.2e1 switches to nothing, and says to choose one", async () => {
