@@ -34,7 +34,7 @@ interface ConfirmActionProps {
 /**
  * A destructive action with a confirmation step the page renders (DESIGN §6: no window.confirm), in a
  * popover so it opens without JavaScript; with it, Cancel takes focus when it opens, the confirm button
- * shows a busy label and is disabled while the request runs, and the step closes when it is done.
+ * shows a busy label and ignores presses while the request runs (keeping focus), and the step closes when it is done.
  */
 export function ConfirmAction({
   label,
@@ -56,7 +56,17 @@ export function ConfirmAction({
       <PopoverClose className="btn btn-ghost btn-sm" disabled={busy}>
         Cancel
       </PopoverClose>
-      <button type="submit" form={form} className={confirmClassName} disabled={busy}>
+      {/* Not `disabled` while busy: a disabled button loses focus to the page's body for the whole request,
+          and a Tab pressed meanwhile starts again at the skip link. A second press is ignored instead. */}
+      <button
+        type="submit"
+        form={form}
+        className={busy ? `${confirmClassName} btn-disabled` : confirmClassName}
+        aria-disabled={busy || undefined}
+        onClick={(event) => {
+          if (busy) event.preventDefault();
+        }}
+      >
         {busy ? busyLabel : confirmLabel}
       </button>
     </>

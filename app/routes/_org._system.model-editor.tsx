@@ -6,6 +6,7 @@ import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { Plus } from "lucide-react";
 import { useRef } from "react";
+import { useHydrated } from "remix-utils/use-hydrated";
 import { z } from "zod";
 import { Alert } from "~/components/Alert";
 import {
@@ -132,6 +133,10 @@ function useFreshFormKey(result: unknown): string {
 
 const SAVING = { intent: "save" } as const;
 
+function hasFieldError(result: SubmissionResult<string[]>): boolean {
+  return Object.entries(result.error ?? {}).some(([field, errors]) => field !== "" && (errors?.length ?? 0) > 0);
+}
+
 export default function ModelEditorPage() {
   const { models, statuses, metrics, alerts, loadError, canEdit, editing, missing } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
@@ -141,6 +146,7 @@ export default function ModelEditorPage() {
   const formKey = editing ? `edit:${editing.name}` : `add:${fresh}`;
   // A refusal answers a submission: it takes focus, which scrolls it into view below the list (decision 0091).
   const arrival = useArrivalKey(result);
+  const hydrated = useHydrated();
   // A save answered by a fresh form (the button busy meanwhile) leaves focus nowhere: it goes to the form's first field.
   useFocusAfterSubmission(SAVING, () => document.querySelector<HTMLElement>("[aria-labelledby='model-form-title'] form input:not([type='hidden'])"));
   return (
@@ -166,11 +172,14 @@ export default function ModelEditorPage() {
         </Alert>
       ) : null}
       {missing && !refusedSave ? <Alert kind="warning">There is no model named {missing}.</Alert> : null}
-      <section className="card bg-base-100 shadow-sm">
+      {/* Labelled: a confirmed delete takes its row away, and focus goes to this heading (focusSectionAfterAction). */}
+      <section className="card bg-base-100 shadow-sm" aria-labelledby="models-title">
         <div className="card-body">
           <div className="flex flex-wrap items-center justify-between gap-2">
             <div>
-              <h2 className="card-title">Models</h2>
+              <h2 id="models-title" className="card-title">
+                Models
+              </h2>
               <p className="text-sm text-base-content/70">
                 Every model in the registry, with its upstream and rate card. Changes apply to every organization at once.
               </p>
@@ -191,7 +200,9 @@ export default function ModelEditorPage() {
               {values.mode === "edit" ? `Edit ${values.name}` : "Add a model"}
             </h2>
             {refusedSave ? (
-              <Alert key={arrival} kind="error" focus>
+              // With JavaScript, a refusal with a field's error leaves focus to the form, which gives it to
+              // that field; without it, the browser focuses this message (its `autofocus`).
+              <Alert key={arrival} kind="error" focus={!(hydrated && hasFieldError(refusedSave.result))}>
                 {refusedSave.message}
               </Alert>
             ) : null}

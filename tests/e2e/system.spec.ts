@@ -115,6 +115,8 @@ test.describe("the model editor", () => {
     await question.getByRole("button", { name: "Yes, delete" }).click();
     await expect(page.getByText(`Model ${name} deleted.`)).toBeVisible();
     await expect(modelRow(page, name)).toHaveCount(0);
+    // The row and its button are gone: focus goes to the list's heading, not the page's body.
+    await expect(page.getByRole("heading", { name: "Models", exact: true })).toBeFocused();
     await expect(adding.getByLabel("Name", { exact: true })).toHaveValue(`${name}-next`);
     await page.goto("/models");
     await expect(page.getByRole("row").filter({ hasText: name })).toHaveCount(0);
@@ -182,6 +184,8 @@ test.describe("the model editor", () => {
     await add.getByLabel("Base URL").fill("http://127.0.0.1:9/v1");
     await add.getByRole("button", { name: "Add model" }).click();
     await expect(add.getByText("A model with this name already exists")).toBeVisible();
+    // Focus goes to the field the refusal names, not to the form's "Check the highlighted fields.".
+    await expect(add.getByLabel("Name", { exact: true })).toBeFocused();
     // A refusal keeps what was typed, beside its error.
     await expect(add.getByLabel("Name", { exact: true })).toHaveValue(name);
     await expect(add.getByLabel("Display name")).toHaveValue("Twin");
