@@ -15,6 +15,7 @@ import { ModelsFileError } from "../platform/models/service";
 import { consoleOrigins } from "../platform/http/hosts";
 import { isAllowedOrigin, MUTATING_METHODS } from "../platform/http/origin";
 import { ConfigurationError, listenHosts, loadEnv, startupLine, startupWarnings } from "./env";
+import { consoleRequests } from "./console-requests";
 import { frontDoor } from "./front-door";
 import { pageHeaders } from "./page-headers";
 import { remixHandler } from "./remix-handler";
@@ -155,6 +156,9 @@ app.use(
 );
 
 app.all(/^\/api\/v1\//i, (req, res) => void platformListener(req, res));
+
+// The pages and files below take GET, HEAD and POST, and no `_data` request (console-requests.ts).
+app.use(consoleRequests());
 
 // No page's address holds a malformed percent-escape (/team/%ZZ): answered here, as Vite's middleware
 // logged a stack and Remix's router a warning for each such request, a log any client could flood.

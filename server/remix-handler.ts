@@ -27,6 +27,8 @@ export function remixHandler({
   return async (req, res, next) => {
     try {
       const response = await handle(remixRequest(req, res), await getLoadContext(req, res));
+      // A POST to a page without an action: 405 must say what the page takes (RFC 9110 §15.5.6).
+      if (response.status === 405 && !response.headers.has("Allow")) response.headers.set("Allow", "GET, HEAD");
       const markup = wholeDocumentMarkup(response);
       if (markup === undefined) return await sendRemixResponse(res, response);
       // No status text: a document has none, and reading it would make the full Response after all.

@@ -155,3 +155,54 @@ describe("a path with a malformed percent-escape", () => {
     expect(server.output()).not.toMatch(/URIError|malformed|could not be decoded|XA2ABYR8SSXD/i);
   });
 });
+
+describe("requests no page is made for", () => {
+  it("answers OPTIONS with what the console takes, running nothing (a resource route's loader streamed its CSV for it)", async () => {
+    for (const path of ["/audit.csv", "/usage.csv", "/team", "/"]) {
+      const answer = await request({ method: "OPTIONS", path });
+      expect(answer.status, path).toBe(204);
+      expect(answer.headers.allow, path).toBe("GET, HEAD, POST");
+      expect(answer.body, path).toBe("");
+    }
+  });
+
+  it("refuses TRACE, PUT and DELETE on pages with 405 and Allow, logging no stack", async () => {
+    const origin = { origin: `http://localhost:${PORT}` };
+    for (const [method, path] of [
+      ["TRACE", "/"],
+      ["TRACE", "/login"],
+      ["PUT", "/tokens"],
+      ["DELETE", "/team"],
+    ]) {
+      const answer = await request({ method, path, headers: origin });
+      expect(answer.status, `${method} ${path}`).toBe(405);
+      expect(answer.headers.allow, `${method} ${path}`).toBe("GET, HEAD, POST");
+    }
+    expect(server.output()).not.toMatch(/TypeError|unsupported/);
+  });
+
+  it("says what a page without an action takes when it is posted to", async () => {
+    const answer = await request({
+      method: "POST",
+      path: "/privacy",
+      headers: { origin: `http://localhost:${PORT}`, "content-type": "application/x-www-form-urlencoded" },
+    });
+    expect(answer.status).toBe(405);
+    expect(answer.headers.allow).toBe("GET, HEAD");
+  });
+
+  it("refuses Remix's data requests from before single fetch (?_data=) without running the route or logging an error", async () => {
+    expect((await request({ method: "GET", path: "/login?_data=root" })).status).toBe(400);
+    const form = { origin: `http://localhost:${PORT}`, "content-type": "application/x-www-form-urlencoded" };
+    expect((await request({ method: "POST", path: "/tokens?_data=routes%2F_org.tokens", headers: form, bytes: 10 })).status).toBe(400);
+    expect(server.output()).not.toMatch(/Single fetch|_data/);
+  });
+
+  it("takes a request target in absolute form as its path, its authority checked as the Host header is", async () => {
+    const page = await request({ method: "GET", path: `http://localhost:${PORT}/login` });
+    expect(page.status).toBe(200);
+    expect(page.body).toContain("<html");
+    expect((await request({ method: "GET", path: `http://evil.example:${PORT}/login` })).status).toBe(421);
+    expect(server.output()).not.toMatch(/Invalid URL/);
+  });
+});

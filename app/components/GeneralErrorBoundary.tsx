@@ -6,6 +6,7 @@ const FRIENDLY: Record<number, { title: string; text: string }> = {
   401: { title: "Signed out", text: "Please sign in again to continue." },
   403: { title: "No access", text: "You don't have access to this page." },
   404: { title: "Page not found", text: "We couldn't find that page." },
+  405: { title: "Not available here", text: "This page doesn't take that request. Go back and try again from the page." },
   429: { title: "Too many requests", text: "Please wait a moment and try again." },
   502: { title: "Service unavailable", text: "The platform did not answer. Please try again." },
   503: { title: "Service unavailable", text: "The platform did not answer. Please try again." },
