@@ -133,9 +133,12 @@ export default function OrgEditorPage() {
           {result.message}
         </Alert>
       ) : null}
-      <section className="card bg-base-100 shadow-sm">
+      {/* Labelled: a rename that takes a row out of the search's results leaves focus to this heading. */}
+      <section className="card bg-base-100 shadow-sm" aria-labelledby="organizations-title">
         <div className="card-body">
-          <h2 className="card-title">Organizations</h2>
+          <h2 id="organizations-title" className="card-title">
+            Organizations
+          </h2>
           <p className="text-sm text-base-content/70">
             Every organization on this platform. Prepaid organizations (manual or auto-reload) are refused priced models when their balance runs out; invoice
             organizations never are and see the amount since their last invoice.

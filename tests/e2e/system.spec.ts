@@ -291,6 +291,17 @@ test.describe("the organization editor", () => {
     await expect(operator.getByRole("row", { name: renamed, exact: true })).toHaveCount(1);
     // The form came back afresh under the new name: the focus the click gave its button is on the new one.
     await expect(operator.getByRole("row", { name: renamed, exact: true }).getByRole("button", { name: `Rename ${renamed}`, exact: true })).toBeFocused();
+
+    // A name the search no longer finds takes the row, and its button, away: the list's heading takes focus.
+    await operator.goto(editorFor(renamed));
+    await hydrated(operator);
+    const gone = `Gone ${Date.now()}`;
+    const renamedRow = operator.getByRole("row", { name: renamed, exact: true });
+    await renamedRow.getByLabel(`Name of organization ${orgId}`).fill(gone);
+    await renamedRow.getByRole("button", { name: `Rename ${renamed}`, exact: true }).click();
+    await expect(operator.getByText(`Organization ${orgId} is now called ${isolate(gone)}.`)).toBeVisible();
+    await expect(operator.getByRole("row", { name: gone })).toHaveCount(0);
+    await expect(operator.getByRole("heading", { name: "Organizations", level: 2 })).toBeFocused();
     await operator.context().close();
   });
 

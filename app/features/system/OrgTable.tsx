@@ -8,6 +8,7 @@ import { PINNED_END_CELL } from "~/components/TableRegion";
 import { PageOrganizationField } from "~/features/auth/PageOrganizationField";
 import { formatMoney } from "@contract/money";
 import { formatDateTime } from "~/lib/datetime";
+import { focusSectionAfterAction } from "~/lib/focus-after-action";
 import { useFocusAfterSubmission } from "~/lib/focus-after-submission";
 import { useFocusOnArrival } from "~/lib/use-arrival";
 import { useIsPending } from "~/lib/use-is-pending";
@@ -139,9 +140,21 @@ function RenameForm({ org, refusal }: { org: OrganizationSummary; refusal: Extra
   // took with it goes to its Rename button.
   const button = useRef<HTMLButtonElement>(null);
   useFocusAfterSubmission(renaming, () => button.current);
+  const formProps = getFormProps(form);
   return (
     // A new name from the server starts the form afresh.
-    <Form method="post" className="flex flex-col gap-1" {...getFormProps(form)} {...refused} key={org.name}>
+    // Its row may go with the new name (it no longer matches the search): the list's heading takes focus then.
+    <Form
+      method="post"
+      className="flex flex-col gap-1"
+      {...formProps}
+      {...refused}
+      key={org.name}
+      onSubmit={(event) => {
+        formProps.onSubmit(event);
+        if (!event.defaultPrevented) focusSectionAfterAction(event.currentTarget);
+      }}
+    >
       <input type="hidden" name="intent" value="rename" />
       <input type="hidden" name="orgId" value={org.id} />
       <PageOrganizationField />
