@@ -3,6 +3,7 @@ import { signInWithOrganization } from "./support/auth";
 import { operatorPage } from "./support/system";
 import { seedMembers } from "./support/team";
 import { expect, hydrated, test } from "./support/test";
+import { chatOnceWithBuiltin } from "./support/usage";
 
 /** Issue 14.1: below `lg` the sidebar is a drawer behind the header's menu button; at 1440 px it stays. */
 
@@ -152,6 +153,23 @@ test.describe("at 390 px", () => {
       });
       expect(widths.page, `${path} scrolls sideways at ${width} px`).toBeLessThanOrEqual(widths.viewport);
       expect(widths.main, `${path}'s content is wider than the screen at ${width} px`).toBeLessThanOrEqual(widths.mainClient + 1);
+    }
+  });
+
+  test("/usage with usage does not scroll sideways: the chart's tooltips over the last days stay inside it", async ({ page }) => {
+    await signInWithOrganization(page);
+    await chatOnceWithBuiltin(page, "a day with usage");
+    for (const days of [7, 30, 90]) {
+      for (const width of [360, 390, DESKTOP.width]) {
+        await page.setViewportSize({ width, height: PHONE.height });
+        await page.goto(`/usage?days=${days}`);
+        await expect(page.getByTestId("usage-bar").first()).toBeAttached();
+        const main = await page.evaluate(() => {
+          const main = document.querySelector("main")!;
+          return { scroll: main.scrollWidth, client: main.clientWidth };
+        });
+        expect(main.scroll, `/usage?days=${days} scrolls sideways at ${width} px`).toBeLessThanOrEqual(main.client);
+      }
     }
   });
 

@@ -1,3 +1,4 @@
+import type { CSSProperties } from "react";
 import { Link } from "@remix-run/react";
 import { formatMoney } from "@contract/money";
 import type { DailyUsage } from "~/platform/usage";
@@ -68,7 +69,7 @@ export function DailyChart({
               className={`flex h-48 items-end border-b border-l border-base-300 ${days > 30 ? "gap-px" : "gap-1"}`}
             >
               {daily.map((d, i) => (
-                <li key={d.date} className="tooltip tooltip-top flex h-full flex-1 items-end">
+                <li key={d.date} className="tooltip tooltip-top flex h-full flex-1 items-end" style={tooltipAlong(i, daily.length)}>
                   {/* The hover tooltip is for the eye only: the sr-only line says the same, and more, once. */}
                   <span className="tooltip-content" aria-hidden>{`${formatDay(d.date)}: ${formatMetric(values[i], metric)}`}</span>
                   <span className="sr-only">{`${formatDay(d.date, true)}: ${formatMetric(values[i], metric)}, ${formatCount(d.requests)} ${d.requests === 1 ? "request" : "requests"}`}</span>
@@ -85,7 +86,9 @@ export function DailyChart({
               {daily.map((d, i) => (
                 <span
                   key={d.date}
-                  className={`flex-1 whitespace-nowrap ${i === daily.length - 1 ? "text-right" : "text-center"} ${labelledOnPhones.has(i) ? "" : "max-sm:invisible"}`}
+                  // Flex alignment, not text-align: a date wider than its day's slot then overflows on both sides
+                  // (the last day's on its left) rather than past the card's right edge, scrolling the page.
+                  className={`flex min-w-0 flex-1 whitespace-nowrap ${i === daily.length - 1 ? "justify-end" : "justify-center"} ${labelledOnPhones.has(i) ? "" : "max-sm:invisible"}`}
                 >
                   {labelled.has(i) ? formatDay(d.date) : ""}
                 </span>
@@ -130,4 +133,14 @@ export function DailyChart({
       </div>
     </div>
   );
+}
+
+/**
+ * Where a bar's tooltip lies along the chart: centred over it in the middle third, starting at it in the
+ * first and ending at it in the last. Centred over the last days, the tooltips (laid out even while
+ * hidden) reached past the card, and the whole page scrolled sideways by them (26 px on a phone).
+ */
+function tooltipAlong(index: number, count: number): CSSProperties {
+  const shift = index < count / 3 ? "0%" : index >= (count * 2) / 3 ? "-100%" : "-50%";
+  return { "--tt-trans": shift } as CSSProperties;
 }
