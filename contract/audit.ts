@@ -74,7 +74,15 @@ export const auditEntrySchema = z.object({
   /** That organization's name as it is now (null for none, or one since deleted). */
   organizationName: z.string().nullable().default(null),
   /** Who did it; null for the platform itself (a webhook, a recharge); an operator command has a name only ("Command line (alice)"). */
-  actor: z.object({ id: z.number().nullable(), name: z.string().nullable(), email: z.string().nullable() }).nullable(),
+  actor: z
+    .object({
+      id: z.number().nullable(),
+      name: z.string().nullable(),
+      email: z.string().nullable(),
+      /** Whether the sign-in provider had proved `email` then; absent when not known (earlier entries, an earlier platform). */
+      emailVerified: z.boolean().optional(),
+    })
+    .nullable(),
   action: z.enum(AUDIT_ACTIONS),
   /** What it was done to: a token's public id, a member's email, an organization's name. */
   target: z.string().nullable(),
@@ -126,4 +134,5 @@ export const AUDIT_CSV_COLUMNS = [
   "old_value",
   "new_value",
   "address",
+  "actor_email_verified",
 ] as const;

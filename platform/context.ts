@@ -24,6 +24,8 @@ export interface Caller {
   sessionHash: string;
   name: string;
   email: string;
+  /** Whether the sign-in provider proved `email` (two accounts may show one address). */
+  emailVerified: boolean;
 }
 
 export interface Membership {

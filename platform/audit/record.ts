@@ -42,14 +42,14 @@ export interface AuditRecord {
 export async function record(deps: Pick<Deps, "db" | "now" | "request" | "operator">, entry: AuditRecord, db: Kysely<Database> = deps.db): Promise<void> {
   const c = deps.request;
   const caller = c?.var.caller;
-  let actor: { id: number | null; name: string | null; email: string | null } | null = caller
-    ? { id: caller.userId, name: caller.name, email: caller.email }
+  let actor: { id: number | null; name: string | null; email: string | null; email_verified: number | null } | null = caller
+    ? { id: caller.userId, name: caller.name, email: caller.email, email_verified: caller.emailVerified ? 1 : 0 }
     : deps.operator
-      ? { id: null, name: deps.operator, email: null }
+      ? { id: null, name: deps.operator, email: null, email_verified: null }
       : null;
   if (entry.actorId !== undefined && entry.actorId !== caller?.userId) {
-    const user = await db.selectFrom("users").select(["id", "name", "email"]).where("id", "=", entry.actorId).executeTakeFirst();
-    actor = user ?? { id: entry.actorId, name: null, email: null };
+    const user = await db.selectFrom("users").select(["id", "name", "email", "email_verified"]).where("id", "=", entry.actorId).executeTakeFirst();
+    actor = user ?? { id: entry.actorId, name: null, email: null, email_verified: null };
   }
   await db
     .insertInto("audit_log")
@@ -58,6 +58,7 @@ export async function record(deps: Pick<Deps, "db" | "now" | "request" | "operat
       actor_id: actor?.id ?? null,
       actor_name: actor?.name ?? null,
       actor_email: actor?.email ?? null,
+      actor_email_verified: actor?.email_verified ?? null,
       action: entry.action,
       target: entry.target ?? null,
       old_value: json(entry.old),

@@ -32,7 +32,15 @@ function toEntry(row: Row, names: Map<number, string>): AuditEntry {
     organizationName: organizationId === null ? null : (names.get(organizationId) ?? null),
     // An operator command's entry has a name only (no user): it is an actor all the same, not "Platform".
     actor:
-      row.actor_id === null && row.actor_email === null && row.actor_name === null ? null : { id: row.actor_id, name: row.actor_name, email: row.actor_email },
+      row.actor_id === null && row.actor_email === null && row.actor_name === null
+        ? null
+        : {
+            id: row.actor_id,
+            name: row.actor_name,
+            email: row.actor_email,
+            // Unknown (an entry from before it was recorded) is left out: marked neither way.
+            ...(row.actor_email_verified === null ? {} : { emailVerified: row.actor_email_verified === 1 }),
+          },
     action: row.action as AuditEntry["action"],
     target: row.target,
     oldValue: parse(row.old_value),
@@ -95,5 +103,6 @@ function auditCsvLine(row: Row): string {
     row.old_value,
     row.new_value,
     row.address,
+    row.actor_email_verified === null ? null : row.actor_email_verified === 1 ? "true" : "false",
   ]);
 }

@@ -198,7 +198,7 @@ export async function endSession(deps: Pick<Deps, "db">, id: string): Promise<vo
 
 export interface ResolvedSession {
   sessionHash: string;
-  user: { id: number; name: string; email: string };
+  user: { id: number; name: string; email: string; emailVerified: boolean };
   organizations: { id: number; name: string; role: Role }[];
   active: { id: number; name: string; role: Role } | null;
 }
@@ -215,6 +215,7 @@ const callerBySessionHash = compiledOnce((db, hash: string) =>
       "users.id as user_id",
       "users.name",
       "users.email",
+      "users.email_verified",
       "organizations.id as org_id",
       "organizations.name as org_name",
       "memberships.role",
@@ -254,7 +255,7 @@ export async function resolveSession(deps: Deps, id: string | undefined): Promis
   }
   return {
     sessionHash: hash,
-    user: { id: row.user_id, name: row.name, email: row.email },
+    user: { id: row.user_id, name: row.name, email: row.email, emailVerified: row.email_verified === 1 },
     organizations,
     active,
   };
@@ -274,7 +275,7 @@ export async function resolveCaller(deps: Deps, id: string | undefined): Promise
   if (row.expires_at <= deps.now() || row.org_id === null || row.org_name === null || row.role === null) return resolveSession(deps, id);
   return {
     sessionHash: hash,
-    user: { id: row.user_id, name: row.name, email: row.email },
+    user: { id: row.user_id, name: row.name, email: row.email, emailVerified: row.email_verified === 1 },
     active: { id: row.org_id, name: row.org_name, role: row.role },
   };
 }

@@ -31,6 +31,7 @@ import * as m0019 from "./migrations/0019-member-search";
 import * as m0020 from "./migrations/0020-ledger-credit-indexes";
 import * as m0021 from "./migrations/0021-payment-intent-requester";
 import * as m0022 from "./migrations/0022-usage-member-index";
+import * as m0023 from "./migrations/0023-audit-actor-email-verified";
 
 export type DB = Kysely<Database>;
 
@@ -58,6 +59,7 @@ export const migrations: Record<string, Migration> = {
   "0020-ledger-credit-indexes": m0020,
   "0021-payment-intent-requester": m0021,
   "0022-usage-member-index": m0022,
+  "0023-audit-actor-email-verified": m0023,
 };
 
 export interface DatabaseOptions {

@@ -203,6 +203,8 @@ export interface AuditLogTable {
   actor_id: number | null;
   actor_name: string | null;
   actor_email: string | null;
+  /** 1 or 0: whether the provider had proved actor_email; null for no user's entry, and before 0023. */
+  actor_email_verified: ColumnType<number | null, number | null | undefined, never>;
   action: string;
   target: string | null;
   old_value: string | null;

@@ -24,7 +24,13 @@ export const signedIn = createMiddleware<PlatformEnv>(async (c, next) => {
   const id = readSessionCookie(c);
   const session = await resolvedOnce(c, id, () => resolveCaller(c.var.deps, id));
   if (!session) throw new PlatformError(401, "Not signed in");
-  c.set("caller", { userId: session.user.id, sessionHash: session.sessionHash, name: session.user.name, email: session.user.email });
+  c.set("caller", {
+    userId: session.user.id,
+    sessionHash: session.sessionHash,
+    name: session.user.name,
+    email: session.user.email,
+    emailVerified: session.user.emailVerified,
+  });
   if (session.active) c.set("membership", { orgId: session.active.id, orgName: session.active.name, role: session.active.role });
   await next();
 });

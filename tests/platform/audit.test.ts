@@ -299,7 +299,7 @@ describe("the organization's audit log", () => {
     const lines = afterBom(await response.arrayBuffer())
       .trimEnd()
       .split("\r\n");
-    expect(lines[0]).toBe("id,timestamp,organization_id,action,actor_name,actor_email,target,old_value,new_value,address");
+    expect(lines[0]).toBe("id,timestamp,organization_id,action,actor_name,actor_email,target,old_value,new_value,address,actor_email_verified");
     expect(lines).toHaveLength(4);
     expect(lines.slice(1).every((l) => l.includes(",token.created,"))).toBe(true);
     const joined = (await (await admin.call("GET", "/audit/export?action=member.joined")).text()).split("\r\n")[1];

@@ -62,7 +62,15 @@ export function AuditTable({ entries, timeZone, organizationFilter }: AuditTable
                 {entry.actor ? (
                   <div className="flex flex-col">
                     <span>{entry.actor.name}</span>
-                    <span className="text-xs text-base-content/70">{entry.actor.email}</span>
+                    <span className="text-xs text-base-content/70">
+                      {entry.actor.email}
+                      {/* As /team marks it: another account may show the same address. */}
+                      {entry.actor.emailVerified === false ? (
+                        <span className="badge badge-ghost badge-xs ml-1 whitespace-nowrap" title="The sign-in provider had not confirmed this email">
+                          unverified
+                        </span>
+                      ) : null}
+                    </span>
                   </div>
                 ) : (
                   <span className="text-base-content/60">Platform</span>

@@ -70,3 +70,25 @@ describe("an entry's values before and after", () => {
     ]);
   });
 });
+
+describe("an entry's actor", () => {
+  it("is marked 'unverified' when the provider had not proved the email, and only then (not when unknown)", async () => {
+    loaderData.current = {
+      filters: filtersFrom(new URLSearchParams()),
+      system: false,
+      entries: [
+        { ...entry("Acme"), id: 3, actor: { id: 7, name: "Ops", email: "ops@corp.test", emailVerified: false } },
+        { ...entry("Acme"), id: 2, actor: { id: 6, name: "Ops", email: "ops@corp.test", emailVerified: true } },
+        { ...entry("Acme"), id: 1, actor: { id: 5, name: "Old", email: "old@corp.test" } },
+      ],
+      nextBefore: null,
+      loadError: null,
+    };
+    const html = (await staticPage("/audit", <AuditPage />))();
+    const rows = [...html.matchAll(/<tr[^>]*>(.*?)<\/tr>/g)].map((m) => text(m[1])).slice(1);
+    expect(rows).toHaveLength(3);
+    expect(rows[0]).toContain("ops@corp.testunverified");
+    expect(rows[1]).not.toContain("unverified");
+    expect(rows[2]).not.toContain("unverified");
+  });
+});
