@@ -98,7 +98,7 @@ test("an admin downloads the filtered log as CSV", async ({ page }) => {
   const lines = afterBom(await readFile((await download.path())!))
     .trimEnd()
     .split("\r\n");
-  expect(lines[0]).toBe("id,timestamp,organization_id,action,actor_name,actor_email,target,old_value,new_value,address");
+  expect(lines[0]).toBe("id,timestamp,organization_id,action,actor_name,actor_email,target,old_value,new_value,address,actor_email_verified");
   expect(lines).toHaveLength(4);
   for (const line of lines.slice(1)) {
     expect(line).toContain(",token.created,");
