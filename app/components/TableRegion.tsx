@@ -18,5 +18,6 @@ export function TableRegion({ label, children }: { label: string; children: Reac
 /**
  * A table's last column (its actions) pinned to the right of the scroll area on wide screens, where a
  * wide table scrolls inside its card: the actions stay in view, the other columns scroll under them.
+ * Its shadow is the text's colour, faint, as the scroll shadows are (black could not be seen on the dark theme).
  */
-export const PINNED_END_CELL = "lg:sticky lg:right-0 lg:bg-base-100 lg:shadow-[-8px_0_8px_-8px_rgb(0_0_0/0.15)]";
+export const PINNED_END_CELL = "lg:sticky lg:right-0 lg:bg-base-100 lg:shadow-[-8px_0_8px_-8px_color-mix(in_oklab,var(--color-base-content)_15%,transparent)]";

@@ -97,7 +97,7 @@ function EndpointSamples({ id, title, method, path, servedHere, baseUrl, chatMod
           <h3 id={`endpoint-${id}`} className="card-title">
             {title}
           </h3>
-          <code className="badge badge-neutral h-auto font-mono break-all">
+          <code className="badge badge-neutral h-auto font-mono [overflow-wrap:anywhere]">
             {method} /openai{path}
           </code>
           {servedHere ? null : <span className="badge badge-outline">Example</span>}

@@ -116,6 +116,7 @@ function LastHourCell({ own, platform }: { own: ReturnType<typeof figureTexts>; 
         <Figure text={own.p50} />
       </div>
       <div>
+        <span className="text-base-content/70">speed </span>
         <Figure text={own.tokensPerSecond} />
       </div>
       <div>

@@ -37,7 +37,7 @@ test("/models shows each model's figures for the organization's own requests, an
       await expect(page.getByRole("columnheader", { name: header })).toBeVisible();
     }
     const echo = modelsRow(page, names.echo);
-    await expect(echo.getByRole("cell").nth(6)).toHaveText(/^TTFT \d+ ms[\d.]+ tok\/serrors 0%$/);
+    await expect(echo.getByRole("cell").nth(6)).toHaveText(/^TTFT \d+ msspeed [\d.]+ tok\/serrors 0%$/);
     await expect(echo).not.toContainText("whole platform");
     const warming = modelsRow(page, names.warming);
     await expect(warming.getByRole("cell").nth(6)).toContainText("TTFT —no data");

@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { signInWithOrganization } from "./support/auth";
 import { operatorPage } from "./support/system";
-import { seedMembers } from "./support/team";
+import { inviteWithRequests, joinWithRequests, seedMembers, signedInPage } from "./support/team";
 import { expect, hydrated, test } from "./support/test";
 import { chatOnceWithBuiltin } from "./support/usage";
 
@@ -231,6 +231,22 @@ test.describe("at 390 px", () => {
 
 test.describe("at 1440 px", () => {
   test.use({ viewport: DESKTOP });
+
+  test("/team at 1280 px: a member's very long email breaks, and the Remove button stays in view", async ({ page, browser, baseURL }) => {
+    await signInWithOrganization(page);
+    const id = Date.now().toString(36);
+    const person = { name: `Long ${id}`, email: `a.very.long.mailbox.name.${id}.for.the.width@subdivision.department.example.test` };
+    const member = await signedInPage(browser, baseURL!, person);
+    await joinWithRequests(member.request, await inviteWithRequests(page.request));
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto("/team");
+    const table = page.getByRole("region", { name: "Members table" });
+    const remove = page.getByRole("button", { name: `Remove ${person.name}` });
+    await expect(remove).toBeVisible();
+    const [region, button] = [await table.boundingBox(), await remove.boundingBox()];
+    expect(button!.x + button!.width).toBeLessThanOrEqual(region!.x + region!.width + 1);
+    await member.context().close();
+  });
 
   test("the 260 px sidebar stays beside the content and there is no menu button", async ({ page }) => {
     await signInWithOrganization(page);

@@ -77,7 +77,8 @@ export function AuditTable({ entries, timeZone, organizationFilter }: AuditTable
                 )}
               </td>
               <td className="whitespace-nowrap">{AUDIT_ACTION_LABELS[entry.action]}</td>
-              <td className="font-mono text-xs break-all">{entry.target}</td>
+              {/* Breaks anywhere only when it must: `break-all` let the table starve this column to five letters a line. */}
+              <td className="min-w-40 font-mono text-xs [overflow-wrap:anywhere]">{entry.target}</td>
               <td className="text-xs break-words">
                 <ValueLines value={entry.oldValue} timeZone={timeZone} />
               </td>

@@ -56,7 +56,7 @@ export default function VideoGenerator() {
         </label>
         <fieldset className="flex flex-wrap gap-6">
           <label className="flex items-center gap-2">
-            <span className="text-sm font-medium">Aspect ratio</span>
+            <span className="text-sm font-medium whitespace-nowrap">Aspect ratio</span>
             <select className="select select-sm" value={aspect} onChange={(e) => setAspect(e.currentTarget.value as Clip["aspect"])}>
               {ASPECTS.map((a) => (
                 <option key={a}>{a}</option>

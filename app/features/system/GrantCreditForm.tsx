@@ -36,7 +36,7 @@ export function GrantCreditForm({
   const busy = useIsPending({ intent: "grant-credit", fields: { orgId: org.id } });
   return (
     <details className="group" open={refusal !== null || undefined}>
-      <summary ref={summaryRef} className="btn btn-sm btn-ghost">
+      <summary ref={summaryRef} className="btn btn-sm btn-ghost whitespace-nowrap">
         Grant credit<span className="sr-only"> to {org.name}</span>
       </summary>
       <Form method="post" className="mt-2 flex w-64 flex-col gap-2" aria-label={`Grant credit to ${org.name}`} {...getFormProps(form)}>

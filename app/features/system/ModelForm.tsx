@@ -34,7 +34,7 @@ export function ModelForm({ values, lastResult, hasApiKey, version }: ModelFormP
   const busy = useIsPending({ intent: "save" });
   const editing = values.mode === "edit";
   const errorOf = (name: ModelField) => fields[name].errors?.[0];
-  const field = (name: ModelField, label: string, input: ReactNode, hint?: string) => (
+  const field = (name: ModelField, label: string, input: ReactNode, hint?: ReactNode) => (
     <div className="flex flex-col gap-1">
       <label className="text-sm font-medium" htmlFor={fields[name].id}>
         {label}
@@ -74,7 +74,13 @@ export function ModelForm({ values, lastResult, hasApiKey, version }: ModelFormP
             readOnly: editing,
             className: `input w-full font-mono ${editing ? "input-ghost" : ""} ${errorOf("name") ? "input-error" : ""}`,
           }),
-          editing ? "The name is the model's id in API calls; it cannot change." : "The id clients send as `model`, e.g. qwen3-32b.",
+          editing ? (
+            "The name is the model's id in API calls; it cannot change."
+          ) : (
+            <>
+              The id clients send as <code>model</code>, e.g. qwen3-32b.
+            </>
+          ),
         )}
         {field("displayName", "Display name", input("displayName", { required: true, maxLength: 200 }))}
         {field(

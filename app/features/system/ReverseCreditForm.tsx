@@ -40,7 +40,7 @@ export function ReverseCreditForm({
     : `Take this credit back from ${isolate(org.name)}? Its balance is ${formatMoney(org.balance)}; only a new grant gives it back.`;
   return (
     <details className="group" open={refusal !== null || undefined}>
-      <summary ref={summaryRef} className="btn btn-sm btn-ghost">
+      <summary ref={summaryRef} className="btn btn-sm btn-ghost whitespace-nowrap">
         Reverse credit<span className="sr-only"> of {org.name}</span>
       </summary>
       <Form method="post" className="mt-2 flex w-64 flex-col gap-2" aria-label={`Reverse credit of ${org.name}`} {...getFormProps(form)}>

@@ -49,10 +49,10 @@ export function InviteList({ page, query, timeZone }: { page: KeysetPage<ActiveI
                         <CopyButton text={invite.code} label="Copy" subject={`code ${invite.code}`} className="btn btn-xs btn-ghost" />
                       </div>
                     </td>
-                    <td>{INVITE_KIND_LABEL[invite.kind]}</td>
+                    <td className="whitespace-nowrap">{INVITE_KIND_LABEL[invite.kind]}</td>
                     <td>{invite.createdBy.name}</td>
                     <td className="whitespace-nowrap">{formatDateTime(invite.createdAt, timeZone)}</td>
-                    <td>{usesText(invite.uses, invite.maxUses)}</td>
+                    <td className="whitespace-nowrap">{usesText(invite.uses, invite.maxUses)}</td>
                     <td className="whitespace-nowrap">{invite.expiresAt === null ? "Never" : formatDateTime(invite.expiresAt, timeZone)}</td>
                     <td className="text-right">
                       <ConfirmAction

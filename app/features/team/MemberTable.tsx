@@ -1,4 +1,4 @@
-import { TableRegion } from "~/components/TableRegion";
+import { PINNED_END_CELL, TableRegion } from "~/components/TableRegion";
 import { Form, Link, useActionData } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { Search, UserMinus } from "lucide-react";
@@ -63,7 +63,7 @@ export function MemberTable({ page, query, viewer }: MemberTableProps) {
                   <th>Name</th>
                   <th>Email</th>
                   <th>Role</th>
-                  {isAdmin ? <th className="text-right">Actions</th> : null}
+                  {isAdmin ? <th className={`text-right ${PINNED_END_CELL}`}>Actions</th> : null}
                 </tr>
               </thead>
               <tbody>
@@ -76,7 +76,8 @@ export function MemberTable({ page, query, viewer }: MemberTableProps) {
                         <bdi>{member.name}</bdi>
                         {member.id === viewer.userId ? <span className="badge badge-ghost badge-sm ml-2">you</span> : null}
                       </td>
-                      <td className="text-base-content/70">
+                      {/* A long address may break anywhere: unbroken, it took the row's width from the name and the actions. */}
+                      <td className="text-base-content/70 [overflow-wrap:anywhere]">
                         <bdi>{member.email}</bdi>
                         {/* Absent (an earlier platform) marks nothing; false is a provider that never proved the address. */}
                         {member.emailVerified === false ? (
@@ -87,7 +88,7 @@ export function MemberTable({ page, query, viewer }: MemberTableProps) {
                       </td>
                       <td>{manageable ? <RoleForm member={member} /> : <RoleBadge role={member.role} />}</td>
                       {isAdmin ? (
-                        <td className="text-right">
+                        <td className={`text-right ${PINNED_END_CELL}`}>
                           {manageable ? (
                             <ConfirmAction
                               label={

@@ -58,10 +58,11 @@ describe("the members table", () => {
       { id: 3, name: "Older", email: "older@example.test", role: "member" },
     ];
     const html = await table({ userId: 1, role: "admin" }, { rows, next: null, previous: null });
-    const emailCell = (email: string) => html.match(new RegExp(`<td class="text-base-content/70"><bdi>${email}</bdi>(?:(?!</td>).)*</td>`))?.[0] ?? "";
+    const emailCell = (email: string) =>
+      html.match(new RegExp(`<td class="text-base-content/70 \\[overflow-wrap:anywhere\\]"><bdi>${email}</bdi>(?:(?!</td>).)*</td>`))?.[0] ?? "";
     expect(emailCell("ops@corp.test")).toMatch(/<span class="badge[^"]*"[^>]*>unverified<\/span><\/td>$/);
-    expect(emailCell("ada@example.test")).toBe('<td class="text-base-content/70"><bdi>ada@example.test</bdi></td>');
-    expect(emailCell("older@example.test")).toBe('<td class="text-base-content/70"><bdi>older@example.test</bdi></td>');
+    expect(emailCell("ada@example.test")).toBe('<td class="text-base-content/70 [overflow-wrap:anywhere]"><bdi>ada@example.test</bdi></td>');
+    expect(emailCell("older@example.test")).toBe('<td class="text-base-content/70 [overflow-wrap:anywhere]"><bdi>older@example.test</bdi></td>');
     expect(html.match(/unverified</g)).toHaveLength(1);
   });
 

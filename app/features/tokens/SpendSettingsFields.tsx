@@ -39,7 +39,8 @@ export function SpendSettingsFields({ fields, models }: SpendSettingsFieldsProps
           <input key={amountKey} {...amountProps} inputMode="decimal" placeholder="No limit" className="input" />
           <FieldError id={fields.budgetAmount.errorId} errors={fields.budgetAmount.errors} />
         </fieldset>
-        <fieldset className="fieldset max-w-xs">
+        {/* A fixed width: shrunk to its option, the select grew with the one chosen and moved its neighbour. */}
+        <fieldset className="fieldset w-60 max-w-full">
           <label className="fieldset-legend" htmlFor={fields.budgetPeriod.id}>
             Budget period
           </label>
