@@ -24,14 +24,14 @@ RUN npm install --no-audit --no-fund
 FROM deps AS build
 COPY . .
 # Build, then keep what runs: production dependencies, without source maps, type declarations and docs
-# (but every license text: LICENSE.md is the only one of @remix-run/*, qs, ms and others, and MIT and BSD
-# ask for it in every copy); of the native module only its binary; of the tokenizer only its modules
+# (but every license text, which MIT and BSD ask for in every copy: LICENSE.md is the only one of
+# @remix-run/*, qs, ms and others, and a README the only one of pg-types, pgpass and others); of the native module only its binary; of the tokenizer only its modules
 # (not its browser bundles, sources and test data). TypeScript, the optional peer of Remix, is removed
 # by hand: the lockfile marks it dev-and-optional, which `npm prune --omit=dev --omit=peer` keeps (20 MB).
 RUN npm run build \
  && npm prune --omit=dev --omit=peer --no-audit --no-fund \
  && rm -rf node_modules/typescript node_modules/.bin/tsc node_modules/.bin/tsserver \
- && find node_modules -type f \( -name "*.map" -o -name "*.d.ts" -o -name "*.d.mts" -o -name "*.d.cts" -o -iname "*.md" \) ! -iname "licen[cs]e*" ! -iname "copying*" -delete \
+ && find node_modules -type f \( -name "*.map" -o -name "*.d.ts" -o -name "*.d.mts" -o -name "*.d.cts" -o -iname "*.md" \) ! -iname "licen[cs]e*" ! -iname "copying*" ! -iname "readme*" -delete \
  && rm -rf node_modules/@types node_modules/gpt-tokenizer/dist node_modules/gpt-tokenizer/src node_modules/gpt-tokenizer/data \
  && cd node_modules/better-sqlite3 \
  && mv build/Release/better_sqlite3.node /tmp/ && rm -rf build deps src \

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from "node:http";
 import type { RequestHandler } from "express";
 
 /** The methods the console's pages and resource routes answer: its forms post, everything else reads. */
@@ -27,7 +28,9 @@ export function consoleRequests(): RequestHandler {
       res.status(405).type("text/plain").send("Method not allowed");
       return;
     }
-    if (req.query._data !== undefined) {
+    // Read as Remix reads it: Express's parsed query stops at 1,000 parameters, and one more let it through.
+    const query = req.originalUrl.includes("?") ? req.originalUrl.slice(req.originalUrl.indexOf("?") + 1) : "";
+    if (new URLSearchParams(query).has("_data")) {
       res.status(400).type("text/plain").send("Bad request: this console does not answer _data requests.");
       return;
     }
@@ -39,20 +42,19 @@ export function consoleRequests(): RequestHandler {
  * A request target in absolute form (`GET http://host/team`), which HTTP/1.1 servers must accept (RFC
  * 9112 §3.2.2), made the origin form Express and Remix expect: its authority stands for the Host header,
  * which the host allow-list then checks as any other. Remix built `http://hosthttp://host/team` from it
- * and failed with a 500 and a stack.
+ * and failed with a 500 and a stack. Called before Express sees the request: its router reads the
+ * scheme and host off an absolute URL once, and trims them from every mounted path (/assets) after.
  */
-export function originFormTargets(): RequestHandler {
-  return (req, _res, next) => {
-    if (req.url.startsWith("/") || req.url === "*") return next();
-    let target: URL;
-    try {
-      target = new URL(req.url);
-    } catch {
-      return next();
-    }
-    if (target.protocol !== "http:" && target.protocol !== "https:") return next();
-    req.headers.host = target.host;
-    req.url = req.originalUrl = `${target.pathname}${target.search}`;
-    next();
-  };
+export function toOriginForm(req: IncomingMessage): void {
+  const url = req.url ?? "/";
+  if (url.startsWith("/") || url === "*") return;
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch {
+    return;
+  }
+  if (target.protocol !== "http:" && target.protocol !== "https:") return;
+  req.headers.host = target.host;
+  req.url = `${target.pathname}${target.search}`;
 }

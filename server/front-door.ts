@@ -2,7 +2,6 @@ import express from "express";
 import type { Router } from "express";
 import { accessLog } from "./access-log";
 import { bodyLimit, consoleBodyLimit } from "./body-limit";
-import { originFormTargets } from "./console-requests";
 import { hostAllowList } from "./host";
 import { readiness } from "./readiness";
 import { requestIds } from "./request-id";
@@ -22,13 +21,12 @@ export interface FrontDoorOptions {
 }
 
 /**
- * What every request meets first, in this order: a target in absolute form made a path, the drain's `Connection: close`, the health checks
+ * What every request meets first, in this order: the drain's `Connection: close`, the health checks
  * (any host name, not logged: a checker every few seconds would drown the log), the request's id, the access log, then
  * the refusals (421 for another host name, 413 for a body too large), which are logged like any answer.
  */
 export function frontDoor(options: FrontDoorOptions): Router {
   const router = express.Router();
-  router.use(originFormTargets());
   router.use((_req, res, next) => {
     // While draining, a kept-alive connection carries no further request.
     if (options.draining()) res.setHeader("Connection", "close");

@@ -15,7 +15,7 @@ import { ModelsFileError } from "../platform/models/service";
 import { consoleOrigins } from "../platform/http/hosts";
 import { isAllowedOrigin, MUTATING_METHODS } from "../platform/http/origin";
 import { ConfigurationError, listenHosts, loadEnv, startupLine, startupWarnings } from "./env";
-import { consoleRequests } from "./console-requests";
+import { consoleRequests, toOriginForm } from "./console-requests";
 import { frontDoor } from "./front-door";
 import { pageHeaders } from "./page-headers";
 import { remixHandler } from "./remix-handler";
@@ -216,7 +216,10 @@ app.all(
 const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 const listening: Promise<string | null>[] = [];
 for (const host of hosts) {
-  const server = http.createServer(app);
+  const server = http.createServer((req, res) => {
+    toOriginForm(req);
+    app(req, res);
+  });
   // Longer than a load balancer's or a reverse proxy's idle keep-alive (AWS's and nginx's 60 s): with
   // Node's 5 s, this server closed connections the proxy was about to reuse, and the proxy answered 502.
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;

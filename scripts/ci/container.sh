@@ -92,7 +92,7 @@ run ci-console
 check "answers /healthz (--read-only, no tmpfs)" wait_http "$B/healthz"
 check "runs as uid 1000 (node), not root" sh -c "docker exec ci-console id | grep -q 'uid=1000(node)'"
 check "the root filesystem is read-only" sh -c "! docker exec ci-console touch /app/x 2>/dev/null && ! docker exec ci-console touch /tmp/x 2>/dev/null"
-check "production dependencies only: no TypeScript, every license text kept" sh -c "docker exec ci-console sh -c 'test ! -e node_modules/typescript && test -f node_modules/qs/LICENSE.md && test -f node_modules/@remix-run/react/LICENSE.md'"
+check "production dependencies only: no TypeScript, every license text kept" sh -c "docker exec ci-console sh -c 'test ! -e node_modules/typescript && test -f node_modules/qs/LICENSE.md && test -f node_modules/@remix-run/react/LICENSE.md && test -f node_modules/pg-types/README.md'"
 check "only node runs, no tsx" sh -c "docker top ci-console -o pid,args | tee /dev/stderr | grep -q 'build/app/server.js' && ! docker top ci-console -o args | grep -q tsx"
 check "GET /login serves the page and its assets" sh -c "curl -fs $B/login | grep -o '/assets/[^\"]*\.js' | head -1 | xargs -I{} curl -fs -o /dev/null $B{}"
 check "development sign-in sets a session" signin "$B" "CI Admin" ci-admin@example.test "$jar"
