@@ -29,15 +29,23 @@ async function signInWithGitHub(identity: FakeIdentity) {
   return { userId: user.id as number, call: (method: string, path: string, json?: unknown) => h.fetch(path, { method, cookie, json }) };
 }
 
+/**
+ * Corp, made by Ops (GitHub, ops@corp.test verified), which someone else's GitHub account joined,
+ * claiming the same address without proving it.
+ */
+async function colleagueAndImpostor() {
+  h = await createHarness({ oauth: { github: fake.config("github") } });
+  const ops = await signInWithGitHub({ subject: "1001", name: "Ops", email: "ops@corp.test", verified: true });
+  expect((await ops.call("POST", "/organizations", { name: "Corp" })).status).toBe(201);
+  const impostor = await signInWithGitHub({ subject: "2002", name: "Ops", email: "ops@corp.test", verified: false });
+  const { code } = await (await ops.call("POST", "/organizations/invites", { status: "multi-use" })).json();
+  expect((await impostor.call("POST", `/auth/join/${code}`)).status).toBe(200);
+  return { ops, impostor };
+}
+
 describe("a member's email as the provider vouched for it", () => {
   it("lists a GitHub member whose primary email GitHub never verified with emailVerified false, a verified one true", async () => {
-    h = await createHarness({ oauth: { github: fake.config("github") } });
-    const ops = await signInWithGitHub({ subject: "1001", name: "Ops", email: "ops@corp.test", verified: true });
-    expect((await ops.call("POST", "/organizations", { name: "Corp" })).status).toBe(201);
-    // Someone else's GitHub account, claiming the colleague's address without proving it.
-    const impostor = await signInWithGitHub({ subject: "2002", name: "Ops", email: "ops@corp.test", verified: false });
-    const { code } = await (await ops.call("POST", "/organizations/invites", { status: "multi-use" })).json();
-    expect((await impostor.call("POST", `/auth/join/${code}`)).status).toBe(200);
+    const { ops, impostor } = await colleagueAndImpostor();
 
     const list = (await (await ops.call("GET", "/organizations/members")).json()) as Member[];
     expect(list).toEqual([
@@ -53,12 +61,7 @@ describe("a member's email as the provider vouched for it", () => {
 
 describe("the audit log's actor, as the provider vouched for their email then", () => {
   it("marks the entries of the account that never proved the address, and the CSV says which", async () => {
-    h = await createHarness({ oauth: { github: fake.config("github") } });
-    const ops = await signInWithGitHub({ subject: "1001", name: "Ops", email: "ops@corp.test", verified: true });
-    expect((await ops.call("POST", "/organizations", { name: "Corp" })).status).toBe(201);
-    const impostor = await signInWithGitHub({ subject: "2002", name: "Ops", email: "ops@corp.test", verified: false });
-    const { code } = await (await ops.call("POST", "/organizations/invites", { status: "multi-use" })).json();
-    expect((await impostor.call("POST", `/auth/join/${code}`)).status).toBe(200);
+    const { ops, impostor } = await colleagueAndImpostor();
     // A sign-in's entry is written for the user who signed in (not the request's caller): looked up.
     await signInWithGitHub({ subject: "2002", name: "Ops", email: "ops@corp.test", verified: false });
 
